@@ -1,0 +1,57 @@
+# Shared helpers for ./weft subcommands: install what is missing, build what is stale, run Java.
+# Sourced, never executed. Everything here is idempotent: a second call costs a few stat()s.
+
+WEFT_HOME="${WEFT_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+WEFT_STATE="${WEFT_STATE:-$WEFT_HOME/.weft}"
+
+say() { printf '\033[1mweft:\033[0m %s\n' "$*" >&2; }
+die() { printf 'weft: %s\n' "$*" >&2; exit 2; }
+
+# apt packages, installed only when a probe command is missing. Usage: need_apt <command> <package>...
+need_apt() {
+  local probe="$1"; shift
+  command -v "$probe" >/dev/null 2>&1 && return 0
+  [ "$(id -u)" = 0 ] || die "'$probe' is missing; install: apt-get install -y $*"
+  say "installing $* (apt)"
+  if [ ! -f "$WEFT_STATE/.apt-updated" ]; then
+    apt-get update -qq >/dev/null && mkdir -p "$WEFT_STATE" && touch "$WEFT_STATE/.apt-updated"
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+need_java() {
+  command -v java >/dev/null 2>&1 || need_apt java openjdk-17-jdk-headless
+  local v
+  v=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.specification.version = //p')
+  [ "${v%%.*}" -ge 17 ] 2>/dev/null || die "Java 17 or newer is needed (found '$v')"
+}
+
+need_node() { need_apt node nodejs npm; }
+need_go() { command -v go >/dev/null 2>&1 || need_apt go golang-go; }
+
+mvnw() { need_java; (cd "$WEFT_HOME" && ./mvnw -B -q "$@"); }
+
+# Builds a Maven module (and what it needs) when any source under it is newer than its jar.
+# Usage: build_module <module-dir>
+build_module() {
+  local mod="$1" jar stamp
+  jar=$(ls "$WEFT_HOME/$mod"/target/*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -1 || true)
+  if [ -n "$jar" ] && [ -d "$WEFT_HOME/$mod/target/lib" ]; then
+    stamp=$(find "$WEFT_HOME/$mod" "$WEFT_HOME/controller-app/core/src" "$WEFT_HOME/contracts" -path '*/target' -prune \
+              -o -newer "$jar" -type f \( -name '*.java' -o -name 'pom.xml' -o -name '*.json' -o -name '*.yml' \
+              -o -name '*.sql' -o -name '*.properties' \) -print -quit 2>/dev/null)
+    [ -z "$stamp" ] && return 0
+  fi
+  say "building $mod"
+  mvnw -pl "$mod" -am install -DskipTests >&2
+}
+
+# Runs a main class of a module with its runtime classpath (target/lib, filled at package time).
+# Usage: run_java <module-dir> <main-class> [args...]
+run_java() {
+  local mod="$1" main="$2"; shift 2
+  build_module "$mod"
+  local jar
+  jar=$(ls "$WEFT_HOME/$mod"/target/*.jar | grep -v -- '-tests.jar' | head -1)
+  exec java ${WEFT_JAVA_OPTS:-} -cp "$jar:$WEFT_HOME/$mod/target/lib/*" "$main" "$@"
+}
