@@ -1,0 +1,64 @@
+package io.weft.controller.onos;
+
+import org.onosproject.net.ConnectPoint;
+
+import java.util.Objects;
+
+/** One NIC from {@link WeftAppConfig}: its fabric id and the switch port it is cabled to. */
+public final class NicAttachment {
+    private final String id;
+    private final ConnectPoint attach;
+    private final String port;
+    private final String server;
+    private final Integer rail;
+    private final Integer plane;
+    private final String address;
+    private final Double capacityGbps;
+
+    NicAttachment(String id, ConnectPoint attach, String port, String server, Integer rail, Integer plane,
+                  String address, Double capacityGbps) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.attach = attach;
+        this.port = port;
+        this.server = server;
+        this.rail = rail;
+        this.plane = plane;
+        this.address = address;
+        this.capacityGbps = capacityGbps;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The switch port the NIC is cabled to. */
+    public ConnectPoint attach() {
+        return attach;
+    }
+
+    /** The NIC's own interface name (default eth0). */
+    public String port() {
+        return port;
+    }
+
+    public String server() {
+        return server;
+    }
+
+    public Integer rail() {
+        return rail;
+    }
+
+    public Integer plane() {
+        return plane;
+    }
+
+    public String address() {
+        return address;
+    }
+
+    /** Explicit link capacity, or null to take the switch port's speed. */
+    public Double capacityGbps() {
+        return capacityGbps;
+    }
+}
