@@ -1,0 +1,359 @@
+package io.weft.plan;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+import io.weft.plan.srv6.Usid;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * What the switches of one fabric are told: SRv6 node ids, locators and functions, tenant VRFs,
+ * EV tables, addresses and the underlay. Immutable and thread-safe; built by {@link Planner} or
+ * rebuilt from a snapshot by {@link SnapshotJson#planFromTree}. Both paths go through the same
+ * constructor, so a consumer that rebuilds the plan from the Kafka snapshot gets the same SIDs
+ * and tables as the controller.
+ *
+ * <p>Underlay distances (hop counts between switches over switch-to-switch links) are computed
+ * lazily, one BFS per target switch, and cached.
+ */
+public final class FabricPlan {
+    /** Table id of the first tenant VRF; tenant i uses 100 + i. */
+    public static final int VRF_TABLE_BASE = 100;
+    /** First uDT46 decap function: tenant i decapsulates with 0xE000 + i. */
+    public static final int DECAP_BASE = 0xE000;
+    /** First uA function: 0xE100 + k, k allocated per node. */
+    public static final int UA_BASE = 0xE100;
+    public static final int MAX_TENANTS = UA_BASE - DECAP_BASE;
+
+    private final Fabric fabric;
+    private final String block;
+    private final int[] blockGroups;
+    private final Map<String, Integer> nodeIds;
+    private final Map<Integer, String> switchByNodeId = new LinkedHashMap<>();
+    private final Map<String, Integer> tenantIndex;
+    private final Map<String, Map<String, Integer>> uaFunctions;
+    private final Map<String, String> nicPrefixes;
+    private final Map<String, String> nicAddresses;
+    private final Map<String, String> loopbacks;
+    private final Map<String, List<Arc>> evStage1;
+    private final Map<String, List<Arc>> evStage2;
+    private final Map<String, Arc> attachments;
+    private final Map<String, List<String>> nicsBySwitch = new LinkedHashMap<>();
+
+    private final List<String> switchIds = new ArrayList<>();
+    private final Map<String, Integer> switchIndex = new LinkedHashMap<>();
+    private final List<List<Arc>> switchArcs = new ArrayList<>();
+    private final AtomicReferenceArray<int[]> distanceTo;
+
+    /** Everything is copied; callers (Planner, SnapshotJson) have validated the content. */
+    FabricPlan(Fabric fabric, String block, Map<String, Integer> nodeIds, Map<String, Integer> tenantIndex,
+               Map<String, Map<String, Integer>> uaFunctions, Map<String, String> nicPrefixes,
+               Map<String, String> nicAddresses, Map<String, String> loopbacks,
+               Map<String, List<Arc>> evStage1, Map<String, List<Arc>> evStage2, Map<String, Arc> attachments)
+            throws PlanException {
+        this.fabric = fabric;
+        this.block = Usid.canonicalBlock(block);
+        this.blockGroups = Usid.block(block);
+        this.nodeIds = frozen(nodeIds);
+        this.tenantIndex = frozen(tenantIndex);
+        Map<String, Map<String, Integer>> ua = new LinkedHashMap<>();
+        uaFunctions.forEach((k, v) -> ua.put(k, frozen(v)));
+        this.uaFunctions = Collections.unmodifiableMap(ua);
+        this.nicPrefixes = frozen(nicPrefixes);
+        this.nicAddresses = frozen(nicAddresses);
+        this.loopbacks = frozen(loopbacks);
+        Map<String, List<Arc>> e1 = new LinkedHashMap<>();
+        evStage1.forEach((k, v) -> e1.put(k, List.copyOf(v)));
+        this.evStage1 = Collections.unmodifiableMap(e1);
+        Map<String, List<Arc>> e2 = new LinkedHashMap<>();
+        evStage2.forEach((k, v) -> e2.put(k, List.copyOf(v)));
+        this.evStage2 = Collections.unmodifiableMap(e2);
+        this.attachments = frozen(attachments);
+        for (Map.Entry<String, Integer> e : this.nodeIds.entrySet()) {
+            switchByNodeId.put(e.getValue(), e.getKey());
+        }
+        for (Map.Entry<String, Arc> e : this.attachments.entrySet()) {
+            nicsBySwitch.computeIfAbsent(e.getValue().to(), k -> new ArrayList<>()).add(e.getKey());
+        }
+        for (Node n : fabric.nodes()) {
+            if (n.role().isSwitch()) {
+                switchIndex.put(n.id(), switchIds.size());
+                switchIds.add(n.id());
+            }
+        }
+        for (String s : switchIds) {
+            List<Arc> arcs = new ArrayList<>();
+            for (Arc a : fabric.arcsFrom(s)) {
+                Node to = fabric.node(a.to());
+                if (to != null && to.role().isSwitch() && !a.to().equals(s)) {
+                    arcs.add(a);
+                }
+            }
+            arcs.sort(Planner.ARC_ORDER);
+            switchArcs.add(Collections.unmodifiableList(arcs));
+        }
+        this.distanceTo = new AtomicReferenceArray<>(switchIds.size());
+    }
+
+    private static <K, V> Map<K, V> frozen(Map<K, V> m) {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(m));
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** The uSID block in canonical form, e.g. "fcbb:bb00::/32". */
+    public String block() {
+        return block;
+    }
+
+    /** Switch ids in fabric file order (NICs excluded). */
+    public List<String> switches() {
+        return Collections.unmodifiableList(switchIds);
+    }
+
+    /** The 16-bit uN id of a switch; IllegalArgumentException for NICs and unknown nodes. */
+    public int nodeId(String switchId) {
+        Integer id = nodeIds.get(switchId);
+        if (id == null) {
+            throw new IllegalArgumentException("no switch \"" + switchId + "\" in fabric " + fabric.id());
+        }
+        return id;
+    }
+
+    /** All uN ids, switch id to id, in fabric file order. */
+    public Map<String, Integer> nodeIds() {
+        return nodeIds;
+    }
+
+    /** The switch owning a uN id, or null. */
+    public String switchWithNodeId(int nodeId) {
+        return switchByNodeId.get(nodeId);
+    }
+
+    /** The /48 locator of a switch: block + uN id, e.g. "fcbb:bb00:12::/48". */
+    public String locator(String switchId) {
+        return Usid.address(blockGroups, nodeId(switchId)) + "/48";
+    }
+
+    /** A SID of a switch's local function: locator + function as a /64 ("fcbb:bb00:2:e000::/64"). */
+    public String functionSid(String switchId, int function) {
+        return Usid.address(blockGroups, nodeId(switchId), function) + "/64";
+    }
+
+    /** Tenant names in fabric order. */
+    public List<String> tenants() {
+        return fabric.tenants();
+    }
+
+    /** The stable index of a tenant (drives its VRF table and decap function). */
+    public int tenantIndex(String tenant) {
+        Integer i = tenantIndex.get(tenant);
+        if (i == null) {
+            throw new IllegalArgumentException("unknown tenant \"" + tenant + "\" (fabric " + fabric.id()
+                    + " has " + tenants() + ")");
+        }
+        return i;
+    }
+
+    /** True when the fabric has this tenant. */
+    public boolean hasTenant(String tenant) {
+        return tenantIndex.containsKey(tenant);
+    }
+
+    /** Routing table id of a tenant's VRF on every switch with NICs: 100 + tenant index. */
+    public int vrfTable(String tenant) {
+        return VRF_TABLE_BASE + tenantIndex(tenant);
+    }
+
+    /** The VRF name on devices; SONiC requires the "Vrf" prefix. */
+    public String vrfName(String tenant) {
+        tenantIndex(tenant);
+        return "Vrf-" + tenant;
+    }
+
+    /** uDT46 function of a leaf (or router) with NICs for a tenant: 0xE000 + tenant index. */
+    public int decapFunction(String leafId, String tenant) {
+        if (!nicsBySwitch.containsKey(leafId)) {
+            throw new IllegalArgumentException("switch \"" + leafId + "\" has no NICs, so no decap function");
+        }
+        return DECAP_BASE + tenantIndex(tenant);
+    }
+
+    /** The uA function of {@code switchId} for leaving over {@code linkId}, or null when none is needed. */
+    public Integer uaFunction(String switchId, String linkId) {
+        Map<String, Integer> m = uaFunctions.get(switchId);
+        return m == null ? null : m.get(linkId);
+    }
+
+    /** uA functions of one switch: link id to function, empty when it has no parallel links. */
+    public Map<String, Integer> uaFunctions(String switchId) {
+        Map<String, Integer> m = uaFunctions.get(switchId);
+        return m == null ? Map.of() : m;
+    }
+
+    /** Members of a switch's EV table for stage 1 or 2, in published order; empty if none. */
+    public List<Arc> evTable(String switchId, int stage) {
+        if (stage != 1 && stage != 2) {
+            throw new IllegalArgumentException("stage: " + stage + " (EV tables exist for stage 1 and 2)");
+        }
+        List<Arc> t = (stage == 1 ? evStage1 : evStage2).get(switchId);
+        return t == null ? List.of() : t;
+    }
+
+    /** The NIC's address (explicit in the fabric file, else assigned from its leaf's prefix). */
+    public String nicAddress(String nicId) {
+        String a = nicAddresses.get(nicId);
+        if (a == null) {
+            throw new IllegalArgumentException("no NIC \"" + nicId + "\" in fabric " + fabric.id());
+        }
+        return a;
+    }
+
+    /** The /64 NIC prefix of a leaf or router with NICs, or null when it has none. */
+    public String nicPrefix(String leafId) {
+        return nicPrefixes.get(leafId);
+    }
+
+    /** The /128 loopback address of a switch (without the length). */
+    public String loopback(String switchId) {
+        String a = loopbacks.get(switchId);
+        if (a == null) {
+            throw new IllegalArgumentException("no switch \"" + switchId + "\" in fabric " + fabric.id());
+        }
+        return a;
+    }
+
+    /** The NIC's home arc (NIC to its leaf or router): the NIC's first link to a switch in file order. */
+    public Arc attachment(String nicId) {
+        Arc a = attachments.get(nicId);
+        if (a == null) {
+            throw new IllegalArgumentException("no NIC \"" + nicId + "\" in fabric " + fabric.id());
+        }
+        return a;
+    }
+
+    /** NIC ids in fabric order. */
+    public List<String> nics() {
+        return new ArrayList<>(attachments.keySet());
+    }
+
+    /** NICs whose home is this switch, in fabric order (empty for none). */
+    public List<String> nicsOf(String switchId) {
+        List<String> l = nicsBySwitch.get(switchId);
+        return l == null ? List.of() : Collections.unmodifiableList(l);
+    }
+
+    /**
+     * The link-local address of {@code nodeId}'s end of a link. Link-locals only need to be unique
+     * on their link, so the a end is always fe80::1 and the b end fe80::2: stable whatever else
+     * changes in the fabric.
+     */
+    public String linkLocal(String linkId, String nodeId) {
+        Link l = fabric.link(linkId);
+        if (l == null) {
+            throw new IllegalArgumentException("no link \"" + linkId + "\"");
+        }
+        return l.a().node().equals(nodeId) ? "fe80::1" : "fe80::2";
+    }
+
+    /** Switch-to-switch arcs leaving a switch, ordered by neighbour id then link id. */
+    public List<Arc> switchArcs(String switchId) {
+        Integer i = switchIndex.get(switchId);
+        return i == null ? List.of() : switchArcs.get(i);
+    }
+
+    /** Underlay hop count between two switches, or -1 when unreachable. */
+    public int distance(String fromSwitch, String toSwitch) {
+        Integer f = switchIndex.get(fromSwitch);
+        Integer t = switchIndex.get(toSwitch);
+        if (f == null || t == null) {
+            throw new IllegalArgumentException("distance between non-switches " + fromSwitch + ", " + toSwitch);
+        }
+        return distances(t)[f];
+    }
+
+    /**
+     * The underlay's ECMP next hops from a switch towards another: every switch-to-switch arc on a
+     * shortest path (hop count), ordered by neighbour id then link id. Empty when at the target or
+     * when the target is unreachable.
+     */
+    public List<Arc> nextHops(String fromSwitch, String toSwitch) {
+        Integer f = switchIndex.get(fromSwitch);
+        Integer t = switchIndex.get(toSwitch);
+        if (f == null || t == null) {
+            throw new IllegalArgumentException("next hops between non-switches " + fromSwitch + ", " + toSwitch);
+        }
+        int[] d = distances(t);
+        if (d[f] <= 0) {
+            return List.of();
+        }
+        List<Arc> out = new ArrayList<>(2);
+        for (Arc a : switchArcs.get(f)) {
+            if (d[switchIndex.get(a.to())] == d[f] - 1) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    private int[] distances(int target) {
+        int[] d = distanceTo.get(target);
+        if (d != null) {
+            return d;
+        }
+        d = new int[switchIds.size()];
+        java.util.Arrays.fill(d, -1);
+        d[target] = 0;
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        queue.add(target);
+        while (!queue.isEmpty()) {
+            int x = queue.poll();
+            for (Arc a : switchArcs.get(x)) {
+                int y = switchIndex.get(a.to());
+                if (d[y] < 0) {
+                    d[y] = d[x] + 1;
+                    queue.add(y);
+                }
+            }
+        }
+        distanceTo.compareAndSet(target, null, d);
+        return distanceTo.get(target);
+    }
+
+    /** The node's role, or null when unknown. */
+    Role roleOf(String nodeId) {
+        Node n = fabric.node(nodeId);
+        return n == null ? null : n.role();
+    }
+
+    Map<String, Integer> tenantIndexes() {
+        return tenantIndex;
+    }
+
+    Map<String, String> nicAddresses() {
+        return nicAddresses;
+    }
+
+    Map<String, String> loopbacks() {
+        return loopbacks;
+    }
+
+    Map<String, String> nicPrefixes() {
+        return nicPrefixes;
+    }
+
+    Map<String, Map<String, Integer>> allUaFunctions() {
+        return uaFunctions;
+    }
+}
