@@ -1,0 +1,146 @@
+package route
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// newTestNetns creates a fresh network namespace holding an up veth pair, v0 with
+// 2001:db8:ff::1/64 (the gateway 2001:db8:ff::2 is on-link), and removes it when t ends.
+// It skips the test when the machine cannot do this.
+func newTestNetns(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to create network namespaces")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("iproute2 `ip` is not installed")
+	}
+	ns := fmt.Sprintf("weft-rt-%d-%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
+	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
+		t.Skipf("cannot create a network namespace: %s", strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil {
+			t.Errorf("ip netns del %s: %s", ns, out)
+		}
+	})
+	for _, args := range [][]string{
+		{"link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+		{"link", "set", "v0", "up"},
+		{"link", "set", "v1", "up"},
+		{"-6", "addr", "add", "2001:db8:ff::1/64", "dev", "v0", "nodad"},
+	} {
+		if out, err := exec.Command("ip", append([]string{"-n", ns}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("ip -n %s %s: %s", ns, strings.Join(args, " "), out)
+		}
+	}
+	return ns
+}
+
+// showRoutes is the kernel's own text view, read independently of List.
+func showRoutes(t *testing.T, ns string) string {
+	t.Helper()
+	out, err := exec.Command("ip", "-n", ns, "-6", "route", "show").CombinedOutput()
+	if err != nil {
+		t.Fatalf("ip -6 route show: %s", out)
+	}
+	return string(out)
+}
+
+func TestIPRouteInNetns(t *testing.T) {
+	ns := newTestNetns(t)
+	ctx := context.Background()
+	r := NewIPRoute(ns)
+	path1 := []string{"fcbb:bb00:1:12:2:e000::"}
+	path2 := []string{"fcbb:bb00:1:2:3:4:5:6", "fcbb:bb00:7::"}
+
+	err := r.ReplaceEncap(ctx, "2001:db8:100::/64", path1, "v0", "2001:db8:ff::2")
+	if errors.Is(err, ErrUnsupported) {
+		t.Skipf("kernel lacks SRv6 encap: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.ReplaceEncap(ctx, "2001:db8:1::5/128", path1, "v0", ""); err != nil {
+		t.Fatal(err)
+	}
+	// A seg6 route the agent did not program: List and Delete must leave it alone.
+	foreign := []string{"-n", ns, "-6", "route", "add", "2001:db8:200::/64", "encap", "seg6", "mode", "encap.red",
+		"segs", "fcbb:bb00:9::", "dev", "v0"}
+	if out, err := exec.Command("ip", foreign...).CombinedOutput(); err != nil {
+		t.Fatalf("adding the foreign route: %s", out)
+	}
+
+	text := showRoutes(t, ns)
+	for _, want := range []string{
+		"2001:db8:100::/64  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] via 2001:db8:ff::2 dev v0 proto 200",
+		"2001:db8:1::5  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] dev v0 proto 200",
+	} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("ip -6 route show lacks %q:\n%s", want, text)
+		}
+	}
+	assertList(t, r, []Route{
+		{Dst: "2001:db8:1::5/128", Carriers: path1, Dev: "v0"},
+		{Dst: "2001:db8:100::/64", Carriers: path1, Dev: "v0", Via: "2001:db8:ff::2"},
+	})
+
+	// Replacing moves the destination to the new path in place: still one route for it.
+	if err := r.ReplaceEncap(ctx, "2001:db8:100::/64", path2, "v0", "2001:db8:ff::2"); err != nil {
+		t.Fatal(err)
+	}
+	text = showRoutes(t, ns)
+	if want := "segs 2 [ fcbb:bb00:1:2:3:4:5:6 fcbb:bb00:7:: ] via 2001:db8:ff::2"; !strings.Contains(text, want) {
+		t.Fatalf("after replace, ip -6 route show lacks %q:\n%s", want, text)
+	}
+	if n := strings.Count(text, "2001:db8:100::/64"); n != 1 {
+		t.Fatalf("after replace there are %d routes to 2001:db8:100::/64:\n%s", n, text)
+	}
+
+	if err := r.Delete(ctx, "2001:db8:1::5/128"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Delete(ctx, "2001:db8:1::5/128"); !errors.Is(err, ErrNoRoute) {
+		t.Fatalf("second delete: %v, want ErrNoRoute", err)
+	}
+	if err := r.Delete(ctx, "2001:db8:200::/64"); !errors.Is(err, ErrNoRoute) {
+		t.Fatalf("deleting the foreign route: %v, want ErrNoRoute", err)
+	}
+	assertList(t, r, []Route{{Dst: "2001:db8:100::/64", Carriers: path2, Dev: "v0", Via: "2001:db8:ff::2"}})
+	if text := showRoutes(t, ns); !strings.Contains(text, "2001:db8:200::/64") {
+		t.Fatalf("the foreign route is gone:\n%s", text)
+	}
+}
+
+func TestIPRouteKernelRejection(t *testing.T) {
+	ns := newTestNetns(t)
+	r := NewIPRoute(ns)
+	// Valid input the kernel refuses: the gateway is not on any connected network.
+	err := r.ReplaceEncap(context.Background(), "2001:db8:100::/64", []string{"fcbb:bb00:1::"}, "v0", "2001:db8:ee::1")
+	if errors.Is(err, ErrUnsupported) {
+		t.Skipf("kernel lacks SRv6 encap: %v", err)
+	}
+	if err == nil || !strings.Contains(err.Error(), "2001:db8:100::/64") {
+		t.Fatalf("error = %v, want one naming the destination", err)
+	}
+	assertList(t, r, nil)
+}
+
+func assertList(t *testing.T, r *IPRoute, want []Route) {
+	t.Helper()
+	got, err := r.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("List = %+v\nwant   %+v", got, want)
+	}
+}

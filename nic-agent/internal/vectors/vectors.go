@@ -1,0 +1,89 @@
+// Package vectors loads the shared test vectors in contracts/vectors/, which the Java, Go and
+// TypeScript implementations of Weft's encoding rules must all agree on.
+package vectors
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Dir is contracts/vectors, found from this source file so tests work from any package.
+func Dir() string {
+	_, self, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(self), "..", "..", "..", "contracts", "vectors")
+}
+
+// USIDCase is one case of usid-carriers.json: Carriers on success, Error (a code) otherwise.
+type USIDCase struct {
+	Name     string   `json:"name"`
+	Block    string   `json:"block"`
+	USIDs    []int    `json:"usids"`
+	Carriers []string `json:"carriers"`
+	Error    string   `json:"error"`
+}
+
+// EVEncodeCase is one "encode" case of ev.json: EV/EV1/EV2 on success, Error otherwise.
+type EVEncodeCase struct {
+	Name  string `json:"name"`
+	N1    int    `json:"n1"`
+	I1    int    `json:"i1"`
+	N2    int    `json:"n2"`
+	I2    int    `json:"i2"`
+	EV    int    `json:"ev"`
+	EV1   int    `json:"ev1"`
+	EV2   int    `json:"ev2"`
+	Error string `json:"error"`
+}
+
+// EVDecodeCase is one "decode" case of ev.json.
+type EVDecodeCase struct {
+	Name string `json:"name"`
+	EV   int    `json:"ev"`
+	N1   int    `json:"n1"`
+	N2   int    `json:"n2"`
+	I1   int    `json:"i1"`
+	I2   int    `json:"i2"`
+}
+
+// USIDCarriers reads usid-carriers.json.
+func USIDCarriers() ([]USIDCase, error) {
+	var f struct {
+		Version int        `json:"version"`
+		Cases   []USIDCase `json:"cases"`
+	}
+	if err := load("usid-carriers.json", &f.Version, &f); err != nil {
+		return nil, err
+	}
+	return f.Cases, nil
+}
+
+// EV reads ev.json.
+func EV() (encode []EVEncodeCase, decode []EVDecodeCase, err error) {
+	var f struct {
+		Version int            `json:"version"`
+		Encode  []EVEncodeCase `json:"encode"`
+		Decode  []EVDecodeCase `json:"decode"`
+	}
+	if err := load("ev.json", &f.Version, &f); err != nil {
+		return nil, nil, err
+	}
+	return f.Encode, f.Decode, nil
+}
+
+func load(name string, version *int, into any) error {
+	path := filepath.Join(Dir(), name)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("shared vectors: %w", err)
+	}
+	if err := json.Unmarshal(raw, into); err != nil {
+		return fmt.Errorf("shared vectors %s: %w", path, err)
+	}
+	if *version != 1 {
+		return fmt.Errorf("shared vectors %s: version %d, this code reads version 1", path, *version)
+	}
+	return nil
+}
