@@ -43,8 +43,8 @@ final class Check {
     }
 
     static String id(String field, String value) {
-        if (value == null || !value.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,62}")) {
-            throw new IllegalArgumentException(field + ": must be 1-63 letters, digits, '.', '_' or '-' "
+        if (value == null || !value.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
+            throw new IllegalArgumentException(field + ": must be 1-128 letters, digits, '.', '_' or '-' "
                     + "starting with a letter or digit (got \"" + value + "\")");
         }
         return value;

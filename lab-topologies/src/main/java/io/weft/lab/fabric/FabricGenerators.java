@@ -13,7 +13,8 @@ import java.util.Map;
  */
 public final class FabricGenerators {
     public static final List<String> FAMILIES = List.of(
-            LeafSpineGenerator.FAMILY, FatTreeGenerator.FAMILY);
+            LeafSpineGenerator.FAMILY, FatTreeGenerator.FAMILY, RailGenerator.FAMILY, DragonflyGenerator.FAMILY,
+            SlimFlyGenerator.FAMILY);
 
     private FabricGenerators() {
     }
@@ -27,6 +28,15 @@ public final class FabricGenerators {
                 break;
             case FatTreeGenerator.FAMILY:
                 f = FatTreeGenerator.generate(fatTree(r));
+                break;
+            case RailGenerator.FAMILY:
+                f = RailGenerator.generate(rail(r));
+                break;
+            case DragonflyGenerator.FAMILY:
+                f = DragonflyGenerator.generate(dragonfly(r));
+                break;
+            case SlimFlyGenerator.FAMILY:
+                f = SlimFlyGenerator.generate(slimFly(r));
                 break;
             default:
                 throw new IllegalArgumentException("unknown family \"" + family + "\" (known: "
@@ -60,6 +70,31 @@ public final class FabricGenerators {
                     r.longInt("nicLatencyNs", 100), r.longInt("uplinkLatencyNs", 500),
                     r.longInt("spineLatencyNs", 1000));
         }
+        r.finish();
+        return p;
+    }
+
+    private static RailGenerator.Params rail(ParamReader r) {
+        var p = new RailGenerator.Params(r.string("id", null), r.integer("servers", 8), r.integer("railsPerServer", 4),
+                r.integer("serversPerGroup", 4), r.integer("spines", 2), r.integer("planes", 1),
+                r.number("nicGbps", 400), r.number("uplinkGbps", 400), r.longInt("nicLatencyNs", 100),
+                r.longInt("uplinkLatencyNs", 500));
+        r.finish();
+        return p;
+    }
+
+    private static DragonflyGenerator.Params dragonfly(ParamReader r) {
+        var p = new DragonflyGenerator.Params(r.string("id", null), r.integer("p", 2), r.integer("a", 4),
+                r.integer("h", 2), r.integer("g", 0), r.number("nicGbps", 400), r.number("localGbps", 400),
+                r.number("globalGbps", 400), r.longInt("nicLatencyNs", 100), r.longInt("localLatencyNs", 200),
+                r.longInt("globalLatencyNs", 1000));
+        r.finish();
+        return p;
+    }
+
+    private static SlimFlyGenerator.Params slimFly(ParamReader r) {
+        var p = new SlimFlyGenerator.Params(r.string("id", null), r.integer("q", 5), r.number("nicGbps", 400),
+                r.number("linkGbps", 400), r.longInt("nicLatencyNs", 100), r.longInt("linkLatencyNs", 500));
         r.finish();
         return p;
     }
