@@ -1,0 +1,215 @@
+package io.weft.plan.intent;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.fabric.Arc;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.Link;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Ipv6;
+import io.weft.plan.ev.EvRouting;
+import io.weft.plan.walk.WalkException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One switch's intent as the replace operations of a gNMI SetRequest (JSON payloads; the
+ * transport comes later): {"target": switch, "replace": [{"origin", "path", "value"}, ...]}.
+ *
+ * <ul>
+ *   <li>origin {@code sonic-db}: {@code SRV6_MY_LOCATORS} (one locator "weft") and
+ *       {@code SRV6_MY_SIDS} (uN, uA per parallel link, uDT46 per tenant), SONiC CONFIG_DB shape
+ *       (all values strings, as in config_db.json). OpenConfig has no SRv6 model.</li>
+ *   <li>origin {@code openconfig}: every port (enabled, IPv6 link-local), Loopback0; the DEFAULT
+ *       instance with static routes to every other locator over all shortest paths (ECMP, one
+ *       indexed next hop per member); one L3VRF per tenant carrying the EV routes.</li>
+ * </ul>
+ *
+ * <p>EV routes in a tenant VRF: per destination NIC prefix, protocol STATIC "EV-STAGE1" (matched
+ * for hop limit 64), "EV-STAGE2" (hop limit 63) and "MINIMAL" (otherwise), the next-hop index
+ * being the member index the EV byte selects ({@link EvRouting}). The hop-limit classifier itself
+ * is a device policy OpenConfig cannot express; the agent applying the intent installs it.
+ * Replace operations are per interface and per network instance so that applying them never
+ * wipes configuration Weft does not own (management ports, other instances).
+ */
+public final class DeviceIntent {
+    public static final String LOCATOR_NAME = "weft";
+    static final String SONIC_ORIGIN = "sonic-db";
+    static final String OC_ORIGIN = "openconfig";
+
+    private DeviceIntent() {
+    }
+
+    public static ObjectNode render(FabricPlan plan, String switchId) {
+        plan.nodeId(switchId);
+        ObjectNode root = FabricJson.mapper().createObjectNode();
+        root.put("target", switchId);
+        ArrayNode ops = root.putArray("replace");
+        ops.add(op(SONIC_ORIGIN, "/CONFIG_DB/localhost/SRV6_MY_LOCATORS", locators(plan, switchId)));
+        ops.add(op(SONIC_ORIGIN, "/CONFIG_DB/localhost/SRV6_MY_SIDS", sids(plan, switchId)));
+        ops.add(op(OC_ORIGIN, "/interfaces/interface[name=Loopback0]",
+                iface("Loopback0", plan.loopback(switchId), 128)));
+        for (Link l : plan.fabric().linksOf(switchId)) {
+            String port = l.endOf(switchId).port();
+            ops.add(op(OC_ORIGIN, "/interfaces/interface[name=" + port + "]",
+                    iface(port, plan.linkLocal(l.id(), switchId), 64)));
+        }
+        ops.add(op(OC_ORIGIN, "/network-instances/network-instance[name=DEFAULT]", defaultInstance(plan, switchId)));
+        for (String t : plan.tenants()) {
+            ops.add(op(OC_ORIGIN, "/network-instances/network-instance[name=" + plan.vrfName(t) + "]",
+                    tenantInstance(plan, switchId, t)));
+        }
+        return root;
+    }
+
+    private static ObjectNode op(String origin, String path, ObjectNode value) {
+        ObjectNode o = FabricJson.mapper().createObjectNode();
+        o.put("origin", origin);
+        o.put("path", path);
+        o.set("value", value);
+        return o;
+    }
+
+    private static ObjectNode locators(FabricPlan plan, String sw) {
+        ObjectNode v = FabricJson.mapper().createObjectNode();
+        String locator = plan.locator(sw);
+        v.putObject(LOCATOR_NAME)
+                .put("prefix", locator.substring(0, locator.indexOf('/')))
+                .put("block_len", "32").put("node_len", "16").put("func_len", "16").put("arg_len", "0")
+                .put("vrf", "default");
+        return v;
+    }
+
+    private static ObjectNode sids(FabricPlan plan, String sw) {
+        ObjectNode v = FabricJson.mapper().createObjectNode();
+        v.putObject(LOCATOR_NAME + "|" + plan.locator(sw)).put("action", "uN").put("decap_dscp_mode", "pipe");
+        for (Map.Entry<String, Integer> e : plan.uaFunctions(sw).entrySet()) {
+            Link l = plan.fabric().link(e.getKey());
+            v.putObject(LOCATOR_NAME + "|" + plan.functionSid(sw, e.getValue()))
+                    .put("action", "uA")
+                    .put("interface", l.endOf(sw).port())
+                    .put("adj", plan.linkLocal(l.id(), l.otherEnd(sw).node()))
+                    .put("decap_dscp_mode", "pipe");
+        }
+        if (!plan.nicsOf(sw).isEmpty()) {
+            for (String t : plan.tenants()) {
+                v.putObject(LOCATOR_NAME + "|" + plan.functionSid(sw, plan.decapFunction(sw, t)))
+                        .put("action", "uDT46")
+                        .put("decap_vrf", plan.vrfName(t))
+                        .put("decap_dscp_mode", "pipe");
+            }
+        }
+        return v;
+    }
+
+    private static ObjectNode iface(String name, String address, int prefixLength) {
+        ObjectNode v = FabricJson.mapper().createObjectNode();
+        v.put("name", name);
+        v.putObject("config").put("name", name).put("enabled", true);
+        ObjectNode sub = v.putObject("subinterfaces").putArray("subinterface").addObject();
+        sub.put("index", 0);
+        sub.putObject("config").put("index", 0).put("enabled", true);
+        ObjectNode ipv6 = sub.putObject("ipv6");
+        ipv6.putObject("config").put("enabled", true);
+        ObjectNode addr = ipv6.putObject("addresses").putArray("address").addObject();
+        addr.put("ip", address);
+        addr.putObject("config").put("ip", address).put("prefix-length", prefixLength)
+                .put("type", address.startsWith("fe80:") ? "LINK_LOCAL_UNICAST" : "GLOBAL_UNICAST");
+        return v;
+    }
+
+    private static ObjectNode defaultInstance(FabricPlan plan, String sw) {
+        ObjectNode v = instance("DEFAULT", "DEFAULT_INSTANCE");
+        ArrayNode routes = staticProtocol(v, "STATIC");
+        for (String other : plan.switches()) {
+            List<Arc> hops = other.equals(sw) ? List.of() : plan.nextHops(sw, other);
+            if (!hops.isEmpty()) {
+                route(plan, routes, plan.locator(other), hops);
+            }
+        }
+        return v;
+    }
+
+    private static ObjectNode tenantInstance(FabricPlan plan, String sw, String tenant) {
+        ObjectNode v = instance(plan.vrfName(tenant), "L3VRF");
+        ((ObjectNode) v.get("config")).put("description", "tenant " + tenant + ", table " + plan.vrfTable(tenant));
+        ArrayNode local = staticProtocol(v, "LOCAL");
+        ArrayNode stage1 = staticProtocol(v, "EV-STAGE1");
+        ArrayNode stage2 = staticProtocol(v, "EV-STAGE2");
+        ArrayNode minimal = staticProtocol(v, "MINIMAL");
+        for (String nic : plan.nicsOf(sw)) {
+            route(plan, local, plan.nicAddress(nic) + "/128", List.of(new Arc(plan.attachment(nic).link(), sw)));
+        }
+        for (Map.Entry<String, List<String>> e : destinations(plan).entrySet()) {
+            String dstSwitch = e.getKey();
+            if (dstSwitch.equals(sw) || plan.distance(sw, dstSwitch) < 0) {
+                continue;
+            }
+            for (String prefix : e.getValue()) {
+                addIfPinned(plan, stage1, prefix, sw, 1, dstSwitch);
+                addIfPinned(plan, stage2, prefix, sw, 2, dstSwitch);
+                route(plan, minimal, prefix, plan.nextHops(sw, dstSwitch));
+            }
+        }
+        return v;
+    }
+
+    /** Home switch to the prefixes that reach its NICs: its /64, plus /128s for explicit addresses outside it. */
+    private static Map<String, List<String>> destinations(FabricPlan plan) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (String s : plan.switches()) {
+            if (plan.nicPrefix(s) != null) {
+                out.computeIfAbsent(s, k -> new ArrayList<>()).add(plan.nicPrefix(s));
+            }
+        }
+        for (String nic : plan.nics()) {
+            String home = plan.attachment(nic).to();
+            if (!Ipv6.contains(plan.nicPrefix(home), plan.nicAddress(nic))) {
+                out.get(home).add(plan.nicAddress(nic) + "/128");
+            }
+        }
+        return out;
+    }
+
+    private static void addIfPinned(FabricPlan plan, ArrayNode routes, String prefix, String sw, int stage,
+                                    String dstSwitch) {
+        try {
+            route(plan, routes, prefix, EvRouting.options(plan, sw, stage, dstSwitch, 0));
+        } catch (WalkException e) {
+            // Not pinned by an EV table at this stage: the MINIMAL routes (hashed ECMP) apply.
+        }
+    }
+
+    private static ObjectNode instance(String name, String type) {
+        ObjectNode v = FabricJson.mapper().createObjectNode();
+        v.put("name", name);
+        v.putObject("config").put("name", name).put("type", type).put("enabled", true);
+        v.putObject("protocols").putArray("protocol");
+        return v;
+    }
+
+    private static ArrayNode staticProtocol(ObjectNode instance, String name) {
+        ObjectNode p = ((ArrayNode) instance.get("protocols").get("protocol")).addObject();
+        p.put("identifier", "STATIC");
+        p.put("name", name);
+        p.putObject("config").put("identifier", "STATIC").put("name", name);
+        return p.putObject("static-routes").putArray("static");
+    }
+
+    private static void route(FabricPlan plan, ArrayNode routes, String prefix, List<Arc> nextHops) {
+        ObjectNode r = routes.addObject();
+        r.put("prefix", prefix);
+        r.putObject("config").put("prefix", prefix);
+        ArrayNode hops = r.putObject("next-hops").putArray("next-hop");
+        for (int i = 0; i < nextHops.size(); i++) {
+            Arc a = nextHops.get(i);
+            ObjectNode h = hops.addObject();
+            h.put("index", String.valueOf(i));
+            h.putObject("config").put("index", String.valueOf(i)).put("next-hop", plan.linkLocal(a.link().id(), a.to()));
+            h.putObject("interface-ref").putObject("config").put("interface", a.fromPort()).put("subinterface", 0);
+        }
+    }
+}
