@@ -1,5 +1,6 @@
 package io.weft.devstack;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -122,7 +123,8 @@ public final class Devstack implements AutoCloseable {
                 progress.accept("Kafka ready on " + k.bootstrapServers() + " in " + millisSince(t0) + " ms");
                 return k;
             }, Devstack::runOnNewThread);
-            progress.accept("starting PostgreSQL (data in " + pgDir + "; the first start runs initdb, ~10 s)");
+            progress.accept("starting PostgreSQL (data in " + pgDir
+                    + (Files.exists(pgDir.resolve("PG_VERSION")) ? ")" : "; first start: initdb, ~10 s)"));
             CompletableFuture<EmbeddedPostgres> pgStart = CompletableFuture.supplyAsync(() -> {
                 long t0 = System.nanoTime();
                 EmbeddedPostgres p = EmbeddedPostgres.start(pgDir, postgresPort, readyTimeout);

@@ -22,10 +22,6 @@ public final class DevstackMain {
     }
 
     public static void main(String[] args) {
-        // Broker and database chatter stays out of the demo's terminal unless asked for.
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        }
         PrintStream out = System.out;
         Options options;
         try {
@@ -40,6 +36,8 @@ public final class DevstackMain {
             out.println(USAGE);
             return;
         }
+        Path logFile = options.stateDir.resolve("devstack.log");
+        logToFile(logFile);
 
         AtomicReference<Devstack> running = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(1);
@@ -72,7 +70,9 @@ public final class DevstackMain {
             out.println();
             out.println("  Kafka        " + e.kafkaBootstrapServers() + "   (bootstrap servers)");
             out.println("  PostgreSQL   " + e.jdbcUrl() + "   user " + e.jdbcUser() + ", password " + e.jdbcPassword());
-            out.println("  state        " + options.stateDir.toAbsolutePath() + "   (env: " + envFile + ")");
+            out.println("  state        " + options.stateDir.toAbsolutePath());
+            out.println("  env file     " + envFile + "   (source it to reach the devstack from a shell)");
+            out.println("  log          " + logFile);
             out.println();
         } catch (DevstackException | IOException e) {
             System.err.println("devstack: " + e.getMessage());
@@ -88,6 +88,24 @@ public final class DevstackMain {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Broker and database chatter goes to a file, not the demo's terminal (slf4j-simple reads these
+     * properties when the first logger is made, so this must run before anything logs).
+     */
+    private static void logToFile(Path logFile) {
+        try {
+            Files.createDirectories(logFile.toAbsolutePath().getParent());
+        } catch (IOException e) {
+            return; // slf4j-simple then logs to stderr, which is still better than nothing
+        }
+        System.setProperty("org.slf4j.simpleLogger.logFile", logFile.toString());
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+        }
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSS");
     }
 
     /** Command-line options; rejects unknown flags and bad numbers naming the flag. */
