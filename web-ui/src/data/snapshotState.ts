@@ -1,0 +1,35 @@
+// Connection state of the UI's one data source, as a pure reducer so its rules are testable:
+// the last good snapshot stays on screen through later failures, and a snapshot never replaces
+// a newer one of the same fabric (answers can arrive out of order).
+import type { FabricSnapshot } from '../api/types';
+
+export type SnapshotState =
+  | { status: 'loading'; snapshot?: FabricSnapshot; failures: number }
+  | { status: 'loaded'; snapshot: FabricSnapshot; failures: 0 }
+  | { status: 'error'; snapshot?: FabricSnapshot; failures: number; error: string };
+
+export type SnapshotAction =
+  | { type: 'request' }
+  | { type: 'received'; snapshot: FabricSnapshot }
+  | { type: 'failed'; error: string };
+
+export const initialSnapshotState: SnapshotState = { status: 'loading', failures: 0 };
+
+export function snapshotReducer(state: SnapshotState, action: SnapshotAction): SnapshotState {
+  switch (action.type) {
+    case 'request':
+      return { status: 'loading', snapshot: state.snapshot, failures: state.failures };
+    case 'received': {
+      const held = state.snapshot;
+      const stale = held !== undefined && held.fabricId === action.snapshot.fabricId && action.snapshot.version < held.version;
+      return { status: 'loaded', snapshot: stale ? held : action.snapshot, failures: 0 };
+    }
+    case 'failed':
+      return { status: 'error', snapshot: state.snapshot, failures: state.failures + 1, error: action.error };
+  }
+}
+
+/** Automatic retry delay after the n-th consecutive failure (n >= 1): 1 s doubling, capped at 30 s. */
+export function retryDelayMs(failures: number): number {
+  return Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1));
+}

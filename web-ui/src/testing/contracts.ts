@@ -1,0 +1,37 @@
+// Test-only access to the repository's contracts/ (shared vectors, example fabrics).
+import { readFileSync } from 'node:fs';
+
+const CONTRACTS = new URL('../../../contracts/', import.meta.url);
+
+export function readContract<T>(relativePath: string): T {
+  return JSON.parse(readFileSync(new URL(relativePath, CONTRACTS), 'utf8')) as T;
+}
+
+export interface UsidVector {
+  name: string;
+  block: string;
+  usids: number[];
+  carriers?: string[];
+  error?: string;
+}
+
+export interface EvEncodeVector {
+  name: string;
+  n1: number;
+  i1: number;
+  n2: number;
+  i2: number;
+  ev?: number;
+  ev1?: number;
+  ev2?: number;
+  error?: string;
+}
+
+export interface EvDecodeVector {
+  name?: string;
+  ev: number;
+  n1: number;
+  n2: number;
+  i1: number;
+  i2: number;
+}
