@@ -14,7 +14,7 @@ public final class EncodingException extends PlanException {
         this.code = code;
     }
 
-    /** The vector error code, e.g. {@code usid-zero} or {@code ev-index-out-of-range}. */
+    /** The vector error code, e.g. {@code usid-zero} or {@code index-out-of-range}. */
     public String code() {
         return code;
     }

@@ -21,8 +21,11 @@ public final class Ev {
      * produced.
      */
     public static int encode(int n1, int i1, int n2, int i2) throws EncodingException {
-        checkTable("n1", n1, "i1", i1);
-        checkTable("n2", n2, "i2", i2);
+        // Vector order: both table sizes first, then both indices.
+        checkSize("n1", n1);
+        checkSize("n2", n2);
+        checkIndex("i1", i1, n1);
+        checkIndex("i2", i2, n2);
         int ev1 = pick(n1, i1, 0xC0, 0xFF);
         if (ev1 < 0) {
             ev1 = pick(n1, i1, 0x01, 0xBF);
@@ -33,7 +36,7 @@ public final class Ev {
         int ev2 = i2;
         if (ev1 == 0 && i2 == 0) {
             if (n2 == MAX_MEMBERS) {
-                throw new EncodingException("ev-unencodable",
+                throw new EncodingException("not-encodable",
                         "EV1 = 0 and EV2 = 0 would give source port 0; n2 = 256 leaves no other EV2 for index 0");
             }
             ev2 = n2;
@@ -65,12 +68,15 @@ public final class Ev {
         return -1;
     }
 
-    private static void checkTable(String nName, int n, String iName, int i) throws EncodingException {
+    private static void checkSize(String nName, int n) throws EncodingException {
         if (n < 1 || n > MAX_MEMBERS) {
-            throw new EncodingException("ev-table-size", nName + ": " + n + " is not a table size (1..256)");
+            throw new EncodingException("table-size", nName + ": " + n + " is not a table size (1..256)");
         }
+    }
+
+    private static void checkIndex(String iName, int i, int n) throws EncodingException {
         if (i < 0 || i >= n) {
-            throw new EncodingException("ev-index-out-of-range",
+            throw new EncodingException("index-out-of-range",
                     iName + ": " + i + " is not a member index of a " + n + "-member table");
         }
     }

@@ -27,7 +27,7 @@ public final class Usid {
     public static List<String> carriers(String block, int[] usids) throws EncodingException {
         int[] b = block(block);
         if (usids == null || usids.length == 0) {
-            throw new EncodingException("usid-empty", "usids: at least one uSID is needed");
+            throw new EncodingException("empty", "usids: at least one uSID is needed");
         }
         for (int i = 0; i < usids.length; i++) {
             if (usids[i] == 0) {
@@ -110,21 +110,21 @@ public final class Usid {
     /** The two 16-bit groups of a /32 block; other lengths or non-zero host bits are errors. */
     public static int[] block(String block) throws EncodingException {
         if (block == null) {
-            throw new EncodingException("block-invalid", "block: required");
+            throw new EncodingException("block-not-32", "block: required");
         }
         int slash = block.indexOf('/');
         if (slash < 0 || !block.substring(slash + 1).equals("32")) {
-            throw new EncodingException("block-invalid", "block \"" + block + "\": must be an IPv6 /32");
+            throw new EncodingException("block-not-32", "block \"" + block + "\": must be an IPv6 /32");
         }
         int[] g;
         try {
             g = Ipv6.parse(block.substring(0, slash));
         } catch (IllegalArgumentException e) {
-            throw new EncodingException("block-invalid", "block " + e.getMessage());
+            throw new EncodingException("block-not-32", "block " + e.getMessage());
         }
         for (int i = 2; i < 8; i++) {
             if (g[i] != 0) {
-                throw new EncodingException("block-invalid",
+                throw new EncodingException("block-not-32",
                         "block \"" + block + "\": bits after the /32 must be zero");
             }
         }
