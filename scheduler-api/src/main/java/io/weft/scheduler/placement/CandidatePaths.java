@@ -1,0 +1,275 @@
+package io.weft.scheduler.placement;
+
+import io.weft.fabric.Role;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Candidate paths between switches, derived from the fabric's structure and cached per snapshot.
+ *
+ * <p>Clos (leaf/spine/superspine, incl. rail-optimized): all shortest valley-free paths, found by
+ * climbing from both ends over up arcs (each side's "up cone") and meeting at the lowest common
+ * ancestor tier; parallel links appear as distinct arcs. Complexity per pair: the size of the two
+ * up cones (a fat-tree k=32 leaf reaches 16 aggs and 256 cores), not of the fabric.
+ *
+ * <p>Direct networks (routers: Dragonfly, Slim Fly): all minimal router paths, plus Valiant paths
+ * through one intermediate router ({@link #intermediates}), which the engine uses only when they
+ * lower the maximum load. Not thread-safe: one instance per engine.
+ */
+final class CandidatePaths {
+    private final FabricIndex ix;
+    private final Map<Long, PathDag> cache = new HashMap<>();
+    private final int[] distS;
+    private final int[] distD;
+    private final boolean[] goodS;
+    private final boolean[] goodD;
+    private final int[] slotU;
+    private final int[] slotD;
+    private final int[] routers;
+
+    CandidatePaths(FabricIndex ix) {
+        this.ix = ix;
+        distS = new int[ix.nodeCount];
+        distD = new int[ix.nodeCount];
+        goodS = new boolean[ix.nodeCount];
+        goodD = new boolean[ix.nodeCount];
+        slotU = new int[ix.nodeCount];
+        slotD = new int[ix.nodeCount];
+        Arrays.fill(distS, -1);
+        Arrays.fill(distD, -1);
+        Arrays.fill(slotU, -1);
+        Arrays.fill(slotD, -1);
+        List<Integer> r = new ArrayList<>();
+        for (int n = 0; n < ix.nodeCount; n++) {
+            if (ix.roles[n] == Role.ROUTER) {
+                r.add(n);
+            }
+        }
+        routers = r.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Routers usable as Valiant intermediates (empty for Clos fabrics). */
+    int[] intermediates() {
+        return routers;
+    }
+
+    int cachedPairs() {
+        return cache.size();
+    }
+
+    /** The candidate DAG between two switches, or null when no path survives. */
+    PathDag between(int s, int d) {
+        if (s == d) {
+            return PathDag.trivial(s);
+        }
+        long key = (long) s * ix.nodeCount + d;
+        PathDag dag = cache.get(key);
+        if (dag == null && !cache.containsKey(key)) {
+            dag = ix.direct ? minimal(s, d) : valleyFree(s, d);
+            if (dag == null && !ix.direct) {
+                // Not a clean Clos between these two (e.g. a peer link): plain shortest paths.
+                dag = minimal(s, d);
+            }
+            cache.put(key, dag);
+        }
+        return dag;
+    }
+
+    private boolean up(int arc) {
+        return ix.tier[ix.arcTo[arc]] > ix.tier[ix.arcFrom[arc]];
+    }
+
+    /** BFS over up arcs from {@code start}; returns the cone in BFS order, distances in {@code dist}. */
+    private int[] cone(int start, int[] dist) {
+        int[] q = new int[16];
+        int head = 0;
+        int tail = 0;
+        q[tail++] = start;
+        dist[start] = 0;
+        while (head < tail) {
+            int u = q[head++];
+            for (int a : ix.out[u]) {
+                int w = ix.arcTo[a];
+                if (up(a) && dist[w] < 0) {
+                    dist[w] = dist[u] + 1;
+                    if (tail == q.length) {
+                        q = Arrays.copyOf(q, tail * 2);
+                    }
+                    q[tail++] = w;
+                }
+            }
+        }
+        return Arrays.copyOf(q, tail);
+    }
+
+    private PathDag valleyFree(int s, int d) {
+        int[] coneS = cone(s, distS);
+        int[] coneD = cone(d, distD);
+        try {
+            int len = Integer.MAX_VALUE;
+            for (int v : coneS) {
+                if (distD[v] >= 0) {
+                    len = Math.min(len, distS[v] + distD[v]);
+                }
+            }
+            if (len == Integer.MAX_VALUE) {
+                return null;
+            }
+            // Nodes on a shortest path, from the far end of each cone back towards its start.
+            for (int i = coneS.length - 1; i >= 0; i--) {
+                int v = coneS[i];
+                boolean g = distD[v] >= 0 && distS[v] + distD[v] == len;
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    g |= up(a) && distS[w] == distS[v] + 1 && goodS[w];
+                }
+                goodS[v] = g;
+            }
+            for (int i = coneD.length - 1; i >= 0; i--) {
+                int v = coneD[i];
+                boolean g = distS[v] >= 0 && distS[v] + distD[v] == len;
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    g |= up(a) && distD[w] == distD[v] + 1 && goodD[w];
+                }
+                goodD[v] = g;
+            }
+            IntList uNode = new IntList();
+            for (int v : coneS) {
+                if (goodS[v]) {
+                    slotU[v] = uNode.size();
+                    uNode.add(v);
+                }
+            }
+            IntList upArc = new IntList();
+            IntList upFrom = new IntList();
+            IntList upTo = new IntList();
+            IntList peakU = new IntList();
+            IntList peakD = new IntList();
+            for (int i = 0; i < uNode.size(); i++) {
+                int v = uNode.get(i);
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    if (up(a) && distS[w] == distS[v] + 1 && goodS[w]) {
+                        upArc.add(a);
+                        upFrom.add(i);
+                        upTo.add(slotU[w]);
+                    }
+                }
+            }
+            // Down states in decreasing distance to d: reverse BFS order of d's cone.
+            IntList dNode = new IntList();
+            for (int i = coneD.length - 1; i >= 0; i--) {
+                int v = coneD[i];
+                if (goodD[v]) {
+                    slotD[v] = dNode.size();
+                    dNode.add(v);
+                }
+            }
+            for (int i = 0; i < uNode.size(); i++) {
+                int v = uNode.get(i);
+                if (distD[v] >= 0 && distS[v] + distD[v] == len) {
+                    peakU.add(i);
+                    peakD.add(slotD[v]);
+                }
+            }
+            IntList downArc = new IntList();
+            IntList downFrom = new IntList();
+            IntList downTo = new IntList();
+            for (int i = 0; i < dNode.size(); i++) {
+                int v = dNode.get(i);
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    if (!up(a) && ix.tier[w] < ix.tier[v] && distD[w] == distD[v] - 1 && distD[w] >= 0 && goodD[w]) {
+                        downArc.add(a);
+                        downFrom.add(i);
+                        downTo.add(slotD[w]);
+                    }
+                }
+            }
+            return new PathDag(s, d, len, uNode.toArray(), upArc.toArray(), upFrom.toArray(), upTo.toArray(),
+                    peakU.toArray(), peakD.toArray(), dNode.toArray(), downArc.toArray(), downFrom.toArray(),
+                    downTo.toArray(), slotD[d]);
+        } finally {
+            for (int v : coneS) {
+                distS[v] = -1;
+                goodS[v] = false;
+                slotU[v] = -1;
+            }
+            for (int v : coneD) {
+                distD[v] = -1;
+                goodD[v] = false;
+                slotD[v] = -1;
+            }
+        }
+    }
+
+    /** BFS between switches (NICs never transit); all shortest paths as an up-only DAG. */
+    private int[] bfs(int start, int[] dist) {
+        int[] q = new int[16];
+        int head = 0;
+        int tail = 0;
+        q[tail++] = start;
+        dist[start] = 0;
+        while (head < tail) {
+            int u = q[head++];
+            for (int a : ix.out[u]) {
+                int w = ix.arcTo[a];
+                if (ix.tier[w] > 0 && dist[w] < 0) {
+                    dist[w] = dist[u] + 1;
+                    if (tail == q.length) {
+                        q = Arrays.copyOf(q, tail * 2);
+                    }
+                    q[tail++] = w;
+                }
+            }
+        }
+        return Arrays.copyOf(q, tail);
+    }
+
+    private PathDag minimal(int s, int d) {
+        int[] seenS = bfs(s, distS);
+        int[] seenD = bfs(d, distD);
+        try {
+            if (distS[d] < 0) {
+                return null;
+            }
+            int len = distS[d];
+            IntList uNode = new IntList();
+            for (int v : seenS) {
+                if (distD[v] >= 0 && distS[v] + distD[v] == len) {
+                    slotU[v] = uNode.size();
+                    uNode.add(v);
+                }
+            }
+            IntList upArc = new IntList();
+            IntList upFrom = new IntList();
+            IntList upTo = new IntList();
+            for (int i = 0; i < uNode.size(); i++) {
+                int v = uNode.get(i);
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    if (slotU[w] >= 0 && distS[w] == distS[v] + 1 && distD[w] == distD[v] - 1) {
+                        upArc.add(a);
+                        upFrom.add(i);
+                        upTo.add(slotU[w]);
+                    }
+                }
+            }
+            int[] none = new int[0];
+            return new PathDag(s, d, len, uNode.toArray(), upArc.toArray(), upFrom.toArray(), upTo.toArray(),
+                    new int[] {slotU[d]}, new int[] {0}, new int[] {d}, none, none, none, 0);
+        } finally {
+            for (int v : seenS) {
+                distS[v] = -1;
+                slotU[v] = -1;
+            }
+            for (int v : seenD) {
+                distD[v] = -1;
+            }
+        }
+    }
+}

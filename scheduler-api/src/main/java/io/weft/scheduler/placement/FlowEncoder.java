@@ -1,0 +1,26 @@
+package io.weft.scheduler.placement;
+
+import io.weft.fabric.Arc;
+import java.util.List;
+
+/**
+ * Turns a placed path into its encodings and proves them: an implementation must check that the
+ * forwarding walk of the encoding reproduces the path, and fail otherwise. The engine never hands
+ * out a flow whose path failed to encode. {@link PlanFlowEncoder} is the real one (the fabric plan).
+ */
+public interface FlowEncoder {
+    /**
+     * @param path full arc list from the source NIC to the destination NIC
+     * @throws EncodingFailure when the path cannot be encoded or the walk does not reproduce it
+     */
+    FlowEncoding encode(List<Arc> path, String tenant) throws EncodingFailure;
+
+    /** A path that cannot be encoded; the message says why (one line). */
+    final class EncodingFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public EncodingFailure(String message) {
+            super(message);
+        }
+    }
+}

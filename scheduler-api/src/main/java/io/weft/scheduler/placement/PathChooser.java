@@ -1,0 +1,282 @@
+package io.weft.scheduler.placement;
+
+import java.util.Arrays;
+
+/**
+ * Picks the best candidate path for one flow under the current reservations, by the engine's
+ * lexicographic cost: (bottleneck utilisation after adding the flow, arcs newly carrying more than
+ * t elephants, sum of utilisations). Lexicographic (max, sum) is not a DP semiring, so two passes
+ * over the {@link PathDag}: the min-bottleneck value B first, then the min additive cost among arcs
+ * at most B. Ties keep the first arc in fabric order: deterministic.
+ *
+ * <p>Direct networks: Valiant paths (source to an intermediate router, then to the destination) are
+ * considered only when the minimal path would set or raise the global maximum load, and taken only
+ * when they lower it. Arcs marked in {@code avoid} cost an extra 1e9 utilisation: used only when no
+ * other path exists.
+ */
+final class PathChooser {
+    private static final double EPS = 1e-9;
+    private static final double AVOID_PENALTY = 1e9;
+    private static final double COLLISION_WEIGHT = 1e6;
+
+    /** A chosen (or evaluated) path and its cost; {@code path == null} with a reason when none exists. */
+    static final class Choice {
+        final int[] path;
+        final double bottleneck;
+        final int collisions;
+        final String reason;
+
+        Choice(int[] path, double bottleneck, int collisions, String reason) {
+            this.path = path;
+            this.bottleneck = bottleneck;
+            this.collisions = collisions;
+            this.reason = reason;
+        }
+    }
+
+    private final FabricIndex ix;
+    private final CandidatePaths cands;
+    private final long[] load;
+    private final int[] elephants;
+    private final boolean[] avoid;
+    private final int tolerance;
+    private double[] bu = new double[64];
+    private double[] bd = new double[64];
+    private int[] pu = new int[64];
+    private int[] pd = new int[64];
+    private long demand;
+    private boolean elephant;
+
+    PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants, boolean[] avoid, int tolerance) {
+        this.ix = ix;
+        this.cands = cands;
+        this.load = loadKbps;
+        this.elephants = elephants;
+        this.avoid = avoid;
+        this.tolerance = tolerance;
+    }
+
+    private double after(int a) {
+        double u = (load[a] + demand) / (ix.capacityGbps[a] * 1e6);
+        return avoid[a] ? u + AVOID_PENALTY : u;
+    }
+
+    private double step(int a) {
+        return (elephant && elephants[a] == tolerance ? COLLISION_WEIGHT : 0) + after(a);
+    }
+
+    Choice choose(int src, int dst, long demandKbps, boolean isElephant, double globalMax) {
+        this.demand = demandKbps;
+        this.elephant = isElephant;
+        int up = ix.nicUpArc[src];
+        int down = ix.nicDownArc[dst];
+        if (up < 0 || !ix.usable[up]) {
+            return new Choice(null, 0, 0, "the link of " + ix.nodeIds[src] + " is down");
+        }
+        if (down < 0 || !ix.usable[down]) {
+            return new Choice(null, 0, 0, "the link of " + ix.nodeIds[dst] + " is down");
+        }
+        int s = ix.attach[src];
+        int d = ix.attach[dst];
+        PathDag dag = cands.between(s, d);
+        if (dag == null) {
+            return new Choice(null, 0, 0, "no surviving path from " + ix.nodeIds[s] + " to " + ix.nodeIds[d]);
+        }
+        double base = Math.max(after(up), after(down));
+        double bMin = Math.max(base, bottleneck(dag));
+        int[] best = null;
+        if (ix.direct && bMin > globalMax - EPS) {
+            best = valiant(s, d, base, bMin, up, down);
+        }
+        if (best == null) {
+            IntList mid = new IntList(dag.hops);
+            additive(dag, bMin, mid);
+            best = join(up, mid, null, down);
+        }
+        return evaluate(best, demandKbps, isElephant);
+    }
+
+    /** The cost of putting the flow on this path (the flow itself not reserved). */
+    Choice evaluate(int[] path, long demandKbps, boolean isElephant) {
+        this.demand = demandKbps;
+        this.elephant = isElephant;
+        double b = 0;
+        int c = 0;
+        for (int a : path) {
+            b = Math.max(b, after(a));
+            if (isElephant && elephants[a] == tolerance) {
+                c++;
+            }
+        }
+        return new Choice(path, b, c, null);
+    }
+
+    private int[] valiant(int s, int d, double base, double bMin, int up, int down) {
+        int[] inter = cands.intermediates();
+        double[] b = new double[inter.length];
+        double bestB = Double.MAX_VALUE;
+        for (int k = 0; k < inter.length; k++) {
+            int i = inter[k];
+            b[k] = Double.MAX_VALUE;
+            if (i == s || i == d) {
+                continue;
+            }
+            PathDag d1 = cands.between(s, i);
+            PathDag d2 = d1 == null ? null : cands.between(i, d);
+            if (d2 == null) {
+                continue;
+            }
+            b[k] = Math.max(base, Math.max(bottleneck(d1), bottleneck(d2)));
+            bestB = Math.min(bestB, b[k]);
+        }
+        if (!(bestB < bMin - EPS)) {
+            return null;
+        }
+        // Among the intermediates reaching the best bottleneck: least additive cost, loop-free.
+        int[] bestPath = null;
+        double bestCost = Double.MAX_VALUE;
+        for (int k = 0; k < inter.length; k++) {
+            if (b[k] > bestB + EPS) {
+                continue;
+            }
+            int i = inter[k];
+            IntList p1 = new IntList(8);
+            IntList p2 = new IntList(8);
+            double cost = additive(cands.between(s, i), bestB, p1) + additive(cands.between(i, d), bestB, p2);
+            if (cost < bestCost - EPS) {
+                int[] path = join(up, p1, p2, down);
+                if (simple(path)) {
+                    bestCost = cost;
+                    bestPath = path;
+                }
+            }
+        }
+        return bestPath;
+    }
+
+    private boolean simple(int[] path) {
+        // Paths are short (at most a handful of hops): a quadratic check allocates nothing.
+        for (int i = 0; i < path.length; i++) {
+            for (int j = i + 1; j < path.length; j++) {
+                if (ix.arcTo[path[i]] == ix.arcTo[path[j]]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static int[] join(int up, IntList mid, IntList mid2, int down) {
+        int n = mid.size() + (mid2 == null ? 0 : mid2.size());
+        int[] p = new int[n + 2];
+        p[0] = up;
+        for (int i = 0; i < mid.size(); i++) {
+            p[1 + i] = mid.get(i);
+        }
+        if (mid2 != null) {
+            for (int i = 0; i < mid2.size(); i++) {
+                p[1 + mid.size() + i] = mid2.get(i);
+            }
+        }
+        p[n + 1] = down;
+        return p;
+    }
+
+    private void ensure(PathDag g) {
+        int n = Math.max(g.uNode.length, g.dNode.length);
+        if (bu.length < n) {
+            int m = Math.max(n, bu.length * 2);
+            bu = new double[m];
+            bd = new double[m];
+            pu = new int[m];
+            pd = new int[m];
+        }
+    }
+
+    /** Min over the DAG's paths of the max {@link #after} over its arcs. */
+    private double bottleneck(PathDag g) {
+        ensure(g);
+        int nu = g.uNode.length;
+        int nd = g.dNode.length;
+        Arrays.fill(bu, 0, nu, Double.MAX_VALUE);
+        Arrays.fill(bd, 0, nd, Double.MAX_VALUE);
+        bu[0] = 0;
+        for (int i = 0; i < g.upArc.length; i++) {
+            double v = Math.max(bu[g.upFrom[i]], after(g.upArc[i]));
+            if (v < bu[g.upTo[i]]) {
+                bu[g.upTo[i]] = v;
+            }
+        }
+        for (int i = 0; i < g.peakU.length; i++) {
+            bd[g.peakD[i]] = Math.min(bd[g.peakD[i]], bu[g.peakU[i]]);
+        }
+        for (int i = 0; i < g.downArc.length; i++) {
+            double v = Math.max(bd[g.downFrom[i]], after(g.downArc[i]));
+            if (v < bd[g.downTo[i]]) {
+                bd[g.downTo[i]] = v;
+            }
+        }
+        return bd[g.dTarget];
+    }
+
+    /**
+     * Min additive {@link #step} cost over paths whose arcs all stay at or under {@code limit};
+     * appends the path's arcs to {@code out} and returns its cost.
+     */
+    private double additive(PathDag g, double limit, IntList out) {
+        ensure(g);
+        int nu = g.uNode.length;
+        int nd = g.dNode.length;
+        Arrays.fill(bu, 0, nu, Double.MAX_VALUE);
+        Arrays.fill(bd, 0, nd, Double.MAX_VALUE);
+        bu[0] = 0;
+        pu[0] = -1;
+        for (int i = 0; i < g.upArc.length; i++) {
+            int a = g.upArc[i];
+            if (bu[g.upFrom[i]] == Double.MAX_VALUE || after(a) > limit + EPS) {
+                continue;
+            }
+            double v = bu[g.upFrom[i]] + step(a);
+            if (v < bu[g.upTo[i]]) {
+                bu[g.upTo[i]] = v;
+                pu[g.upTo[i]] = i;
+            }
+        }
+        for (int i = 0; i < g.peakU.length; i++) {
+            if (bu[g.peakU[i]] < bd[g.peakD[i]]) {
+                bd[g.peakD[i]] = bu[g.peakU[i]];
+                pd[g.peakD[i]] = -(i + 1);
+            }
+        }
+        for (int i = 0; i < g.downArc.length; i++) {
+            int a = g.downArc[i];
+            if (bd[g.downFrom[i]] == Double.MAX_VALUE || after(a) > limit + EPS) {
+                continue;
+            }
+            double v = bd[g.downFrom[i]] + step(a);
+            if (v < bd[g.downTo[i]]) {
+                bd[g.downTo[i]] = v;
+                pd[g.downTo[i]] = i;
+            }
+        }
+        if (bd[g.dTarget] == Double.MAX_VALUE) {
+            throw new IllegalStateException("no path under the bottleneck found by the first pass");
+        }
+        int[] rev = new int[g.hops];
+        int n = 0;
+        int x = g.dTarget;
+        while (pd[x] >= 0) {
+            rev[n++] = g.downArc[pd[x]];
+            x = g.downFrom[pd[x]];
+        }
+        int u = g.peakU[-(pd[x] + 1)];
+        while (u != 0) {
+            rev[n++] = g.upArc[pu[u]];
+            u = g.upFrom[pu[u]];
+        }
+        for (int i = n - 1; i >= 0; i--) {
+            out.add(rev[i]);
+        }
+        return bd[g.dTarget];
+    }
+}
