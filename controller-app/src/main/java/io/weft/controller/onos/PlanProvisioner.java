@@ -1,0 +1,316 @@
+package io.weft.controller.onos;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PlanException;
+import io.weft.plan.Planner;
+import io.weft.plan.SnapshotJson;
+import io.weft.plan.intent.DeviceIntent;
+import org.onlab.util.Tools;
+import org.onosproject.cfg.ComponentConfigService;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipListener;
+import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigService;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.link.LinkEvent;
+import org.onosproject.net.link.LinkListener;
+import org.onosproject.net.link.LinkService;
+import org.osgi.service.component.ComponentContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
+import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
+
+/**
+ * Keeps the Weft plan current: re-plans when a Weft device, a link between Weft devices or the
+ * weft netcfg changes, and publishes the new fabric snapshot.
+ *
+ * <p>The plan is fabric-wide, so exactly one ONOS instance computes it: the master of the
+ * lowest-id Weft device that has a master ({@link #isPlanOwner()}). Every instance receives the
+ * same events; the others ignore them. When mastership moves, the new owner re-plans. It starts
+ * without the previous plan (the in-ONOS publisher keeps snapshots locally), so SIDs that were
+ * allocated rather than configured may move on failover: pin them with srv6NodeId in netcfg, or
+ * use a shared publisher (Kafka) and seed the plan from the last snapshot.
+ *
+ * <p>Events only schedule work; planning runs on a named single-thread executor, debounced by
+ * {@value OsgiPropertyConstants#REPLAN_DEBOUNCE_MS} so a burst of link events costs one plan. Each
+ * run catches and logs its own failure and keeps the last good plan.
+ */
+@Component(immediate = true, service = WeftPlanService.class,
+        property = {REPLAN_DEBOUNCE_MS + ":Integer=" + REPLAN_DEBOUNCE_MS_DEFAULT})
+public class PlanProvisioner implements WeftPlanService {
+    private static final Set<DeviceEvent.Type> DEVICE_TYPES = EnumSet.of(
+            DeviceEvent.Type.DEVICE_ADDED, DeviceEvent.Type.DEVICE_REMOVED,
+            DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, DeviceEvent.Type.PORT_ADDED,
+            DeviceEvent.Type.PORT_UPDATED, DeviceEvent.Type.PORT_REMOVED);
+    private static final Set<NetworkConfigEvent.Type> CONFIG_TYPES = EnumSet.of(
+            NetworkConfigEvent.Type.CONFIG_ADDED, NetworkConfigEvent.Type.CONFIG_UPDATED,
+            NetworkConfigEvent.Type.CONFIG_REMOVED);
+
+    private final Logger log = LoggerFactory.getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MainComponent mainComponent;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LinkService linkService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigService configService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ComponentConfigService componentConfigService;
+
+    /** Replaced in tests; a Kafka publisher would be set here. */
+    SnapshotPublisher publisher = new LoggingSnapshotPublisher();
+
+    private final DeviceListener deviceListener = new InternalDeviceListener();
+    private final LinkListener linkListener = new InternalLinkListener();
+    private final NetworkConfigListener configListener = new InternalConfigListener();
+    private final MastershipListener mastershipListener = new InternalMastershipListener();
+    private final AtomicBoolean replanPending = new AtomicBoolean();
+
+    private volatile int replanDebounceMs = REPLAN_DEBOUNCE_MS_DEFAULT;
+    private volatile PlanState current;
+    private ScheduledExecutorService executor;
+    private ApplicationId appId;
+
+    @Activate
+    protected void activate(ComponentContext context) {
+        appId = mainComponent.appId();
+        componentConfigService.registerProperties(getClass());
+        modified(context);
+        executor = newSingleThreadScheduledExecutor(Tools.groupedThreads("weft", "plan-%d", log));
+        deviceService.addListener(deviceListener);
+        linkService.addListener(linkListener);
+        configService.addListener(configListener);
+        mastershipService.addListener(mastershipListener);
+        if (isPlanOwner()) {
+            requestReplan("activation");
+        }
+        log.info("Started");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        mastershipService.removeListener(mastershipListener);
+        configService.removeListener(configListener);
+        linkService.removeListener(linkListener);
+        deviceService.removeListener(deviceListener);
+        componentConfigService.unregisterProperties(getClass(), false);
+        executor.shutdownNow();
+        executor = null;
+        log.info("Stopped");
+    }
+
+    @Modified
+    protected void modified(ComponentContext context) {
+        if (context == null) {
+            return;
+        }
+        int debounce = Tools.getIntegerProperty(context.getProperties(), REPLAN_DEBOUNCE_MS, REPLAN_DEBOUNCE_MS_DEFAULT);
+        if (debounce < 0) {
+            log.warn("{} must be >= 0, keeping {}", REPLAN_DEBOUNCE_MS, replanDebounceMs);
+            return;
+        }
+        if (debounce != replanDebounceMs) {
+            log.info("{} changed from {} to {}", REPLAN_DEBOUNCE_MS, replanDebounceMs, debounce);
+            replanDebounceMs = debounce;
+        }
+    }
+
+    int replanDebounceMs() {
+        return replanDebounceMs;
+    }
+
+    @Override
+    public PlanState current() {
+        return current;
+    }
+
+    @Override
+    public ObjectNode intent(String deviceOrNodeId) {
+        PlanState s = current;
+        if (s == null) {
+            return null;
+        }
+        String nodeId = deviceOrNodeId;
+        for (Map.Entry<DeviceId, String> e : s.built().nodeIds().entrySet()) {
+            if (e.getKey().toString().equals(deviceOrNodeId)) {
+                nodeId = e.getValue();
+            }
+        }
+        if (!s.plan().nodeIds().containsKey(nodeId)) {
+            return null;
+        }
+        return DeviceIntent.render(s.plan(), nodeId);
+    }
+
+    @Override
+    public boolean isPlanOwner() {
+        for (DeviceId d : weftDevices()) {
+            if (mastershipService.getMasterFor(d) != null) {
+                return mastershipService.isLocalMaster(d);
+            }
+        }
+        return false;
+    }
+
+    /** Devices with a weft netcfg, lowest id first. */
+    private List<DeviceId> weftDevices() {
+        List<DeviceId> out = new ArrayList<>();
+        for (Device d : deviceService.getDevices()) {
+            if (isWeftDevice(d.id())) {
+                out.add(d.id());
+            }
+        }
+        out.sort((a, b) -> a.toString().compareTo(b.toString()));
+        return out;
+    }
+
+    private boolean isWeftDevice(DeviceId id) {
+        return configService.getConfig(id, WeftDeviceConfig.class) != null;
+    }
+
+    /** Schedules one re-plan after the debounce time; events arriving meanwhile join it. */
+    void requestReplan(String reason) {
+        ScheduledExecutorService ex = executor;
+        if (ex == null || !replanPending.compareAndSet(false, true)) {
+            return;
+        }
+        log.debug("Re-plan scheduled: {}", reason);
+        ex.schedule(this::replan, replanDebounceMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs on the planning thread. Keeps the last good plan when anything goes wrong. */
+    private void replan() {
+        replanPending.set(false);
+        try {
+            BuiltFabric built = new FabricBuilder(deviceService, linkService, configService, appId).build();
+            for (String p : built.problems()) {
+                log.warn("Not in the fabric: {}", p);
+            }
+            if (built.nodeIds().isEmpty()) {
+                log.info("No Weft devices yet (add a \"weft\" netcfg to the fabric switches)");
+                return;
+            }
+            List<String> invalid = FabricValidator.validate(built.fabric());
+            if (!invalid.isEmpty()) {
+                log.warn("Fabric not planned, {} problem(s): {}", invalid.size(), String.join("; ", invalid));
+                return;
+            }
+            PlanState previous = current;
+            FabricPlan plan = Planner.plan(built.fabric(), previous == null ? null : previous.plan());
+            if (previous != null && sameContent(previous, built, plan)) {
+                return;
+            }
+            long version = previous == null ? 1 : previous.version() + 1;
+            ObjectNode snapshot = SnapshotJson.toTree(plan, built.linkStates(), version);
+            current = new PlanState(built, plan, snapshot, version);
+            publisher.publish(built.fabric().id(), version, snapshot);
+        } catch (PlanException e) {
+            log.warn("Fabric not planned: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            log.error("Re-planning failed; keeping plan v{}", current == null ? 0 : current.version(), e);
+        }
+    }
+
+    /** True when nothing a consumer sees would change: no new version for a no-op event. */
+    private static boolean sameContent(PlanState previous, BuiltFabric built, FabricPlan plan) {
+        return previous.built().linkStates().equals(built.linkStates())
+                && FabricJson.toTree(previous.plan().fabric()).equals(FabricJson.toTree(built.fabric()))
+                && SnapshotJson.planTree(previous.plan()).equals(SnapshotJson.planTree(plan));
+    }
+
+    /** Waits until every task queued so far has run (tests; not for production callers). */
+    void awaitIdle() throws Exception {
+        Future<?> f = executor.schedule(() -> { }, replanDebounceMs, TimeUnit.MILLISECONDS);
+        f.get(30, TimeUnit.SECONDS);
+    }
+
+    private class InternalDeviceListener implements DeviceListener {
+        @Override
+        public boolean isRelevant(DeviceEvent event) {
+            return DEVICE_TYPES.contains(event.type()) && isWeftDevice(event.subject().id()) && isPlanOwner();
+        }
+
+        @Override
+        public void event(DeviceEvent event) {
+            requestReplan(event.type() + " " + event.subject().id());
+        }
+    }
+
+    private class InternalLinkListener implements LinkListener {
+        @Override
+        public boolean isRelevant(LinkEvent event) {
+            return isWeftDevice(event.subject().src().deviceId()) && isWeftDevice(event.subject().dst().deviceId())
+                    && isPlanOwner();
+        }
+
+        @Override
+        public void event(LinkEvent event) {
+            requestReplan(event.type() + " " + event.subject().src() + "->" + event.subject().dst());
+        }
+    }
+
+    private class InternalConfigListener implements NetworkConfigListener {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent event) {
+            return CONFIG_TYPES.contains(event.type())
+                    && (event.configClass() == WeftDeviceConfig.class || event.configClass() == WeftAppConfig.class)
+                    && isPlanOwner();
+        }
+
+        @Override
+        public void event(NetworkConfigEvent event) {
+            requestReplan(event.type() + " " + event.subject());
+        }
+    }
+
+    private class InternalMastershipListener implements MastershipListener {
+        @Override
+        public boolean isRelevant(MastershipEvent event) {
+            return event.type() == MastershipEvent.Type.MASTER_CHANGED && isWeftDevice(event.subject())
+                    && isPlanOwner();
+        }
+
+        @Override
+        public void event(MastershipEvent event) {
+            requestReplan("mastership of " + event.subject());
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package io.weft.controller.onos;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.onosproject.cfg.ComponentConfigAdapter;
+import org.onosproject.event.Event;
+import org.onosproject.event.EventListener;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.Link;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.link.LinkEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlanProvisionerTest {
+    private final TestFabric t = new TestFabric();
+    private final FakeMastershipService mastership = new FakeMastershipService();
+    private final RecordingPublisher published = new RecordingPublisher();
+    private final List<String> cfgRegistered = new ArrayList<>();
+    private final PlanProvisioner provisioner = new PlanProvisioner();
+
+    @BeforeEach
+    void wire() {
+        MainComponent main = new MainComponent();
+        main.coreService = new FakeCoreService();
+        main.configRegistry = t.configs;
+        main.activate();
+        provisioner.mainComponent = main;
+        provisioner.deviceService = t.devices;
+        provisioner.linkService = t.links;
+        provisioner.configService = t.configs;
+        provisioner.mastershipService = mastership;
+        provisioner.componentConfigService = new ComponentConfigAdapter() {
+            @Override
+            public void registerProperties(Class<?> componentClass) {
+                cfgRegistered.add(componentClass.getSimpleName());
+            }
+        };
+        provisioner.publisher = published;
+        for (String d : new String[] {"device:leaf1", "device:leaf2", "device:spine1", "device:spine2"}) {
+            mastership.master(d, FakeMastershipService.LOCAL);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        provisioner.deactivate();
+    }
+
+    private void activate() throws Exception {
+        provisioner.activate(new ContextWith(REPLAN_DEBOUNCE_MS, 0));
+        provisioner.awaitIdle();
+    }
+
+    /** Delivers an event the way ONOS's event dispatcher does: isRelevant first. */
+    private static <E extends Event<?, ?>> void deliver(List<? extends EventListener<E>> listeners, E event) {
+        for (EventListener<E> l : listeners) {
+            if (l.isRelevant(event)) {
+                l.event(event);
+            }
+        }
+    }
+
+    @Test
+    void activationPlansAndPublishesVersionOne() throws Exception {
+        activate();
+
+        assertThat(cfgRegistered).containsExactly("PlanProvisioner");
+        assertThat(t.devices.listeners).hasSize(1);
+        assertThat(t.links.listeners).hasSize(1);
+        assertThat(t.configs.listeners).hasSize(1);
+        assertThat(mastership.listeners).hasSize(1);
+        assertThat(published.versions).containsExactly(1L);
+        ObjectNode snap = published.last();
+        assertThat(snap.path("fabricId").asText()).isEqualTo("lab");
+        assertThat(snap.path("version").asLong()).isEqualTo(1L);
+        assertThat(snap.path("fabric").path("nodes")).hasSize(6);
+        assertThat(snap.path("linkStates").size()).isEqualTo(6);
+        assertThat(provisioner.current().plan().nodeId("spine1")).isEqualTo(17);
+        assertThat(provisioner.isPlanOwner()).isTrue();
+    }
+
+    @Test
+    void linkRemovalReplansAndKeepsEverySurvivingSid() throws Exception {
+        activate();
+        var before = provisioner.current().plan().nodeIds();
+
+        Link gone = t.links.remove("device:leaf1/1", "device:spine1/1");
+        Link back = t.links.remove("device:spine1/1", "device:leaf1/1");
+        deliver(t.links.listeners, new LinkEvent(LinkEvent.Type.LINK_REMOVED, gone));
+        deliver(t.links.listeners, new LinkEvent(LinkEvent.Type.LINK_REMOVED, back));
+        provisioner.awaitIdle();
+
+        assertThat(published.versions).containsExactly(1L, 2L);
+        assertThat(provisioner.current().plan().fabric().link("leaf1.eth1-spine1.eth1")).isNull();
+        assertThat(provisioner.current().plan().nodeIds()).isEqualTo(before);
+        assertThat(published.last().path("linkStates").has("leaf1.eth1-spine1.eth1")).isFalse();
+    }
+
+    @Test
+    void oneDirectionGoneShowsTheLinkDownInTheSnapshot() throws Exception {
+        activate();
+
+        Link gone = t.links.remove("device:spine2/2", "device:leaf2/2");
+        deliver(t.links.listeners, new LinkEvent(LinkEvent.Type.LINK_REMOVED, gone));
+        provisioner.awaitIdle();
+
+        assertThat(published.versions).containsExactly(1L, 2L);
+        assertThat(published.last().path("linkStates").path("leaf2.eth2-spine2.eth2").asText()).isEqualTo("down");
+    }
+
+    @Test
+    void netcfgChangeReplansWithTheNewNodeId() throws Exception {
+        activate();
+
+        t.configs.putDevice("device:spine2", Fixtures.inline("{'role':'spine','name':'spine2','srv6NodeId':300}"));
+        deliver(t.configs.listeners, new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED,
+                DeviceId.deviceId("device:spine2"), WeftDeviceConfig.class));
+        provisioner.awaitIdle();
+
+        assertThat(published.versions).containsExactly(1L, 2L);
+        assertThat(provisioner.current().plan().nodeId("spine2")).isEqualTo(300);
+        assertThat(provisioner.current().plan().nodeId("spine1")).isEqualTo(17);
+    }
+
+    @Test
+    void eventsThatChangeNothingPublishNothing() throws Exception {
+        activate();
+
+        deliver(t.devices.listeners, new DeviceEvent(DeviceEvent.Type.PORT_UPDATED,
+                t.devices.getDevice(DeviceId.deviceId("device:leaf1"))));
+        provisioner.awaitIdle();
+
+        assertThat(published.versions).containsExactly(1L);
+    }
+
+    @Test
+    void eventsOnOtherDevicesAndOtherConfigsAreNotRelevant() throws Exception {
+        activate();
+        t.devices.addDevice("device:mgmt1");
+        var deviceListener = t.devices.listeners.get(0);
+        var configListener = t.configs.listeners.get(0);
+
+        assertThat(deviceListener.isRelevant(new DeviceEvent(DeviceEvent.Type.DEVICE_ADDED,
+                t.devices.getDevice(DeviceId.deviceId("device:mgmt1"))))).isFalse();
+        assertThat(deviceListener.isRelevant(new DeviceEvent(DeviceEvent.Type.PORT_STATS_UPDATED,
+                t.devices.getDevice(DeviceId.deviceId("device:leaf1"))))).isFalse();
+        assertThat(configListener.isRelevant(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_ADDED,
+                DeviceId.deviceId("device:leaf1"), org.onosproject.net.config.basics.BasicDeviceConfig.class)))
+                .isFalse();
+    }
+
+    @Test
+    void nonOwnerIgnoresEventsAndNeverPlans() throws Exception {
+        // device:leaf1 is the lowest Weft device id; another instance masters it
+        mastership.master("device:leaf1", FakeMastershipService.OTHER);
+        activate();
+
+        Link gone = t.links.remove("device:leaf1/1", "device:spine1/1");
+        LinkEvent event = new LinkEvent(LinkEvent.Type.LINK_REMOVED, gone);
+        assertThat(t.links.listeners.get(0).isRelevant(event)).isFalse();
+        deliver(t.links.listeners, event);
+        provisioner.awaitIdle();
+
+        assertThat(provisioner.isPlanOwner()).isFalse();
+        assertThat(provisioner.current()).isNull();
+        assertThat(published.versions).isEmpty();
+    }
+
+    @Test
+    void ownershipSkipsDevicesWithoutAMaster() throws Exception {
+        mastership.masters.remove(DeviceId.deviceId("device:leaf1"));   // disconnected: nobody masters it
+        mastership.master("device:leaf2", FakeMastershipService.LOCAL);
+
+        activate();
+
+        assertThat(provisioner.isPlanOwner()).isTrue();
+        assertThat(published.versions).containsExactly(1L);
+    }
+
+    @Test
+    void invalidFabricKeepsTheLastGoodPlan() throws Exception {
+        activate();
+
+        // spine2 takes spine1's explicit uN id: the validator rejects the collision
+        t.configs.putDevice("device:spine2", Fixtures.inline("{'role':'spine','name':'spine2','srv6NodeId':17}"));
+        deliver(t.configs.listeners, new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED,
+                DeviceId.deviceId("device:spine2"), WeftDeviceConfig.class));
+        provisioner.awaitIdle();
+
+        assertThat(published.versions).containsExactly(1L);
+        assertThat(provisioner.current().version()).isEqualTo(1L);
+        assertThat(provisioner.current().plan().nodeId("spine2")).isEqualTo(18);
+    }
+
+    @Test
+    void intentIsRenderedForADeviceIdOrANodeId() throws Exception {
+        activate();
+
+        ObjectNode byDevice = provisioner.intent("device:leaf1");
+        ObjectNode byNode = provisioner.intent("leaf1");
+
+        assertThat(byDevice).isNotNull();
+        assertThat(byDevice.path("target").asText()).isEqualTo("leaf1");
+        assertThat(byDevice).isEqualTo(byNode);
+        assertThat(byDevice.path("replace").size()).isGreaterThan(2);
+        assertThat(provisioner.intent("device:nope")).isNull();
+        assertThat(provisioner.intent("nic1")).isNull();
+    }
+
+    @Test
+    void modifiedChangesTheDebounceAndRejectsNegativeValues() throws Exception {
+        activate();
+        assertThat(provisioner.replanDebounceMs()).isEqualTo(0);
+
+        provisioner.modified(new ContextWith(REPLAN_DEBOUNCE_MS, 50));
+        assertThat(provisioner.replanDebounceMs()).isEqualTo(50);
+
+        provisioner.modified(new ContextWith(REPLAN_DEBOUNCE_MS, -1));
+        assertThat(provisioner.replanDebounceMs()).isEqualTo(50);
+    }
+}
