@@ -48,6 +48,7 @@ public final class FabricPlan {
     private final Map<String, List<Arc>> evStage2;
     private final Map<String, Arc> attachments;
     private final Map<String, List<String>> nicsBySwitch = new LinkedHashMap<>();
+    private final Map<String, List<String>> linkedNics = new LinkedHashMap<>();
 
     private final List<String> switchIds = new ArrayList<>();
     private final Map<String, Integer> switchIndex = new LinkedHashMap<>();
@@ -83,6 +84,18 @@ public final class FabricPlan {
         }
         for (Map.Entry<String, Arc> e : this.attachments.entrySet()) {
             nicsBySwitch.computeIfAbsent(e.getValue().to(), k -> new ArrayList<>()).add(e.getKey());
+        }
+        for (Link l : fabric.links()) {
+            Node a = fabric.node(l.a().node());
+            Node b = fabric.node(l.b().node());
+            if (a != null && b != null && a.role().isSwitch() != b.role().isSwitch()) {
+                Node sw = a.role().isSwitch() ? a : b;
+                Node nic = a.role().isSwitch() ? b : a;
+                List<String> l2 = linkedNics.computeIfAbsent(sw.id(), k -> new ArrayList<>());
+                if (!l2.contains(nic.id())) {
+                    l2.add(nic.id());
+                }
+            }
         }
         for (Node n : fabric.nodes()) {
             if (n.role().isSwitch()) {
@@ -182,9 +195,12 @@ public final class FabricPlan {
         return "Vrf-" + tenant;
     }
 
-    /** uDT46 function of a leaf (or router) with NICs for a tenant: 0xE000 + tenant index. */
+    /**
+     * uDT46 function of a leaf (or router) with NICs for a tenant: 0xE000 + tenant index. Every
+     * switch linked to a NIC has one, also where the NIC's home is another switch (multi-plane).
+     */
     public int decapFunction(String leafId, String tenant) {
-        if (!nicsBySwitch.containsKey(leafId)) {
+        if (!hasNics(leafId)) {
             throw new IllegalArgumentException("switch \"" + leafId + "\" has no NICs, so no decap function");
         }
         return DECAP_BASE + tenantIndex(tenant);
@@ -246,6 +262,17 @@ public final class FabricPlan {
     /** NIC ids in fabric order. */
     public List<String> nics() {
         return new ArrayList<>(attachments.keySet());
+    }
+
+    /** True when at least one NIC is linked to this switch (its home or not). */
+    public boolean hasNics(String switchId) {
+        return linkedNics.containsKey(switchId);
+    }
+
+    /** NICs linked to this switch (home or secondary attachment), in link file order. */
+    public List<String> linkedNics(String switchId) {
+        List<String> l = linkedNics.get(switchId);
+        return l == null ? List.of() : Collections.unmodifiableList(l);
     }
 
     /** NICs whose home is this switch, in fabric order (empty for none). */

@@ -84,6 +84,8 @@ public final class SnapshotJson {
             o.put("loopback", plan.loopback(s));
             if (plan.nicPrefix(s) != null) {
                 o.put("nicPrefix", plan.nicPrefix(s));
+            }
+            if (plan.hasNics(s)) {
                 ArrayNode decap = o.putArray("decap");
                 for (String t : plan.tenants()) {
                     int fn = plan.decapFunction(s, t);

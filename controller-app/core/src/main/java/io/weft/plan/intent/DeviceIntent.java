@@ -94,7 +94,7 @@ public final class DeviceIntent {
                     .put("adj", plan.linkLocal(l.id(), l.otherEnd(sw).node()))
                     .put("decap_dscp_mode", "pipe");
         }
-        if (!plan.nicsOf(sw).isEmpty()) {
+        if (plan.hasNics(sw)) {
             for (String t : plan.tenants()) {
                 v.putObject(LOCATOR_NAME + "|" + plan.functionSid(sw, plan.decapFunction(sw, t)))
                         .put("action", "uDT46")
@@ -140,8 +140,11 @@ public final class DeviceIntent {
         ArrayNode stage1 = staticProtocol(v, "EV-STAGE1");
         ArrayNode stage2 = staticProtocol(v, "EV-STAGE2");
         ArrayNode minimal = staticProtocol(v, "MINIMAL");
-        for (String nic : plan.nicsOf(sw)) {
-            route(plan, local, plan.nicAddress(nic) + "/128", List.of(new Arc(plan.attachment(nic).link(), sw)));
+        for (Link l : plan.fabric().linksOf(sw)) {
+            String peer = l.otherEnd(sw).node();
+            if (!plan.fabric().node(peer).role().isSwitch()) {
+                route(plan, local, plan.nicAddress(peer) + "/128", List.of(new Arc(l, sw)));
+            }
         }
         for (Map.Entry<String, List<String>> e : destinations(plan).entrySet()) {
             String dstSwitch = e.getKey();

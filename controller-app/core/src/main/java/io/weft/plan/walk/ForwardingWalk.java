@@ -216,7 +216,7 @@ public final class ForwardingWalk {
     }
 
     private static String decapTenant(FabricPlan plan, String at, int function) {
-        if (plan.nicsOf(at).isEmpty()) {
+        if (!plan.hasNics(at)) {
             return null;
         }
         for (String t : plan.tenants()) {
