@@ -1,10 +1,13 @@
 // Test-only access to the repository's contracts/ (shared vectors, example fabrics).
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const CONTRACTS = new URL('../../../contracts/', import.meta.url);
+// A path, not a URL object: under jsdom the global URL is jsdom's, which node:fs does not take.
+const CONTRACTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../contracts');
 
 export function readContract<T>(relativePath: string): T {
-  return JSON.parse(readFileSync(new URL(relativePath, CONTRACTS), 'utf8')) as T;
+  return JSON.parse(readFileSync(resolve(CONTRACTS, relativePath), 'utf8')) as T;
 }
 
 export interface UsidVector {
