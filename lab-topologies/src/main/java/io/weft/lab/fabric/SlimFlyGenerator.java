@@ -42,6 +42,8 @@ public final class SlimFlyGenerator {
             Check.positive("linkGbps", linkGbps);
             Check.notNegative("nicLatencyNs", nicLatencyNs);
             Check.notNegative("linkLatencyNs", linkLatencyNs);
+            int radix = (3 * q - (q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0)) / 2;
+            Check.size(FAMILY, 2L * q * q * (1 + (radix + 1) / 2));
         }
 
         public static Params of(int q) {

@@ -21,6 +21,7 @@ class DragonflyGeneratorTest {
         int g = a * h + 1;
         Fabric f = DragonflyGenerator.generate(DragonflyGenerator.Params.of(p, a, h));
         FabricStats s = FabricStats.of(f);
+        assertThat(io.weft.fabric.FabricValidator.validate(f)).isEmpty();
         assertThat(s.count(Role.ROUTER)).isEqualTo(g * a);
         assertThat(s.count(Role.NIC)).isEqualTo(g * a * p);
         assertThat(f.links()).hasSize(g * a * (a - 1) / 2 + g * (g - 1) / 2 + g * a * p);

@@ -17,6 +17,7 @@ class FatTreeGeneratorTest {
     void karyFatTreeFollowsTheFormulas(int k) {
         Fabric f = FatTreeGenerator.generate(FatTreeGenerator.kary(k));
         FabricStats s = FabricStats.of(f);
+        assertThat(io.weft.fabric.FabricValidator.validate(f)).isEmpty();
         int h = k / 2;
         assertThat(s.count(Role.LEAF)).isEqualTo(k * h);
         assertThat(s.count(Role.SPINE)).isEqualTo(k * h);

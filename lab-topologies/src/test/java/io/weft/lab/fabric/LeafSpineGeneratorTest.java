@@ -15,6 +15,7 @@ class LeafSpineGeneratorTest {
         // L=4, S=3, H=5, P=2: nodes L+S+L·H, links L·S·P + L·H, leaf radix S·P+H, spine radix L·P.
         Fabric f = LeafSpineGenerator.generate(new LeafSpineGenerator.Params(null, 4, 3, 5, 2, 100, 400, 100, 500));
         FabricStats s = FabricStats.of(f);
+        assertThat(io.weft.fabric.FabricValidator.validate(f)).isEmpty();
         assertThat(s.count(Role.LEAF)).isEqualTo(4);
         assertThat(s.count(Role.SPINE)).isEqualTo(3);
         assertThat(s.count(Role.NIC)).isEqualTo(20);

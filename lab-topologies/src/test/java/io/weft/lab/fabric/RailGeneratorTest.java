@@ -19,6 +19,7 @@ class RailGeneratorTest {
                 400, 800, 100, 500));
         int groups = servers / perGroup;
         FabricStats s = FabricStats.of(f);
+        assertThat(io.weft.fabric.FabricValidator.validate(f)).isEmpty();
         assertThat(s.count(Role.NIC)).isEqualTo(servers * rails);
         assertThat(s.count(Role.LEAF)).isEqualTo(planes * groups * rails);
         assertThat(s.count(Role.SPINE)).isEqualTo(planes * spines);

@@ -21,6 +21,7 @@ class SlimFlyGeneratorTest {
         int nics = (radix + 1) / 2;
         Fabric f = SlimFlyGenerator.generate(p);
         FabricStats s = FabricStats.of(f);
+        assertThat(io.weft.fabric.FabricValidator.validate(f)).isEmpty();
         assertThat(s.count(Role.ROUTER)).isEqualTo(2 * q * q);
         assertThat(s.count(Role.NIC)).isEqualTo(2 * q * q * nics);
         assertThat(f.links()).hasSize(q * q * radix + 2 * q * q * nics);
