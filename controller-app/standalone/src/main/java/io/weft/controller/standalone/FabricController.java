@@ -1,0 +1,196 @@
+package io.weft.controller.standalone;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PlanException;
+import io.weft.plan.SnapshotJson;
+
+/**
+ * Keeps the served snapshot in step with the fabric file: plan, number, publish, remember.
+ *
+ * <p>Each accepted edit is planned against the previous plan (so surviving nodes keep their ids and
+ * SIDs) and gets the next version. A file that cannot be used is reported and changes nothing: the last
+ * good snapshot keeps being served. Versions continue across restarts from the highest of the stored
+ * snapshot and the one on Kafka. Not thread-safe: one thread (the watcher) calls {@link #start},
+ * {@link #onFileChanged} and {@link #retryPublish}; readers use {@link #current()} and {@link #status()}.
+ */
+final class FabricController {
+    private final Path file;
+    private final SnapshotStore store;
+    private final SnapshotSink sink; // null: HTTP only
+    private final Consumer<String> info;
+    private final Consumer<String> problem;
+
+    private volatile Snapshot current;
+    private volatile String fileError;  // the file's last problem, until a good edit
+    private volatile String kafkaError; // the last publish failure, until a publish succeeds
+    private volatile boolean publishPending;
+
+    FabricController(Path file, SnapshotStore store, SnapshotSink sink, Consumer<String> info, Consumer<String> problem) {
+        this.file = file;
+        this.store = store;
+        this.sink = sink;
+        this.info = info;
+        this.problem = problem;
+    }
+
+    /** Plans the file for the first time; throws (one line) when it is unusable, so the process can exit 2. */
+    void start() throws FabricFileException {
+        Fabric fabric = FabricFileLoader.read(file);
+        accept(fabric);
+    }
+
+    /** Re-plans after an edit; returns true when a new version was published. Never throws. */
+    boolean onFileChanged() {
+        Fabric fabric;
+        try {
+            fabric = FabricFileLoader.read(file);
+        } catch (FabricFileException e) {
+            reject(e.getMessage());
+            return false;
+        }
+        Snapshot cur = current;
+        if (cur != null && cur.fabricId().equals(fabric.id()) && cur.fabric().equals(FabricJson.toTree(fabric))) {
+            fileError = null; // touched, or a bad edit undone
+            return false;
+        }
+        try {
+            accept(fabric);
+            return true;
+        } catch (FabricFileException e) {
+            reject(e.getMessage());
+            return false;
+        }
+    }
+
+    /** Publishes the current snapshot again if Kafka refused it last time. */
+    void retryPublish() {
+        Snapshot cur = current;
+        if (publishPending && cur != null) {
+            publish(cur);
+        }
+    }
+
+    Snapshot current() {
+        return current;
+    }
+
+    /** Health for GET /healthz: the served version and the last problem, if any is still unresolved. */
+    Map<String, Object> status() {
+        Snapshot cur = current;
+        String error = fileError != null ? fileError : kafkaError;
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("status", error == null ? "ok" : "degraded");
+        s.put("fabricId", cur == null ? null : cur.fabricId());
+        s.put("version", cur == null ? null : cur.version());
+        s.put("kafka", sink == null ? "disabled" : publishPending ? "pending" : "published");
+        s.put("lastError", error);
+        return s;
+    }
+
+    private void accept(Fabric fabric) throws FabricFileException {
+        long t0 = System.nanoTime();
+        Snapshot cur = current;
+        FabricPlan previous;
+        long lastVersion;
+        if (cur != null && cur.fabricId().equals(fabric.id())) {
+            previous = cur.plan();
+            lastVersion = cur.version();
+        } else {
+            JsonNode earlier = latestKnown(fabric.id());
+            previous = earlier == null ? null : previousPlan(earlier);
+            lastVersion = Math.max(earlier == null ? 0 : earlier.path("version").asLong(0), cur == null ? 0 : cur.version());
+        }
+        FabricPlan plan = FabricFileLoader.plan(file, fabric, previous);
+        long version = lastVersion + 1;
+        byte[] json;
+        try {
+            // Compact: snapshots of large fabrics are MBs on Kafka and over HTTP; indentation adds a third.
+            json = FabricJson.mapper().writer().without(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsBytes(SnapshotJson.toTree(plan, Map.of(), version));
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new FabricFileException(file + ": snapshot: " + e.getMessage());
+        }
+        Snapshot next = new Snapshot(fabric.id(), version, FabricJson.toTree(fabric), plan, json);
+        current = next;
+        fileError = null;
+        try {
+            store.save(next.fabricId(), json);
+        } catch (IOException e) {
+            problem.accept("cannot keep the snapshot in " + store.file(next.fabricId()) + ": " + e.getMessage());
+        }
+        publish(next);
+        info.accept("fabric " + fabric.id() + " version " + version + ": " + fabric.nodes().size() + " nodes, "
+                + fabric.links().size() + " links, planned in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
+                + (publishPending ? " (not yet on Kafka)" : sink == null ? "" : ", published"));
+    }
+
+    private void publish(Snapshot s) {
+        if (sink == null) {
+            return;
+        }
+        try {
+            sink.publish(s.fabricId(), s.json());
+            if (publishPending) {
+                info.accept("fabric " + s.fabricId() + " version " + s.version() + " published to " + sink.describe());
+            }
+            publishPending = false;
+            kafkaError = null;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            boolean first = !publishPending;
+            publishPending = true;
+            kafkaError = "publishing version " + s.version() + " to " + sink.describe() + " failed: " + e.getMessage();
+            if (first) {
+                problem.accept(kafkaError + " (retrying)");
+            }
+        }
+    }
+
+    /** The newest earlier snapshot of this fabric, from the state directory or Kafka; null if none. */
+    private JsonNode latestKnown(String fabricId) {
+        JsonNode stored = store.load(fabricId);
+        JsonNode published = null;
+        if (sink != null) {
+            try {
+                published = sink.latest(fabricId);
+            } catch (Exception e) {
+                problem.accept("cannot read the last snapshot from " + sink.describe() + ": " + e.getMessage());
+            }
+        }
+        if (stored == null) {
+            return published;
+        }
+        if (published == null) {
+            return stored;
+        }
+        return published.path("version").asLong(0) >= stored.path("version").asLong(0) ? published : stored;
+    }
+
+    private FabricPlan previousPlan(JsonNode snapshot) {
+        try {
+            return SnapshotJson.planFromTree(snapshot);
+        } catch (PlanException | RuntimeException e) {
+            problem.accept("ignoring the previous plan (" + e.getMessage() + "): ids are allocated afresh");
+            return null;
+        }
+    }
+
+    private void reject(String message) {
+        fileError = message;
+        Snapshot cur = current;
+        problem.accept(message + (cur == null ? "" : "; still serving version " + cur.version()));
+    }
+}

@@ -1,0 +1,95 @@
+package io.weft.controller.standalone;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.weft.fabric.FabricJson;
+
+/**
+ * {@code GET /fabric}: the current snapshot (ETag = version, so pollers get 304 until it changes);
+ * {@code GET /healthz}: served version and the last unresolved problem. JSON only, read only.
+ */
+final class FabricHttpServer implements AutoCloseable {
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final FabricController controller;
+
+    FabricHttpServer(String host, int port, FabricController controller) throws IOException {
+        this.controller = controller;
+        this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        this.executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "weft-controller-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            if (!path.equals("/fabric") && !path.equals("/healthz")) {
+                send(exchange, 404, error("no such resource " + path + " (try /fabric or /healthz)"));
+                return;
+            }
+            if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                send(exchange, 405, error("method " + exchange.getRequestMethod() + " not allowed"));
+                return;
+            }
+            if (path.equals("/healthz")) {
+                send(exchange, 200, FabricJson.mapper().writeValueAsBytes(controller.status()));
+                return;
+            }
+            Snapshot s = controller.current();
+            if (s == null) {
+                send(exchange, 503, error("no fabric planned yet"));
+                return;
+            }
+            String etag = "\"" + s.fabricId() + "-" + s.version() + "\"";
+            exchange.getResponseHeaders().set("ETag", etag);
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            if (etag.equals(exchange.getRequestHeaders().getFirst("If-None-Match"))) {
+                exchange.sendResponseHeaders(304, -1);
+                return;
+            }
+            send(exchange, 200, s.json());
+        } catch (RuntimeException e) {
+            // One bad request must not kill the handler thread; the client gets a 500 with one line.
+            send(exchange, 500, error("internal error: " + e));
+        }
+    }
+
+    private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    private static byte[] error(String message) {
+        return FabricJson.mapper().createObjectNode().put("error", message).toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

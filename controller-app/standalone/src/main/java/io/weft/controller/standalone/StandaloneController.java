@@ -1,0 +1,173 @@
+package io.weft.controller.standalone;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Weft controller without ONOS: {@code ./weft controller --fabric f.json [--kafka host:port]
+ * [--http-port 8181]}. Plans the fabric file, publishes the snapshot to Kafka ({@code weft.fabric}) and
+ * serves it at {@code GET /fabric}; polls the file and re-plans on every change.
+ *
+ * <p>Exit codes: 0 after SIGINT/SIGTERM, 2 for a bad command line or an unusable fabric file at start,
+ * 1 when Kafka or the HTTP port cannot be used.
+ */
+public final class StandaloneController implements AutoCloseable {
+    private final ControllerOptions options;
+    private final FabricController controller;
+    private final SnapshotSink sink;
+    private final FabricHttpServer http;
+    private final ScheduledExecutorService watcher;
+
+    private StandaloneController(ControllerOptions options, FabricController controller, SnapshotSink sink,
+                                 FabricHttpServer http, ScheduledExecutorService watcher) {
+        this.options = options;
+        this.controller = controller;
+        this.sink = sink;
+        this.http = http;
+        this.watcher = watcher;
+    }
+
+    /**
+     * Plans, publishes the first snapshot, then serves and watches.
+     *
+     * @throws FabricFileException the fabric file cannot be used (exit 2)
+     * @throws StartException      Kafka or the HTTP port cannot be used (exit 1)
+     */
+    static StandaloneController start(ControllerOptions options, PrintStream out, PrintStream err)
+            throws FabricFileException, StartException {
+        KafkaSnapshotSink kafka = null;
+        if (options.kafkaBootstrap() != null) {
+            kafka = new KafkaSnapshotSink(options.kafkaBootstrap());
+            try {
+                kafka.ensureTopic();
+            } catch (Exception e) {
+                kafka.close();
+                throw new StartException("Kafka at " + options.kafkaBootstrap() + " is not usable: " + rootMessage(e));
+            }
+        }
+        FabricController controller = new FabricController(options.fabricFile(), new SnapshotStore(options.stateDir()),
+                kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line));
+        FileWatcher files = new FileWatcher(options.fabricFile());
+        FabricHttpServer http = null;
+        try {
+            controller.start();
+            http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller);
+        } catch (IOException e) {
+            closeSink(kafka);
+            throw new StartException("HTTP port " + options.httpHost() + ":" + options.httpPort() + " is not usable: "
+                    + e.getMessage());
+        } catch (FabricFileException | RuntimeException e) {
+            closeSink(kafka);
+            throw e;
+        }
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "weft-fabric-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        watcher.scheduleWithFixedDelay(() -> {
+            // Each tick catches everything: an exception would cancel all later ticks silently.
+            try {
+                if (files.changed()) {
+                    controller.onFileChanged();
+                } else {
+                    controller.retryPublish();
+                }
+            } catch (RuntimeException e) {
+                err.println("controller: watcher: " + e);
+            }
+        }, options.pollMs(), options.pollMs(), TimeUnit.MILLISECONDS);
+        return new StandaloneController(options, controller, kafka, http, watcher);
+    }
+
+    int httpPort() {
+        return http.port();
+    }
+
+    FabricController controller() {
+        return controller;
+    }
+
+    String describe() {
+        return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz), "
+                + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe())
+                + ", watching " + options.fabricFile();
+    }
+
+    /** Stops watching, serving and publishing; waits for a re-plan in progress to finish. */
+    @Override
+    public void close() {
+        watcher.shutdown();
+        try {
+            watcher.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        http.close();
+        closeSink(sink);
+    }
+
+    public static void main(String[] args) {
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            // Kafka client INFO lines (configs, connections) would drown the controller's own output.
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
+        ControllerOptions options;
+        try {
+            options = ControllerOptions.parse(args, System.getenv("WEFT_KAFKA_BOOTSTRAP"));
+        } catch (IllegalArgumentException e) {
+            System.err.println("controller: " + e.getMessage());
+            System.err.println(ControllerOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options == null) {
+            System.out.println(ControllerOptions.USAGE);
+            return;
+        }
+        StandaloneController running;
+        try {
+            running = start(options, System.out, System.err);
+        } catch (FabricFileException e) {
+            System.err.println("controller: " + e.getMessage());
+            System.exit(2);
+            return;
+        } catch (StartException e) {
+            System.err.println("controller: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        System.out.println("controller: " + running.describe());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            System.out.println("controller: stopped");
+        }, "weft-controller-stop"));
+        // main returns; the non-daemon HTTP dispatcher thread keeps the process alive until a signal.
+    }
+
+    private static void closeSink(SnapshotSink sink) {
+        if (sink != null) {
+            sink.close();
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+
+    /** Kafka or the HTTP port cannot be used; the message is one line. */
+    static final class StartException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        StartException(String message) {
+            super(message);
+        }
+    }
+}
