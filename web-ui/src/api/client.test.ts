@@ -42,14 +42,18 @@ describe('fetchSnapshot', () => {
     expect(e.message).toBe('No controller answered at /fabric');
   });
 
-  it('treats a proxy 502 as no controller', async () => {
-    const e = await failure(answering('', 502));
-    expect(e.kind).toBe('unreachable');
+  it.each([500, 502, 504])('treats a bare %d (the dev proxy) as no controller', async (status) => {
+    const e = await failure(answering('', status));
+    expect(e).toMatchObject({ kind: 'unreachable', message: `No controller answered at /fabric (HTTP ${status} from the proxy)` });
   });
 
-  it('reports other HTTP errors with the status', async () => {
-    const e = await failure(answering({ error: 'boom' }, 500));
-    expect(e).toMatchObject({ kind: 'http', message: 'The controller answered HTTP 500 for /fabric' });
+  it("passes on the controller's own error message", async () => {
+    const e = await failure(answering({ error: 'no fabric planned yet' }, 503));
+    expect(e).toMatchObject({ kind: 'http', message: 'The controller answered HTTP 503 for /fabric: no fabric planned yet' });
+  });
+
+  it('reports a client-side HTTP error with its status', async () => {
+    expect((await failure(answering('nope', 404))).message).toBe('HTTP 404 for /fabric');
   });
 
   it('rejects an answer that is not JSON', async () => {

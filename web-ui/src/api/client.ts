@@ -30,16 +30,7 @@ export async function fetchSnapshot(
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(`No controller answered at ${url}`, 'unreachable');
   }
-  if (!response.ok) {
-    // The dev proxy answers 502/504 when nothing listens behind it: that is "unreachable" too.
-    const unreachable = response.status === 502 || response.status === 503 || response.status === 504;
-    throw new ApiError(
-      unreachable
-        ? `No controller answered at ${url} (HTTP ${response.status} from the proxy)`
-        : `The controller answered HTTP ${response.status} for ${url}`,
-      unreachable ? 'unreachable' : 'http',
-    );
-  }
+  if (!response.ok) throw await httpError(url, response);
   let body: unknown;
   try {
     body = await response.json();
@@ -52,4 +43,23 @@ export async function fetchSnapshot(
     if (e instanceof SnapshotFormatError) throw new ApiError(`Unexpected snapshot: ${e.message}`, 'format');
     throw e;
   }
+}
+
+/**
+ * The controller's errors are JSON {"error": "..."} (e.g. 503 "no fabric planned yet"); a 5xx
+ * without that body comes from the dev proxy finding nothing behind it.
+ */
+async function httpError(url: string, response: Response): Promise<ApiError> {
+  let said: string | undefined;
+  try {
+    const body: unknown = await response.json();
+    if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') {
+      said = (body as { error: string }).error;
+    }
+  } catch {
+    // not JSON: not the controller talking
+  }
+  if (said !== undefined) return new ApiError(`The controller answered HTTP ${response.status} for ${url}: ${said}`, 'http');
+  if (response.status >= 500) return new ApiError(`No controller answered at ${url} (HTTP ${response.status} from the proxy)`, 'unreachable');
+  return new ApiError(`HTTP ${response.status} for ${url}`, 'http');
 }

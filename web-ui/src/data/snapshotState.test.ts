@@ -40,7 +40,19 @@ describe('snapshotReducer', () => {
     expect(s.snapshot?.version).toBe(7);
   });
 
-  it('takes a newer or equal version, and any version of another fabric', () => {
+  it('returns the same state object for a poll that brings nothing new', () => {
+    const loaded = run({ type: 'received', snapshot: snapshot('f', 7) });
+    expect(snapshotReducer(loaded, { type: 'request' })).toBe(loaded);
+    expect(snapshotReducer(loaded, { type: 'received', snapshot: snapshot('f', 7) })).toBe(loaded);
+  });
+
+  it('announces a retry after an error as loading, keeping the snapshot', () => {
+    const s = run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'failed', error: 'x' }, { type: 'request' });
+    expect(s).toMatchObject({ status: 'loading', failures: 1 });
+    expect(s.snapshot?.version).toBe(7);
+  });
+
+  it('takes a newer version, and any version of another fabric', () => {
     expect(run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'received', snapshot: snapshot('f', 8) }).snapshot?.version).toBe(8);
     expect(run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'received', snapshot: snapshot('g', 1) }).snapshot?.fabricId).toBe('g');
   });

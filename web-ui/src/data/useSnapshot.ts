@@ -1,17 +1,28 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { ApiError, fetchSnapshot } from '../api/client';
 import type { FabricSnapshot } from '../api/types';
-import { initialSnapshotState, retryDelayMs, snapshotReducer, type SnapshotState } from './snapshotState';
+import { initialSnapshotState, POLL_MS, retryDelayMs, snapshotReducer, type SnapshotState } from './snapshotState';
 
 export type LoadSnapshot = (signal: AbortSignal) => Promise<FabricSnapshot>;
 
 const defaultLoad: LoadSnapshot = (signal) => fetchSnapshot({ signal });
 
+export interface SnapshotTiming {
+  /** Delay before the automatic retry after the n-th consecutive failure. */
+  retryDelayMs?: (failures: number) => number;
+  /** Delay between refreshes while a snapshot is shown. */
+  pollMs?: number;
+}
+
 /**
- * Loads the fabric snapshot, retrying on its own with capped backoff after a failure; `retry`
- * tries again at once. The only place the UI talks to the controller.
+ * Loads the fabric snapshot and keeps it fresh by polling; after a failure it retries on its own
+ * with capped backoff, and `retry` tries again at once. The only place the UI talks to the
+ * controller.
  */
-export function useSnapshot(load: LoadSnapshot = defaultLoad, delayMs: (failures: number) => number = retryDelayMs) {
+export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTiming = {}) {
+  // Read through a ref: callers may pass a fresh object each render, which must not restart loading.
+  const timingRef = useRef(timing);
+  timingRef.current = timing;
   const [state, dispatch] = useReducer(snapshotReducer, initialSnapshotState);
   const [attempt, setAttempt] = useState(0);
   const failuresRef = useRef(0);
@@ -21,19 +32,26 @@ export function useSnapshot(load: LoadSnapshot = defaultLoad, delayMs: (failures
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     dispatch({ type: 'request' });
+    const again = (ms: number) => {
+      timer = setTimeout(() => setAttempt((a) => a + 1), ms);
+    };
     load(abort.signal).then(
-      (snapshot) => dispatch({ type: 'received', snapshot }),
+      (snapshot) => {
+        if (abort.signal.aborted) return;
+        dispatch({ type: 'received', snapshot });
+        again(timingRef.current.pollMs ?? POLL_MS);
+      },
       (e: unknown) => {
         if (abort.signal.aborted) return;
         dispatch({ type: 'failed', error: describe(e) });
-        timer = setTimeout(() => setAttempt((a) => a + 1), delayMs(failuresRef.current + 1));
+        again((timingRef.current.retryDelayMs ?? retryDelayMs)(failuresRef.current + 1));
       },
     );
     return () => {
       abort.abort();
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [attempt, load, delayMs]);
+  }, [attempt, load]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
   return { state, retry } as { state: SnapshotState; retry: () => void };

@@ -30,14 +30,14 @@ function controllable() {
   return { load, pending };
 }
 
-const never = () => 3_600_000; // no automatic retry within a test
+const never = { retryDelayMs: () => 3_600_000, pollMs: 3_600_000 }; // no timers fire within a test
 
 afterEach(cleanup);
 
 describe('App', () => {
   it('shows loading, then the fabric with nodes by role', async () => {
     const { load, pending } = controllable();
-    render(<App load={load} Graph={GraphStub} retryDelayMs={never} />);
+    render(<App load={load} Graph={GraphStub} timing={never} />);
     expect(screen.getByRole('status').textContent).toContain('Loading the fabric');
     expect(screen.queryByTestId('graph')).toBeNull();
 
@@ -53,7 +53,7 @@ describe('App', () => {
 
   it('says so when no controller answers, shows no fabric, and retries on request', async () => {
     const { load, pending } = controllable();
-    render(<App load={load} Graph={GraphStub} retryDelayMs={never} />);
+    render(<App load={load} Graph={GraphStub} timing={never} />);
     await act(async () => pending[0]!.reject(new ApiError('No controller answered at /fabric', 'unreachable')));
 
     const alert = screen.getByRole('alert');
@@ -74,13 +74,29 @@ describe('App', () => {
     try {
       const { load, pending } = controllable();
       const delays: number[] = [];
-      render(<App load={load} Graph={GraphStub} retryDelayMs={(n) => (delays.push(n), 5000)} />);
+      render(<App load={load} Graph={GraphStub} timing={{ retryDelayMs: (n) => (delays.push(n), 5000), pollMs: 3_600_000 }} />);
       await act(async () => pending[0]!.reject(new Error('socket hang up')));
       expect(screen.getByRole('alert').textContent).toContain('Loading the fabric failed: socket hang up');
       expect(load).toHaveBeenCalledTimes(1);
       await act(async () => vi.advanceTimersByTime(5000));
       expect(load).toHaveBeenCalledTimes(2);
       expect(delays).toEqual([1]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('polls while loaded and shows a newer version without a loading flash', async () => {
+    vi.useFakeTimers();
+    try {
+      const { load, pending } = controllable();
+      render(<App load={load} Graph={GraphStub} timing={{ retryDelayMs: () => 3_600_000, pollMs: 5000 }} />);
+      await act(async () => pending[0]!.resolve(snapshot));
+      await act(async () => vi.advanceTimersByTime(5000));
+      expect(load).toHaveBeenCalledTimes(2);
+      expect(screen.getByRole('status').textContent).toContain('version 9');
+      await act(async () => pending[1]!.resolve({ ...snapshot, version: 10 }));
+      expect(screen.getByRole('status').textContent).toContain('version 10');
     } finally {
       vi.useRealTimers();
     }

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { useSnapshot, type LoadSnapshot } from '../../data/useSnapshot';
+import { useSnapshot, type LoadSnapshot, type SnapshotTiming } from '../../data/useSnapshot';
 import { ConnectionStatus } from '../ConnectionStatus/ConnectionStatus';
 import { FabricGraph, type FabricGraphProps } from '../FabricGraph/FabricGraph';
 import { RolePanel } from '../RolePanel/RolePanel';
@@ -10,11 +10,12 @@ interface Props {
   load?: LoadSnapshot;
   /** The graph renderer; tests swap it because cytoscape needs a real canvas. */
   Graph?: ComponentType<FabricGraphProps>;
-  retryDelayMs?: (failures: number) => number;
+  /** Retry and poll delays; tests shorten or stretch them. */
+  timing?: SnapshotTiming;
 }
 
-export function App({ load, Graph = FabricGraph, retryDelayMs }: Props) {
-  const { state, retry } = useSnapshot(load, retryDelayMs);
+export function App({ load, Graph = FabricGraph, timing }: Props) {
+  const { state, retry } = useSnapshot(load, timing);
   const snapshot = state.snapshot;
   return (
     <div className="app">
