@@ -140,9 +140,11 @@ public final class DeviceIntent {
         ArrayNode stage1 = staticProtocol(v, "EV-STAGE1");
         ArrayNode stage2 = staticProtocol(v, "EV-STAGE2");
         ArrayNode minimal = staticProtocol(v, "MINIMAL");
+        java.util.Set<String> routed = new java.util.HashSet<>();
         for (Link l : plan.fabric().linksOf(sw)) {
             String peer = l.otherEnd(sw).node();
-            if (!plan.fabric().node(peer).role().isSwitch()) {
+            // One host route per NIC, over its first link here (a NIC's parallel links are not ECMP'd).
+            if (!plan.fabric().node(peer).role().isSwitch() && routed.add(peer)) {
                 route(plan, local, plan.nicAddress(peer) + "/128", List.of(new Arc(l, sw)));
             }
         }
@@ -180,7 +182,11 @@ public final class DeviceIntent {
     private static void addIfPinned(FabricPlan plan, ArrayNode routes, String prefix, String sw, int stage,
                                     String dstSwitch) {
         try {
-            route(plan, routes, prefix, EvRouting.options(plan, sw, stage, dstSwitch, 0));
+            List<Arc> options = EvRouting.options(plan, sw, stage, dstSwitch, 0);
+            // A single option is the minimal route itself: MINIMAL already carries it.
+            if (options.size() > 1) {
+                route(plan, routes, prefix, options);
+            }
         } catch (WalkException e) {
             // Not pinned by an EV table at this stage: the MINIMAL routes (hashed ECMP) apply.
         }
