@@ -25,14 +25,15 @@ public final class FabricStats {
     private final int links;
     private final int minRadix;
     private final int maxRadix;
-    private final int diameter;
+    private final Fabric fabric;
+    private int diameter = Integer.MIN_VALUE; // computed on first use: O(S·(S+L)) is the costly figure
 
-    private FabricStats(Map<Role, Integer> countByRole, int links, int minRadix, int maxRadix, int diameter) {
+    private FabricStats(Fabric fabric, Map<Role, Integer> countByRole, int links, int minRadix, int maxRadix) {
+        this.fabric = fabric;
         this.countByRole = countByRole;
         this.links = links;
         this.minRadix = minRadix;
         this.maxRadix = maxRadix;
-        this.diameter = diameter;
     }
 
     public static FabricStats of(Fabric f) {
@@ -49,7 +50,7 @@ public final class FabricStats {
                 max = Math.max(max, r);
             }
         }
-        return new FabricStats(counts, f.links().size(), min == Integer.MAX_VALUE ? 0 : min, max, switchDiameter(f));
+        return new FabricStats(f, counts, f.links().size(), min == Integer.MAX_VALUE ? 0 : min, max);
     }
 
     public int count(Role role) {
@@ -73,6 +74,9 @@ public final class FabricStats {
     }
 
     public int diameter() {
+        if (diameter == Integer.MIN_VALUE) {
+            diameter = switchDiameter(fabric);
+        }
         return diameter;
     }
 
