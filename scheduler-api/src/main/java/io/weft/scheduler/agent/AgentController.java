@@ -1,0 +1,135 @@
+package io.weft.scheduler.agent;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.weft.scheduler.config.LimitsProperties;
+import io.weft.scheduler.fabric.Placement;
+import io.weft.scheduler.web.ApiException;
+import jakarta.annotation.PreDestroy;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The NIC agent API. {@code GET /v1/agents/{nic}/paths?since=&wait=} is a long-poll: it answers at
+ * once with the NIC's EV profile when its version is newer than {@code since} (or when
+ * {@code since} is absent); otherwise it waits up to {@code wait} seconds (capped by
+ * {@code weft.scheduler.limits.long-poll-max-wait-seconds}) and then answers 304 (nothing newer)
+ * or 204 (the NIC never had a path). A waiting poll holds no thread.
+ */
+@RestController
+class AgentController {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentController.class);
+    /** Profiles for woken polls are read off the committing thread, on a few threads of their own. */
+    private static final int WAKE_THREADS = 4;
+
+    private final PathBoard board;
+    private final ProfileReader profiles;
+    private final ReportSink reports;
+    private final Placement placement;
+    private final LimitsProperties limits;
+    private final ObjectMapper json;
+    private final ExecutorService wakers = Executors.newFixedThreadPool(WAKE_THREADS, r -> {
+        Thread t = new Thread(r, "weft-longpoll-wake");
+        t.setDaemon(true);
+        return t;
+    });
+
+    AgentController(PathBoard board, ProfileReader profiles, ReportSink reports, Placement placement,
+                    LimitsProperties limits, ObjectMapper json) {
+        this.board = board;
+        this.profiles = profiles;
+        this.reports = reports;
+        this.placement = placement;
+        this.limits = limits;
+        this.json = json;
+    }
+
+    @GetMapping("/v1/agents/{nic}/paths")
+    DeferredResult<ResponseEntity<EvProfile>> paths(@PathVariable String nic,
+            @RequestParam(required = false) @Min(0) Long since,
+            @RequestParam(defaultValue = "0") @Min(0) @Max(86_400) int wait) {
+        requireNic(nic);
+        int waitSeconds = Math.min(wait, limits.longPollMaxWaitSeconds());
+        DeferredResult<ResponseEntity<EvProfile>> result = new DeferredResult<>(waitSeconds * 1000L + 5_000L);
+        if (since == null || board.version(nic) > since) {
+            result.setResult(ResponseEntity.ok(profiles.read(nic)));
+            return result;
+        }
+        if (waitSeconds == 0) {
+            result.setResult(nothingNewer(nic));
+            return result;
+        }
+        PathBoard.Waiter w = board.park(nic, since, v -> wakers.execute(() -> answer(result, nic)));
+        if (w == null) {
+            result.setResult(ResponseEntity.ok(profiles.read(nic)));
+            return result;
+        }
+        // Our own timer, not the servlet's: the answer is a normal 304/204, not an error.
+        TimeoutWheel.INSTANCE.schedule(waitSeconds * 1000L, () -> {
+            if (board.unpark(nic, w)) {
+                result.setResult(nothingNewer(nic));
+            }
+        });
+        result.onCompletion(() -> board.unpark(nic, w));
+        result.onError(e -> board.unpark(nic, w));
+        return result;
+    }
+
+    private void answer(DeferredResult<ResponseEntity<EvProfile>> result, String nic) {
+        try {
+            result.setResult(ResponseEntity.ok(profiles.read(nic)));
+        } catch (RuntimeException e) {
+            LOG.error("profile of {} could not be read: {}", nic, e.toString());
+            result.setErrorResult(e);
+        }
+    }
+
+    private ResponseEntity<EvProfile> nothingNewer(String nic) {
+        long v = board.version(nic);
+        return ResponseEntity.status(v == 0 ? HttpStatus.NO_CONTENT : HttpStatus.NOT_MODIFIED)
+                .header("Weft-Version", Long.toString(v)).build();
+    }
+
+    /** 202 once Kafka has the report. */
+    @PostMapping("/v1/agents/{nic}/reports")
+    ResponseEntity<Void> report(@PathVariable String nic, @Valid @RequestBody FlowReport report) {
+        requireNic(nic);
+        if (!report.nic().equals(nic)) {
+            throw ApiException.badRequest("nic", "report is for '" + report.nic() + "' but was posted for '" + nic
+                    + "'");
+        }
+        for (int i = 0; i < report.flows().size(); i++) {
+            FlowReport.FlowSample f = report.flows().get(i);
+            if ((f.ev() == null) == (f.carrier() == null)) {
+                throw ApiException.badRequest("flows[" + i + "]", "exactly one of ev and carrier is required");
+            }
+        }
+        reports.send(nic, json.writeValueAsString(report));
+        return ResponseEntity.accepted().build();
+    }
+
+    private void requireNic(String nic) {
+        if (!placement.view().isNic(nic)) {
+            throw ApiException.notFound("nic", "'" + nic + "' is not a NIC of the current fabric");
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        wakers.shutdownNow();
+    }
+}

@@ -1,0 +1,99 @@
+package io.weft.scheduler.agent;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The latest path version of every NIC and the agents long-polling for a newer one. Versions come
+ * from the {@code nic_versions} table (loaded at start-up, so they stay monotonic across restarts)
+ * and are published here only after the transaction that issued them committed.
+ *
+ * <p>Waiting costs no thread: a waiter is a callback; {@link #publish} runs the callbacks of the
+ * NIC's waiters whose version is older.
+ */
+@Component
+public class PathBoard {
+    private final Map<String, Long> versions = new ConcurrentHashMap<>();
+    private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
+    private final AtomicInteger waiting = new AtomicInteger();
+
+    /** A parked long-poll: {@code wake} gets the NIC's new version. */
+    public static final class Waiter {
+        private final long since;
+        private final LongConsumer wake;
+
+        Waiter(long since, LongConsumer wake) {
+            this.since = since;
+            this.wake = wake;
+        }
+    }
+
+    PathBoard(JdbcClient jdbc, MeterRegistry meters) {
+        jdbc.sql("select nic, version from nic_versions").query((rs, n) -> versions.put(rs.getString(1), rs.getLong(2)))
+                .list();
+        Gauge.builder("weft.longpoll.waiters", waiting, AtomicInteger::get)
+                .description("agent long-polls currently waiting for a newer path version").register(meters);
+    }
+
+    /** The NIC's latest committed version; 0 when it never had a path. */
+    public long version(String nic) {
+        return versions.getOrDefault(nic, 0L);
+    }
+
+    /**
+     * Parks a waiter unless a version newer than {@code since} already exists (then returns null
+     * and the caller answers at once). The re-check after parking closes the race with a publish
+     * that landed in between.
+     */
+    public Waiter park(String nic, long since, LongConsumer wake) {
+        if (version(nic) > since) {
+            return null;
+        }
+        Waiter w = new Waiter(since, wake);
+        waiters.computeIfAbsent(nic, k -> new CopyOnWriteArrayList<>()).add(w);
+        waiting.incrementAndGet();
+        long now = version(nic);
+        if (now > since && unpark(nic, w)) {
+            wake.accept(now);
+        }
+        return w;
+    }
+
+    /** Removes a waiter (timeout, client gone); false when a publish already took it. */
+    public boolean unpark(String nic, Waiter w) {
+        List<Waiter> list = waiters.get(nic);
+        if (list != null && list.remove(w)) {
+            waiting.decrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
+    /** Records a committed version and wakes the NIC's older waiters. Versions never go back. */
+    public void publish(String nic, long version) {
+        versions.merge(nic, version, Math::max);
+        List<Waiter> list = waiters.get(nic);
+        if (list == null) {
+            return;
+        }
+        for (Waiter w : list) {
+            if (w.since < version && list.remove(w)) {
+                waiting.decrementAndGet();
+                w.wake.accept(version);
+            }
+        }
+    }
+
+    public int waiting() {
+        return waiting.get();
+    }
+}

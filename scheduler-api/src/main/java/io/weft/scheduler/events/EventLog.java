@@ -1,0 +1,105 @@
+package io.weft.scheduler.events;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * What happened (job created/released, flows re-placed, drains), stored in the {@code events}
+ * table inside the caller's transaction and pushed to SSE subscribers only after it commits, so a
+ * client never sees an event for a change that was rolled back. Reconnecting clients resume from
+ * {@code Last-Event-ID} out of the table.
+ */
+@Component
+public class EventLog {
+    private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
+    /** Events replayed to a reconnecting client at most; older ones are gone for it. */
+    static final int MAX_REPLAY = 1000;
+
+    public record Event(long id, String type, String subject, Map<String, Object> payload, Instant at) {
+    }
+
+    private final JdbcClient jdbc;
+    private final ObjectMapper json;
+    private final List<SseEmitter> subscribers = new CopyOnWriteArrayList<>();
+
+    EventLog(JdbcClient jdbc, ObjectMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /** Appends an event; must run inside a transaction. */
+    public void append(String type, String subject, Map<String, Object> payload) {
+        String body = json.writeValueAsString(payload);
+        var row = jdbc.sql("insert into events (type, subject, payload) values (?, ?, cast(? as jsonb)) "
+                        + "returning id, at")
+                .params(type, subject, body)
+                .query((rs, n) -> new Event(rs.getLong(1), type, subject, payload, rs.getTimestamp(2).toInstant()))
+                .single();
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                broadcast(row);
+            }
+        });
+    }
+
+    /** Events after {@code afterId}, oldest first (at most {@link #MAX_REPLAY}). */
+    public List<Event> since(long afterId) {
+        return jdbc.sql("select id, type, subject, payload::text, at from events where id > ? order by id limit ?")
+                .params(afterId, MAX_REPLAY)
+                .query((rs, n) -> new Event(rs.getLong(1), rs.getString(2), rs.getString(3),
+                        readMap(rs.getString(4)), rs.getTimestamp(5).toInstant()))
+                .list();
+    }
+
+    public long lastId() {
+        return jdbc.sql("select coalesce(max(id), 0) from events").query(Long.class).single();
+    }
+
+    public void subscribe(SseEmitter emitter) {
+        subscribers.add(emitter);
+        Runnable drop = () -> subscribers.remove(emitter);
+        emitter.onCompletion(drop);
+        emitter.onTimeout(drop);
+        emitter.onError(e -> drop.run());
+    }
+
+    public int subscriberCount() {
+        return subscribers.size();
+    }
+
+    void broadcast(Event e) {
+        for (SseEmitter s : subscribers) {
+            try {
+                send(s, e);
+            } catch (IOException | IllegalStateException ex) {
+                // The client went away; its completion callback removes it.
+                subscribers.remove(s);
+                LOG.debug("dropping SSE subscriber: {}", ex.toString());
+            }
+        }
+    }
+
+    static void send(SseEmitter s, Event e) throws IOException {
+        s.send(SseEmitter.event().id(Long.toString(e.id())).name(e.type())
+                .data(Map.of("id", e.id(), "type", e.type(), "subject", e.subject(), "at", e.at().toString(),
+                        "payload", e.payload())));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> readMap(String text) {
+        return json.readValue(text, Map.class);
+    }
+}

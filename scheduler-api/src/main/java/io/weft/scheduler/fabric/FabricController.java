@@ -1,0 +1,85 @@
+package io.weft.scheduler.fabric;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.SnapshotJson;
+import io.weft.scheduler.auth.Caller;
+import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.scheduler.placement.Quality;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/** Operator view of the fabric and maintenance drains. */
+@RestController
+class FabricController {
+    private final Placement placement;
+    private final FabricService service;
+    private final ObjectMapper json;
+
+    FabricController(Placement placement, FabricService service, ObjectMapper json) {
+        this.placement = placement;
+        this.service = service;
+        this.json = json;
+    }
+
+    /**
+     * One link direction with reserved demand.
+     *
+     * @param elephants flows on this direction counted as elephants by the engine
+     */
+    record Reservation(String link, String from, String to, double reservedGbps, double capacityGbps,
+                       double utilisation, int elephants) {
+    }
+
+    record FabricState(String fabricId, long version, JsonNode fabric, JsonNode plan, Map<String, String> linkStates,
+                       List<Reservation> reservations, Quality quality) {
+    }
+
+    /** The snapshot the scheduler places on (core's Jackson 2 trees go over as text) plus reservations. */
+    @GetMapping("/v1/fabric")
+    FabricState fabric() {
+        synchronized (placement) {
+            FabricView view = placement.view();
+            PlacementEngine engine = placement.engine();
+            double[] loads = engine.arcLoadsGbps();
+            int[] elephants = engine.arcElephants();
+            List<Reservation> res = new ArrayList<>();
+            for (int a = 0; a < loads.length; a++) {
+                if (loads[a] > 0) {
+                    Arc arc = engine.index().arc(a);
+                    double cap = arc.link().capacityGbps();
+                    res.add(new Reservation(arc.link().id(), arc.from(), arc.to(), loads[a], cap, loads[a] / cap,
+                            elephants[a]));
+                }
+            }
+            Map<String, String> states = new LinkedHashMap<>();
+            view.fabric().links().forEach(l -> states.put(l.id(),
+                    view.effective().get(l.id()).name().toLowerCase(Locale.ROOT)));
+            return new FabricState(view.fabric().id(), view.version(),
+                    json.readTree(FabricJson.toTree(view.fabric()).toString()),
+                    json.readTree(SnapshotJson.planTree(view.plan()).toString()),
+                    states, res, engine.quality());
+        }
+    }
+
+    @PostMapping("/v1/fabric/links/{id}/drain")
+    Map<String, Object> drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+        return service.setDrained(id, true, caller.name());
+    }
+
+    @PostMapping("/v1/fabric/links/{id}/undrain")
+    Map<String, Object> undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+        return service.setDrained(id, false, caller.name());
+    }
+}

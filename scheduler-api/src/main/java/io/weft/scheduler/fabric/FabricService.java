@@ -1,0 +1,266 @@
+package io.weft.scheduler.fabric;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricFormatException;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.Link;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PlanException;
+import io.weft.plan.Planner;
+import io.weft.plan.SnapshotJson;
+import io.weft.scheduler.config.FabricProperties;
+import io.weft.scheduler.events.EventLog;
+import io.weft.scheduler.job.Changes;
+import io.weft.scheduler.job.JobStore;
+import io.weft.scheduler.job.PathLedger;
+import io.weft.scheduler.job.PathLedger.PathChange;
+import io.weft.scheduler.placement.Flow;
+import io.weft.scheduler.placement.Job;
+import io.weft.scheduler.placement.LinkState;
+import io.weft.scheduler.placement.PlacedFlow;
+import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.scheduler.placement.PlacementException;
+import io.weft.scheduler.placement.PlacementResult;
+import io.weft.scheduler.placement.Unplaced;
+import io.weft.scheduler.web.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Keeps the placement on the current fabric. A new topology or plan (a snapshot on
+ * {@code weft.fabric}, or the fabric file at start-up) gets a fresh engine with every active job
+ * placed again in admission order; new link states (down, drained, back up) go through the
+ * engine's incremental re-placement. Either way, every flow whose path or encoding changed is
+ * recorded with the reason and its agents are woken.
+ */
+@Component
+public class FabricService {
+    private static final Logger LOG = LoggerFactory.getLogger(FabricService.class);
+
+    private final Placement placement;
+    private final JobStore jobs;
+    private final PathLedger ledger;
+    private final EventLog events;
+    private final TransactionTemplate tx;
+    private final JdbcClient jdbc;
+    private final FabricProperties props;
+
+    /** Link states as the controller published them; drains are merged on top. */
+    private Map<String, String> snapshotStates = Map.of();
+    private long snapshotVersion = -1;
+
+    FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, TransactionTemplate tx,
+                  JdbcClient jdbc, FabricProperties props) {
+        this.placement = placement;
+        this.jobs = jobs;
+        this.ledger = ledger;
+        this.events = events;
+        this.tx = tx;
+        this.jdbc = jdbc;
+        this.props = props;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void loadFabricFile() throws FabricFormatException, PlanException {
+        if (props.file() == null || props.file().isBlank()) {
+            return;
+        }
+        Fabric f = FabricJson.read(Path.of(props.file()));
+        FabricPlan plan = Planner.plan(f, null);
+        Map<String, String> up = new LinkedHashMap<>();
+        f.links().forEach(l -> up.put(l.id(), "up"));
+        install(plan, up, 0, "fabric file " + props.file());
+    }
+
+    /** Applies a {@code weft.fabric} snapshot; older or equal versions are ignored. */
+    public void applySnapshot(JsonNode snapshot) throws PlanException {
+        FabricPlan plan = SnapshotJson.planFromTree(snapshot);
+        Map<String, String> states = SnapshotJson.linkStatesFromTree(snapshot);
+        long version = snapshot.path("version").asLong(0);
+        install(plan, states, version, "snapshot v" + version + " of " + plan.fabric().id());
+    }
+
+    void install(FabricPlan plan, Map<String, String> states, long version, String source) {
+        synchronized (placement) {
+            if (version > 0 && version <= snapshotVersion) {
+                LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
+                return;
+            }
+            boolean first = !placement.ready();
+            boolean sameTopology = !first && sameTopology(placement.view().plan(), plan);
+            snapshotStates = Map.copyOf(states);
+            snapshotVersion = version;
+            Map<String, LinkState> effective = effective(plan.fabric());
+            if (sameTopology) {
+                Map<String, LinkState> before = placement.view().effective();
+                placement.updateStates(effective, version);
+                PlacementResult r = placement.engine().updateLinkStates(effective);
+                String reason = linkReason(before, effective);
+                recordStateChange(r, reason, "link-states", Map.of("source", source, "reason", reason));
+            } else {
+                placement.install(Placement.viewOf(plan, effective, version));
+                replaceAll(first ? "restart" : "fabric-changed");
+            }
+            LOG.info("placing on {} ({} nodes, {} links)", source, plan.fabric().nodes().size(),
+                    plan.fabric().links().size());
+        }
+    }
+
+    /** Places every active job again on a fresh engine and records the flows that changed. */
+    private void replaceAll(String reason) {
+        PlacementEngine engine = placement.engine();
+        List<JobStore.ActiveJob> active = jobs.activeJobs();
+        List<Unplaced> lost = new ArrayList<>();
+        for (JobStore.ActiveJob j : active) {
+            List<Flow> flows = new ArrayList<>();
+            for (JobStore.FlowRow f : j.flows()) {
+                flows.add(new Flow(f.id(), j.id(), f.src(), f.dst(), f.demandGbps(), f.slice()));
+            }
+            try {
+                lost.addAll(engine.add(new Job(j.id(), j.tenant(), flows)).unplaced());
+            } catch (PlacementException e) {
+                // The fabric no longer has one of the job's NICs: its flows have no path now.
+                LOG.warn("job {} cannot be placed on the new fabric: {}", j.id(), e.getMessage());
+                flows.forEach(f -> lost.add(new Unplaced(f, e.getMessage())));
+            }
+        }
+        Map<String, String> stored = currentSignatures();
+        List<PathChange> changes = new ArrayList<>();
+        for (JobStore.ActiveJob j : active) {
+            for (PlacedFlow p : engine.placedFlows(j.id())) {
+                PathChange c = Changes.placed(p, reason);
+                if (!signature(c).equals(stored.get(c.flowId()))) {
+                    changes.add(c);
+                }
+            }
+        }
+        for (Unplaced u : lost) {
+            PathChange c = Changes.denied(u, "no-path");
+            if (!signature(c).equals(stored.get(c.flowId()))) {
+                changes.add(c);
+            }
+        }
+        if (!changes.isEmpty()) {
+            tx.executeWithoutResult(s -> {
+                ledger.record(changes);
+                events.append("flows-replaced", reason, Map.of("reason", reason, "flows", changes.size()));
+            });
+        }
+        LOG.info("{} active jobs placed ({}), {} flow slices changed", active.size(), reason, changes.size());
+    }
+
+    /** Drains or undrains a link; returns how many flow slices moved and how many lost their path. */
+    public Map<String, Object> setDrained(String linkId, boolean drained, String by) {
+        synchronized (placement) {
+            FabricView view = placement.view();
+            if (view.fabric().link(linkId) == null) {
+                throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
+            }
+            Map<String, Object> outcome = new LinkedHashMap<>();
+            tx.executeWithoutResult(s -> {
+                if (drained) {
+                    jdbc.sql("insert into link_drains (link_id, drained_by) values (?, ?) on conflict do nothing")
+                            .params(linkId, by).update();
+                } else {
+                    jdbc.sql("delete from link_drains where link_id = ?").param(linkId).update();
+                }
+                Map<String, LinkState> effective = effective(view.fabric());
+                placement.updateStates(effective, view.version());
+                PlacementResult r = placement.engine().updateLinkStates(effective);
+                String reason = (drained ? "drain:" : "undrain:") + linkId;
+                List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
+                ledger.record(changes);
+                outcome.put("linkId", linkId);
+                outcome.put("state", effective.get(linkId).name().toLowerCase(Locale.ROOT));
+                outcome.put("moved", changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count());
+                outcome.put("unplaced", r.unplaced().size());
+                outcome.put("maxLinkLoad", r.quality().maxLoad());
+                events.append(drained ? "link-drained" : "link-undrained", linkId, new LinkedHashMap<>(outcome));
+            });
+            return outcome;
+        }
+    }
+
+    private void recordStateChange(PlacementResult r, String reason, String eventType, Map<String, Object> payload) {
+        List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
+        if (changes.isEmpty()) {
+            return;
+        }
+        tx.executeWithoutResult(s -> {
+            ledger.record(changes);
+            Map<String, Object> p = new LinkedHashMap<>(payload);
+            p.put("flows", changes.size());
+            p.put("unplaced", r.unplaced().size());
+            events.append("flows-replaced", eventType, p);
+        });
+    }
+
+    /** The controller's states with operator drains on top (a down link stays down). */
+    private Map<String, LinkState> effective(Fabric fabric) {
+        Set<String> drains = new TreeSet<>(jdbc.sql("select link_id from link_drains").query(String.class).list());
+        Map<String, LinkState> out = new HashMap<>();
+        for (Link l : fabric.links()) {
+            LinkState s = LinkState.valueOf(snapshotStates.getOrDefault(l.id(), "up").toUpperCase(Locale.ROOT));
+            if (s == LinkState.UP && drains.contains(l.id())) {
+                s = LinkState.DRAINED;
+            }
+            out.put(l.id(), s);
+        }
+        return out;
+    }
+
+    private static String linkReason(Map<String, LinkState> before, Map<String, LinkState> after) {
+        for (var e : after.entrySet()) {
+            if (e.getValue() == LinkState.DOWN && before.get(e.getKey()) != LinkState.DOWN) {
+                return "link-down:" + e.getKey();
+            }
+        }
+        for (var e : after.entrySet()) {
+            if (e.getValue() == LinkState.DRAINED && before.get(e.getKey()) != LinkState.DRAINED) {
+                return "drain:" + e.getKey();
+            }
+        }
+        return "link-up";
+    }
+
+    private static boolean sameTopology(FabricPlan a, FabricPlan b) {
+        return FabricJson.toTree(a.fabric()).equals(FabricJson.toTree(b.fabric()))
+                && SnapshotJson.planTree(a).equals(SnapshotJson.planTree(b));
+    }
+
+    private Map<String, String> currentSignatures() {
+        Map<String, String> out = new HashMap<>();
+        jdbc.sql("select p.flow_id, p.state, p.arcs, p.carriers, p.ev from path_assignments p "
+                        + "join flows f on f.id = p.flow_id join jobs j on j.id = f.job_id where j.state = 'ACTIVE'")
+                .query((rs, n) -> out.put(rs.getString(1), signature(rs.getString(2),
+                        List.of((String[]) rs.getArray(3).getArray()), List.of((String[]) rs.getArray(4).getArray()),
+                        (Integer) rs.getObject(5))))
+                .list();
+        return out;
+    }
+
+    private static String signature(PathChange c) {
+        return signature(c.state(), c.arcs(), c.carriers(), c.ev());
+    }
+
+    private static String signature(String state, List<String> arcs, List<String> carriers, Integer ev) {
+        return state + "|" + String.join(",", arcs) + "|" + String.join(",", carriers) + "|" + Objects.toString(ev);
+    }
+}

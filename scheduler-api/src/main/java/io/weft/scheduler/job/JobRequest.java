@@ -1,0 +1,45 @@
+package io.weft.scheduler.job;
+
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+
+/**
+ * Body of {@code POST /v1/jobs}. Either a pattern over {@code endpoints} (NIC ids, in ring/stage
+ * order) with one {@code demandGbps} and {@code qpSlices} for every flow, or {@code pattern =
+ * explicit} with a {@code flows} list. Cross-field rules are checked in {@link JobRequests}.
+ *
+ * @param maxLinkLoad admission limit: refuse (409) rather than place the job if any link would be
+ *                    loaded above this fraction of its capacity
+ * @param concurrentPeers all-to-all only: each NIC talks to at most this many peers at a time
+ * @param order ring only: {@code given} keeps the endpoint order, {@code auto} lets Weft group ranks by
+ *              leaf to cut fabric crossings
+ */
+public record JobRequest(
+        @NotBlank @Size(max = 200) String name,
+        @Size(min = 1, max = 100) String tenant,
+        @NotNull Pattern pattern,
+        List<@NotBlank String> endpoints,
+        @Valid List<@NotNull FlowRequest> flows,
+        @Positive @DecimalMax("100000") Double demandGbps,
+        @Min(1) @Max(256) Integer qpSlices,
+        Encoding encoding,
+        @Positive Double maxLinkLoad,
+        @Min(1) Integer concurrentPeers,
+        @jakarta.validation.constraints.Pattern(regexp = "given|auto", message = "must be given or auto")
+        String order) {
+
+    /** One explicit flow. A missing demand falls back to the job's. */
+    public record FlowRequest(
+            @NotBlank String src,
+            @NotBlank String dst,
+            @Positive @DecimalMax("100000") Double demandGbps) {
+    }
+}

@@ -1,0 +1,224 @@
+package io.weft.scheduler.job;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.weft.scheduler.auth.Caller;
+import io.weft.scheduler.config.LimitsProperties;
+import io.weft.scheduler.events.EventLog;
+import io.weft.scheduler.fabric.Placement;
+import io.weft.scheduler.job.JobStore.FlowRow;
+import io.weft.scheduler.job.JobViews.JobView;
+import io.weft.scheduler.placement.Flow;
+import io.weft.scheduler.placement.Job;
+import io.weft.scheduler.placement.PlacedFlow;
+import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.scheduler.placement.PlacementException;
+import io.weft.scheduler.placement.PlacementResult;
+import io.weft.scheduler.placement.Patterns;
+import io.weft.scheduler.placement.Unplaced;
+import io.weft.scheduler.web.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Admits and releases jobs: expands the request, places it with the engine, checks the admission
+ * limit, and records job, flows, paths, versions, idempotency key and event in one transaction.
+ * If the transaction fails the engine's reservation is undone, so memory never holds a job the
+ * database does not.
+ */
+@Component
+class JobService {
+    private static final Logger LOG = LoggerFactory.getLogger(JobService.class);
+    /** Admission limit comparisons tolerate float noise in the engine's utilisation sums. */
+    private static final double LOAD_EPSILON = 1e-9;
+
+    /** The answer to a create: the job and whether it was an idempotent replay. */
+    record Created(JobView job, boolean replay) {
+    }
+
+    private final Placement placement;
+    private final JobStore store;
+    private final PathLedger ledger;
+    private final EventLog events;
+    private final TransactionTemplate tx;
+    private final LimitsProperties limits;
+    private final ObjectMapper json;
+    private final Timer placeTimer;
+
+    JobService(Placement placement, JobStore store, PathLedger ledger, EventLog events, TransactionTemplate tx,
+               LimitsProperties limits, ObjectMapper json, MeterRegistry meters) {
+        this.placement = placement;
+        this.store = store;
+        this.ledger = ledger;
+        this.events = events;
+        this.tx = tx;
+        this.limits = limits;
+        this.json = json;
+        this.placeTimer = Timer.builder("weft.placement.latency").description("engine time to place one job")
+                .publishPercentiles(0.5, 0.99).register(meters);
+    }
+
+    Created create(Caller caller, String idempotencyKey, JobRequest r) {
+        String requestJson = json.writeValueAsString(r);
+        String hash = sha256(requestJson);
+        String tenant = r.tenant() == null ? JobRequests.DEFAULT_TENANT : r.tenant();
+        Encoding encoding = r.encoding() == null ? Encoding.BOTH : r.encoding();
+        synchronized (placement) {
+            if (idempotencyKey != null) {
+                var earlier = store.idempotent(caller.name(), idempotencyKey);
+                if (earlier.isPresent()) {
+                    if (!earlier.get()[0].equals(hash)) {
+                        throw ApiException.unprocessable("Idempotency-Key",
+                                "key already used for a different request body");
+                    }
+                    return new Created(store.find(earlier.get()[1]).orElseThrow(), true);
+                }
+            }
+            String jobId = "job-" + UUID.randomUUID();
+            PlacementEngine engine = placement.engine();
+            Job job;
+            try {
+                job = Patterns.expand(JobRequests.toSpec(jobId, tenant, r), engine.index(), limits.maxFlowsPerJob());
+            } catch (PlacementException e) {
+                throw ApiException.badRequest(e.field(), e.getMessage());
+            }
+            List<FlowRow> rows = new ArrayList<>();
+            for (Flow f : job.flows()) {
+                rows.add(new FlowRow(f.id(), jobId, JobRequests.flowIndex(jobId, f.id()), f.slice(), f.srcNic(),
+                        f.dstNic(), f.demandGbps()));
+            }
+            PlacementResult result;
+            Timer.Sample sample = Timer.start();
+            try {
+                result = engine.add(job);
+            } catch (PlacementException e) {
+                throw ApiException.badRequest(e.field(), e.getMessage());
+            } finally {
+                sample.stop(placeTimer);
+            }
+            String refusal = refusal(r, encoding, result, jobId);
+            if (refusal != null) {
+                reject(engine, jobId, result);
+                throw ApiException.conflict(r.maxLinkLoad() != null && refusal.startsWith("max link load")
+                        ? "maxLinkLoad" : null, refusal);
+            }
+            try {
+                tx.executeWithoutResult(status -> {
+                    store.insertJob(jobId, r, tenant, encoding, requestJson, result.quality().maxLoad(),
+                            result.quality().collisions(), caller.name(), rows);
+                    ledger.record(Changes.of(result, engine, jobId, "placed", "rebalanced:" + jobId));
+                    if (idempotencyKey != null) {
+                        store.insertIdempotencyKey(caller.name(), idempotencyKey, hash, jobId);
+                    }
+                    Map<String, Object> payload = new LinkedHashMap<>();
+                    payload.put("jobId", jobId);
+                    payload.put("name", r.name());
+                    payload.put("tenant", tenant);
+                    payload.put("flows", rows.size());
+                    payload.put("maxLinkLoad", result.quality().maxLoad());
+                    payload.put("moved", result.moved().size());
+                    events.append("job-created", jobId, payload);
+                });
+            } catch (RuntimeException e) {
+                undo(engine, jobId);
+                throw e;
+            }
+            return new Created(store.find(jobId).orElseThrow(), false);
+        }
+    }
+
+    /** Why the placed job must be refused (409), or null to admit it. */
+    private static String refusal(JobRequest r, Encoding encoding, PlacementResult result, String jobId) {
+        for (Unplaced u : result.unplaced()) {
+            if (u.flow().job().equals(jobId)) {
+                return "no path for flow " + u.flow().srcNic() + " -> " + u.flow().dstNic() + ": " + u.reason();
+            }
+        }
+        if (encoding == Encoding.EV) {
+            for (PlacedFlow p : result.placed()) {
+                if (p.flow().job().equals(jobId) && p.encoding().ev() == null) {
+                    return "flow " + p.flow().srcNic() + " -> " + p.flow().dstNic() + ": its path is not reachable "
+                            + "by EV routing; use encoding srv6 or both";
+                }
+            }
+        }
+        double max = result.quality().maxLoad();
+        if (r.maxLinkLoad() != null && max > r.maxLinkLoad() + LOAD_EPSILON) {
+            return String.format(java.util.Locale.ROOT, "max link load would be %.4f, above the limit %.4f",
+                    max, r.maxLinkLoad());
+        }
+        return null;
+    }
+
+    /**
+     * Takes a refused job back out of the engine. Flows of other jobs the engine moved while
+     * placing it stay where they are now (release does not move anything back), so those moves
+     * are still recorded and announced.
+     */
+    private void reject(PlacementEngine engine, String jobId, PlacementResult result) {
+        undo(engine, jobId);
+        List<PathLedger.PathChange> moved = new ArrayList<>();
+        for (String id : result.moved()) {
+            PlacedFlow p = engine.placed(id);
+            if (p != null && !p.flow().job().equals(jobId)) {
+                moved.add(Changes.placed(p, "rebalanced:" + jobId));
+            }
+        }
+        if (!moved.isEmpty()) {
+            tx.executeWithoutResult(status -> ledger.record(moved));
+        }
+    }
+
+    private static void undo(PlacementEngine engine, String jobId) {
+        try {
+            engine.release(jobId);
+        } catch (PlacementException e) {
+            LOG.error("could not take job {} back out of the engine: {}", jobId, e.getMessage());
+        }
+    }
+
+    /** Releases a job (idempotent: releasing a released job returns it unchanged). */
+    JobView release(Caller caller, String id) {
+        synchronized (placement) {
+            String state = store.state(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
+            if (JobStore.ACTIVE.equals(state)) {
+                if (placement.ready()) {
+                    PlacementEngine engine = placement.engine();
+                    if (engine.jobIds().contains(id)) {
+                        undo(engine, id);
+                    }
+                }
+                tx.executeWithoutResult(status -> {
+                    store.markReleased(id);
+                    Map<String, Long> versions = ledger.retire(id, store.srcNics(id));
+                    store.retireFlows(id, versions);
+                    events.append("job-released", id, Map.of("jobId", id, "by", caller.name()));
+                });
+            }
+            return store.find(id).orElseThrow();
+        }
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 missing from the JDK", e);
+        }
+    }
+}

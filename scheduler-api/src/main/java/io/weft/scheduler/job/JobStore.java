@@ -1,0 +1,201 @@
+package io.weft.scheduler.job;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import io.weft.scheduler.job.JobViews.Change;
+import io.weft.scheduler.job.JobViews.FlowView;
+import io.weft.scheduler.job.JobViews.History;
+import io.weft.scheduler.job.JobViews.JobSummary;
+import io.weft.scheduler.job.JobViews.JobView;
+import io.weft.scheduler.job.JobViews.Page;
+import io.weft.scheduler.job.JobViews.QualityView;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/** Jobs, their flow slices and idempotency keys in PostgreSQL. Writes run in the caller's transaction. */
+@Component
+public class JobStore {
+    public static final String ACTIVE = "ACTIVE";
+    public static final String RELEASED = "RELEASED";
+
+    /** A job row as needed to place it again (restart, new fabric). */
+    public record ActiveJob(String id, String tenant, List<FlowRow> flows) {
+    }
+
+    /** One flow slice as stored; {@code demandGbps} is the slice's share. */
+    public record FlowRow(String id, String jobId, int flowIndex, int slice, String src, String dst,
+                          double demandGbps) {
+    }
+
+    private final JdbcClient jdbc;
+
+    JobStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insertJob(String id, JobRequest r, String tenant, Encoding encoding, String requestJson, double maxLoad,
+                   int collisions, String caller, List<FlowRow> flows) {
+        jdbc.sql("insert into jobs (id, name, tenant, state, pattern, encoding, request, max_load, collisions, "
+                        + "created_by) values (?, ?, ?, 'ACTIVE', ?, ?, cast(? as jsonb), ?, ?, ?)")
+                .params(id, r.name(), tenant, r.pattern().jsonName(), encoding.jsonName(), requestJson, maxLoad,
+                        collisions, caller)
+                .update();
+        for (FlowRow f : flows) {
+            jdbc.sql("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps) "
+                            + "values (?, ?, ?, ?, ?, ?, ?)")
+                    .params(f.id(), id, f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps())
+                    .update();
+        }
+    }
+
+    void insertIdempotencyKey(String caller, String key, String requestHash, String jobId) {
+        jdbc.sql("insert into idempotency_keys (caller, key, request_hash, job_id) values (?, ?, ?, ?)")
+                .params(caller, key, requestHash, jobId).update();
+    }
+
+    /** (request hash, job id) of an earlier request with this key, if any. */
+    Optional<String[]> idempotent(String caller, String key) {
+        return jdbc.sql("select request_hash, job_id from idempotency_keys where caller = ? and key = ?")
+                .params(caller, key)
+                .query((rs, n) -> new String[] {rs.getString(1), rs.getString(2)})
+                .optional();
+    }
+
+    /** Marks the job released; false when it was not active. */
+    boolean markReleased(String id) {
+        return jdbc.sql("update jobs set state = 'RELEASED', released_at = now() where id = ? and state = 'ACTIVE'")
+                .param(id).update() == 1;
+    }
+
+    /** Flow slices of a job lose their paths (release): DENIED, no arcs, with a history row. */
+    void retireFlows(String jobId, java.util.Map<String, Long> versions) {
+        for (var e : versions.entrySet()) {
+            jdbc.sql("update path_assignments p set state = 'DENIED', arcs = '{}', carriers = '{}', usids = '{}', "
+                            + "ev = null, version = ? from flows f where f.id = p.flow_id and f.job_id = ? "
+                            + "and f.src_nic = ?")
+                    .params(e.getValue(), jobId, e.getKey()).update();
+            jdbc.sql("insert into path_history (flow_id, job_id, version, arcs, reason) "
+                            + "select id, job_id, ?, '{}', 'released' from flows where job_id = ? and src_nic = ?")
+                    .params(e.getValue(), jobId, e.getKey()).update();
+        }
+    }
+
+    List<String> srcNics(String jobId) {
+        return jdbc.sql("select distinct src_nic from flows where job_id = ? order by src_nic").param(jobId)
+                .query(String.class).list();
+    }
+
+    Optional<String> state(String id) {
+        return jdbc.sql("select state from jobs where id = ?").param(id).query(String.class).optional();
+    }
+
+    public Optional<JobView> find(String id) {
+        Optional<JobView> head = jdbc.sql("select id, name, tenant, state, pattern, encoding, created_by, created_at, "
+                        + "released_at, max_load, collisions from jobs where id = ?")
+                .param(id)
+                .query((rs, n) -> new JobView(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getString(7), instant(rs, 8), instant(rs, 9),
+                        new QualityView(rs.getDouble(10), rs.getInt(11)), List.of()))
+                .optional();
+        if (head.isEmpty()) {
+            return head;
+        }
+        JobView j = head.get();
+        Encoding enc = Encoding.fromJson(j.encoding());
+        List<FlowView> flows = jdbc.sql("select f.id, f.flow_index, f.slice, f.src_nic, f.dst_nic, f.demand_gbps, "
+                        + "p.version, p.state, p.arcs, p.carriers, p.usids, p.ev from flows f "
+                        + "join path_assignments p on p.flow_id = f.id where f.job_id = ? "
+                        + "order by f.flow_index, f.slice")
+                .param(id)
+                .query((rs, n) -> flowView(rs, enc))
+                .list();
+        return Optional.of(new JobView(j.id(), j.name(), j.tenant(), j.state(), j.pattern(), j.encoding(),
+                j.createdBy(), j.createdAt(), j.releasedAt(), j.quality(), flows));
+    }
+
+    private static FlowView flowView(ResultSet rs, Encoding enc) throws SQLException {
+        List<String> arcs = strings(rs.getArray(9));
+        String src = rs.getString(4);
+        Integer ev = (Integer) rs.getObject(12);
+        return new FlowView(rs.getString(1), rs.getInt(2), rs.getInt(3), src, rs.getString(5), rs.getDouble(6),
+                rs.getLong(7), rs.getString(8), Arcs.links(arcs), arcs.isEmpty() ? List.of() : Arcs.nodes(src, arcs),
+                enc.wantsSrv6() ? strings(rs.getArray(10)) : null, enc.wantsSrv6() ? ints(rs.getArray(11)) : null,
+                enc.wantsEv() ? ev : null);
+    }
+
+    public Page<JobSummary> list(String tenant, String state, int page, int size) {
+        String where = " where (cast(? as text) is null or j.tenant = ?) and (cast(? as text) is null or j.state = ?)";
+        long total = jdbc.sql("select count(*) from jobs j" + where).params(tenant, tenant, state, state)
+                .query(Long.class).single();
+        List<JobSummary> items = jdbc.sql("select j.id, j.name, j.tenant, j.state, j.pattern, j.encoding, "
+                        + "(select count(*) from flows f where f.job_id = j.id), j.created_at, j.released_at from jobs j"
+                        + where
+                        + " order by j.seq limit ? offset ?")
+                .params(tenant, tenant, state, state, size, (long) page * size)
+                .query((rs, n) -> new JobSummary(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getInt(7), instant(rs, 8), instant(rs, 9)))
+                .list();
+        return new Page<>(items, page, size, total);
+    }
+
+    public Optional<History> history(String jobId) {
+        if (state(jobId).isEmpty()) {
+            return Optional.empty();
+        }
+        List<Change> changes = jdbc.sql("select flow_id, version, arcs, reason, at from path_history "
+                        + "where job_id = ? order by id")
+                .param(jobId)
+                .query((rs, n) -> new Change(rs.getString(1), rs.getLong(2), Arcs.links(strings(rs.getArray(3))),
+                        rs.getString(4), instant(rs, 5)))
+                .list();
+        return Optional.of(new History(jobId, changes));
+    }
+
+    /** Active jobs in admission order, for placing them again after a restart or a new fabric. */
+    public List<ActiveJob> activeJobs() {
+        List<String[]> jobs = jdbc.sql("select id, tenant from jobs where state = 'ACTIVE' order by seq")
+                .query((rs, n) -> new String[] {rs.getString(1), rs.getString(2)}).list();
+        List<ActiveJob> out = new ArrayList<>(jobs.size());
+        for (String[] j : jobs) {
+            List<FlowRow> flows = jdbc.sql("select id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps "
+                            + "from flows where job_id = ? order by flow_index, slice")
+                    .param(j[0])
+                    .query((rs, n) -> new FlowRow(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4),
+                            rs.getString(5), rs.getString(6), rs.getDouble(7)))
+                    .list();
+            out.add(new ActiveJob(j[0], j[1], flows));
+        }
+        return out;
+    }
+
+    /** Current arcs per flow id of active jobs (to tell which flows a re-placement really moved). */
+    public java.util.Map<String, List<String>> currentArcs() {
+        java.util.Map<String, List<String>> out = new java.util.HashMap<>();
+        jdbc.sql("select p.flow_id, p.arcs from path_assignments p join flows f on f.id = p.flow_id "
+                        + "join jobs j on j.id = f.job_id where j.state = 'ACTIVE'")
+                .query((rs, n) -> out.put(rs.getString(1), strings(rs.getArray(2))))
+                .list();
+        return out;
+    }
+
+    static Instant instant(ResultSet rs, int col) throws SQLException {
+        Timestamp t = rs.getTimestamp(col);
+        return t == null ? null : t.toInstant();
+    }
+
+    static List<String> strings(Array a) throws SQLException {
+        return a == null ? List.of() : Arrays.asList((String[]) a.getArray());
+    }
+
+    static List<Integer> ints(Array a) throws SQLException {
+        return a == null ? List.of() : Arrays.asList((Integer[]) a.getArray());
+    }
+}

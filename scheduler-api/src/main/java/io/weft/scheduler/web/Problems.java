@@ -1,0 +1,52 @@
+package io.weft.scheduler.web;
+
+import java.io.IOException;
+import java.net.URI;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Builds RFC 9457 problem details the same way for controllers (via {@link ProblemAdvice}) and for
+ * servlet filters, which run before Spring MVC and must write the body themselves.
+ */
+public final class Problems {
+    /** Extra member naming the request field at fault; clients key their error display on it. */
+    public static final String FIELD = "field";
+    public static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+
+    private Problems() {
+    }
+
+    public static ProblemDetail of(HttpStatusCode status, String field, String detail) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+        p.setType(URI.create("about:blank"));
+        if (field != null) {
+            p.setProperty(FIELD, field);
+        }
+        return p;
+    }
+
+    /** Writes a problem straight to the servlet response (filters, async timeouts). */
+    public static void write(HttpServletResponse response, HttpStatusCode status, String field, String detail)
+            throws IOException {
+        ProblemDetail p = of(status, field, detail);
+        response.setStatus(status.value());
+        response.setContentType(PROBLEM_JSON.toString());
+        var body = MAPPER.createObjectNode();
+        body.put("type", "about:blank");
+        body.put("title", p.getTitle());
+        body.put("status", status.value());
+        body.put("detail", detail);
+        if (field != null) {
+            body.put(FIELD, field);
+        }
+        response.getOutputStream().write(MAPPER.writeValueAsBytes(body));
+    }
+}
