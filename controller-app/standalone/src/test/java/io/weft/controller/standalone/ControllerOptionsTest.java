@@ -1,0 +1,55 @@
+package io.weft.controller.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+class ControllerOptionsTest {
+
+    @Test
+    void defaultsServeOn8181AndTakeKafkaFromTheEnvironment() {
+        ControllerOptions o = ControllerOptions.parse(new String[] {"--fabric", "f.json"}, "127.0.0.1:19092");
+
+        assertThat(o.fabricFile()).isEqualTo(Path.of("f.json"));
+        assertThat(o.kafkaBootstrap()).isEqualTo("127.0.0.1:19092");
+        assertThat(o.httpHost()).isEqualTo("127.0.0.1");
+        assertThat(o.httpPort()).isEqualTo(8181);
+        assertThat(o.pollMs()).isEqualTo(1000);
+    }
+
+    @Test
+    void withoutKafkaItIsHttpOnlyAndFlagsWin() {
+        ControllerOptions o = ControllerOptions.parse(new String[] {"--fabric", "f.json", "--kafka", "h:9092",
+                "--http-port", "0", "--state-dir", "/s", "--state-dir", "/t", "--poll-ms", "50"}, null);
+
+        assertThat(o.kafkaBootstrap()).isEqualTo("h:9092");
+        assertThat(o.httpPort()).isZero();
+        assertThat(o.stateDir()).isEqualTo(Path.of("/t"));
+        assertThat(o.pollMs()).isEqualTo(50);
+        assertThat(ControllerOptions.parse(new String[] {"--fabric", "f"}, " ").kafkaBootstrap()).isNull();
+    }
+
+    @Test
+    void helpIsNull() {
+        assertThat(ControllerOptions.parse(new String[] {"--help"}, null)).isNull();
+    }
+
+    @Test
+    void badCommandLinesNameTheFlag() {
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[0], null)).hasMessage("--fabric: required");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric"}, null)).hasMessage("--fabric: needs a value");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--http-port", "x"}, null))
+                .hasMessage("--http-port: must be a whole number, got 'x'");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--http-port", "70000"}, null))
+                .hasMessage("--http-port: must be 0..65535, got 70000");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--kafka", "nohost"}, null))
+                .hasMessage("--kafka: must be host:port[,host:port...], got 'nohost'");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--poll-ms", "1"}, null))
+                .hasMessage("--poll-ms: must be >= 10, got 1");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--watch"}, null))
+                .hasMessage("unknown option '--watch'");
+    }
+}
