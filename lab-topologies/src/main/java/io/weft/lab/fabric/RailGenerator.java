@@ -43,6 +43,11 @@ public final class RailGenerator {
                     + (long) planes * ((long) servers / serversPerGroup * railsPerServer + spines));
         }
 
+        /** One plane, 400G NIC and uplinks, 100/500 ns, id derived from the shape. */
+        public static Params of(int servers, int railsPerServer, int serversPerGroup, int spines) {
+            return new Params(null, servers, railsPerServer, serversPerGroup, spines, 1, 400, 400, 100, 500);
+        }
+
         public int groups() {
             return servers / serversPerGroup;
         }

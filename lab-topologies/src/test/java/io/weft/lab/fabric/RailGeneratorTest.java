@@ -55,6 +55,14 @@ class RailGeneratorTest {
     }
 
     @Test
+    void convenienceParamsAreOnePlane() {
+        Fabric f = RailGenerator.generate(RailGenerator.Params.of(4, 2, 2, 1));
+        assertThat(f.id()).isEqualTo("rail-4x2");
+        assertThat(f.nodesWithRole(Role.LEAF)).extracting(Node::id).containsExactly("g1-rail1", "g1-rail2",
+                "g2-rail1", "g2-rail2");
+    }
+
+    @Test
     void rejectsServersNotFillingGroups() {
         assertThatThrownBy(() -> new RailGenerator.Params(null, 10, 4, 4, 2, 1, 1, 1, 1, 1))
                 .hasMessage("servers: must be a multiple of serversPerGroup (4), got 10");
