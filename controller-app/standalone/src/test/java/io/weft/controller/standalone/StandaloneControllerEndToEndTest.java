@@ -1,0 +1,173 @@
+package io.weft.controller.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.junit.WeftDevstackTest;
+import io.weft.fabric.FabricJson;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The controller as ./weft controller runs it, on the shared embedded Kafka, edited while it runs. */
+@WeftDevstackTest
+class StandaloneControllerEndToEndTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void publishesServesAndRepublishesOnEdit(DevstackEndpoints devstack) throws Exception {
+        String fabricId = "e2e-" + UUID.randomUUID().toString().substring(0, 8);
+        Path file = dir.resolve("fabric.json");
+        TestFabrics.write(file, TestFabrics.leafSpine(fabricId, 2, 2, 400));
+        ControllerOptions options = new ControllerOptions(file, devstack.kafkaBootstrapServers(), "127.0.0.1", 0,
+                dir.resolve("state"), 50);
+
+        JsonNode v2;
+        try (StandaloneController controller = start(options)) {
+            String base = "http://127.0.0.1:" + controller.httpPort();
+
+            HttpResponse<String> first = get(base + "/fabric", null);
+            assertThat(first.statusCode()).isEqualTo(200);
+            assertThat(first.headers().firstValue("Content-Type")).hasValue("application/json");
+            JsonNode served = FabricJson.mapper().readTree(first.body());
+            assertThat(served.path("fabricId").asText()).isEqualTo(fabricId);
+            assertThat(served.path("version").asLong()).isEqualTo(1);
+            assertThat(lastOnKafka(devstack, fabricId)).isEqualTo(served);
+
+            String etag = first.headers().firstValue("ETag").orElseThrow();
+            assertThat(get(base + "/fabric", etag).statusCode()).isEqualTo(304);
+
+            // An edit: doubled capacities. The new version appears over HTTP and on Kafka.
+            TestFabrics.write(file, TestFabrics.leafSpine(fabricId, 2, 2, 800));
+            v2 = awaitFabric(base, s -> s.path("version").asLong() == 2);
+            assertThat(v2.path("fabric").path("links").get(0).path("capacityGbps").asInt()).isEqualTo(800);
+            assertThat(lastOnKafka(devstack, fabricId)).isEqualTo(v2);
+            assertThat(get(base + "/fabric", etag).statusCode()).isEqualTo(200);
+
+            // A bad edit: reported on /healthz, version 2 keeps being served and nothing new is published.
+            String good = Files.readString(file);
+            TestFabrics.write(file, good.replace("\"role\" : \"spine\"", "\"role\" : \"core\""));
+            JsonNode health = awaitJson(base + "/healthz", h -> h.path("status").asText().equals("degraded"));
+            assertThat(health.path("lastError").asText()).contains(file.toString()).contains("role");
+            assertThat(health.path("version").asLong()).isEqualTo(2);
+            assertThat(FabricJson.mapper().readTree(get(base + "/fabric", null).body())).isEqualTo(v2);
+            assertThat(lastOnKafka(devstack, fabricId).path("version").asLong()).isEqualTo(2);
+
+            TestFabrics.write(file, good);
+            awaitJson(base + "/healthz", h -> h.path("status").asText().equals("ok"));
+            assertThat(get(base + "/nothing", null).statusCode()).isEqualTo(404);
+            assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/fabric"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString())
+                    .statusCode()).isEqualTo(405);
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("fabric " + fabricId + " version 2");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("still serving version 2");
+
+        // A restart with an empty state directory continues from Kafka's last record: version 3, same ids.
+        ControllerOptions fresh = new ControllerOptions(file, devstack.kafkaBootstrapServers(), "127.0.0.1", 0,
+                dir.resolve("other-state"), 50);
+        try (StandaloneController controller = start(fresh)) {
+            JsonNode v3 = FabricJson.mapper().readTree(get("http://127.0.0.1:" + controller.httpPort() + "/fabric", null).body());
+            assertThat(v3.path("version").asLong()).isEqualTo(3);
+            assertThat(controller.controller().current().plan().nodeIds())
+                    .isEqualTo(io.weft.plan.SnapshotJson.planFromTree(v2).nodeIds());
+        }
+    }
+
+    @Test
+    void aTakenHttpPortFailsTheStartWithoutPublishing(DevstackEndpoints devstack) throws Exception {
+        String fabricId = "e2e-port-" + UUID.randomUUID().toString().substring(0, 8);
+        Path file = dir.resolve("fabric.json");
+        TestFabrics.write(file, TestFabrics.leafSpine(fabricId, 2, 1, 400));
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            ControllerOptions options = new ControllerOptions(file, devstack.kafkaBootstrapServers(), "127.0.0.1",
+                    taken.getLocalPort(), dir.resolve("state"), 50);
+
+            assertThatThrownBy(() -> start(options))
+                    .isInstanceOf(StandaloneController.StartException.class)
+                    .hasMessageStartingWith("HTTP port 127.0.0.1:" + taken.getLocalPort() + " is not usable");
+        }
+    }
+
+    private StandaloneController start(ControllerOptions options) throws Exception {
+        return StandaloneController.start(options, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private HttpResponse<String> get(String url, String ifNoneMatch) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        if (ifNoneMatch != null) {
+            b.header("If-None-Match", ifNoneMatch);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private JsonNode awaitFabric(String base, Predicate<JsonNode> condition) throws Exception {
+        return awaitJson(base + "/fabric", condition);
+    }
+
+    /** Polls until the JSON answer satisfies the condition; returns the last answer either way. */
+    private JsonNode awaitJson(String url, Predicate<JsonNode> condition) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        JsonNode last = FabricJson.mapper().readTree(get(url, null).body());
+        while (!condition.test(last) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            last = FabricJson.mapper().readTree(get(url, null).body());
+        }
+        return last;
+    }
+
+    /** The last weft.fabric record under the key, read by an independent consumer. */
+    private static JsonNode lastOnKafka(DevstackEndpoints devstack, String key) throws Exception {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        String value = null;
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition("weft.fabric", 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (consumer.position(tp) < end && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (key.equals(r.key())) {
+                        value = r.value();
+                    }
+                }
+            }
+        }
+        assertThat(value).as("a weft.fabric record keyed " + key).isNotNull();
+        return FabricJson.mapper().readTree(value);
+    }
+}
