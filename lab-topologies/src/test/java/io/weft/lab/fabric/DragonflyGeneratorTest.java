@@ -45,6 +45,32 @@ class DragonflyGeneratorTest {
         assertThat(FabricStats.switchDiameter(f)).isLessThanOrEqualTo(3);
     }
 
+    @ParameterizedTest
+    @CsvSource({"1,4,2,9", "1,4,2,6", "1,3,3,10", "1,2,2,3"})
+    void everyRouterReachesTheGroupsItsChannelsName(int p, int a, int h, int g) {
+        Fabric f = DragonflyGenerator.generate(new DragonflyGenerator.Params(null, p, a, h, g, 1, 1, 1, 1, 1, 1));
+        for (Node r : f.nodesWithRole(Role.ROUTER)) {
+            int i = r.group();
+            int router = Integer.parseInt(r.id().substring(r.id().indexOf("-r") + 2)) - 1;
+            java.util.List<Integer> expected = new java.util.ArrayList<>();
+            for (int k = 0; k < h; k++) {
+                int c = router * h + k;
+                if (c < g - 1) {
+                    expected.add((i + c + 1) % g);
+                }
+            }
+            java.util.List<Integer> actual = new java.util.ArrayList<>();
+            for (Link l : f.linksOf(r.id())) {
+                Node other = f.node(l.otherEnd(r.id()).node());
+                if (other.role() == Role.ROUTER && other.group() != i) {
+                    actual.add(other.group());
+                }
+            }
+            // Seen from each end: a link is on channel c of both routers it joins.
+            assertThat(actual).as("far groups of %s", r.id()).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
     private static void assertEveryPairOfGroupsJoinedOnce(Fabric f, int g) {
         Set<String> pairs = new HashSet<>();
         int global = 0;
