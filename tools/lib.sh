@@ -44,6 +44,8 @@ build_module() {
   fi
   say "building $mod"
   mvnw -pl "$mod" -am install -DskipTests >&2
+  # Maven leaves an up-to-date jar untouched; touch it so the staleness check above settles.
+  touch "$WEFT_HOME/$mod"/target/*.jar 2>/dev/null || true
 }
 
 # Runs a main class of a module with its runtime classpath (target/lib, filled at package time).

@@ -66,7 +66,7 @@ public final class Node {
         return pod;
     }
 
-    /** Dragonfly group or Slim Fly subgraph, or null. */
+    /** Dragonfly group, Slim Fly router group (s·q + x: 2q groups of q routers), or rail leaf group; or null. */
     public Integer group() {
         return group;
     }
