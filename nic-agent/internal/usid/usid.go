@@ -36,9 +36,10 @@ type Block struct {
 	prefix netip.Prefix
 }
 
-// ParseBlock accepts an IPv6 prefix of exactly 32 bits with no bits set after the 32nd.
+// ParseBlock accepts an IPv6 prefix of exactly 32 bits with no bits set after the 32nd. No
+// surrounding space is trimmed: the Java and TypeScript encoders refuse it too.
 func ParseBlock(s string) (Block, error) {
-	p, err := netip.ParsePrefix(strings.TrimSpace(s))
+	p, err := netip.ParsePrefix(s)
 	if err != nil {
 		return Block{}, fmt.Errorf("block %q: not an IPv6 prefix: %w", s, ErrBlockNot32)
 	}

@@ -36,6 +36,8 @@ func TestEncode(t *testing.T) {
 		{"block with host bits", "fcbb:bb00:1::/32", []int{1}, nil, ErrBlockNot32},
 		{"block IPv4", "10.0.0.0/32", []int{1}, nil, ErrBlockNot32},
 		{"block garbage", "fcbb::bb00::/32", []int{1}, nil, ErrBlockNot32},
+		{"block with spaces", " fcbb:bb00::/32", []int{1}, nil, ErrBlockNot32},
+		{"block length with leading zero", "fcbb:bb00::/032", []int{1}, nil, ErrBlockNot32},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
