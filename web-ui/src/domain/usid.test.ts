@@ -34,6 +34,10 @@ describe('encodeCarriers', () => {
     expect(() => encodeCarriers('fcbb:bb00:1::/32', [1])).toThrow(/bits set after the first 32/);
   });
 
+  it.each([' fcbb:bb00::/32', 'fcbb:bb00::/32 ', 'fcbb:bb00::/032'])('rejects the block %j', (block) => {
+    expect(() => encodeCarriers(block, [1])).toThrow(/block-not-32/);
+  });
+
   it('rejects fractional uSIDs as out of range', () => {
     expect(() => encodeCarriers('fcbb:bb00::/32', [1.5])).toThrow(/usid-out-of-range/);
   });

@@ -19,14 +19,14 @@ export class UsidError extends Error {
   }
 }
 
-/** The two high groups of a /32 block such as fcbb:bb00::/32. */
+/** The two high groups of a /32 block such as fcbb:bb00::/32 (no surrounding space, as in Java and Go). */
 export function parseBlock(block: string): [number, number] {
   const slash = block.indexOf('/');
-  const groups = slash < 0 ? undefined : parseIPv6(block.slice(0, slash).trim());
+  const groups = slash < 0 ? undefined : parseIPv6(block.slice(0, slash));
   if (slash < 0 || groups === undefined) {
     throw new UsidError('block-not-32', `block "${block}" is not an IPv6 prefix`);
   }
-  const length = block.slice(slash + 1).trim();
+  const length = block.slice(slash + 1);
   if (length !== '32') throw new UsidError('block-not-32', `block "${block}" has length /${length}, uSID blocks are /32`);
   if (groups.slice(2).some((g) => g !== 0)) {
     throw new UsidError('block-not-32', `block "${block}" has bits set after the first 32`);
