@@ -1,6 +1,7 @@
 package io.weft.controller.onos;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Strings;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.FabricValidator;
 import io.weft.plan.FabricPlan;
@@ -36,6 +37,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Dictionary;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +47,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS_DEFAULT;
 import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
 import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
 import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
@@ -95,7 +101,7 @@ public class PlanProvisioner implements WeftPlanService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ComponentConfigService componentConfigService;
 
-    /** Replaced in tests; a Kafka publisher would be set here. */
+    /** Only touched on the planning thread once active (tests set it before activation). */
     SnapshotPublisher publisher = new LoggingSnapshotPublisher();
 
     private final DeviceListener deviceListener = new InternalDeviceListener();
@@ -105,7 +111,11 @@ public class PlanProvisioner implements WeftPlanService {
     private final AtomicBoolean replanPending = new AtomicBoolean();
 
     private volatile int replanDebounceMs = REPLAN_DEBOUNCE_MS_DEFAULT;
+    private volatile int publishRetryMs = PUBLISH_RETRY_MS_DEFAULT;
+    private volatile String kafkaBootstrap = KAFKA_BOOTSTRAP_DEFAULT;
     private volatile PlanState current;
+    /** Highest version known to have reached the publisher (planning thread only). */
+    private long publishedVersion;
     private ScheduledExecutorService executor;
     private ApplicationId appId;
 
@@ -113,8 +123,8 @@ public class PlanProvisioner implements WeftPlanService {
     protected void activate(ComponentContext context) {
         appId = mainComponent.appId();
         componentConfigService.registerProperties(getClass());
-        modified(context);
         executor = newSingleThreadScheduledExecutor(Tools.groupedThreads("weft", "plan-%d", log));
+        modified(context);
         deviceService.addListener(deviceListener);
         linkService.addListener(linkListener);
         configService.addListener(configListener);
@@ -134,6 +144,7 @@ public class PlanProvisioner implements WeftPlanService {
         componentConfigService.unregisterProperties(getClass(), false);
         executor.shutdownNow();
         executor = null;
+        publisher.close();
         log.info("Stopped");
     }
 
@@ -142,15 +153,52 @@ public class PlanProvisioner implements WeftPlanService {
         if (context == null) {
             return;
         }
-        int debounce = Tools.getIntegerProperty(context.getProperties(), REPLAN_DEBOUNCE_MS, REPLAN_DEBOUNCE_MS_DEFAULT);
+        Dictionary<?, ?> props = context.getProperties();
+        int debounce = Tools.getIntegerProperty(props, REPLAN_DEBOUNCE_MS, REPLAN_DEBOUNCE_MS_DEFAULT);
         if (debounce < 0) {
             log.warn("{} must be >= 0, keeping {}", REPLAN_DEBOUNCE_MS, replanDebounceMs);
-            return;
-        }
-        if (debounce != replanDebounceMs) {
+        } else if (debounce != replanDebounceMs) {
             log.info("{} changed from {} to {}", REPLAN_DEBOUNCE_MS, replanDebounceMs, debounce);
             replanDebounceMs = debounce;
         }
+        int retry = Tools.getIntegerProperty(props, PUBLISH_RETRY_MS, PUBLISH_RETRY_MS_DEFAULT);
+        if (retry < 0) {
+            log.warn("{} must be >= 0, keeping {}", PUBLISH_RETRY_MS, publishRetryMs);
+        } else if (retry != publishRetryMs) {
+            log.info("{} changed from {} to {}", PUBLISH_RETRY_MS, publishRetryMs, retry);
+            publishRetryMs = retry;
+        }
+        String bootstrap = Strings.nullToEmpty(Tools.get(props, KAFKA_BOOTSTRAP)).trim();
+        if (!bootstrap.equals(kafkaBootstrap)) {
+            log.info("{} changed from '{}' to '{}'", KAFKA_BOOTSTRAP, kafkaBootstrap, bootstrap);
+            kafkaBootstrap = bootstrap;
+            executor.execute(() -> switchPublisher(bootstrap));
+        }
+    }
+
+    /** Planning thread: replaces the publisher and sends the current snapshot to the new one. */
+    private void switchPublisher(String bootstrap) {
+        SnapshotPublisher next;
+        try {
+            next = bootstrap.isEmpty() ? new LoggingSnapshotPublisher() : KafkaSnapshotPublisher.connect(bootstrap);
+        } catch (RuntimeException e) {
+            log.warn("{} '{}' not usable ({}); snapshots go to the ONOS log", KAFKA_BOOTSTRAP, bootstrap,
+                    e.getMessage());
+            next = new LoggingSnapshotPublisher();
+        }
+        publisher.close();
+        publisher = next;
+        publishedVersion = 0;
+        log.info("Snapshots go to {}", next.describe());
+        PlanState s = current;
+        if (s != null) {
+            publish(s);
+        }
+    }
+
+    /** Where snapshots currently go (for the CLI and tests). */
+    String publisherDescription() {
+        return publisher.describe();
     }
 
     int replanDebounceMs() {
@@ -208,18 +256,25 @@ public class PlanProvisioner implements WeftPlanService {
 
     /** Schedules one re-plan after the debounce time; events arriving meanwhile join it. */
     void requestReplan(String reason) {
+        requestReplan(reason, replanDebounceMs);
+    }
+
+    private void requestReplan(String reason, long delayMs) {
         ScheduledExecutorService ex = executor;
         if (ex == null || !replanPending.compareAndSet(false, true)) {
             return;
         }
         log.debug("Re-plan scheduled: {}", reason);
-        ex.schedule(this::replan, replanDebounceMs, TimeUnit.MILLISECONDS);
+        ex.schedule(this::replan, delayMs, TimeUnit.MILLISECONDS);
     }
 
     /** Runs on the planning thread. Keeps the last good plan when anything goes wrong. */
     private void replan() {
         replanPending.set(false);
         try {
+            if (!isPlanOwner()) {
+                return; // ownership moved after the event was accepted
+            }
             BuiltFabric built = new FabricBuilder(deviceService, linkService, configService, appId).build();
             for (String p : built.problems()) {
                 log.warn("Not in the fabric: {}", p);
@@ -234,18 +289,70 @@ public class PlanProvisioner implements WeftPlanService {
                 return;
             }
             PlanState previous = current;
-            FabricPlan plan = Planner.plan(built.fabric(), previous == null ? null : previous.plan());
+            FabricPlan previousPlan = previous == null ? null : previous.plan();
+            long lastVersion = previous == null ? 0 : previous.version();
+            if (previous == null) {
+                ObjectNode seed = lastPublished(built.fabric().id());
+                if (seed != null) {
+                    previousPlan = SnapshotJson.planFromTree(seed);
+                    lastVersion = seed.path("version").asLong();
+                    log.info("Seeded from snapshot v{} of fabric {} on {}", lastVersion, built.fabric().id(),
+                            publisher.describe());
+                }
+            }
+            FabricPlan plan = Planner.plan(built.fabric(), previousPlan);
             if (previous != null && sameContent(previous, built, plan)) {
+                if (publishedVersion < previous.version()) {
+                    publish(previous); // an earlier publish failed: this is the retry
+                }
                 return;
             }
-            long version = previous == null ? 1 : previous.version() + 1;
+            long version = lastVersion + 1;
             ObjectNode snapshot = SnapshotJson.toTree(plan, built.linkStates(), version);
-            current = new PlanState(built, plan, snapshot, version);
-            publisher.publish(built.fabric().id(), version, snapshot);
+            PlanState next = new PlanState(built, plan, snapshot, version);
+            current = next;
+            publish(next);
         } catch (PlanException e) {
             log.warn("Fabric not planned: {}", e.getMessage());
         } catch (RuntimeException e) {
             log.error("Re-planning failed; keeping plan v{}", current == null ? 0 : current.version(), e);
+        }
+    }
+
+    /** The last snapshot of this fabric on the publisher, or null (none, unreadable, or unusable). */
+    private ObjectNode lastPublished(String fabricId) {
+        try {
+            ObjectNode seed = publisher.lastPublished(fabricId);
+            if (seed != null) {
+                SnapshotJson.planFromTree(seed); // unusable seeds are dropped here, not mid-plan
+            }
+            return seed;
+        } catch (Exception e) {
+            log.warn("Could not read the last snapshot of {} from {} ({}); planning from scratch", fabricId,
+                    publisher.describe(), e.getMessage());
+            return null;
+        }
+    }
+
+    /** Planning thread. On failure the snapshot is published again after the retry delay. */
+    private void publish(PlanState s) {
+        String fabricId = s.plan().fabric().id();
+        try {
+            publisher.publish(fabricId, s.version(), s.snapshot());
+            publishedVersion = Math.max(publishedVersion, s.version());
+        } catch (Exception e) {
+            log.warn("Snapshot v{} of {} not published to {} ({}); retrying in {} ms", s.version(), fabricId,
+                    publisher.describe(), e.getMessage(), publishRetryMs);
+            requestReplan("publish retry", publishRetryMs);
+        }
+    }
+
+    /** Planning thread: this instance no longer owns the plan; a later owner period re-seeds. */
+    private void dropPlan() {
+        if (current != null && !isPlanOwner()) {
+            log.info("No longer the plan owner; dropping plan v{}", current.version());
+            current = null;
+            publishedVersion = 0;
         }
     }
 
@@ -304,13 +411,19 @@ public class PlanProvisioner implements WeftPlanService {
     private class InternalMastershipListener implements MastershipListener {
         @Override
         public boolean isRelevant(MastershipEvent event) {
-            return event.type() == MastershipEvent.Type.MASTER_CHANGED && isWeftDevice(event.subject())
-                    && isPlanOwner();
+            return event.type() == MastershipEvent.Type.MASTER_CHANGED && isWeftDevice(event.subject());
         }
 
         @Override
         public void event(MastershipEvent event) {
-            requestReplan("mastership of " + event.subject());
+            if (isPlanOwner()) {
+                requestReplan("mastership of " + event.subject());
+            } else {
+                ScheduledExecutorService ex = executor;
+                if (ex != null) {
+                    ex.execute(PlanProvisioner.this::dropPlan);
+                }
+            }
         }
     }
 }

@@ -9,8 +9,11 @@ import java.util.Hashtable;
 class ContextWith extends ComponentContextAdapter {
     private final Hashtable<String, Object> props = new Hashtable<>();
 
-    ContextWith(String name, Object value) {
-        props.put(name, value);
+    /** Name/value pairs: ("replanDebounceMs", 0, "kafkaBootstrap", "host:9092"). */
+    ContextWith(Object... nameValuePairs) {
+        for (int i = 0; i < nameValuePairs.length; i += 2) {
+            props.put((String) nameValuePairs[i], nameValuePairs[i + 1]);
+        }
     }
 
     @Override

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.onosproject.cfg.ComponentConfigAdapter;
 import org.onosproject.event.Event;
 import org.onosproject.event.EventListener;
+import org.onosproject.mastership.MastershipEvent;
+import org.onosproject.mastership.MastershipInfo;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
 import org.onosproject.net.config.NetworkConfigEvent;
@@ -16,6 +18,8 @@ import org.onosproject.net.link.LinkEvent;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
 import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +59,7 @@ class PlanProvisionerTest {
     }
 
     private void activate() throws Exception {
-        provisioner.activate(new ContextWith(REPLAN_DEBOUNCE_MS, 0));
+        provisioner.activate(new ContextWith(REPLAN_DEBOUNCE_MS, 0, PUBLISH_RETRY_MS, 0));
         provisioner.awaitIdle();
     }
 
@@ -225,5 +229,84 @@ class PlanProvisionerTest {
 
         provisioner.modified(new ContextWith(REPLAN_DEBOUNCE_MS, -1));
         assertThat(provisioner.replanDebounceMs()).isEqualTo(50);
+    }
+
+    @Test
+    void failedPublishIsRetriedWithTheSameVersion() throws Exception {
+        published.failures = 1;
+
+        activate();
+        provisioner.awaitIdle(); // the retry was queued behind the first wait
+
+        assertThat(published.attempts).isEqualTo(2);
+        assertThat(published.versions).containsExactly(1L);
+        assertThat(provisioner.current().version()).isEqualTo(1L);
+    }
+
+    @Test
+    void newOwnerSeedsFromTheLastPublishedSnapshot() throws Exception {
+        // What a previous owner published: leaves had allocated uN ids 0x40/0x41, version 41.
+        TestFabric before = new TestFabric();
+        before.configs.putDevice("device:leaf1", Fixtures.inline("{'role':'leaf','name':'leaf1','srv6NodeId':64}"));
+        before.configs.putDevice("device:leaf2", Fixtures.inline("{'role':'leaf','name':'leaf2','srv6NodeId':65}"));
+        BuiltFabric old = before.builder().build();
+        published.seed = io.weft.plan.SnapshotJson.toTree(
+                io.weft.plan.Planner.plan(old.fabric(), null), old.linkStates(), 41);
+
+        activate(); // this fabric pins no leaf ids: without the seed they would be 1 and 2
+
+        assertThat(published.versions).containsExactly(42L);
+        assertThat(provisioner.current().plan().nodeId("leaf1")).isEqualTo(64);
+        assertThat(provisioner.current().plan().nodeId("leaf2")).isEqualTo(65);
+    }
+
+    @Test
+    void withoutASeedPlanningStartsAtVersionOne() throws Exception {
+        activate();
+
+        assertThat(provisioner.current().plan().nodeId("leaf1")).isEqualTo(1);
+        assertThat(published.versions).containsExactly(1L);
+    }
+
+    @Test
+    void losingOwnershipDropsThePlanSoThatItReseedsLater() throws Exception {
+        activate();
+        assertThat(provisioner.current()).isNotNull();
+
+        mastership.master("device:leaf1", FakeMastershipService.OTHER);
+        deliver(mastership.listeners, new MastershipEvent(MastershipEvent.Type.MASTER_CHANGED,
+                DeviceId.deviceId("device:leaf1"), new MastershipInfo()));
+        provisioner.awaitIdle();
+
+        assertThat(provisioner.current()).isNull();
+        assertThat(provisioner.intent("leaf1")).isNull();
+
+        mastership.master("device:leaf1", FakeMastershipService.LOCAL);
+        published.seed = published.last();
+        deliver(mastership.listeners, new MastershipEvent(MastershipEvent.Type.MASTER_CHANGED,
+                DeviceId.deviceId("device:leaf1"), new MastershipInfo()));
+        provisioner.awaitIdle();
+
+        assertThat(published.versions).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void kafkaBootstrapSwitchesThePublisherAndBadValuesFallBackToTheLog() throws Exception {
+        mastership.master("device:leaf1", FakeMastershipService.OTHER); // no plan: nothing to send
+        activate();
+        assertThat(provisioner.publisherDescription()).isEqualTo("a recording");
+
+        provisioner.modified(new ContextWith(KAFKA_BOOTSTRAP, "localhost:9"));
+        provisioner.awaitIdle();
+        assertThat(published.closed).isTrue();
+        assertThat(provisioner.publisherDescription()).isEqualTo("weft.fabric on localhost:9");
+
+        provisioner.modified(new ContextWith(KAFKA_BOOTSTRAP, "not a host list"));
+        provisioner.awaitIdle();
+        assertThat(provisioner.publisherDescription()).isEqualTo("the ONOS log");
+
+        provisioner.modified(new ContextWith(KAFKA_BOOTSTRAP, ""));
+        provisioner.awaitIdle();
+        assertThat(provisioner.publisherDescription()).isEqualTo("the ONOS log");
     }
 }
