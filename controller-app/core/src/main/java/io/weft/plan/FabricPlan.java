@@ -49,10 +49,13 @@ public final class FabricPlan {
     private final Map<String, Arc> attachments;
     private final Map<String, List<String>> nicsBySwitch = new LinkedHashMap<>();
     private final Map<String, List<String>> linkedNics = new LinkedHashMap<>();
+    private final Map<String, Map<String, Link>> nicLinks = new LinkedHashMap<>();
 
     private final List<String> switchIds = new ArrayList<>();
     private final Map<String, Integer> switchIndex = new LinkedHashMap<>();
     private final List<List<Arc>> switchArcs = new ArrayList<>();
+    /** Per switch index, the switch index each of its switchArcs leads to (hot path of nextHops). */
+    private final int[][] arcTargets;
     private final AtomicReferenceArray<int[]> distanceTo;
 
     /** Everything is copied; callers (Planner, SnapshotJson) have validated the content. */
@@ -91,9 +94,9 @@ public final class FabricPlan {
             if (a != null && b != null && a.role().isSwitch() != b.role().isSwitch()) {
                 Node sw = a.role().isSwitch() ? a : b;
                 Node nic = a.role().isSwitch() ? b : a;
-                List<String> l2 = linkedNics.computeIfAbsent(sw.id(), k -> new ArrayList<>());
-                if (!l2.contains(nic.id())) {
-                    l2.add(nic.id());
+                Map<String, Link> byNic = nicLinks.computeIfAbsent(sw.id(), k -> new LinkedHashMap<>());
+                if (byNic.putIfAbsent(nic.id(), l) == null) {
+                    linkedNics.computeIfAbsent(sw.id(), k -> new ArrayList<>()).add(nic.id());
                 }
             }
         }
@@ -114,6 +117,14 @@ public final class FabricPlan {
             arcs.sort(Planner.ARC_ORDER);
             switchArcs.add(Collections.unmodifiableList(arcs));
         }
+        this.arcTargets = new int[switchIds.size()][];
+        for (int i = 0; i < switchIds.size(); i++) {
+            List<Arc> arcs = switchArcs.get(i);
+            arcTargets[i] = new int[arcs.size()];
+            for (int k = 0; k < arcs.size(); k++) {
+                arcTargets[i][k] = switchIndex.get(arcs.get(k).to());
+            }
+        }
         this.distanceTo = new AtomicReferenceArray<>(switchIds.size());
     }
 
@@ -128,6 +139,11 @@ public final class FabricPlan {
     /** The uSID block in canonical form, e.g. "fcbb:bb00::/32". */
     public String block() {
         return block;
+    }
+
+    /** The block's two 16-bit groups. */
+    public int[] blockGroups() {
+        return blockGroups.clone();
     }
 
     /** Switch ids in fabric file order (NICs excluded). */
@@ -275,6 +291,12 @@ public final class FabricPlan {
         return l == null ? List.of() : Collections.unmodifiableList(l);
     }
 
+    /** The first link (file order) between a switch and a NIC, or null when they are not linked. */
+    public Link nicLink(String switchId, String nicId) {
+        Map<String, Link> m = nicLinks.get(switchId);
+        return m == null ? null : m.get(nicId);
+    }
+
     /** NICs whose home is this switch, in fabric order (empty for none). */
     public List<String> nicsOf(String switchId) {
         List<String> l = nicsBySwitch.get(switchId);
@@ -325,10 +347,12 @@ public final class FabricPlan {
         if (d[f] <= 0) {
             return List.of();
         }
+        List<Arc> arcs = switchArcs.get(f);
+        int[] targets = arcTargets[f];
         List<Arc> out = new ArrayList<>(2);
-        for (Arc a : switchArcs.get(f)) {
-            if (d[switchIndex.get(a.to())] == d[f] - 1) {
-                out.add(a);
+        for (int k = 0; k < targets.length; k++) {
+            if (d[targets[k]] == d[f] - 1) {
+                out.add(arcs.get(k));
             }
         }
         return out;
@@ -346,8 +370,7 @@ public final class FabricPlan {
         queue.add(target);
         while (!queue.isEmpty()) {
             int x = queue.poll();
-            for (Arc a : switchArcs.get(x)) {
-                int y = switchIndex.get(a.to());
+            for (int y : arcTargets[x]) {
                 if (d[y] < 0) {
                     d[y] = d[x] + 1;
                     queue.add(y);

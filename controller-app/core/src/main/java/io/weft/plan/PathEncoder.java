@@ -32,7 +32,7 @@ public final class PathEncoder {
         String src = path.get(0).from();
         String dst = path.get(path.size() - 1).to();
         int[] usids = usids(plan, path, tenant);
-        List<String> carriers = Usid.carriers(plan.block(), usids);
+        List<String> carriers = Usid.carriers(plan.blockGroups(), usids);
         List<Arc> walked;
         try {
             walked = ForwardingWalk.walkCarriers(plan, src, dst, carriers, tenant);

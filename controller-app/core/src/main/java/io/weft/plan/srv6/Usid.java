@@ -25,7 +25,11 @@ public final class Usid {
 
     /** The carriers for a uSID list under {@code block} (an IPv6 /32 such as "fcbb:bb00::/32"). */
     public static List<String> carriers(String block, int[] usids) throws EncodingException {
-        int[] b = block(block);
+        return carriers(block(block), usids);
+    }
+
+    /** As {@link #carriers(String, int[])} with the block's two groups already parsed (hot path). */
+    public static List<String> carriers(int[] b, int[] usids) throws EncodingException {
         if (usids == null || usids.length == 0) {
             throw new EncodingException("empty", "usids: at least one uSID is needed");
         }
@@ -56,7 +60,11 @@ public final class Usid {
      * The carrier must lie inside {@code block}; uSIDs after a zero group are an error.
      */
     public static int[] parse(String block, String carrier) throws EncodingException {
-        int[] b = block(block);
+        return parse(block(block), carrier);
+    }
+
+    /** As {@link #parse(String, String)} with the block's two groups already parsed (hot path). */
+    public static int[] parse(int[] b, String carrier) throws EncodingException {
         int[] g;
         try {
             g = Ipv6.parse(carrier);
@@ -65,7 +73,8 @@ public final class Usid {
         }
         if (g[0] != b[0] || g[1] != b[1]) {
             throw new EncodingException("carrier-outside-block",
-                    "carrier \"" + carrier + "\" is not inside block " + block);
+                    "carrier \"" + carrier + "\" is not inside block " + Ipv6.format(new int[] {b[0], b[1], 0, 0, 0, 0, 0, 0})
+                            + "/32");
         }
         int n = 0;
         while (n < PER_CARRIER && g[2 + n] != 0) {

@@ -62,9 +62,10 @@ public final class ForwardingWalk {
             throw bad("carriers: at least one carrier is needed");
         }
         List<int[]> segments = new ArrayList<>();
+        int[] block = plan.blockGroups();
         for (int i = 0; i < carriers.size(); i++) {
             try {
-                segments.add(Usid.parse(plan.block(), carriers.get(i)));
+                segments.add(Usid.parse(block, carriers.get(i)));
             } catch (EncodingException e) {
                 throw bad("carriers[" + i + "]: " + e.getMessage());
             }
@@ -233,12 +234,8 @@ public final class ForwardingWalk {
         if (home.to().equals(at)) {
             return new Arc(home.link(), at);
         }
-        for (Link l : plan.fabric().linksOf(at)) {
-            if (l.otherEnd(at).node().equals(dstNic)) {
-                return new Arc(l, at);
-            }
-        }
-        return null;
+        Link l = plan.nicLink(at, dstNic);
+        return l == null ? null : new Arc(l, at);
     }
 
     private static void checkNic(FabricPlan plan, String nic, String field) throws WalkException {
