@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.MethodParameter;
 import org.springframework.context.MessageSourceResolvable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -15,12 +16,16 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
+import org.springframework.validation.method.ParameterErrors;
+import org.springframework.validation.method.ParameterValidationResult;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.ServletRequestBindingException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
@@ -82,11 +87,31 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        var result = e.getParameterValidationResults().get(0);
-        String name = result.getMethodParameter().getParameterName();
+        for (ParameterValidationResult result : e.getParameterValidationResults()) {
+            if (result instanceof ParameterErrors pe && pe.getFieldError() != null) {
+                FieldError fe = pe.getFieldError();
+                return cast(problem(HttpStatus.BAD_REQUEST, fe.getField(), fe.getField() + ": "
+                        + fe.getDefaultMessage()));
+            }
+        }
+        ParameterValidationResult result = e.getParameterValidationResults().get(0);
+        String name = parameterName(result.getMethodParameter());
         List<MessageSourceResolvable> errors = result.getResolvableErrors();
         String why = errors.isEmpty() ? "invalid" : errors.get(0).getDefaultMessage();
         return cast(problem(HttpStatus.BAD_REQUEST, name, name + ": " + why));
+    }
+
+    /** The name the client used: the header or query parameter name, not the Java parameter's. */
+    private static String parameterName(MethodParameter p) {
+        RequestHeader h = p.getParameterAnnotation(RequestHeader.class);
+        if (h != null && !h.name().isEmpty()) {
+            return h.name();
+        }
+        RequestParam q = p.getParameterAnnotation(RequestParam.class);
+        if (q != null && !q.name().isEmpty()) {
+            return q.name();
+        }
+        return p.getParameterName();
     }
 
     @Override
