@@ -129,6 +129,47 @@ class ForwardingWalkTest {
     }
 
     @Test
+    void sameLeafPairsAndNonMinimalDetoursEncodeButOnlyEvReachablePathsGetAnEv() throws Exception {
+        FabricPlan plan = Planner.plan(TestFabrics.leafSpine(3, 2, 2, 1), null);
+        List<Arc> local = List.of(plan.attachment("h1-1"), arc(plan, "h1-2-leaf1", "leaf1"));
+        PathEncoding near = PathEncoder.encode(plan, local, "default");
+        assertThat(near.carriers()).containsExactly("fcbb:bb00:1:e000::");
+        assertThat(near.ev()).isEqualTo(0xC000);
+        assertThat(ForwardingWalk.walkEv(plan, "h1-1", "h1-2", 0xC000, "default")).isEqualTo(local);
+
+        // leaf1 -> spine1 -> leaf3 -> spine2 -> leaf2: the carriers pin every hop, EV routing cannot.
+        List<Arc> detour = List.of(plan.attachment("h1-1"), arc(plan, "leaf1-spine1", "leaf1"),
+                arc(plan, "leaf3-spine1", "spine1"), arc(plan, "leaf3-spine2", "leaf3"),
+                arc(plan, "leaf2-spine2", "spine2"), arc(plan, "h2-1-leaf2", "leaf2"));
+        PathEncoding far = PathEncoder.encode(plan, detour, "default");
+        assertThat(far.ev()).isNull();
+        assertThat(far.usids()).containsExactly(1, 4, 3, 5, 2, 0xE000);
+        assertThat(ForwardingWalk.walkCarriers(plan, "h1-1", "h2-1", far.carriers(), "default")).isEqualTo(detour);
+    }
+
+    @Test
+    void evWalkReportsAnEcmpChoiceTheTablesDoNotPin() throws Exception {
+        // A superspine with two links into pod 2 (to both of its spines): stage 3 is ambiguous.
+        Fabric f = TestFabrics.named("amb", "fat-tree").node("l1", Role.LEAF).node("l2", Role.LEAF)
+                .node("s1", Role.SPINE).node("s2", Role.SPINE).node("s3", Role.SPINE).node("ss", Role.SUPERSPINE)
+                .node("n1", Role.NIC).node("n2", Role.NIC)
+                .link("n1", "l1").link("n2", "l2").link("l1", "s1").link("l2", "s2").link("l2", "s3")
+                .link("s1", "ss").link("s2", "ss").link("s3", "ss").build();
+        FabricPlan plan = Planner.plan(f, null);
+        assertThatThrownBy(() -> ForwardingWalk.walkEv(plan, "n1", "n2", 0xC000, "default"))
+                .isInstanceOfSatisfying(WalkException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(WalkException.Kind.AMBIGUOUS);
+                    assertThat(e.switchId()).isEqualTo("ss");
+                    assertThat(e.hop()).isEqualTo(3);
+                });
+        List<Arc> path = List.of(plan.attachment("n1"), arc(plan, "l1-s1", "l1"), arc(plan, "s1-ss", "s1"),
+                arc(plan, "s3-ss", "ss"), arc(plan, "l2-s3", "s3"), arc(plan, "n2-l2", "l2"));
+        PathEncoding enc = PathEncoder.encode(plan, path, "default");
+        assertThat(enc.ev()).isNull();
+        assertThat(ForwardingWalk.walkCarriers(plan, "n1", "n2", enc.carriers(), "default")).isEqualTo(path);
+    }
+
+    @Test
     void walkReportsAmbiguityDeadEndsLoopsAndBadInputWithThePosition() throws Exception {
         FabricPlan plan = Planner.plan(TestFabrics.leafSpine(2, 2, 1, 1), null);
         String leaf1 = "fcbb:bb00:1:2:e000::";
