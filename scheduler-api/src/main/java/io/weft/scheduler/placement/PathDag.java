@@ -75,6 +75,58 @@ final class PathDag {
         return v < 0 ? Long.MAX_VALUE : v;
     }
 
+    /** Per-state ranges into the arc arrays (they are grouped by source state) and paths-to-target counts. */
+    int[] upStart;
+    int[] peakStart;
+    int[] downStart;
+    double[] toU;
+    double[] toD;
+
+    /** Builds the per-state index on first use (sampling and enumeration only; the engine needs none). */
+    void index() {
+        if (upStart != null) {
+            return;
+        }
+        int nu = uNode.length;
+        int nd = dNode.length;
+        int[] us = starts(upFrom, nu);
+        int[] ps = starts(peakU, nu);
+        int[] ds = starts(downFrom, nd);
+        double[] tu = new double[nu];
+        double[] td = new double[nd];
+        td[dTarget] = 1;
+        for (int i = downArc.length - 1; i >= 0; i--) {
+            td[downFrom[i]] += td[downTo[i]];
+        }
+        for (int i = 0; i < peakU.length; i++) {
+            tu[peakU[i]] += td[peakD[i]];
+        }
+        for (int i = upArc.length - 1; i >= 0; i--) {
+            tu[upFrom[i]] += tu[upTo[i]];
+        }
+        toU = tu;
+        toD = td;
+        peakStart = ps;
+        downStart = ds;
+        upStart = us;
+    }
+
+    private static int[] starts(int[] from, int n) {
+        int[] s = new int[n + 1];
+        for (int f : from) {
+            s[f + 1]++;
+        }
+        for (int i = 0; i < n; i++) {
+            s[i + 1] += s[i];
+        }
+        for (int i = 1; i < from.length; i++) {
+            if (from[i] < from[i - 1]) {
+                throw new IllegalStateException("DAG arcs not grouped by source state");
+            }
+        }
+        return s;
+    }
+
     /** Every arc index that lies on some path of this DAG. */
     int arcCount() {
         return upArc.length + downArc.length;

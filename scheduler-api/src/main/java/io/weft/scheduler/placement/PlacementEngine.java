@@ -441,7 +441,8 @@ public final class PlacementEngine {
                 if (arcFlows[a] == null || arcFlows[a].size() == 0) {
                     continue;
                 }
-                boolean hot = util(a) >= m - EPS || elephants[a] > cfg.elephantTolerance();
+                // Collision victims only where one move can clear the collision (t + 1 elephants).
+                boolean hot = util(a) >= m - EPS || elephants[a] == cfg.elephantTolerance() + 1;
                 if (!hot) {
                     continue;
                 }
@@ -469,10 +470,9 @@ public final class PlacementEngine {
                 }
                 int[] old = paths[s];
                 unreserve(s);
-                double curMax = maxLoad();
                 PathChooser.Choice now = chooser.evaluate(old, demandKbps[s], elephant(s));
                 PathChooser.Choice best = chooser.choose(ix.node(flows[s].srcNic()), ix.node(flows[s].dstNic()),
-                        demandKbps[s], elephant(s), curMax);
+                        demandKbps[s], elephant(s), m);
                 boolean better = best.path != null && (best.bottleneck < now.bottleneck - EPS
                         || (best.bottleneck <= now.bottleneck + EPS && best.collisions < now.collisions));
                 if (better) {
@@ -489,8 +489,29 @@ public final class PlacementEngine {
         }
     }
 
+    /**
+     * On a Clos with equal demands, tries the edge-colouring assignment of every placed flow and
+     * adopts it when it lowers the max load. Skipped when the max load is already set by NIC links
+     * (fixed whatever the paths).
+     */
     private void exactIfNeeded(Map<Integer, int[]> before) {
-        if (!cfg.exactClos() || maxLoad() <= 1 + EPS) {
+        if (!cfg.exactClos() || ix.direct) {
+            return;
+        }
+        double fabricMax = 0;
+        double nicMax = 0;
+        for (int a = 0; a < loadKbps.length; a++) {
+            if (loadKbps[a] == 0) {
+                continue;
+            }
+            boolean nicArc = ix.tier[ix.arcFrom[a]] == 0 || ix.tier[ix.arcTo[a]] == 0;
+            if (nicArc) {
+                nicMax = Math.max(nicMax, util(a));
+            } else {
+                fabricMax = Math.max(fabricMax, util(a));
+            }
+        }
+        if (fabricMax <= nicMax + EPS) {
             return;
         }
         IntList all = new IntList();
@@ -512,6 +533,17 @@ public final class PlacementEngine {
         }
         int[][] exact = ClosExact.assign(ix, src, dst, demand);
         if (exact == null) {
+            return;
+        }
+        long[] trial = new long[loadKbps.length];
+        double trialMax = 0;
+        for (int i = 0; i < slots.length; i++) {
+            for (int a : exact[i]) {
+                trial[a] += demandKbps[slots[i]];
+                trialMax = Math.max(trialMax, trial[a] / (ix.capacityGbps[a] * 1e6));
+            }
+        }
+        if (trialMax >= maxLoad() - EPS) {
             return;
         }
         for (int i = 0; i < slots.length; i++) {

@@ -111,13 +111,32 @@ class ClosExactTest {
         }
     }
 
-    @Test
-    void exactMethodDeclinesOversubscribedFabrics() throws Exception {
-        // 4 NICs per leaf, 2 spines: 2:1, the colouring has too few colours; the heuristic answers.
-        Fabric f = Fixtures.leafSpine(4, 2, 4);
-        FabricIndex ix = FabricIndex.of(f);
-        int[] src = {ix.node("leaf1-nic1"), ix.node("leaf1-nic2"), ix.node("leaf1-nic3")};
-        int[] dst = {ix.node("leaf2-nic1"), ix.node("leaf2-nic2"), ix.node("leaf2-nic3")};
-        assertThat(ClosExact.assign(ix, src, dst, new double[] {400, 400, 400})).isNull();
+    @ParameterizedTest(name = "2:1 leaf-spine {0}x{1}x{2}")
+    @CsvSource({"8,4,8", "6,2,4", "16,8,16"})
+    void oversubscribedClosReachesTheBusiestLeafBound(int leaves, int spines, int nicsPerLeaf) throws Exception {
+        Fabric f = Fixtures.leafSpine(leaves, spines, nicsPerLeaf);
+        List<String> nics = Fixtures.nics(f);
+        Random rnd = new Random(leaves * 100 + spines);
+        for (int trial = 0; trial < 20; trial++) {
+            PlacementEngine e = Fixtures.engine(f);
+            List<JobSpec.FlowSpec> flows = permutation(nics, rnd, 1.0);
+            // Busiest leaf: ceil(inter-leaf flows out of (or into) it / uplinks) flows on some uplink.
+            java.util.Map<String, Integer> out = new java.util.HashMap<>();
+            java.util.Map<String, Integer> in = new java.util.HashMap<>();
+            for (JobSpec.FlowSpec x : flows) {
+                String a = x.src().substring(0, x.src().indexOf("-nic"));
+                String b = x.dst().substring(0, x.dst().indexOf("-nic"));
+                if (!a.equals(b)) {
+                    out.merge(a, 1, Integer::sum);
+                    in.merge(b, 1, Integer::sum);
+                }
+            }
+            int busiest = Math.max(out.values().stream().mapToInt(Integer::intValue).max().orElse(0),
+                    in.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+            double bound = Math.max(1, Math.ceil(busiest / (double) spines));
+            PlacementResult r = e.add(Patterns.expand(new JobSpec("p" + trial, null, "explicit", null, 400, 1, 0, null,
+                    flows), e.index(), 1 << 20));
+            assertThat(r.quality().maxLoad()).as("trial %d", trial).isEqualTo(bound);
+        }
     }
 }

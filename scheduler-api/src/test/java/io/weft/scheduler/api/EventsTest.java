@@ -1,0 +1,45 @@
+package io.weft.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+class EventsTest extends ApiTestSupport {
+
+    @Test
+    void subscribersSeeJobCreatedAndReleased() throws Exception {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        var stream = HTTP.sendAsync(builder("/v1/events", OPERATOR).header("Accept", "text/event-stream").GET().build(),
+                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<java.util.stream.Stream<String>> response = stream.get(10, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).isEqualTo(200);
+        Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-reader");
+        reader.setDaemon(true);
+        reader.start();
+        assertThat(waitFor(lines, "event:hello")).isTrue();
+
+        String id = createRing("sse", 10, "nic1", "nic2").get("id").asString();
+        assertThat(waitFor(lines, "event:job-created")).isTrue();
+        assertThat(waitFor(lines, id)).isTrue();
+        delete("/v1/jobs/" + id, SCHEDULER);
+        assertThat(waitFor(lines, "event:job-released")).isTrue();
+        response.body().close();
+    }
+
+    /** True once a line containing {@code text} arrived (bounded wait, not a speed assertion). */
+    private static boolean waitFor(BlockingQueue<String> lines, String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            String l = lines.poll(200, TimeUnit.MILLISECONDS);
+            if (l != null && l.replace(" ", "").contains(text.replace(" ", ""))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,109 @@
+package io.weft.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class LongPollTest extends ApiTestSupport {
+
+    @Test
+    void waitingAgentWakesUpWithTheNewProfileWhenAJobTouchesItsNic() throws Exception {
+        Reply now = get("/v1/agents/nic2/paths", AGENT_12);
+        assertThat(now.status()).isEqualTo(200);
+        long v0 = now.body().get("version").asLong();
+
+        CompletableFuture<HttpResponse<String>> poll = HTTP.sendAsync(
+                builder("/v1/agents/nic2/paths?since=" + v0 + "&wait=15", AGENT_12).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        awaitWaiters(1);
+        assertThat(poll).isNotDone();
+
+        JsonNode job = createRing("wake-up", 50, "nic2", "nic3");
+        HttpResponse<String> woke = poll.get(20, TimeUnit.SECONDS);
+        assertThat(woke.statusCode()).isEqualTo(200);
+        JsonNode profile = JSON.readTree(woke.body());
+        assertThat(profile.get("nic").asString()).isEqualTo("nic2");
+        assertThat(profile.get("version").asLong()).isGreaterThan(v0);
+        JsonNode peer = peer(profile, "nic3");
+        assertThat(peer).as("profile has peer nic3: " + profile).isNotNull();
+        assertThat(peer.get("minActive").asInt()).isEqualTo(1);
+        String jobId = job.get("id").asString();
+        JsonNode flow = job.get("flows").get(0);
+        boolean srv6 = false;
+        boolean ev = false;
+        for (JsonNode e : peer.get("entries")) {
+            if (!e.get("jobId").asString().equals(jobId)) {
+                continue;
+            }
+            assertThat(e.get("state").asString()).isEqualTo("GOOD");
+            if (e.get("format").asString().equals("srv6")) {
+                srv6 = true;
+                assertThat(e.get("value").asString()).isEqualTo(flow.get("carriers").get(0).asString());
+            } else {
+                ev = true;
+                assertThat(e.get("format").asString()).isEqualTo("udp-sport");
+                assertThat(e.get("value").asString()).isEqualTo(Integer.toString(flow.get("ev").asInt()));
+            }
+        }
+        assertThat(srv6).isTrue();
+        assertThat(ev).isTrue();
+
+        // Release: the agent hears of it through a newer version without the job's entries.
+        long v1 = profile.get("version").asLong();
+        delete("/v1/jobs/" + jobId, SCHEDULER);
+        Reply after = get("/v1/agents/nic2/paths?since=" + v1 + "&wait=5", AGENT_12);
+        assertThat(after.status()).isEqualTo(200);
+        assertThat(after.body().get("version").asLong()).isGreaterThan(v1);
+        assertThat(after.body().toString()).doesNotContain(jobId);
+    }
+
+    @Test
+    void pollWithNothingNewerTimesOutWith304AndLeavesNoWaiter() {
+        long v = get("/v1/agents/nic1/paths", AGENT_12).body().get("version").asLong();
+        Reply r = get("/v1/agents/nic1/paths?since=" + v + "&wait=1", AGENT_12);
+        assertThat(r.status()).isEqualTo(v == 0 ? 204 : 304);
+        assertThat(r.header("Weft-Version")).isEqualTo(Long.toString(v));
+        assertThat(r.raw().body()).isEmpty();
+        awaitWaiters(0);
+    }
+
+    @Test
+    void unknownNicIs404NamingIt() {
+        Reply r = get("/v1/agents/nic99/paths", OPERATOR);
+        assertThat(r.status()).isEqualTo(404);
+        assertThat(r.body().get("field").asString()).isEqualTo("nic");
+    }
+
+    static JsonNode peer(JsonNode profile, String nic) {
+        for (JsonNode p : profile.get("peers")) {
+            if (p.get("peer").asString().equals(nic)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** Waits (bounded) until the waiters gauge reads {@code n}. */
+    void awaitWaiters(int n) {
+        java.util.regex.Pattern gauge = java.util.regex.Pattern.compile("(?m)^weft_longpoll_waiters\\{[^}]*} ([0-9.]+)");
+        for (int i = 0; i < 200; i++) {
+            Matcher m = gauge.matcher(get("/actuator/prometheus", null).raw().body());
+            if (m.find() && (int) Double.parseDouble(m.group(1)) == n) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        throw new AssertionError("long-poll waiters never reached " + n);
+    }
+}
