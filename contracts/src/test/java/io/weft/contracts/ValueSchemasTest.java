@@ -23,6 +23,13 @@ class ValueSchemasTest {
     }
 
     @Test
+    void snapshotRefResolvesIntoThePlanSchema() {
+        ObjectNode snapshot = snapshot();
+        snapshot.put("plan", "not a plan");
+        assertThat(errors("schemas/fabric-snapshot.schema.json", snapshot)).contains("$.plan");
+    }
+
+    @Test
     void snapshotRejectsUnknownLinkStatesAndAMissingVersion() {
         ObjectNode snapshot = snapshot();
         ((ObjectNode) snapshot.get("linkStates")).put("leaf1-spine1", "flapping");
