@@ -58,9 +58,10 @@ public final class DeviceIntent {
                     iface(port, plan.linkLocal(l.id(), switchId), 64)));
         }
         ops.add(op(OC_ORIGIN, "/network-instances/network-instance[name=DEFAULT]", defaultInstance(plan, switchId)));
+        VrfRoutes vrf = vrfRoutes(plan, switchId);
         for (String t : plan.tenants()) {
             ops.add(op(OC_ORIGIN, "/network-instances/network-instance[name=" + plan.vrfName(t) + "]",
-                    tenantInstance(plan, switchId, t)));
+                    tenantInstance(plan, t, vrf)));
         }
         return root;
     }
@@ -133,19 +134,21 @@ public final class DeviceIntent {
         return v;
     }
 
-    private static ObjectNode tenantInstance(FabricPlan plan, String sw, String tenant) {
-        ObjectNode v = instance(plan.vrfName(tenant), "L3VRF");
-        ((ObjectNode) v.get("config")).put("description", "tenant " + tenant + ", table " + plan.vrfTable(tenant));
-        ArrayNode local = staticProtocol(v, "LOCAL");
-        ArrayNode stage1 = staticProtocol(v, "EV-STAGE1");
-        ArrayNode stage2 = staticProtocol(v, "EV-STAGE2");
-        ArrayNode minimal = staticProtocol(v, "MINIMAL");
-        java.util.Set<String> routed = new java.util.HashSet<>();
+    /** Routes shared by every tenant VRF of one switch: computed once per render, not per tenant. */
+    private static final class VrfRoutes {
+        final Map<String, List<Arc>> local = new LinkedHashMap<>();
+        final Map<String, List<Arc>> stage1 = new LinkedHashMap<>();
+        final Map<String, List<Arc>> stage2 = new LinkedHashMap<>();
+        final Map<String, List<Arc>> minimal = new LinkedHashMap<>();
+    }
+
+    private static VrfRoutes vrfRoutes(FabricPlan plan, String sw) {
+        VrfRoutes r = new VrfRoutes();
         for (Link l : plan.fabric().linksOf(sw)) {
             String peer = l.otherEnd(sw).node();
             // One host route per NIC, over its first link here (a NIC's parallel links are not ECMP'd).
-            if (!plan.fabric().node(peer).role().isSwitch() && routed.add(peer)) {
-                route(plan, local, plan.nicAddress(peer) + "/128", List.of(new Arc(l, sw)));
+            if (!plan.fabric().node(peer).role().isSwitch() && !r.local.containsKey(plan.nicAddress(peer) + "/128")) {
+                r.local.put(plan.nicAddress(peer) + "/128", List.of(new Arc(l, sw)));
             }
         }
         for (Map.Entry<String, List<String>> e : destinations(plan).entrySet()) {
@@ -153,13 +156,34 @@ public final class DeviceIntent {
             if (dstSwitch.equals(sw) || plan.distance(sw, dstSwitch) < 0) {
                 continue;
             }
+            List<Arc> s1 = pinned(plan, sw, 1, dstSwitch);
+            List<Arc> s2 = pinned(plan, sw, 2, dstSwitch);
+            List<Arc> min = plan.nextHops(sw, dstSwitch);
             for (String prefix : e.getValue()) {
-                addIfPinned(plan, stage1, prefix, sw, 1, dstSwitch);
-                addIfPinned(plan, stage2, prefix, sw, 2, dstSwitch);
-                route(plan, minimal, prefix, plan.nextHops(sw, dstSwitch));
+                if (s1 != null) {
+                    r.stage1.put(prefix, s1);
+                }
+                if (s2 != null) {
+                    r.stage2.put(prefix, s2);
+                }
+                r.minimal.put(prefix, min);
             }
         }
+        return r;
+    }
+
+    private static ObjectNode tenantInstance(FabricPlan plan, String tenant, VrfRoutes r) {
+        ObjectNode v = instance(plan.vrfName(tenant), "L3VRF");
+        ((ObjectNode) v.get("config")).put("description", "tenant " + tenant + ", table " + plan.vrfTable(tenant));
+        addAll(plan, staticProtocol(v, "LOCAL"), r.local);
+        addAll(plan, staticProtocol(v, "EV-STAGE1"), r.stage1);
+        addAll(plan, staticProtocol(v, "EV-STAGE2"), r.stage2);
+        addAll(plan, staticProtocol(v, "MINIMAL"), r.minimal);
         return v;
+    }
+
+    private static void addAll(FabricPlan plan, ArrayNode routes, Map<String, List<Arc>> byPrefix) {
+        byPrefix.forEach((prefix, hops) -> route(plan, routes, prefix, hops));
     }
 
     /** Home switch to the prefixes that reach its NICs: its /64, plus /128s for explicit addresses outside it. */
@@ -179,16 +203,14 @@ public final class DeviceIntent {
         return out;
     }
 
-    private static void addIfPinned(FabricPlan plan, ArrayNode routes, String prefix, String sw, int stage,
-                                    String dstSwitch) {
+    /** The members the stage's EV byte indexes, or null where it does not choose (MINIMAL applies). */
+    private static List<Arc> pinned(FabricPlan plan, String sw, int stage, String dstSwitch) {
         try {
             List<Arc> options = EvRouting.options(plan, sw, stage, dstSwitch, 0);
             // A single option is the minimal route itself: MINIMAL already carries it.
-            if (options.size() > 1) {
-                route(plan, routes, prefix, options);
-            }
+            return options.size() > 1 ? options : null;
         } catch (WalkException e) {
-            // Not pinned by an EV table at this stage: the MINIMAL routes (hashed ECMP) apply.
+            return null;
         }
     }
 
