@@ -26,7 +26,9 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             "  --http-port N      port of GET /fabric and GET /healthz (default " + DEFAULT_HTTP_PORT + ", 0 = free)",
             "  --http-host ADDR   address to listen on (default 127.0.0.1)",
             "  --state-dir DIR    keeps the last snapshot so ids and versions survive restarts (default .weft)",
-            "  --poll-ms N        how often the file is checked for changes (default " + DEFAULT_POLL_MS + ")");
+            "  --poll-ms N        how often the file is checked for changes (default " + DEFAULT_POLL_MS + ")",
+            "HTTP: GET /fabric (the snapshot), GET /healthz, PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+            "With Kafka, link-down/link-up events on weft.hotspots set links down and up again.");
 
     public ControllerOptions {
         if (fabricFile == null) {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -11,18 +13,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
+import io.weft.fabric.Link;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PlanException;
 import io.weft.plan.SnapshotJson;
 
 /**
- * Keeps the served snapshot in step with the fabric file: plan, number, publish, remember.
+ * Keeps the served snapshot in step with the fabric file and the links' states: plan, number, publish,
+ * remember.
  *
  * <p>Each accepted edit is planned against the previous plan (so surviving nodes keep their ids and
- * SIDs) and gets the next version. A file that cannot be used is reported and changes nothing: the last
- * good snapshot keeps being served. Versions continue across restarts from the highest of the stored
- * snapshot and the one on Kafka. Not thread-safe: one thread (the watcher) calls {@link #start},
- * {@link #onFileChanged} and {@link #retryPublish}; readers use {@link #current()} and {@link #status()}.
+ * SIDs) and gets the next version; so does each change of a link's state. A file that cannot be used is
+ * reported and changes nothing: the last good snapshot keeps being served. Versions and link states
+ * continue across restarts from the newer of the stored snapshot and the one on Kafka.
+ *
+ * <p>A link is {@code down} while telemetry says so (link-down until link-up, either direction),
+ * else {@code drained} while an operator drained it, else {@code up}. Mutators are synchronized (the
+ * watcher, HTTP and the hotspot listener call them from their own threads); readers use the volatile
+ * {@link #current()}.
  */
 final class FabricController {
     private final Path file;
@@ -31,6 +39,8 @@ final class FabricController {
     private final Consumer<String> info;
     private final Consumer<String> problem;
 
+    private final Set<String> drained = new TreeSet<>();
+    private final Set<String> down = new TreeSet<>();
     private volatile Snapshot current;
     private volatile String fileError;  // the file's last problem, until a good edit
     private volatile String kafkaError; // the last publish failure, until a publish succeeds
@@ -45,13 +55,13 @@ final class FabricController {
     }
 
     /** Plans the file for the first time; throws (one line) when it is unusable, so the process can exit 2. */
-    void start() throws FabricFileException {
+    synchronized void start() throws FabricFileException {
         Fabric fabric = FabricFileLoader.read(file);
         accept(fabric);
     }
 
     /** Re-plans after an edit; returns true when a new version was published. Never throws. */
-    boolean onFileChanged() {
+    synchronized boolean onFileChanged() {
         Fabric fabric;
         try {
             fabric = FabricFileLoader.read(file);
@@ -73,8 +83,36 @@ final class FabricController {
         }
     }
 
+    /**
+     * An operator drains a link ({@code true}: no new paths over it) or returns it to service.
+     *
+     * @return the version that carries the state (unchanged when the link already was in it)
+     * @throws IllegalArgumentException the link is not in the fabric
+     */
+    synchronized long setDrained(String linkId, boolean drain) {
+        Snapshot cur = requireLink(linkId);
+        boolean changed = drain ? drained.add(linkId) : drained.remove(linkId);
+        return changed ? republish(cur, "link " + linkId + (drain ? " drained" : " returned to service")) : cur.version();
+    }
+
+    /**
+     * Telemetry saw a link go down ({@code true}) or come back. Unknown links are ignored with a note:
+     * the collector may still be on an older fabric.
+     */
+    synchronized void setDown(String linkId, boolean isDown) {
+        Snapshot cur = current;
+        if (cur == null || cur.plan().fabric().link(linkId) == null) {
+            problem.accept("ignoring link " + (isDown ? "down" : "up") + " for " + linkId + ": not in the fabric");
+            return;
+        }
+        boolean changed = isDown ? down.add(linkId) : down.remove(linkId);
+        if (changed) {
+            republish(cur, "link " + linkId + (isDown ? " down" : " up"));
+        }
+    }
+
     /** Publishes the current snapshot again if Kafka refused it last time. */
-    void retryPublish() {
+    synchronized void retryPublish() {
         Snapshot cur = current;
         if (publishPending && cur != null) {
             publish(cur);
@@ -109,30 +147,69 @@ final class FabricController {
         } else {
             JsonNode earlier = latestKnown(fabric.id());
             previous = earlier == null ? null : previousPlan(earlier);
+            restoreLinkStates(earlier);
             lastVersion = Math.max(earlier == null ? 0 : earlier.path("version").asLong(0), cur == null ? 0 : cur.version());
         }
         FabricPlan plan = FabricFileLoader.plan(file, fabric, previous);
-        long version = lastVersion + 1;
-        byte[] json;
+        // Links that left the fabric take their states with them.
+        drained.removeIf(id -> fabric.link(id) == null);
+        down.removeIf(id -> fabric.link(id) == null);
+        Snapshot next = snapshot(plan, lastVersion + 1);
+        fileError = null;
+        install(next);
+        info.accept("fabric " + fabric.id() + " version " + next.version() + ": " + fabric.nodes().size() + " nodes, "
+                + fabric.links().size() + " links, planned in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
+                + publishedNote());
+    }
+
+    /** Same plan, new link states: the next version without re-planning. */
+    private long republish(Snapshot cur, String why) {
+        Snapshot next;
+        try {
+            next = snapshot(cur.plan(), cur.version() + 1);
+        } catch (FabricFileException e) {
+            throw new IllegalStateException(e.getMessage(), e); // the same plan serialized before
+        }
+        install(next);
+        info.accept("fabric " + next.fabricId() + " version " + next.version() + ": " + why + publishedNote());
+        return next.version();
+    }
+
+    private Snapshot snapshot(FabricPlan plan, long version) throws FabricFileException {
+        Map<String, String> states = new LinkedHashMap<>();
+        drained.forEach(id -> states.put(id, "drained"));
+        down.forEach(id -> states.put(id, "down")); // down wins over drained
         try {
             // Compact: snapshots of large fabrics are MBs on Kafka and over HTTP; indentation adds a third.
-            json = FabricJson.mapper().writer().without(SerializationFeature.INDENT_OUTPUT)
-                    .writeValueAsBytes(SnapshotJson.toTree(plan, Map.of(), version));
+            byte[] json = FabricJson.mapper().writer().without(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsBytes(SnapshotJson.toTree(plan, states, version));
+            return new Snapshot(plan.fabric().id(), version, FabricJson.toTree(plan.fabric()), plan, json);
         } catch (JsonProcessingException | RuntimeException e) {
             throw new FabricFileException(file + ": snapshot: " + e.getMessage());
         }
-        Snapshot next = new Snapshot(fabric.id(), version, FabricJson.toTree(fabric), plan, json);
+    }
+
+    private void install(Snapshot next) {
         current = next;
-        fileError = null;
         try {
-            store.save(next.fabricId(), json);
+            store.save(next.fabricId(), next.json());
         } catch (IOException e) {
             problem.accept("cannot keep the snapshot in " + store.file(next.fabricId()) + ": " + e.getMessage());
         }
         publish(next);
-        info.accept("fabric " + fabric.id() + " version " + version + ": " + fabric.nodes().size() + " nodes, "
-                + fabric.links().size() + " links, planned in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
-                + (publishPending ? " (not yet on Kafka)" : sink == null ? "" : ", published"));
+    }
+
+    private String publishedNote() {
+        return publishPending ? " (not yet on Kafka)" : sink == null ? "" : ", published";
+    }
+
+    private Snapshot requireLink(String linkId) {
+        Snapshot cur = current;
+        Link link = cur == null ? null : cur.plan().fabric().link(linkId);
+        if (link == null) {
+            throw new IllegalArgumentException("link \"" + linkId + "\" is not in the fabric");
+        }
+        return cur;
     }
 
     private void publish(Snapshot s) {
@@ -185,6 +262,25 @@ final class FabricController {
         } catch (PlanException | RuntimeException e) {
             problem.accept("ignoring the previous plan (" + e.getMessage() + "): ids are allocated afresh");
             return null;
+        }
+    }
+
+    private void restoreLinkStates(JsonNode snapshot) {
+        drained.clear();
+        down.clear();
+        if (snapshot == null) {
+            return;
+        }
+        try {
+            SnapshotJson.linkStatesFromTree(snapshot).forEach((id, state) -> {
+                if (state.equals("drained")) {
+                    drained.add(id);
+                } else if (state.equals("down")) {
+                    down.add(id);
+                }
+            });
+        } catch (PlanException | RuntimeException e) {
+            problem.accept("ignoring the previous link states (" + e.getMessage() + "): all links up");
         }
     }
 

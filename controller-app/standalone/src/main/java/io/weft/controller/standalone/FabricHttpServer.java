@@ -1,6 +1,7 @@
 package io.weft.controller.standalone;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -9,15 +10,21 @@ import java.util.concurrent.Executors;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.FabricJson;
 
 /**
  * {@code GET /fabric}: the current snapshot (ETag = version, so pollers get 304 until it changes);
- * {@code GET /healthz}: served version and the last unresolved problem. JSON only, read only.
+ * {@code GET /healthz}: served version and the last unresolved problem;
+ * {@code PUT /links/<id>/state} with {@code {"state":"drained"}} or {@code {"state":"up"}}: an operator
+ * drains a link or returns it to service (answers the version carrying it). JSON only.
  */
 final class FabricHttpServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
+    private static final int MAX_BODY_BYTES = 4096;
+
     private final FabricController controller;
 
     FabricHttpServer(String host, int port, FabricController controller) throws IOException {
@@ -40,6 +47,10 @@ final class FabricHttpServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            if (path.startsWith("/links/") && path.endsWith("/state")) {
+                linkState(exchange, path.substring("/links/".length(), path.length() - "/state".length()));
+                return;
+            }
             if (!path.equals("/fabric") && !path.equals("/healthz")) {
                 send(exchange, 404, error("no such resource " + path + " (try /fabric or /healthz)"));
                 return;
@@ -70,6 +81,36 @@ final class FabricHttpServer implements AutoCloseable {
             // One bad request must not kill the handler thread; the client gets a 500 with one line.
             send(exchange, 500, error("internal error: " + e));
         }
+    }
+
+    private void linkState(HttpExchange exchange, String linkId) throws IOException {
+        if (!exchange.getRequestMethod().equals("PUT")) {
+            exchange.getResponseHeaders().set("Allow", "PUT");
+            send(exchange, 405, error("method " + exchange.getRequestMethod() + " not allowed"));
+            return;
+        }
+        JsonNode body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = FabricJson.mapper().readTree(in.readNBytes(MAX_BODY_BYTES));
+        } catch (IOException e) {
+            send(exchange, 400, error("body: not valid JSON"));
+            return;
+        }
+        String state = body == null ? "" : body.path("state").asText("");
+        if (!state.equals("drained") && !state.equals("up")) {
+            send(exchange, 400, error("state: must be \"drained\" or \"up\" (down is what telemetry reports)"));
+            return;
+        }
+        long version;
+        try {
+            version = controller.setDrained(linkId, state.equals("drained"));
+        } catch (IllegalArgumentException e) {
+            send(exchange, 404, error(e.getMessage()));
+            return;
+        }
+        ObjectNode answer = FabricJson.mapper().createObjectNode().put("linkId", linkId).put("state", state)
+                .put("version", version);
+        send(exchange, 200, answer.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {

@@ -20,14 +20,16 @@ public final class StandaloneController implements AutoCloseable {
     private final SnapshotSink sink;
     private final FabricHttpServer http;
     private final ScheduledExecutorService watcher;
+    private final HotspotListener hotspots; // null without Kafka
 
     private StandaloneController(ControllerOptions options, FabricController controller, SnapshotSink sink,
-                                 FabricHttpServer http, ScheduledExecutorService watcher) {
+                                 FabricHttpServer http, ScheduledExecutorService watcher, HotspotListener hotspots) {
         this.options = options;
         this.controller = controller;
         this.sink = sink;
         this.http = http;
         this.watcher = watcher;
+        this.hotspots = hotspots;
     }
 
     /**
@@ -51,15 +53,19 @@ public final class StandaloneController implements AutoCloseable {
         FabricController controller = new FabricController(options.fabricFile(), new SnapshotStore(options.stateDir()),
                 kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line));
         FileWatcher files = new FileWatcher(options.fabricFile());
-        FabricHttpServer http = null;
+        // The port first: a controller that cannot serve must not publish a version before it exits.
+        FabricHttpServer http;
         try {
-            controller.start();
             http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller);
         } catch (IOException e) {
             closeSink(kafka);
             throw new StartException("HTTP port " + options.httpHost() + ":" + options.httpPort() + " is not usable: "
                     + e.getMessage());
+        }
+        try {
+            controller.start();
         } catch (FabricFileException | RuntimeException e) {
+            http.close();
             closeSink(kafka);
             throw e;
         }
@@ -80,7 +86,9 @@ public final class StandaloneController implements AutoCloseable {
                 err.println("controller: watcher: " + e);
             }
         }, options.pollMs(), options.pollMs(), TimeUnit.MILLISECONDS);
-        return new StandaloneController(options, controller, kafka, http, watcher);
+        HotspotListener hotspots = kafka == null ? null
+                : new HotspotListener(options.kafkaBootstrap(), controller, line -> err.println("controller: " + line)).start();
+        return new StandaloneController(options, controller, kafka, http, watcher, hotspots);
     }
 
     int httpPort() {
@@ -93,13 +101,17 @@ public final class StandaloneController implements AutoCloseable {
 
     String describe() {
         return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz), "
-                + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe())
+                + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
+                        + ", link-down/up from " + HotspotListener.TOPIC)
                 + ", watching " + options.fabricFile();
     }
 
     /** Stops watching, serving and publishing; waits for a re-plan in progress to finish. */
     @Override
     public void close() {
+        if (hotspots != null) {
+            hotspots.close();
+        }
         watcher.shutdown();
         try {
             watcher.awaitTermination(30, TimeUnit.SECONDS);

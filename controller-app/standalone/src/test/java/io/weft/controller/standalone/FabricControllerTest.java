@@ -171,4 +171,58 @@ class FabricControllerTest {
         assertThat(sink.published).extracting(s -> s.path("version").asLong()).containsExactly(1L);
         assertThat(c.status()).containsEntry("kafka", "published").containsEntry("status", "ok");
     }
+
+    @Test
+    void drainingALinkPublishesTheNextVersionWithItsState() throws Exception {
+        FabricController c = controller();
+        c.start();
+
+        assertThat(c.setDrained("leaf1-spine1", true)).isEqualTo(2);
+        assertThat(c.setDrained("leaf1-spine1", true)).isEqualTo(2); // already drained: no new version
+        assertThat(sink.latest("fab").path("linkStates").path("leaf1-spine1").asText()).isEqualTo("drained");
+        assertThat(sink.latest("fab").path("linkStates").path("leaf2-spine1").asText()).isEqualTo("up");
+
+        assertThat(c.setDrained("leaf1-spine1", false)).isEqualTo(3);
+        assertThat(sink.latest("fab").path("linkStates").path("leaf1-spine1").asText()).isEqualTo("up");
+        assertThatThrownBy(() -> c.setDrained("nope", true)).hasMessage("link \"nope\" is not in the fabric");
+    }
+
+    @Test
+    void downFromTelemetryWinsOverDrainedAndUnknownLinksAreIgnored() throws Exception {
+        FabricController c = controller();
+        c.start();
+        c.setDrained("leaf1-spine1", true);
+
+        c.setDown("leaf1-spine1", true);
+        assertThat(sink.latest("fab").path("linkStates").path("leaf1-spine1").asText()).isEqualTo("down");
+        c.setDown("leaf1-spine1", false);
+        assertThat(sink.latest("fab").path("linkStates").path("leaf1-spine1").asText()).isEqualTo("drained");
+
+        c.setDown("ghost-link", true);
+        assertThat(problems).singleElement().asString().contains("ghost-link");
+        assertThat(c.current().version()).isEqualTo(4);
+    }
+
+    @Test
+    void linkStatesSurviveARestartAndLeaveWithTheirLink() throws Exception {
+        FabricController first = controller();
+        first.start();
+        first.setDrained("leaf1-spine2", true);
+        first.setDown("leaf2-spine1", true);
+
+        FabricController second = new FabricController(file, new SnapshotStore(dir.resolve("state")), null,
+                infos::add, problems::add);
+        second.start();
+        JsonNode states = FabricJson.mapper().readTree(second.current().json()).path("linkStates");
+        assertThat(states.path("leaf1-spine2").asText()).isEqualTo("drained");
+        assertThat(states.path("leaf2-spine1").asText()).isEqualTo("down");
+
+        // spine2 leaves the fabric: its drained link is gone, the other state stays.
+        TestFabrics.write(file, TestFabrics.leafSpine("fab", TestFabrics.range("leaf", 1, 3), new String[] {"spine1"}, 400));
+        assertThat(second.onFileChanged()).isTrue();
+        states = FabricJson.mapper().readTree(second.current().json()).path("linkStates");
+        assertThat(states.has("leaf1-spine2")).isFalse();
+        assertThat(states.path("leaf2-spine1").asText()).isEqualTo("down");
+        assertThat(second.setDrained("leaf1-spine1", true)).isEqualTo(second.current().version());
+    }
 }

@@ -27,8 +27,12 @@ import io.weft.fabric.FabricJson;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,6 +89,27 @@ class StandaloneControllerEndToEndTest {
 
             TestFabrics.write(file, good);
             awaitJson(base + "/healthz", h -> h.path("status").asText().equals("ok"));
+
+            // An operator drains a link: version 3 carries it, on HTTP and Kafka.
+            HttpResponse<String> drained = put(base + "/links/leaf1-spine1/state", "{\"state\":\"drained\"}");
+            assertThat(drained.statusCode()).isEqualTo(200);
+            assertThat(FabricJson.mapper().readTree(drained.body()).path("version").asLong()).isEqualTo(3);
+            assertThat(lastOnKafka(devstack, fabricId).path("linkStates").path("leaf1-spine1").asText()).isEqualTo("drained");
+            assertThat(put(base + "/links/nope/state", "{\"state\":\"drained\"}").statusCode()).isEqualTo(404);
+            assertThat(put(base + "/links/leaf1-spine1/state", "{\"state\":\"down\"}").statusCode()).isEqualTo(400);
+
+            // The telemetry collector reports leaf2-spine2 down on weft.hotspots. The listener joins its group
+            // asynchronously and starts at the end of the topic, so the event is re-sent until it is seen.
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            JsonNode linkStates = served;
+            while (!linkStates.path("leaf2-spine2").asText().equals("down") && System.nanoTime() < deadline) {
+                sendHotspot(devstack, "link-down", "leaf2-spine2");
+                Thread.sleep(300);
+                linkStates = FabricJson.mapper().readTree(get(base + "/fabric", null).body()).path("linkStates");
+            }
+            assertThat(linkStates.path("leaf2-spine2").asText()).isEqualTo("down");
+            assertThat(linkStates.path("leaf1-spine1").asText()).isEqualTo("drained");
+            v2 = FabricJson.mapper().readTree(get(base + "/fabric", null).body());
             assertThat(get(base + "/nothing", null).statusCode()).isEqualTo(404);
             assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/fabric"))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString())
@@ -93,12 +118,13 @@ class StandaloneControllerEndToEndTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("fabric " + fabricId + " version 2");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("still serving version 2");
 
-        // A restart with an empty state directory continues from Kafka's last record: version 3, same ids.
+        // A restart with an empty state directory continues from Kafka's last record: same ids and link states.
         ControllerOptions fresh = new ControllerOptions(file, devstack.kafkaBootstrapServers(), "127.0.0.1", 0,
                 dir.resolve("other-state"), 50);
         try (StandaloneController controller = start(fresh)) {
             JsonNode v3 = FabricJson.mapper().readTree(get("http://127.0.0.1:" + controller.httpPort() + "/fabric", null).body());
-            assertThat(v3.path("version").asLong()).isEqualTo(3);
+            assertThat(v3.path("version").asLong()).isEqualTo(v2.path("version").asLong() + 1);
+            assertThat(v3.path("linkStates")).isEqualTo(v2.path("linkStates"));
             assertThat(controller.controller().current().plan().nodeIds())
                     .isEqualTo(io.weft.plan.SnapshotJson.planFromTree(v2).nodeIds());
         }
@@ -117,6 +143,7 @@ class StandaloneControllerEndToEndTest {
                     .isInstanceOf(StandaloneController.StartException.class)
                     .hasMessageStartingWith("HTTP port 127.0.0.1:" + taken.getLocalPort() + " is not usable");
         }
+        assertThat(lastOnKafkaOrNull(devstack, fabricId)).isNull();
     }
 
     private StandaloneController start(ControllerOptions options) throws Exception {
@@ -130,6 +157,23 @@ class StandaloneControllerEndToEndTest {
             b.header("If-None-Match", ifNoneMatch);
         }
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> put(String url, String json) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .PUT(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void sendHotspot(DevstackEndpoints devstack, String kind, String linkId) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
+        String event = FabricJson.mapper().createObjectNode().put("schemaVersion", 1)
+                .put("eventId", UUID.randomUUID().toString()).put("kind", kind).put("linkId", linkId)
+                .put("direction", "spine2").put("sampleTimestampNs", "1").put("detectedAt", "2026-01-01T00:00:00Z")
+                .putNull("utilisation").putNull("dropRate").putNull("ecnFraction").putNull("threshold").toString();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>("weft.hotspots", linkId, event)).get();
+        }
     }
 
     private JsonNode awaitFabric(String base, Predicate<JsonNode> condition) throws Exception {
@@ -149,6 +193,12 @@ class StandaloneControllerEndToEndTest {
 
     /** The last weft.fabric record under the key, read by an independent consumer. */
     private static JsonNode lastOnKafka(DevstackEndpoints devstack, String key) throws Exception {
+        JsonNode last = lastOnKafkaOrNull(devstack, key);
+        assertThat(last).as("a weft.fabric record keyed " + key).isNotNull();
+        return last;
+    }
+
+    private static JsonNode lastOnKafkaOrNull(DevstackEndpoints devstack, String key) throws Exception {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -167,7 +217,6 @@ class StandaloneControllerEndToEndTest {
                 }
             }
         }
-        assertThat(value).as("a weft.fabric record keyed " + key).isNotNull();
-        return FabricJson.mapper().readTree(value);
+        return value == null ? null : FabricJson.mapper().readTree(value);
     }
 }
