@@ -32,22 +32,27 @@ class PlanProvisionerTest {
 
     @BeforeEach
     void wire() {
+        wire(provisioner, t, mastership, cfgRegistered);
+        provisioner.publisher = published;
+    }
+
+    /** Wires a provisioner to the fakes of a test fabric; this instance masters every switch. */
+    static void wire(PlanProvisioner p, TestFabric fabric, FakeMastershipService mastership, List<String> cfgRegistered) {
         MainComponent main = new MainComponent();
         main.coreService = new FakeCoreService();
-        main.configRegistry = t.configs;
+        main.configRegistry = fabric.configs;
         main.activate();
-        provisioner.mainComponent = main;
-        provisioner.deviceService = t.devices;
-        provisioner.linkService = t.links;
-        provisioner.configService = t.configs;
-        provisioner.mastershipService = mastership;
-        provisioner.componentConfigService = new ComponentConfigAdapter() {
+        p.mainComponent = main;
+        p.deviceService = fabric.devices;
+        p.linkService = fabric.links;
+        p.configService = fabric.configs;
+        p.mastershipService = mastership;
+        p.componentConfigService = new ComponentConfigAdapter() {
             @Override
             public void registerProperties(Class<?> componentClass) {
                 cfgRegistered.add(componentClass.getSimpleName());
             }
         };
-        provisioner.publisher = published;
         for (String d : new String[] {"device:leaf1", "device:leaf2", "device:spine1", "device:spine2"}) {
             mastership.master(d, FakeMastershipService.LOCAL);
         }
