@@ -101,8 +101,8 @@ public class PlanProvisioner implements WeftPlanService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ComponentConfigService componentConfigService;
 
-    /** Only touched on the planning thread once active (tests set it before activation). */
-    SnapshotPublisher publisher = new LoggingSnapshotPublisher();
+    /** Replaced only on the planning thread once active (tests set it before activation). */
+    volatile SnapshotPublisher publisher = new LoggingSnapshotPublisher();
 
     private final DeviceListener deviceListener = new InternalDeviceListener();
     private final LinkListener linkListener = new InternalLinkListener();
@@ -196,8 +196,8 @@ public class PlanProvisioner implements WeftPlanService {
         }
     }
 
-    /** Where snapshots currently go (for the CLI and tests). */
-    String publisherDescription() {
+    @Override
+    public String snapshotDestination() {
         return publisher.describe();
     }
 

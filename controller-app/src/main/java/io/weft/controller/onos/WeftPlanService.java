@@ -15,4 +15,7 @@ public interface WeftPlanService {
 
     /** Whether this instance computes the plan (it is master of the lowest-id Weft device). */
     boolean isPlanOwner();
+
+    /** Where snapshots go: "weft.fabric on host:port", or the ONOS log when Kafka is not set. */
+    String snapshotDestination();
 }

@@ -299,19 +299,19 @@ class PlanProvisionerTest {
     void kafkaBootstrapSwitchesThePublisherAndBadValuesFallBackToTheLog() throws Exception {
         mastership.master("device:leaf1", FakeMastershipService.OTHER); // no plan: nothing to send
         activate();
-        assertThat(provisioner.publisherDescription()).isEqualTo("a recording");
+        assertThat(provisioner.snapshotDestination()).isEqualTo("a recording");
 
         provisioner.modified(new ContextWith(KAFKA_BOOTSTRAP, "localhost:9"));
         provisioner.awaitIdle();
         assertThat(published.closed).isTrue();
-        assertThat(provisioner.publisherDescription()).isEqualTo("weft.fabric on localhost:9");
+        assertThat(provisioner.snapshotDestination()).isEqualTo("weft.fabric on localhost:9");
 
         provisioner.modified(new ContextWith(KAFKA_BOOTSTRAP, "not a host list"));
         provisioner.awaitIdle();
-        assertThat(provisioner.publisherDescription()).isEqualTo("the ONOS log");
+        assertThat(provisioner.snapshotDestination()).isEqualTo("the ONOS log");
 
         provisioner.modified(new ContextWith(KAFKA_BOOTSTRAP, ""));
         provisioner.awaitIdle();
-        assertThat(provisioner.publisherDescription()).isEqualTo("the ONOS log");
+        assertThat(provisioner.snapshotDestination()).isEqualTo("the ONOS log");
     }
 }

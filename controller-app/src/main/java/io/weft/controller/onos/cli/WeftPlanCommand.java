@@ -29,5 +29,6 @@ public class WeftPlanCommand extends AbstractShellCommand {
         for (String line : PlanSummary.lines(state)) {
             print("%s", line);
         }
+        print("snapshots go to %s", service.snapshotDestination());
     }
 }
