@@ -15,10 +15,10 @@ describe('tiered layout (leaf-spine)', () => {
   const at = positionsOf(leafSpine);
   const pos = (id: string) => at.get(id)!;
 
-  it('puts spines above leaves above NICs', () => {
-    expect(pos('spine1').y).toBe(TIER_GAP);
-    expect(pos('leaf1').y).toBe(2 * TIER_GAP);
-    expect(pos('nic1').y).toBe(3 * TIER_GAP);
+  it('puts spines above leaves above NICs, with no gap for the missing super-spine tier', () => {
+    expect(pos('spine1').y).toBe(0);
+    expect(pos('leaf1').y).toBe(TIER_GAP);
+    expect(pos('nic1').y).toBe(2 * TIER_GAP);
   });
 
   it('centres each row and keeps ids in order', () => {
@@ -49,6 +49,57 @@ describe('tiered layout (leaf-spine)', () => {
     const spots = [...at.values()].map((p) => `${p.x},${p.y}`);
     expect(at.size).toBe(leafSpine.nodes.length);
     expect(new Set(spots).size).toBe(spots.length);
+  });
+});
+
+/** A two-tier Clos: every leaf linked to every spine, nicsPerLeaf NICs on each leaf. */
+function clos(spines: number, leaves: number, nicsPerLeaf: number): Fabric {
+  const nodes: Fabric['nodes'] = [];
+  const links: Fabric['links'] = [];
+  const link = (a: string, b: string) => links.push({ id: `${a}-${b}`, a: { node: a }, b: { node: b }, capacityGbps: 400 });
+  for (let s = 1; s <= spines; s++) nodes.push({ id: `spine${s}`, role: 'spine' });
+  for (let l = 1; l <= leaves; l++) {
+    nodes.push({ id: `leaf${l}`, role: 'leaf' });
+    for (let s = 1; s <= spines; s++) link(`leaf${l}`, `spine${s}`);
+    for (let n = 1; n <= nicsPerLeaf; n++) {
+      nodes.push({ id: `leaf${l}-nic${n}`, role: 'nic' });
+      link(`leaf${l}-nic${n}`, `leaf${l}`);
+    }
+  }
+  return { schemaVersion: 1, id: 'clos', nodes, links };
+}
+
+describe('tiered layout of a large fabric', () => {
+  const fabric = clos(32, 128, 16);
+  const at = positionsOf(fabric);
+  const xs = [...at.values()].map((p) => p.x);
+  const ys = [...at.values()].map((p) => p.y);
+  const width = Math.max(...xs) - Math.min(...xs);
+  const height = Math.max(...ys) - Math.min(...ys);
+
+  it('keeps a readable shape instead of one long line', () => {
+    expect(width / height).toBeLessThanOrEqual(3);
+  });
+
+  it('stretches a short row to the width of the widest', () => {
+    expect(at.get('spine1')!.x).toBeCloseTo(at.get('leaf1')!.x, 6);
+    expect(at.get('spine32')!.x).toBeCloseTo(at.get('leaf128')!.x, 6);
+  });
+
+  it("keeps each NIC below its own leaf, within that leaf's share of the row", () => {
+    const leafGap = at.get('leaf2')!.x - at.get('leaf1')!.x;
+    for (let l = 1; l <= 128; l += 9) {
+      const leaf = at.get(`leaf${l}`)!;
+      for (let n = 1; n <= 16; n++) {
+        const nic = at.get(`leaf${l}-nic${n}`)!;
+        expect(nic.y).toBeGreaterThan(leaf.y);
+        expect(Math.abs(nic.x - leaf.x)).toBeLessThan(leafGap / 2);
+      }
+    }
+  });
+
+  it('gives every node its own spot', () => {
+    expect(new Set([...at.values()].map((p) => `${p.x},${p.y}`)).size).toBe(fabric.nodes.length);
   });
 });
 

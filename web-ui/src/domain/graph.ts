@@ -30,10 +30,11 @@ export interface GraphElements {
   edges: GraphEdge[];
 }
 
-/** Vertical distance between tiers and horizontal distance between neighbours, in px. */
+/** Least vertical distance between tiers, horizontal distance between switches, between NICs; px. */
 export const TIER_GAP = 160;
 export const NODE_GAP = 70;
-const TIER_ROLES: readonly Role[] = ['superspine', 'spine', 'leaf', 'nic'];
+export const NIC_GAP = 24;
+const SWITCH_TIERS: readonly Role[] = ['superspine', 'spine', 'leaf'];
 
 export function toGraphElements(fabric: Fabric, linkStates: Record<string, LinkState> = {}): GraphElements {
   const positions = layout(fabric);
@@ -95,17 +96,50 @@ const byPlacement = (a: FabricNode, b: FabricNode) =>
   (a.rail ?? 0) - (b.rail ?? 0) ||
   naturalCompare(a.id, b.id);
 
-/** Rows per tier, each centred on x = 0; NICs ordered under the switch they attach to. */
+/**
+ * Switch tiers as rows centred on x = 0, every row stretched to the widest one; each switch's
+ * NICs in a small grid under it. Tiers move apart as the fabric widens, so a large fabric keeps a
+ * readable shape (width at most about 3 x height) instead of collapsing into a line.
+ */
 function tierLayout(nodes: readonly FabricNode[], attachment: Map<string, string>, out: Map<string, Position>): void {
-  const free = (role: Role) => nodes.filter((n) => n.role === role && !out.has(n.id));
-  TIER_ROLES.forEach((role, tier) => {
-    let row = free(role).sort(byPlacement);
-    if (role === 'nic') {
-      const x = (n: FabricNode) => out.get(attachment.get(n.id) ?? '')?.x ?? Number.POSITIVE_INFINITY;
-      row = row.sort((a, b) => x(a) - x(b) || naturalCompare(a.id, b.id));
-    }
-    row.forEach((n, i) => out.set(n.id, { x: (i - (row.length - 1) / 2) * NODE_GAP, y: tier * TIER_GAP }));
+  const rows = SWITCH_TIERS.map((role) => nodes.filter((n) => n.role === role && !out.has(n.id)).sort(byPlacement)).filter(
+    (row) => row.length > 0,
+  );
+  const width = Math.max(0, ...rows.map((r) => (r.length - 1) * NODE_GAP));
+  // rows.length gaps from the top row down to the NICs: height >= width / 3.
+  const tierGap = Math.max(TIER_GAP, width / (3 * Math.max(1, rows.length)));
+  const slot = new Map<string, number>(); // horizontal room each switch has for its NICs
+  rows.forEach((row, tier) => {
+    const step = row.length > 1 ? width / (row.length - 1) : 0;
+    row.forEach((n, i) => {
+      out.set(n.id, { x: row.length > 1 ? i * step - width / 2 : 0, y: tier * tierGap });
+      slot.set(n.id, Math.max(NODE_GAP, step));
+    });
   });
+
+  const nics = nodes.filter((n) => n.role === 'nic' && !out.has(n.id)).sort((a, b) => naturalCompare(a.id, b.id));
+  const under = new Map<string, FabricNode[]>();
+  const loose: FabricNode[] = [];
+  for (const nic of nics) {
+    const host = attachment.get(nic.id);
+    if (host !== undefined && out.has(host)) under.set(host, [...(under.get(host) ?? []), nic]);
+    else loose.push(nic);
+  }
+  const nicY = rows.length * tierGap;
+  for (const [host, members] of under) {
+    const at = out.get(host)!;
+    const columns = Math.max(1, Math.min(members.length, Math.floor(slot.get(host)! / NIC_GAP)));
+    members.forEach((nic, i) => {
+      const column = i % columns;
+      out.set(nic.id, {
+        x: at.x + (column - (columns - 1) / 2) * NIC_GAP,
+        y: Math.max(nicY, at.y + tierGap) + Math.floor(i / columns) * NIC_GAP,
+      });
+    });
+  }
+  // NICs attached to nothing placed yet: one row below everything else.
+  const bottom = Math.max(nicY, ...[...out.values()].map((p) => p.y)) + tierGap;
+  loose.forEach((n, i) => out.set(n.id, { x: (i - (loose.length - 1) / 2) * NODE_GAP, y: bottom }));
 }
 
 /**
@@ -123,7 +157,7 @@ function ringLayout(routers: readonly FabricNode[], nodes: readonly FabricNode[]
   // Big enough that neighbouring routers on the circle are about NODE_GAP apart.
   const radius = Math.max(2 * NODE_GAP, (groups.size * largest * NODE_GAP) / (2 * Math.PI));
   const hasTiers = nodes.some((n) => n.role === 'superspine' || n.role === 'spine' || n.role === 'leaf');
-  const centreY = hasTiers ? TIER_ROLES.length * TIER_GAP + radius + 2 * NODE_GAP : 0;
+  const centreY = hasTiers ? (SWITCH_TIERS.length + 1) * TIER_GAP + radius + 2 * NODE_GAP : 0;
   const nicsOf = (router: string) =>
     nodes.filter((n) => n.role === 'nic' && attachment.get(n.id) === router).sort((a, b) => naturalCompare(a.id, b.id));
   [...groups.entries()]
