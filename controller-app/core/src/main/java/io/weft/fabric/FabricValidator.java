@@ -23,6 +23,8 @@ public final class FabricValidator {
     /** contracts/fabric.schema.json $defs.id: no '>' (arc keys), no '|' (SONiC keys), no spaces. */
     static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
     static final Pattern PORT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}");
+    /** Highest uN id: 0xE000-0xFFFF are per-node function ids (the uSID local block). */
+    public static final int MAX_NODE_ID = 0xDFFF;
     private static final int MAX_PROBLEMS_IN_EXCEPTION = 3;
     private static final String HEX = "0123456789abcdef";
 
@@ -114,8 +116,9 @@ public final class FabricValidator {
             if (n.srv6NodeId() != null) {
                 if (!n.role().isSwitch()) {
                     out.add(what + ": srv6NodeId is for switches only (NICs have no uN locator)");
-                } else if (n.srv6NodeId() < 1 || n.srv6NodeId() > 0xFFFF) {
-                    out.add(what + ": srv6NodeId must be in 1..65535 (got " + n.srv6NodeId() + ")");
+                } else if (n.srv6NodeId() < 1 || n.srv6NodeId() > MAX_NODE_ID) {
+                    // 0xE000-0xFFFF are per-node functions (uDT, uA): a uN id there would be ambiguous.
+                    out.add(what + ": srv6NodeId must be in 1..57343 (0x0001-0xDFFF; got " + n.srv6NodeId() + ")");
                 }
             }
             if (n.address() != null && parseIpv6(n.address()) == null) {
@@ -232,7 +235,7 @@ public final class FabricValidator {
                 continue;
             }
             Integer sid = n.srv6NodeId();
-            if (sid != null && n.role().isSwitch() && sid >= 1 && sid <= 0xFFFF) {
+            if (sid != null && n.role().isSwitch() && sid >= 1 && sid <= MAX_NODE_ID) {
                 String other = sids.putIfAbsent(sid, n.id());
                 if (other != null) {
                     out.add("srv6NodeId " + sid + " used by both " + other + " and " + n.id());

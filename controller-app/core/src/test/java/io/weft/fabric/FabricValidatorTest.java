@@ -102,9 +102,9 @@ class FabricValidatorTest {
     @Test
     void srv6NodeIdOutOfRange() throws Exception {
         assertThat(problemsAfter(r -> node(r, 0).put("srv6NodeId", 0)))
-                .containsExactly("leaf leaf1: srv6NodeId must be in 1..65535 (got 0)");
-        assertThat(problemsAfter(r -> node(r, 0).put("srv6NodeId", 65536)))
-                .containsExactly("leaf leaf1: srv6NodeId must be in 1..65535 (got 65536)");
+                .containsExactly("leaf leaf1: srv6NodeId must be in 1..57343 (0x0001-0xDFFF; got 0)");
+        assertThat(problemsAfter(r -> node(r, 0).put("srv6NodeId", 0xE000)))
+                .containsExactly("leaf leaf1: srv6NodeId must be in 1..57343 (0x0001-0xDFFF; got 57344)");
     }
 
     @Test
