@@ -3,6 +3,13 @@ package io.weft.scheduler.agent;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.web.ApiException;
@@ -31,6 +38,7 @@ import tools.jackson.databind.ObjectMapper;
  * or 204 (the NIC never had a path). A waiting poll holds no thread.
  */
 @RestController
+@Tag(name = "agents", description = "NIC agents: EV profiles by long-poll, flow reports (scope agent, bound to NICs)")
 class AgentController {
     private static final Logger LOG = LoggerFactory.getLogger(AgentController.class);
     /** Profiles for woken polls are read off the committing thread, on a few threads of their own. */
@@ -58,7 +66,13 @@ class AgentController {
         this.json = json;
     }
 
-    @GetMapping("/v1/agents/{nic}/paths")
+    @GetMapping(path = "/v1/agents/{nic}/paths", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Long-poll the NIC's EV profile", description = "Answers at once when the NIC's version is "
+            + "newer than since (or since is absent); else waits up to wait seconds.")
+    @ApiResponse(responseCode = "200", description = "the current profile")
+    @ApiResponse(responseCode = "304", description = "nothing newer than since within wait seconds")
+    @ApiResponse(responseCode = "204", description = "the NIC never had a path")
+    @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     DeferredResult<ResponseEntity<EvProfile>> paths(@PathVariable String nic,
             @RequestParam(required = false) @Min(0) Long since,
             @RequestParam(defaultValue = "0") @Min(0) @Max(86_400) int wait) {
@@ -105,7 +119,11 @@ class AgentController {
     }
 
     /** 202 once Kafka has the report. */
-    @PostMapping("/v1/agents/{nic}/reports")
+    @PostMapping(path = "/v1/agents/{nic}/reports", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Forward a flow report to weft.telemetry.flows")
+    @ApiResponse(responseCode = "202", description = "Kafka has the report")
+    @ApiResponse(responseCode = "400", description = "bad report; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "Kafka unavailable; retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     ResponseEntity<Void> report(@PathVariable String nic, @Valid @RequestBody FlowReport report) {
         requireNic(nic);
         if (!report.nic().equals(nic)) {

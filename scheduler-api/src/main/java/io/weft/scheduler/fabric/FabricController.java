@@ -9,6 +9,13 @@ import java.util.Map;
 import io.weft.fabric.Arc;
 import io.weft.fabric.FabricJson;
 import io.weft.plan.SnapshotJson;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.auth.Caller;
 import io.weft.scheduler.placement.PlacementEngine;
 import io.weft.scheduler.placement.Quality;
@@ -22,6 +29,7 @@ import tools.jackson.databind.ObjectMapper;
 
 /** Operator view of the fabric and maintenance drains. */
 @RestController
+@Tag(name = "fabric", description = "Operators: the fabric with reservations, maintenance drains")
 class FabricController {
     private final Placement placement;
     private final FabricService service;
@@ -47,7 +55,8 @@ class FabricController {
     }
 
     /** The snapshot the scheduler places on (core's Jackson 2 trees go over as text) plus reservations. */
-    @GetMapping("/v1/fabric")
+    @GetMapping(path = "/v1/fabric", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "The fabric snapshot in use, link states and per-direction reservations")
     FabricState fabric() {
         synchronized (placement) {
             FabricView view = placement.view();
@@ -73,13 +82,17 @@ class FabricController {
         }
     }
 
-    @PostMapping("/v1/fabric/links/{id}/drain")
-    Map<String, Object> drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+    @PostMapping(path = "/v1/fabric/links/{id}/drain", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Drain a link: flows leave it, nothing new uses it")
+    @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
         return service.setDrained(id, true, caller.name());
     }
 
-    @PostMapping("/v1/fabric/links/{id}/undrain")
-    Map<String, Object> undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+    @PostMapping(path = "/v1/fabric/links/{id}/undrain", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Put a drained link back in service")
+    @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
         return service.setDrained(id, false, caller.name());
     }
 }

@@ -167,14 +167,13 @@ public class FabricService {
     }
 
     /** Drains or undrains a link; returns how many flow slices moved and how many lost their path. */
-    public Map<String, Object> setDrained(String linkId, boolean drained, String by) {
+    public DrainOutcome setDrained(String linkId, boolean drained, String by) {
         synchronized (placement) {
             FabricView view = placement.view();
             if (view.fabric().link(linkId) == null) {
                 throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
             }
-            Map<String, Object> outcome = new LinkedHashMap<>();
-            tx.executeWithoutResult(s -> {
+            return tx.execute(s -> {
                 if (drained) {
                     jdbc.sql("insert into link_drains (link_id, drained_by) values (?, ?) on conflict do nothing")
                             .params(linkId, by).update();
@@ -187,14 +186,18 @@ public class FabricService {
                 String reason = (drained ? "drain:" : "undrain:") + linkId;
                 List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
                 ledger.record(changes);
-                outcome.put("linkId", linkId);
-                outcome.put("state", effective.get(linkId).name().toLowerCase(Locale.ROOT));
-                outcome.put("moved", changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count());
-                outcome.put("unplaced", r.unplaced().size());
-                outcome.put("maxLinkLoad", r.quality().maxLoad());
-                events.append(drained ? "link-drained" : "link-undrained", linkId, new LinkedHashMap<>(outcome));
+                DrainOutcome outcome = new DrainOutcome(linkId, effective.get(linkId).name().toLowerCase(Locale.ROOT),
+                        (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
+                        r.unplaced().size(), r.quality().maxLoad());
+                Map<String, Object> payload = new LinkedHashMap<>();
+                payload.put("linkId", linkId);
+                payload.put("state", outcome.state());
+                payload.put("moved", outcome.moved());
+                payload.put("unplaced", outcome.unplaced());
+                payload.put("by", by);
+                events.append(drained ? "link-drained" : "link-undrained", linkId, payload);
+                return outcome;
             });
-            return outcome;
         }
     }
 

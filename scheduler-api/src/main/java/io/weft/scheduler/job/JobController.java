@@ -2,6 +2,13 @@ package io.weft.scheduler.job;
 
 import java.net.URI;
 
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.auth.Caller;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.job.JobViews.History;
@@ -28,6 +35,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** The jobs API for AI job schedulers (scope {@code scheduler}; operators may read). */
 @RestController
+@Tag(name = "jobs", description = "AI job schedulers: submit, list, read, release (scope scheduler; operator reads)")
 class JobController {
     private final JobService jobs;
     private final JobStore store;
@@ -40,7 +48,14 @@ class JobController {
     }
 
     /** 201 with the placed job; 200 with the same job when an Idempotency-Key is replayed. */
-    @PostMapping("/v1/jobs")
+    @PostMapping(path = "/v1/jobs", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Place a job", description = "Expands the pattern, places every flow slice and returns "
+            + "paths and encodings. With Idempotency-Key, a retry returns the first answer (200).")
+    @ApiResponse(responseCode = "201", description = "placed")
+    @ApiResponse(responseCode = "200", description = "idempotent replay of an earlier request")
+    @ApiResponse(responseCode = "400", description = "bad request; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "409", description = "refused: no path, or the admission limit maxLinkLoad cannot be met", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "422", description = "Idempotency-Key reused with a different body", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     ResponseEntity<JobView> create(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @RequestHeader(name = "Idempotency-Key", required = false)
             @Size(min = 1, max = 200) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII")
@@ -52,7 +67,8 @@ class JobController {
                 .body(c.job());
     }
 
-    @GetMapping("/v1/jobs")
+    @GetMapping(path = "/v1/jobs", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "List jobs, oldest first, optionally by tenant and state")
     Page<JobSummary> list(@RequestParam(required = false) @Size(min = 1, max = 100) String tenant,
             @RequestParam(required = false) @Pattern(regexp = "ACTIVE|RELEASED", message = "must be ACTIVE or RELEASED")
             String state,
@@ -64,17 +80,23 @@ class JobController {
         return store.list(tenant, state, page, size);
     }
 
-    @GetMapping("/v1/jobs/{id}")
+    @GetMapping(path = "/v1/jobs/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "A job with its flows, current paths and encodings")
+    @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     JobView get(@PathVariable String id) {
         return store.find(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
     }
 
-    @DeleteMapping("/v1/jobs/{id}")
+    @DeleteMapping(path = "/v1/jobs/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Release a job (idempotent): its reservations go, its agents are told")
+    @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     JobView release(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
         return jobs.release(caller, id);
     }
 
-    @GetMapping("/v1/jobs/{id}/history")
+    @GetMapping(path = "/v1/jobs/{id}/history", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Every path change of the job's flows, with the reason")
+    @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     History history(@PathVariable String id) {
         return store.history(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
     }
