@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * Field checks shared by the netcfg classes. Each check appends one message naming the field
- * ("srv6NodeId: must be an integer in 1..65535") so that an operator sees every problem of a
+ * ("srv6NodeId: must be an integer in 1..57343") so that an operator sees every problem of a
  * config at once in the log, not just "invalid config".
  */
 final class ConfigChecks {

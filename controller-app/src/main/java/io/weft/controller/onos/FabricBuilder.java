@@ -17,6 +17,7 @@ import org.onosproject.net.link.LinkService;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,10 +102,14 @@ public final class FabricBuilder {
 
         Map<String, String> linkStates = new LinkedHashMap<>();
         List<Link> links = new ArrayList<>();
+        Map<Endpoint, String> usedPorts = new HashMap<>();
         for (Duplex d : pairLinks(nodeIds).values()) {
             Endpoint a = new Endpoint(nodeIds.get(d.low.deviceId()), portName(d.low));
             Endpoint b = new Endpoint(nodeIds.get(d.high.deviceId()), portName(d.high));
             String id = linkId(a, b);
+            if (portTaken(id, a, b, usedPorts, problems)) {
+                continue;
+            }
             double capacityGbps = capacityGbps(d.low, d.high, defaultCapacityGbps);
             long latencyNs = d.latencyNs(defaultLatencyNs);
             links.add(new Link(id, a, b, capacityGbps, latencyNs));
@@ -112,7 +117,7 @@ public final class FabricBuilder {
         }
 
         if (app != null) {
-            addNics(app, nodeIds, usedIds, nodes, links, linkStates, defaultCapacityGbps, problems);
+            addNics(app, nodeIds, usedIds, usedPorts, nodes, links, linkStates, defaultCapacityGbps, problems);
         }
 
         Map<String, Object> params = new LinkedHashMap<>();
@@ -126,9 +131,9 @@ public final class FabricBuilder {
         return new BuiltFabric(fabric, linkStates, nodeIds, problems);
     }
 
-    private void addNics(WeftAppConfig app, Map<DeviceId, String> nodeIds, Set<String> usedIds, List<Node> nodes,
-                         List<Link> links, Map<String, String> linkStates, double defaultCapacityGbps,
-                         List<String> problems) {
+    private void addNics(WeftAppConfig app, Map<DeviceId, String> nodeIds, Set<String> usedIds,
+                         Map<Endpoint, String> usedPorts, List<Node> nodes, List<Link> links,
+                         Map<String, String> linkStates, double defaultCapacityGbps, List<String> problems) {
         for (NicAttachment nic : app.nics()) {
             String switchNode = nodeIds.get(nic.attach().deviceId());
             if (switchNode == null) {
@@ -136,22 +141,60 @@ public final class FabricBuilder {
                         + " is not a Weft device (no valid weft netcfg, or not known to ONOS)");
                 continue;
             }
-            if (!usedIds.add(nic.id())) {
+            Role switchRole = roleOf(nodes, switchNode);
+            if (switchRole != Role.LEAF && switchRole != Role.ROUTER) {
+                problems.add("nic " + nic.id() + ": left out, " + switchNode + " is a " + switchRole.jsonName()
+                        + " (NICs attach to a leaf or a router)");
+                continue;
+            }
+            if (usedIds.contains(nic.id())) {
                 problems.add("nic " + nic.id() + ": left out, fabric node id is already taken");
                 continue;
             }
-            nodes.add(Node.builder(nic.id(), Role.NIC)
-                    .server(nic.server()).rail(nic.rail()).plane(nic.plane()).address(nic.address())
-                    .build());
             Endpoint a = new Endpoint(nic.id(), nic.port());
             Endpoint b = new Endpoint(switchNode, portName(nic.attach()));
             String id = linkId(a, b);
+            if (portTaken(id, a, b, usedPorts, problems)) {
+                continue;
+            }
+            usedIds.add(nic.id());
+            nodes.add(Node.builder(nic.id(), Role.NIC)
+                    .server(nic.server()).rail(nic.rail()).plane(nic.plane()).address(nic.address())
+                    .build());
             double capacityGbps = nic.capacityGbps() != null ? nic.capacityGbps()
                     : capacityGbps(nic.attach(), null, defaultCapacityGbps);
-            links.add(new Link(id, a, b, capacityGbps, 0));
+            links.add(new Link(id, a, b, capacityGbps, 0)); // a NIC cable's latency is negligible here
             Port port = deviceService.getPort(nic.attach());
             linkStates.put(id, port == null || port.isEnabled() ? BuiltFabric.UP : BuiltFabric.DOWN);
         }
+    }
+
+    /**
+     * True (and a problem noted) when a port of this link already carries another one: a port
+     * cabled twice is a discovery artefact or a netcfg mistake, and the fabric would not validate.
+     * The first link in id order keeps the port.
+     */
+    private static boolean portTaken(String linkId, Endpoint a, Endpoint b, Map<Endpoint, String> usedPorts,
+                                     List<String> problems) {
+        for (Endpoint e : new Endpoint[] {a, b}) {
+            String other = usedPorts.get(e);
+            if (other != null) {
+                problems.add("link " + linkId + ": left out, port " + e + " already carries " + other);
+                return true;
+            }
+        }
+        usedPorts.put(a, linkId);
+        usedPorts.put(b, linkId);
+        return false;
+    }
+
+    private static Role roleOf(List<Node> nodes, String nodeId) {
+        for (Node n : nodes) {
+            if (n.id().equals(nodeId)) {
+                return n.role();
+            }
+        }
+        throw new IllegalStateException("no node " + nodeId);
     }
 
     private List<Device> sortedDevices() {

@@ -2,6 +2,7 @@ package io.weft.controller.onos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Role;
+import io.weft.plan.Planner;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.Config;
 
@@ -55,7 +56,8 @@ public class WeftDeviceConfig extends Config<DeviceId> {
         for (String field : List.of(POD, GROUP, PLANE, RAIL)) {
             ConfigChecks.optionalInt(object, "", field, 0, MAX_INDEX, problems);
         }
-        ConfigChecks.optionalInt(object, "", SRV6_NODE_ID, 1, 65535, problems);
+        // 0xE000 and up are function ids (uDT/uA) in the plan, not node ids.
+        ConfigChecks.optionalInt(object, "", SRV6_NODE_ID, 1, Planner.MAX_NODE_ID, problems);
         ConfigChecks.optionalIpv6(object, "", ADDRESS, problems);
         return problems;
     }

@@ -69,7 +69,7 @@ class FabricBuilderTest {
         assertThat(built.fabric().node("spine2")).isNull();
         assertThat(built.fabric().links()).extracting(Link::id).noneMatch(id -> id.contains("spine2"));
         assertThat(built.problems()).containsExactly(
-                "device:spine2: left out, netcfg weft: srv6NodeId: must be an integer in 1..65535");
+                "device:spine2: left out, netcfg weft: srv6NodeId: must be an integer in 1..57343");
     }
 
     @Test
@@ -179,5 +179,48 @@ class FabricBuilderTest {
     void sameInputsGiveTheSameFabric() {
         assertThat(io.weft.fabric.FabricJson.write(t.builder().build().fabric()))
                 .isEqualTo(io.weft.fabric.FabricJson.write(t.builder().build().fabric()));
+    }
+
+    @Test
+    void nicOnASpineIsLeftOutBecauseNicsAttachToLeaves() {
+        t.configs.putApp(TestFabric.APP_ID, Fixtures.inline("{'nics':[{'id':'nic7','attach':'device:spine1/7'}]}"));
+
+        BuiltFabric built = t.builder().build();
+
+        assertThat(built.fabric().node("nic7")).isNull();
+        assertThat(built.problems()).containsExactly(
+                "nic nic7: left out, spine1 is a spine (NICs attach to a leaf or a router)");
+        assertThat(FabricValidator.validate(built.fabric())).isEmpty();
+    }
+
+    @Test
+    void aPortCabledTwiceKeepsTheFirstLinkSoTheFabricStillValidates() {
+        // discovery also reports leaf1 port 1 to spine2 port 9 (e.g. through a passive tap)
+        t.links.addDuplex("device:leaf1/1", "device:spine2/9");
+        // and a NIC is configured on a leaf port that already goes to a spine
+        t.configs.putApp(TestFabric.APP_ID, Fixtures.inline("{'nics':[{'id':'nic1','attach':'device:leaf1/2'}]}"));
+
+        BuiltFabric built = t.builder().build();
+
+        assertThat(built.fabric().link("leaf1.eth1-spine1.eth1")).isNotNull();
+        assertThat(built.problems()).containsExactly(
+                "link leaf1.eth1-spine2.9: left out, port leaf1:eth1 already carries leaf1.eth1-spine1.eth1",
+                "link nic1.eth0-leaf1.eth2: left out, port leaf1:eth2 already carries leaf1.eth2-spine2.eth1");
+        assertThat(built.fabric().node("nic1")).isNull();
+        assertThat(FabricValidator.validate(built.fabric())).isEmpty();
+    }
+
+    @Test
+    void aSwitchThatLostAllItsLinksStaysAndTheFabricStillValidates() {
+        for (String[] l : new String[][] {{"device:leaf1/2", "device:spine2/1"}, {"device:leaf2/2", "device:spine2/2"}}) {
+            t.links.remove(l[0], l[1]);
+            t.links.remove(l[1], l[0]);
+        }
+
+        BuiltFabric built = t.builder().build();
+
+        assertThat(built.fabric().node("spine2")).isNotNull();
+        assertThat(built.fabric().linksOf("spine2")).isEmpty();
+        assertThat(FabricValidator.validate(built.fabric())).isEmpty();
     }
 }

@@ -72,7 +72,7 @@ class WeftDeviceConfigTest {
         assertThat(cfg.problems()).containsExactlyInAnyOrder(
                 "name: must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$",
                 "pod: must be an integer in 0..65535",
-                "srv6NodeId: must be an integer in 1..65535",
+                "srv6NodeId: must be an integer in 1..57343",
                 "address: must be an IPv6 address without prefix length");
     }
 
@@ -80,7 +80,7 @@ class WeftDeviceConfigTest {
     void srv6NodeIdZeroIsInvalidBecauseUsidZeroIsNotAnId() {
         WeftDeviceConfig cfg = Fixtures.deviceConfig(LEAF1, Fixtures.inline("{'role':'leaf','srv6NodeId':0}"));
 
-        assertThat(cfg.problems()).containsExactly("srv6NodeId: must be an integer in 1..65535");
+        assertThat(cfg.problems()).containsExactly("srv6NodeId: must be an integer in 1..57343");
     }
 
     @Test
@@ -88,5 +88,14 @@ class WeftDeviceConfigTest {
         WeftDeviceConfig cfg = Fixtures.deviceConfig(LEAF1, Fixtures.inline("{'role':'leaf','rail':1.5}"));
 
         assertThat(cfg.problems()).containsExactly("rail: must be an integer in 0..65535");
+    }
+
+    @Test
+    void srv6NodeIdStopsBelowTheFunctionRange() {
+        WeftDeviceConfig highest = Fixtures.deviceConfig(LEAF1, Fixtures.inline("{'role':'leaf','srv6NodeId':57343}"));
+        WeftDeviceConfig function = Fixtures.deviceConfig(LEAF1, Fixtures.inline("{'role':'leaf','srv6NodeId':57344}"));
+
+        assertThat(highest.isValid()).isTrue();
+        assertThat(function.problems()).containsExactly("srv6NodeId: must be an integer in 1..57343");
     }
 }
