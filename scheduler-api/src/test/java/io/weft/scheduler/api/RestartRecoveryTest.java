@@ -1,0 +1,142 @@
+package io.weft.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.junit.DevstackExtension;
+import io.weft.devstack.junit.WeftDevstackTest;
+import io.weft.scheduler.SchedulerApiApplication;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Stops the service in the middle of a stream of job submissions and starts it again on the same
+ * database: every job the first instance acknowledged (201) is there exactly once, active, with
+ * its paths; per-NIC versions keep growing; retried Idempotency-Keys return the stored job.
+ * Runs two instances in their own schema, so the numbers are not disturbed by other tests.
+ */
+@WeftDevstackTest
+class RestartRecoveryTest {
+    private static final String TOKEN = "recovery-token-0123456789";
+    private static final String AGENT = "recovery-agent-0123456789";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void acknowledgedJobsSurviveARestartExactlyOnce(DevstackEndpoints e) throws Exception {
+        String schema = "recovery_" + System.nanoTime();
+        try (Connection c = DriverManager.getConnection(e.jdbcUrl(), e.jdbcUser(), e.jdbcPassword());
+             Statement s = c.createStatement()) {
+            s.execute("create schema " + schema);
+        }
+        String url = e.jdbcUrl() + "?currentSchema=" + schema;
+
+        ConfigurableApplicationContext first = start(url, e);
+        int port = ((WebServerApplicationContext) first).getWebServer().getPort();
+        Map<String, String> acked = new ConcurrentHashMap<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch some = new CountDownLatch(5);
+        Thread submitter = new Thread(() -> {
+            for (int i = 0; !stop.get() && i < 10_000; i++) {
+                try {
+                    HttpResponse<String> r = submit(port, i);
+                    if (r.statusCode() == 201) {
+                        acked.put("key-" + i, JSON.readTree(r.body()).get("id").asString());
+                        some.countDown();
+                    }
+                } catch (Exception ex) {
+                    // The server went away mid-request: that submission was never acknowledged.
+                }
+            }
+        }, "submitter");
+        submitter.start();
+        some.await();
+        long versionBefore = nicVersion(port);
+        first.close();
+        stop.set(true);
+        submitter.join();
+        assertThat(acked).hasSizeGreaterThanOrEqualTo(5);
+
+        ConfigurableApplicationContext second = start(url, e);
+        try {
+            int port2 = ((WebServerApplicationContext) second).getWebServer().getPort();
+            JsonNode list = get(port2, "/v1/jobs?size=500&state=ACTIVE");
+            List<String> ids = new ArrayList<>();
+            list.get("items").forEach(j -> ids.add(j.get("id").asString()));
+            Set<String> unique = new HashSet<>(ids);
+            assertThat(unique).hasSameSizeAs(ids);
+            assertThat(unique).containsAll(acked.values());
+            for (String id : acked.values()) {
+                JsonNode job = get(port2, "/v1/jobs/" + id);
+                assertThat(job.get("flows")).isNotEmpty();
+                job.get("flows").forEach(f -> assertThat(f.get("state").asString()).isEqualTo("GOOD"));
+            }
+            // A client retrying an acknowledged request gets the stored job, not a second one.
+            String anyKey = acked.keySet().iterator().next();
+            HttpResponse<String> retry = submit(port2, Integer.parseInt(anyKey.substring(4)));
+            assertThat(retry.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(retry.body()).get("id").asString()).isEqualTo(acked.get(anyKey));
+            // Versions stay monotonic across the restart: a new job gets a larger one.
+            assertThat(submit(port2, 1_000_000).statusCode()).isEqualTo(201);
+            assertThat(nicVersion(port2)).isGreaterThan(versionBefore);
+        } finally {
+            second.close();
+        }
+    }
+
+    private static ConfigurableApplicationContext start(String url, DevstackEndpoints e) {
+        return new SpringApplicationBuilder(SchedulerApiApplication.class).run(
+                "--server.port=0",
+                "--spring.datasource.url=" + url,
+                "--spring.datasource.username=" + e.jdbcUser(),
+                "--spring.datasource.password=" + e.jdbcPassword(),
+                "--weft.scheduler.kafka.bootstrap-servers=",
+                "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
+                "--weft.scheduler.auth.tokens=s:scheduler=" + TOKEN + ";a:agent:nic1=" + AGENT,
+                "--spring.jmx.enabled=false");
+    }
+
+    private HttpResponse<String> submit(int port, int i) throws Exception {
+        String body = "{\"name\":\"r" + i + "\",\"pattern\":\"ring\",\"endpoints\":[\"nic1\",\"nic3\",\"nic2\",\"nic4\"],"
+                + "\"demandGbps\":1}";
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/jobs"))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .header("Idempotency-Key", "key-" + i).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private long nicVersion(int port) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/v1/agents/nic1/paths")).header("Authorization", "Bearer " + AGENT).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(r.body()).get("version").asLong();
+    }
+
+    private JsonNode get(int port, String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+}
