@@ -159,7 +159,8 @@ public final class FabricBuilder {
             }
             usedIds.add(nic.id());
             nodes.add(Node.builder(nic.id(), Role.NIC)
-                    .server(nic.server()).rail(nic.rail()).plane(nic.plane()).address(nic.address())
+                    .server(nic.server()).pod(nic.pod()).group(nic.group()).rail(nic.rail()).plane(nic.plane())
+                    .address(nic.address())
                     .build());
             double capacityGbps = nic.capacityGbps() != null ? nic.capacityGbps()
                     : capacityGbps(nic.attach(), null, defaultCapacityGbps);

@@ -10,17 +10,21 @@ public final class NicAttachment {
     private final ConnectPoint attach;
     private final String port;
     private final String server;
+    private final Integer pod;
+    private final Integer group;
     private final Integer rail;
     private final Integer plane;
     private final String address;
     private final Double capacityGbps;
 
-    NicAttachment(String id, ConnectPoint attach, String port, String server, Integer rail, Integer plane,
-                  String address, Double capacityGbps) {
+    NicAttachment(String id, ConnectPoint attach, String port, String server, Integer pod, Integer group,
+                  Integer rail, Integer plane, String address, Double capacityGbps) {
         this.id = Objects.requireNonNull(id, "id");
         this.attach = attach;
         this.port = port;
         this.server = server;
+        this.pod = pod;
+        this.group = group;
         this.rail = rail;
         this.plane = plane;
         this.address = address;
@@ -43,6 +47,14 @@ public final class NicAttachment {
 
     public String server() {
         return server;
+    }
+
+    public Integer pod() {
+        return pod;
+    }
+
+    public Integer group() {
+        return group;
     }
 
     public Integer rail() {

@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  *   "defaultCapacityGbps": 400, "defaultLatencyNs": 500,
  *   "nics": [{"id": "nic1", "attach": "device:leaf1/3", "server": "srv1", "rail": 0}]}}}
  * </pre>
+ * A NIC may also carry port (its interface, default eth0), pod, group, plane, address and
+ * capacityGbps (default: the switch port's speed).
  *
  * <p>NICs come from this config, not from ONOS's HostService: RoCEv2 NICs behind SRv6 leaves are
  * not seen by host discovery (no ARP/NDP reaches the controller), and the plan needs each NIC's
@@ -40,6 +42,8 @@ public class WeftAppConfig extends Config<ApplicationId> {
     static final String NIC_ATTACH = "attach";
     static final String NIC_PORT = "port";
     static final String NIC_SERVER = "server";
+    static final String NIC_POD = "pod";
+    static final String NIC_GROUP = "group";
     static final String NIC_RAIL = "rail";
     static final String NIC_PLANE = "plane";
     static final String NIC_ADDRESS = "address";
@@ -53,7 +57,8 @@ public class WeftAppConfig extends Config<ApplicationId> {
     private static final Set<String> FIELDS = Set.of(
             FABRIC_ID, BLOCK, TENANTS, DEFAULT_CAPACITY_GBPS, DEFAULT_LATENCY_NS, NICS);
     private static final Set<String> NIC_FIELDS = Set.of(
-            NIC_ID, NIC_ATTACH, NIC_PORT, NIC_SERVER, NIC_RAIL, NIC_PLANE, NIC_ADDRESS, NIC_CAPACITY_GBPS);
+            NIC_ID, NIC_ATTACH, NIC_PORT, NIC_SERVER, NIC_POD, NIC_GROUP, NIC_RAIL, NIC_PLANE, NIC_ADDRESS,
+            NIC_CAPACITY_GBPS);
     /** A /32 IPv6 prefix: the uSID block. */
     private static final Pattern BLOCK_32 = Pattern.compile("^([0-9A-Fa-f:]+)/32$");
     private static final Pattern PORT_NAME = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$");
@@ -144,8 +149,9 @@ public class WeftAppConfig extends Config<ApplicationId> {
                 problems.add(at + NIC_PORT + ": must match " + PORT_NAME.pattern());
             }
             ConfigChecks.optionalId(nic, at, NIC_SERVER, problems);
-            ConfigChecks.optionalInt(nic, at, NIC_RAIL, 0, 65535, problems);
-            ConfigChecks.optionalInt(nic, at, NIC_PLANE, 0, 65535, problems);
+            for (String field : List.of(NIC_POD, NIC_GROUP, NIC_RAIL, NIC_PLANE)) {
+                ConfigChecks.optionalInt(nic, at, field, 0, 65535, problems);
+            }
             ConfigChecks.optionalIpv6(nic, at, NIC_ADDRESS, problems);
             ConfigChecks.optionalNumber(nic, at, NIC_CAPACITY_GBPS, problems);
         }
@@ -190,6 +196,8 @@ public class WeftAppConfig extends Config<ApplicationId> {
                     connectPoint(n.path(NIC_ATTACH).asText()),
                     n.path(NIC_PORT).asText(DEFAULT_NIC_PORT),
                     textOrNull(n, NIC_SERVER),
+                    intOrNull(n, NIC_POD),
+                    intOrNull(n, NIC_GROUP),
                     intOrNull(n, NIC_RAIL),
                     intOrNull(n, NIC_PLANE),
                     textOrNull(n, NIC_ADDRESS),

@@ -1,0 +1,86 @@
+package io.weft.controller.onos;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The bundled example fabrics (contracts/examples) shown to FabricBuilder the way ONOS would see
+ * them: the fabric it builds must be the file's fabric (same nodes and attributes, same cabling,
+ * capacities and latencies), and plan to the same uN ids and EV tables.
+ */
+class ExampleFabricsTest {
+    private static final Path EXAMPLES = Paths.get("..", "contracts", "examples");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"leaf-spine-2x2.json", "clos3-tiny.json", "dragonfly-tiny.json"})
+    void onosViewOfAnExampleFabricIsThatFabric(String file) throws Exception {
+        Fabric original = FabricJson.read(EXAMPLES.resolve(file));
+        OnosView view = OnosView.of(original);
+
+        BuiltFabric built = new FabricBuilder(view.devices, view.links, view.configs, TestFabric.APP_ID).build();
+        Fabric f = built.fabric();
+
+        assertThat(built.problems()).isEmpty();
+        assertThat(FabricValidator.validate(f)).isEmpty();
+        assertThat(f.id()).isEqualTo(original.id());
+        assertThat(sortedNodes(f)).isEqualTo(sortedNodes(original));
+        assertThat(cabling(f)).isEqualTo(cabling(original));
+        assertThat(built.linkStates().values()).containsOnly(BuiltFabric.UP);
+
+        FabricPlan fromFile = Planner.plan(original, null);
+        FabricPlan fromOnos = Planner.plan(f, null);
+        for (String sw : fromFile.switches()) {
+            if (original.node(sw).srv6NodeId() != null) {
+                assertThat(fromOnos.nodeId(sw)).as("uN id of " + sw).isEqualTo(fromFile.nodeId(sw));
+            }
+            for (int stage = 1; stage <= 2; stage++) {
+                assertThat(keys(fromOnos, sw, stage)).as("EV stage " + stage + " members of " + sw)
+                        .hasSameSizeAs(keys(fromFile, sw, stage));
+            }
+        }
+        assertThat(fromOnos.nics()).containsExactlyInAnyOrderElementsOf(fromFile.nics());
+    }
+
+    private static List<Node> sortedNodes(Fabric f) {
+        List<Node> nodes = new ArrayList<>(f.nodes());
+        nodes.sort(Comparator.comparing(Node::id));
+        return nodes;
+    }
+
+    /** Link ids differ (ONOS has no names for links); what must match is who is cabled to whom. */
+    private static Set<String> cabling(Fabric f) {
+        Set<String> out = new TreeSet<>();
+        for (Link l : f.links()) {
+            String a = l.a().toString();
+            String b = l.b().toString();
+            boolean nicLink = !f.node(l.a().node()).role().isSwitch() || !f.node(l.b().node()).role().isSwitch();
+            out.add(String.format(Locale.ROOT, "%s|%s %.1fG %s", a.compareTo(b) < 0 ? a : b, a.compareTo(b) < 0 ? b : a,
+                    l.capacityGbps(), nicLink ? "-" : l.latencyNs() + "ns"));
+        }
+        return out;
+    }
+
+    private static List<String> keys(FabricPlan plan, String sw, int stage) {
+        List<String> out = new ArrayList<>();
+        plan.evTable(sw, stage).forEach(a -> out.add(a.to()));
+        return out;
+    }
+}
