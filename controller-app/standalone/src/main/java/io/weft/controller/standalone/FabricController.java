@@ -56,12 +56,14 @@ final class FabricController {
 
     /** Plans the file for the first time; throws (one line) when it is unusable, so the process can exit 2. */
     synchronized void start() throws FabricFileException {
+        long t0 = System.nanoTime();
         Fabric fabric = FabricFileLoader.read(file);
-        accept(fabric);
+        accept(fabric, ms(t0, System.nanoTime()));
     }
 
     /** Re-plans after an edit; returns true when a new version was published. Never throws. */
     synchronized boolean onFileChanged() {
+        long t0 = System.nanoTime();
         Fabric fabric;
         try {
             fabric = FabricFileLoader.read(file);
@@ -69,13 +71,14 @@ final class FabricController {
             reject(e.getMessage());
             return false;
         }
+        long readMs = ms(t0, System.nanoTime());
         Snapshot cur = current;
         if (cur != null && cur.fabricId().equals(fabric.id()) && cur.fabric().equals(FabricJson.toTree(fabric))) {
             fileError = null; // touched, or a bad edit undone
             return false;
         }
         try {
-            accept(fabric);
+            accept(fabric, readMs);
             return true;
         } catch (FabricFileException e) {
             reject(e.getMessage());
@@ -136,7 +139,8 @@ final class FabricController {
         return s;
     }
 
-    private void accept(Fabric fabric) throws FabricFileException {
+    /** @param readMs how long reading and validating the file took, for the log line */
+    private void accept(Fabric fabric, long readMs) throws FabricFileException {
         long t0 = System.nanoTime();
         Snapshot cur = current;
         FabricPlan previous;
@@ -151,14 +155,17 @@ final class FabricController {
             lastVersion = Math.max(earlier == null ? 0 : earlier.path("version").asLong(0), cur == null ? 0 : cur.version());
         }
         FabricPlan plan = FabricFileLoader.plan(file, fabric, previous);
+        long t1 = System.nanoTime();
         // Links that left the fabric take their states with them.
         drained.removeIf(id -> fabric.link(id) == null);
         down.removeIf(id -> fabric.link(id) == null);
         Snapshot next = snapshot(plan, lastVersion + 1);
+        long t2 = System.nanoTime();
         fileError = null;
         install(next);
         info.accept("fabric " + fabric.id() + " version " + next.version() + ": " + fabric.nodes().size() + " nodes, "
-                + fabric.links().size() + " links, planned in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
+                + fabric.links().size() + " links; read " + readMs + " ms, plan " + ms(t0, t1) + " ms, snapshot " + next.json().length / 1024
+                + " KiB in " + ms(t1, t2) + " ms" + (sink == null ? "" : ", publish " + ms(t2, System.nanoTime()) + " ms")
                 + publishedNote());
     }
 
@@ -197,6 +204,10 @@ final class FabricController {
             problem.accept("cannot keep the snapshot in " + store.file(next.fabricId()) + ": " + e.getMessage());
         }
         publish(next);
+    }
+
+    private static long ms(long fromNs, long toNs) {
+        return (toNs - fromNs) / 1_000_000;
     }
 
     private String publishedNote() {
