@@ -103,6 +103,32 @@ public final class CounterRate {
         return new Result(kind, delta, rateGbps);
     }
 
+    /**
+     * A counter that carries on from a saved baseline (state restored from a store), as if the
+     * sample (timestampNs, value) had just been fed.
+     */
+    public static CounterRate resume(double capacityGbps, long timestampNs, long value) {
+        CounterRate r = new CounterRate(capacityGbps);
+        r.rebase(timestampNs, value);
+        r.started = true;
+        return r;
+    }
+
+    /** True once a first sample was fed (there is a baseline). */
+    public boolean started() {
+        return started;
+    }
+
+    /** The baseline's timestamp (meaningful when {@link #started()}). */
+    public long lastTimestampNs() {
+        return lastTimestampNs;
+    }
+
+    /** The baseline's value, unsigned 64-bit (meaningful when {@link #started()}). */
+    public long lastValue() {
+        return lastValue;
+    }
+
     private void rebase(long timestampNs, long value) {
         lastTimestampNs = timestampNs;
         lastValue = value;

@@ -1,0 +1,56 @@
+package io.weft.telemetry.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * How link directions are judged hot or down ({@code weft.telemetry.detection.*}).
+ *
+ * <p>A direction becomes hot when its smoothed utilisation (EWMA with {@code ewmaAlpha}) is above
+ * {@code highUtilisation} for {@code samplesToEnter} successive rate samples, and cools down when it
+ * falls below {@code lowUtilisation}: the gap between the two is the hysteresis that stops a link
+ * sitting at the threshold from flapping.
+ *
+ * <p>A direction is down when its interface reports oper-status DOWN, or when its octet counter has
+ * not moved for {@code frozenTimeoutMs} although the link was "expected to carry traffic": its
+ * smoothed utilisation just before the counter froze was at least {@code frozenExpectedUtilisation}.
+ * (An idle link's counters are frozen too; that is not a failure.) Validated in the constructor so
+ * that the topology can be built without Spring (tests, benchmark) with the same checks.
+ */
+@ConfigurationProperties("weft.telemetry.detection")
+public record DetectionProperties(
+        double highUtilisation,
+        double lowUtilisation,
+        int samplesToEnter,
+        double ewmaAlpha,
+        long frozenTimeoutMs,
+        double frozenExpectedUtilisation) {
+
+    public static final DetectionProperties DEFAULTS = new DetectionProperties(0.8, 0.6, 3, 0.5, 3000, 0.05);
+
+    public DetectionProperties {
+        if (!(highUtilisation > 0) || Double.isInfinite(highUtilisation)) {
+            throw new IllegalArgumentException("weft.telemetry.detection.high-utilisation: must be > 0 (got "
+                    + highUtilisation + ")");
+        }
+        if (!(lowUtilisation >= 0) || lowUtilisation >= highUtilisation) {
+            throw new IllegalArgumentException("weft.telemetry.detection.low-utilisation: must be >= 0 and below "
+                    + "high-utilisation " + highUtilisation + " (got " + lowUtilisation + ")");
+        }
+        if (samplesToEnter < 1) {
+            throw new IllegalArgumentException("weft.telemetry.detection.samples-to-enter: must be >= 1 (got "
+                    + samplesToEnter + ")");
+        }
+        if (!(ewmaAlpha > 0 && ewmaAlpha <= 1)) {
+            throw new IllegalArgumentException("weft.telemetry.detection.ewma-alpha: must be in (0, 1] (got "
+                    + ewmaAlpha + ")");
+        }
+        if (frozenTimeoutMs < 1) {
+            throw new IllegalArgumentException("weft.telemetry.detection.frozen-timeout-ms: must be >= 1 (got "
+                    + frozenTimeoutMs + ")");
+        }
+        if (!(frozenExpectedUtilisation > 0) || frozenExpectedUtilisation > 1) {
+            throw new IllegalArgumentException("weft.telemetry.detection.frozen-expected-utilisation: must be in "
+                    + "(0, 1] (got " + frozenExpectedUtilisation + ")");
+        }
+    }
+}

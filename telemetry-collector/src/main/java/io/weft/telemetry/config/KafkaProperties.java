@@ -1,0 +1,28 @@
+package io.weft.telemetry.config;
+
+import jakarta.validation.constraints.NotBlank;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Kafka endpoints and the topic names of contracts/topics.md ({@code weft.telemetry.kafka.*}).
+ * An empty {@code bootstrapServers} turns the Streams topology and the history writer off: the
+ * service then only answers history queries.
+ */
+@Validated
+@ConfigurationProperties("weft.telemetry.kafka")
+public record KafkaProperties(
+        String bootstrapServers,
+        @NotBlank String applicationId,
+        @NotBlank String stateDir,
+        @NotBlank String fabricTopic,
+        @NotBlank String interfacesTopic,
+        @NotBlank String flowsTopic,
+        @NotBlank String hotspotsTopic,
+        @NotBlank String linksLoadTopic,
+        @NotBlank String deadletterTopic) {
+
+    public boolean enabled() {
+        return bootstrapServers != null && !bootstrapServers.isBlank();
+    }
+}

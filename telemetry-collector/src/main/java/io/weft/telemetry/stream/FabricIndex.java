@@ -1,0 +1,121 @@
+package io.weft.telemetry.stream;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.fabric.Endpoint;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricFormatException;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+
+/**
+ * Which link directions each (switch, interface) of one fabric snapshot measures.
+ *
+ * <p>Each direction is measured once, by the interface that SENDS it (its out-octets), because that
+ * is where the queue builds up and the drops and ECN marks happen. A direction sent by a NIC has no
+ * polled sender (gnmic talks to switches only), so it is measured by the receiving switch port's
+ * in-octets. A gnmic target is matched against node ids and, where different, node names. Link ends
+ * without a port cannot be matched and are left out. Immutable.
+ */
+public final class FabricIndex {
+    private final String fabricId;
+    private final long version;
+    private final Map<String, List<MeasuredArc>> byPort;
+    private final int arcs;
+
+    private FabricIndex(String fabricId, long version, Map<String, List<MeasuredArc>> byPort, int arcs) {
+        this.fabricId = fabricId;
+        this.version = version;
+        this.byPort = byPort;
+        this.arcs = arcs;
+    }
+
+    /**
+     * Builds the index of a weft.fabric snapshot (fabric-snapshot.schema.json: fabricId, version, fabric).
+     *
+     * @throws IllegalArgumentException naming the field when the snapshot cannot be read
+     */
+    public static FabricIndex fromSnapshot(JsonNode snapshot) {
+        if (snapshot == null || !snapshot.isObject()) {
+            throw new IllegalArgumentException("$: a fabric snapshot must be a JSON object");
+        }
+        JsonNode version = snapshot.get("version");
+        if (version == null || !version.canConvertToLong() || version.asLong() < 0) {
+            throw new IllegalArgumentException("$.version: required, a non-negative integer");
+        }
+        Fabric fabric;
+        try {
+            fabric = FabricJson.fromTree(snapshot.get("fabric"));
+        } catch (FabricFormatException e) {
+            throw new IllegalArgumentException("$.fabric: " + e.getMessage());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("$.fabric: required, a fabric object");
+        }
+        return of(fabric, version.asLong());
+    }
+
+    /** The index of a fabric (tests, benchmark). */
+    public static FabricIndex of(Fabric fabric, long version) {
+        Map<String, List<MeasuredArc>> byPort = new HashMap<>();
+        int arcs = 0;
+        for (Link l : fabric.links()) {
+            for (Endpoint from : List.of(l.a(), l.b())) {
+                Endpoint to = l.otherEnd(from.node());
+                Node sender = fabric.node(from.node());
+                boolean nicSends = sender != null && sender.role() == Role.NIC;
+                Endpoint measuring = nicSends ? to : from;
+                if (measuring.port() == null || measuring.port().isEmpty()) {
+                    continue;
+                }
+                MeasuredArc arc = new MeasuredArc(fabric.id(), l.id(), to.node(), l.id() + ">" + to.node(),
+                        nicSends ? MeasuredArc.Side.RECEIVER : MeasuredArc.Side.SENDER, l.capacityGbps());
+                arcs++;
+                Node node = fabric.node(measuring.node());
+                add(byPort, key(measuring.node(), measuring.port()), arc);
+                if (node != null && node.name() != null && !node.name().equals(node.id())) {
+                    add(byPort, key(node.name(), measuring.port()), arc);
+                }
+            }
+        }
+        byPort.replaceAll((k, v) -> List.copyOf(v));
+        return new FabricIndex(fabric.id(), version, Collections.unmodifiableMap(byPort), arcs);
+    }
+
+    private static void add(Map<String, List<MeasuredArc>> byPort, String key, MeasuredArc arc) {
+        byPort.computeIfAbsent(key, k -> new ArrayList<>(2)).add(arc);
+    }
+
+    static String key(String target, String interfaceName) {
+        return target + '\u0000' + interfaceName;
+    }
+
+    /** The directions this interface measures (none when it is not a fabric link port). */
+    public List<MeasuredArc> lookup(String target, String interfaceName) {
+        List<MeasuredArc> arcs = byPort.get(key(target, interfaceName));
+        return arcs == null ? List.of() : arcs;
+    }
+
+    Map<String, List<MeasuredArc>> byPort() {
+        return byPort;
+    }
+
+    public String fabricId() {
+        return fabricId;
+    }
+
+    public long version() {
+        return version;
+    }
+
+    /** How many link directions can be measured. */
+    public int arcCount() {
+        return arcs;
+    }
+}

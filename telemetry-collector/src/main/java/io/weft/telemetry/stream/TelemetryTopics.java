@@ -1,0 +1,55 @@
+package io.weft.telemetry.stream;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+import io.weft.telemetry.DeadLetter;
+import io.weft.telemetry.config.KafkaProperties;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * The topics the collector reads and writes (contracts/topics.md) with their serdes, in one place.
+ * Inputs are read as raw bytes so that a rejected record reaches the dead-letter topic unchanged;
+ * outputs are the contract's JSON. Keys are UTF-8 strings everywhere.
+ */
+public record TelemetryTopics(String fabric, String interfaces, String flows, String hotspots, String linksLoad,
+                              String deadletter) {
+
+    /** The catalogue's names (contracts/topics.json). */
+    public static final TelemetryTopics DEFAULT = new TelemetryTopics("weft.fabric", "weft.telemetry.interfaces",
+            "weft.telemetry.flows", "weft.hotspots", "weft.links.load", "weft.telemetry.deadletter");
+
+    public TelemetryTopics {
+        Objects.requireNonNull(fabric, "fabric");
+        Objects.requireNonNull(interfaces, "interfaces");
+        Objects.requireNonNull(flows, "flows");
+        Objects.requireNonNull(hotspots, "hotspots");
+        Objects.requireNonNull(linksLoad, "linksLoad");
+        Objects.requireNonNull(deadletter, "deadletter");
+    }
+
+    public static TelemetryTopics of(KafkaProperties k) {
+        return new TelemetryTopics(k.fabricTopic(), k.interfacesTopic(), k.flowsTopic(), k.hotspotsTopic(),
+                k.linksLoadTopic(), k.deadletterTopic());
+    }
+
+    /** Raw input records: string key, bytes value. */
+    static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
+
+    static final Produced<String, Emitted> EMITTED = Produced.with(Serdes.String(), writeOnly(
+            (topic, e) -> e == null ? null : Json.write(e.toTree()).getBytes(StandardCharsets.UTF_8)));
+
+    static final Produced<String, DeadLetter> DEAD_LETTERS = Produced.with(Serdes.String(), writeOnly(
+            (topic, d) -> d == null ? null : d.toJson().getBytes(StandardCharsets.UTF_8)));
+
+    /** Output values are only ever written by the collector; readers parse the contract JSON. */
+    private static <T> Serde<T> writeOnly(Serializer<T> serializer) {
+        return Serdes.serdeFrom(serializer, (topic, bytes) -> {
+            throw new UnsupportedOperationException("the collector does not read back " + topic);
+        });
+    }
+}

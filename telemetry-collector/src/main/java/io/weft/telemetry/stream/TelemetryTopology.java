@@ -1,0 +1,83 @@
+package io.weft.telemetry.stream;
+
+import java.time.Clock;
+
+import io.weft.telemetry.DeadLetter;
+import io.weft.telemetry.InterfaceSample;
+import io.weft.telemetry.config.DetectionProperties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The collector's Kafka Streams topology, built in one place:
+ * <pre>
+ *   weft.fabric ──(global store: FabricIndexStore)
+ *   weft.telemetry.interfaces ─ parse ─┬─ dead letter ──────────────────────────────▶ weft.telemetry.deadletter
+ *                                      └─ samples ─ link directions (store) ─┬─ hotspot events ▶ weft.hotspots
+ *                                                                            └─ link loads ─────▶ weft.links.load
+ *   weft.telemetry.flows ─ check + count ─ invalid ─────────────────────────────────▶ weft.telemetry.deadletter
+ * </pre>
+ */
+public final class TelemetryTopology {
+    public static final String FABRIC_STORE = "fabric-index";
+    public static final String DIRECTIONS_STORE = "link-directions";
+
+    private TelemetryTopology() {
+    }
+
+    public static void build(StreamsBuilder builder, TelemetryTopics topics, DetectionProperties detection,
+                             TelemetryCounters counters, Clock clock, LinkDirection.Ids ids) {
+        builder.addGlobalStore(FabricIndexStore.builder(FABRIC_STORE), topics.fabric(), TelemetryTopics.RAW,
+                () -> new FabricUpdater(FABRIC_STORE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(DIRECTIONS_STORE),
+                Serdes.String(), new LinkDirectionSerde()).withCachingEnabled());
+
+        KStream<String, Object> parsed = builder.stream(topics.interfaces(), TelemetryTopics.RAW)
+                .process(() -> new ParseProcessor(counters, clock), Named.as("parse-interfaces"));
+        parsed.split(Named.as("interfaces-"))
+                .branch((k, v) -> v instanceof DeadLetter, Branched.withConsumer(bad -> bad
+                        .mapValues(v -> (DeadLetter) v)
+                        .to(topics.deadletter(), TelemetryTopics.DEAD_LETTERS)))
+                .defaultBranch(Branched.withConsumer(ok -> {
+                    KStream<String, Emitted> emitted = ok
+                            .mapValues(v -> (InterfaceSample) v)
+                            .process(() -> new LinkProcessor(FABRIC_STORE, DIRECTIONS_STORE, detection, counters,
+                                    clock, ids), Named.as("link-directions"), DIRECTIONS_STORE);
+                    emitted.filter((k, e) -> e instanceof HotspotEvent, Named.as("hotspot-events"))
+                            .to(topics.hotspots(), TelemetryTopics.EMITTED);
+                    emitted.filter((k, e) -> e instanceof LinkLoad, Named.as("link-loads"))
+                            .to(topics.linksLoad(), TelemetryTopics.EMITTED);
+                }));
+
+        builder.stream(topics.flows(), TelemetryTopics.RAW)
+                .process(() -> new FlowReportProcessor(counters, clock), Named.as("check-flow-reports"))
+                .to(topics.deadletter(), TelemetryTopics.DEAD_LETTERS);
+    }
+
+    /** Feeds weft.fabric records to the global {@link FabricIndexStore}. */
+    private static final class FabricUpdater implements Processor<String, byte[], Void, Void> {
+        private final String storeName;
+        private FabricIndexStore store;
+
+        FabricUpdater(String storeName) {
+            this.storeName = storeName;
+        }
+
+        @Override
+        public void init(ProcessorContext<Void, Void> context) {
+            store = context.getStateStore(storeName);
+        }
+
+        @Override
+        public void process(Record<String, byte[]> record) {
+            store.apply(record.key(), record.value());
+        }
+    }
+}
