@@ -22,17 +22,20 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bundled example fabrics (contracts/examples) shown to FabricBuilder the way ONOS would see
+ * The bundled example fabrics (contracts/examples, lab-topologies/examples) shown to FabricBuilder the way ONOS would see
  * them: the fabric it builds must be the file's fabric (same nodes and attributes, same cabling,
  * capacities and latencies), and plan to the same uN ids and EV tables.
  */
 class ExampleFabricsTest {
-    private static final Path EXAMPLES = Paths.get("..", "contracts", "examples");
+    private static final Path ROOT = Paths.get("..");
 
     @ParameterizedTest
-    @ValueSource(strings = {"leaf-spine-2x2.json", "clos3-tiny.json", "dragonfly-tiny.json"})
+    @ValueSource(strings = {
+        "contracts/examples/leaf-spine-2x2.json", "contracts/examples/clos3-tiny.json",
+        "contracts/examples/dragonfly-tiny.json", "lab-topologies/examples/fat-tree-k8.json",
+        "lab-topologies/examples/slimfly-q5.json", "lab-topologies/examples/dragonfly-2-4-2.json"})
     void onosViewOfAnExampleFabricIsThatFabric(String file) throws Exception {
-        Fabric original = FabricJson.read(EXAMPLES.resolve(file));
+        Fabric original = FabricJson.read(ROOT.resolve(file));
         OnosView view = OnosView.of(original);
 
         BuiltFabric built = new FabricBuilder(view.devices, view.links, view.configs, TestFabric.APP_ID).build();
