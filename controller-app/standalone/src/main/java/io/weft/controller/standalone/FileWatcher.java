@@ -7,29 +7,39 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 
 /**
- * Tells whether a file changed since the last look, by modification time and size. Polling (rather than
- * a WatchService) also sees edits made by renaming a new file over the old one, and works on any mount.
+ * Tells whether a file changed, by modification time and size, once the change has settled.
+ *
+ * <p>Polling (rather than a WatchService) also sees edits made by renaming a new file over the old one,
+ * and works on any mount. A change is reported only when two successive looks agree, so a file that an
+ * editor or generator is still writing in place is not read half-written (which would be reported as a
+ * bad edit): the price is one poll interval of delay.
  */
 final class FileWatcher {
     private final Path file;
-    private Object stamp;
+    private String accepted; // the stamp last reported (or found at construction)
+    private String seen;     // the stamp of the previous look
 
     FileWatcher(Path file) {
         this.file = file;
-        this.stamp = stamp();
+        this.accepted = stamp();
+        this.seen = accepted;
     }
 
-    /** True once per change (including the file vanishing or coming back). */
+    /** True once per settled change (including the file vanishing or coming back). */
     synchronized boolean changed() {
-        Object now = stamp();
-        if (Objects.equals(now, stamp)) {
+        String now = stamp();
+        if (!Objects.equals(now, seen)) {
+            seen = now; // still moving: look again next time
             return false;
         }
-        stamp = now;
+        if (Objects.equals(now, accepted)) {
+            return false;
+        }
+        accepted = now;
         return true;
     }
 
-    private Object stamp() {
+    private String stamp() {
         try {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
             return a.lastModifiedTime() + "/" + a.size(); // FileTime keeps the file system's full precision
