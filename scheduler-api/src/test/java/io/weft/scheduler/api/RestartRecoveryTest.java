@@ -6,9 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -46,13 +43,7 @@ class RestartRecoveryTest {
     @Test
     void acknowledgedJobsSurviveARestartExactlyOnce(DevstackEndpoints e) throws Exception {
         String schema = "recovery_" + System.nanoTime();
-        try (Connection c = DriverManager.getConnection(e.jdbcUrl(), e.jdbcUser(), e.jdbcPassword());
-             Statement s = c.createStatement()) {
-            s.execute("create schema " + schema);
-        }
-        String url = e.jdbcUrl() + "?currentSchema=" + schema;
-
-        ConfigurableApplicationContext first = start(url, e);
+        ConfigurableApplicationContext first = start(schema, e);
         int port = ((WebServerApplicationContext) first).getWebServer().getPort();
         Map<String, String> acked = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
@@ -78,7 +69,7 @@ class RestartRecoveryTest {
         submitter.join();
         assertThat(acked).hasSizeGreaterThanOrEqualTo(5);
 
-        ConfigurableApplicationContext second = start(url, e);
+        ConfigurableApplicationContext second = start(schema, e);
         try {
             int port2 = ((WebServerApplicationContext) second).getWebServer().getPort();
             JsonNode list = get(port2, "/v1/jobs?size=500&state=ACTIVE");
@@ -105,10 +96,13 @@ class RestartRecoveryTest {
         }
     }
 
-    private static ConfigurableApplicationContext start(String url, DevstackEndpoints e) {
+    private static ConfigurableApplicationContext start(String schema, DevstackEndpoints e) {
         return new SpringApplicationBuilder(SchedulerApiApplication.class).run(
                 "--server.port=0",
-                "--spring.datasource.url=" + url,
+                "--spring.datasource.url=" + e.jdbcUrl(),
+                "--spring.datasource.hikari.schema=" + schema,
+                "--spring.flyway.schemas=" + schema,
+                "--spring.flyway.default-schema=" + schema,
                 "--spring.datasource.username=" + e.jdbcUser(),
                 "--spring.datasource.password=" + e.jdbcPassword(),
                 "--weft.scheduler.kafka.bootstrap-servers=",
