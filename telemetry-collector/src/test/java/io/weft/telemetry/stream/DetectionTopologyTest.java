@@ -1,0 +1,175 @@
+package io.weft.telemetry.stream;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.telemetry.config.DetectionProperties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
+import static io.weft.telemetry.stream.TopologyFixture.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** Hotspot hysteresis and link down / up, through the whole topology. */
+class DetectionTopologyTest {
+    /** alpha 1: the EWMA is the last sample, so that each case reads as a plain utilisation sequence. */
+    private static final DetectionProperties RAW = new DetectionProperties(0.8, 0.6, 3, 1.0, 3000, 0.05);
+    private TopologyFixture t;
+    private long octets;
+    private int second;
+
+    @AfterEach
+    void stop() {
+        t.close();
+    }
+
+    private void start(DetectionProperties p) {
+        t = new TopologyFixture(p);
+        t.publishFabric(1);
+        t.outOctets(0, 0);
+    }
+
+    /** One more second of leaf1-spine1 > spine1 at this utilisation. */
+    private void second(double utilisation) {
+        octets += (long) (utilisation * LINE_OCTETS_PER_S);
+        t.outOctets(++second, octets);
+    }
+
+    private List<String> kinds() {
+        return t.hotspotEvents().stream().map(e -> e.get("kind").asText() + "@" + e.get("sampleTimestampNs").asText())
+                .toList();
+    }
+
+    @Test
+    void entersAfterNSamplesAboveHighAndLeavesOnlyBelowLow() {
+        start(RAW);
+        second(0.9);
+        second(0.9);
+        assertThat(kinds()).isEmpty();
+        second(0.9);
+        assertThat(kinds()).containsExactly("hotspot-start@3000000000");
+        second(0.9);
+        second(0.7);
+        assertThat(kinds()).isEmpty();
+        second(0.5);
+        assertThat(kinds()).containsExactly("hotspot-end@6000000000");
+    }
+
+    @Test
+    void hotspotStartCarriesTheTriggeringNumbersAndValidates() {
+        start(RAW);
+        second(0.9);
+        second(0.9);
+        second(0.95);
+        List<JsonNode> events = t.hotspotEvents();
+        assertThat(events).hasSize(1);
+        JsonNode e = events.get(0);
+        assertThat(e.get("kind").asText()).isEqualTo("hotspot-start");
+        assertThat(e.get("linkId").asText()).isEqualTo("leaf1-spine1");
+        assertThat(e.get("direction").asText()).isEqualTo("spine1");
+        assertThat(e.get("sampleTimestampNs").asText()).isEqualTo("3000000000");
+        assertThat(e.get("utilisation").asDouble()).isCloseTo(0.95, within(1e-9));
+        assertThat(e.get("threshold").asDouble()).isEqualTo(0.8);
+        assertThat(e.get("detectedAt").asText()).isEqualTo("2026-11-21T12:00:00Z");
+        assertThat(Schemas.errors("schemas/hotspot-event.schema.json", e)).isEmpty();
+        List<JsonNode> loads = t.linkLoads();
+        assertThat(loads.get(loads.size() - 1).get("hot").asBoolean()).isTrue();
+        assertThat(loads.get(1).get("hot").asBoolean()).isFalse();
+    }
+
+    @Test
+    void noFlappingAroundTheThresholds() {
+        start(RAW);
+        for (int i = 0; i < 10; i++) {
+            second(i % 2 == 0 ? 0.81 : 0.79); // never N in a row above high
+        }
+        assertThat(kinds()).isEmpty();
+        second(0.85);
+        second(0.85);
+        second(0.85);
+        assertThat(kinds()).containsExactly("hotspot-start@13000000000");
+        for (int i = 0; i < 10; i++) {
+            second(i % 2 == 0 ? 0.61 : 0.79); // between low and high: stays hot, no event
+        }
+        assertThat(kinds()).isEmpty();
+        second(0.59);
+        second(0.55);
+        assertThat(kinds()).containsExactly("hotspot-end@24000000000");
+    }
+
+    @Test
+    void theEwmaSmoothsASingleSpike() {
+        start(new DetectionProperties(0.8, 0.6, 2, 0.3, 3000, 0.05));
+        second(0.2);
+        second(1.0);  // ewma 0.44
+        second(1.0);  // ewma 0.608
+        second(0.2);  // ewma 0.4856
+        assertThat(kinds()).isEmpty();
+    }
+
+    @Test
+    void operStatusDownAndUp() {
+        start(RAW);
+        second(0.5);
+        t.send("leaf1", event("leaf1", "eth1", 1_500_000_000L, "out-octets", Long.toString(octets)) // same counters
+                .replace("\"values\":{", "\"values\":{\"/interfaces/interface/state/oper-status\":\"DOWN\","));
+        t.send("leaf1", event("leaf1", "eth1", 1_600_000_000L, "out-octets", Long.toString(octets))
+                .replace("\"values\":{", "\"values\":{\"/interfaces/interface/state/oper-status\":\"DOWN\","));
+        List<JsonNode> down = t.hotspotEvents();
+        assertThat(down).extracting(e -> e.get("kind").asText()).containsExactly("link-down");
+        assertThat(Schemas.errors("schemas/hotspot-event.schema.json", down.get(0))).isEmpty();
+        t.send("leaf1", event("leaf1", "eth1", 1_700_000_000L)
+                .replace("\"values\":{", "\"values\":{\"openconfig-interfaces:oper-status\":\"openconfig-if:UP\""));
+        assertThat(kinds()).containsExactly("link-up@1700000000");
+    }
+
+    @Test
+    void operStatusDownOnANicPortTakesBothDirectionsDown() {
+        start(RAW);
+        t.send("leaf1", event("leaf1", "eth3", 1_000_000_000L)
+                .replace("\"values\":{", "\"values\":{\"/interfaces/interface/state/oper-status\":\"DOWN\""));
+        assertThat(t.hotspotEvents()).extracting(e -> e.get("linkId").asText() + ">" + e.get("direction").asText())
+                .containsExactlyInAnyOrder("nic1-leaf1>leaf1", "nic1-leaf1>nic1");
+    }
+
+    @Test
+    void frozenCountersOnABusyLinkAreALinkDownAndMovingAgainALinkUp() {
+        start(RAW);
+        second(0.5);
+        second(0.5);             // busy until t=2
+        second(0);               // frozen since t=2
+        second(0);
+        assertThat(kinds()).isEmpty();
+        second(0);               // t=5: frozen for 3 s = the timeout
+        assertThat(kinds()).containsExactly("link-down@5000000000");
+        second(0);
+        assertThat(kinds()).isEmpty();
+        second(0.3);
+        assertThat(kinds()).containsExactly("link-up@7000000000");
+    }
+
+    @Test
+    void frozenCountersOnAnIdleLinkAreNotAFailure() {
+        start(RAW);
+        for (int i = 0; i < 10; i++) {
+            second(0);
+        }
+        assertThat(kinds()).isEmpty();
+    }
+
+    @Test
+    void stateSurvivesTheStoreRoundTrip() {
+        start(RAW);
+        second(0.9);
+        second(0.9);
+        second(0.9);
+        LinkDirection d = (LinkDirection) t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE)
+                .get("leaf1-spine1>spine1");
+        LinkDirection copy = LinkDirectionSerde.read(LinkDirectionSerde.write(d));
+        assertThat(copy.hot()).isTrue();
+        assertThat(copy.ewma()).isEqualTo(d.ewma());
+        assertThat(LinkDirectionSerde.write(copy)).isEqualTo(LinkDirectionSerde.write(d));
+    }
+}
