@@ -47,6 +47,8 @@ public final class FabricPlan {
     private final Map<String, List<Arc>> evStage1;
     private final Map<String, List<Arc>> evStage2;
     private final Map<String, Arc> attachments;
+    private final Map<String, java.util.Set<Arc>> evMembers1 = new LinkedHashMap<>();
+    private final Map<String, java.util.Set<Arc>> evMembers2 = new LinkedHashMap<>();
     private final Map<String, List<String>> nicsBySwitch = new LinkedHashMap<>();
     private final Map<String, List<String>> linkedNics = new LinkedHashMap<>();
     private final Map<String, Map<String, Link>> nicLinks = new LinkedHashMap<>();
@@ -82,6 +84,8 @@ public final class FabricPlan {
         evStage2.forEach((k, v) -> e2.put(k, List.copyOf(v)));
         this.evStage2 = Collections.unmodifiableMap(e2);
         this.attachments = frozen(attachments);
+        this.evStage1.forEach((k, v) -> evMembers1.put(k, new java.util.HashSet<>(v)));
+        this.evStage2.forEach((k, v) -> evMembers2.put(k, new java.util.HashSet<>(v)));
         for (Map.Entry<String, Integer> e : this.nodeIds.entrySet()) {
             switchByNodeId.put(e.getValue(), e.getKey());
         }
@@ -241,6 +245,21 @@ public final class FabricPlan {
         }
         List<Arc> t = (stage == 1 ? evStage1 : evStage2).get(switchId);
         return t == null ? List.of() : t;
+    }
+
+    /** True when every arc is a member of the switch's EV table for the stage (and the table is not empty). */
+    public boolean evTableCovers(String switchId, int stage, List<Arc> arcs) {
+        java.util.Set<Arc> members = (stage == 1 ? evMembers1 : stage == 2 ? evMembers2 : Map.<String, java.util.Set<Arc>>of())
+                .get(switchId);
+        if (members == null) {
+            return false;
+        }
+        for (Arc a : arcs) {
+            if (!members.contains(a)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The NIC's address (explicit in the fabric file, else assigned from its leaf's prefix). */

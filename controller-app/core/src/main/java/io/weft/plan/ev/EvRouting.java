@@ -37,9 +37,8 @@ public final class EvRouting {
                     "no route towards " + dstSwitch);
         }
         if (stage == 1 || stage == 2) {
-            List<Arc> table = plan.evTable(switchId, stage);
-            if (!table.isEmpty() && table.containsAll(minimal)) {
-                return table;
+            if (plan.evTableCovers(switchId, stage, minimal)) {
+                return plan.evTable(switchId, stage);
             }
             if (sameNeighbour(minimal)) {
                 return minimal;

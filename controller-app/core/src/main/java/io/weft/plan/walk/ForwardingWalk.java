@@ -196,7 +196,8 @@ public final class ForwardingWalk {
 
     /** A multi-homed NIC sends on the link to the switch whose uN comes first, else on its home link. */
     private static Arc firstArc(FabricPlan plan, String srcNic, int firstUsid) {
-        if (firstUsid > 0) {
+        Arc home = plan.attachment(srcNic);
+        if (firstUsid > 0 && plan.nodeId(home.to()) != firstUsid) {
             for (Arc a : plan.fabric().arcsFrom(srcNic)) {
                 Node to = plan.fabric().node(a.to());
                 if (to.role().isSwitch() && plan.nodeId(a.to()) == firstUsid) {
@@ -204,7 +205,7 @@ public final class ForwardingWalk {
                 }
             }
         }
-        return plan.attachment(srcNic);
+        return home;
     }
 
     private static Arc uaArc(FabricPlan plan, String at, int function) {
