@@ -61,17 +61,22 @@ import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
  *
  * <p>The plan is fabric-wide, so exactly one ONOS instance computes it: the master of the
  * lowest-id Weft device that has a master ({@link #isPlanOwner()}). Every instance receives the
- * same events; the others ignore them. When mastership moves, the new owner re-plans. It starts
- * without the previous plan (the in-ONOS publisher keeps snapshots locally), so SIDs that were
- * allocated rather than configured may move on failover: pin them with srv6NodeId in netcfg, or
- * use a shared publisher (Kafka) and seed the plan from the last snapshot.
+ * same events; the others ignore them. When mastership moves, the new owner seeds itself from the
+ * last snapshot on Kafka (same SIDs, next version) and re-plans; an instance that stops being the
+ * owner drops its plan so that it re-seeds if ownership comes back. Without Kafka there is nothing
+ * to seed from: allocated (not configured) SIDs may then move on failover and versions restart.
  *
  * <p>Events only schedule work; planning runs on a named single-thread executor, debounced by
  * {@value OsgiPropertyConstants#REPLAN_DEBOUNCE_MS} so a burst of link events costs one plan. Each
- * run catches and logs its own failure and keeps the last good plan.
+ * run catches and logs its own failure and keeps the last good plan; a snapshot that did not
+ * reach Kafka is published again after {@value OsgiPropertyConstants#PUBLISH_RETRY_MS}.
  */
 @Component(immediate = true, service = WeftPlanService.class,
-        property = {REPLAN_DEBOUNCE_MS + ":Integer=" + REPLAN_DEBOUNCE_MS_DEFAULT})
+        property = {
+            REPLAN_DEBOUNCE_MS + ":Integer=" + REPLAN_DEBOUNCE_MS_DEFAULT,
+            KAFKA_BOOTSTRAP + "=" + KAFKA_BOOTSTRAP_DEFAULT,
+            PUBLISH_RETRY_MS + ":Integer=" + PUBLISH_RETRY_MS_DEFAULT,
+        })
 public class PlanProvisioner implements WeftPlanService {
     private static final Set<DeviceEvent.Type> DEVICE_TYPES = EnumSet.of(
             DeviceEvent.Type.DEVICE_ADDED, DeviceEvent.Type.DEVICE_REMOVED,
@@ -110,9 +115,15 @@ public class PlanProvisioner implements WeftPlanService {
     private final MastershipListener mastershipListener = new InternalMastershipListener();
     private final AtomicBoolean replanPending = new AtomicBoolean();
 
+    /** Quiet time in ms after a topology or config event before re-planning; default 200. */
     private volatile int replanDebounceMs = REPLAN_DEBOUNCE_MS_DEFAULT;
+
+    /** Wait in ms before publishing again a snapshot that did not reach Kafka; default 5000. */
     private volatile int publishRetryMs = PUBLISH_RETRY_MS_DEFAULT;
+
+    /** Kafka bootstrap servers for the weft.fabric topic; empty (default): snapshots are only logged. */
     private volatile String kafkaBootstrap = KAFKA_BOOTSTRAP_DEFAULT;
+
     private volatile PlanState current;
     /** Highest version known to have reached the publisher (planning thread only). */
     private long publishedVersion;
