@@ -1,0 +1,92 @@
+package io.weft.telemetry.stream;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.UUID;
+
+import io.weft.telemetry.config.DetectionProperties;
+import io.weft.telemetry.config.KafkaProperties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs the {@link TelemetryTopology} while the service runs (nothing when Kafka is off). A stream
+ * thread that dies on an unexpected error is replaced, so that one bug on one record does not stop
+ * the collector for good (bad input never gets that far: it is dead-lettered).
+ */
+@Component
+public class StreamsRunner implements SmartLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsRunner.class);
+
+    private final KafkaProperties kafka;
+    private final DetectionProperties detection;
+    private final TelemetryCounters counters;
+    private volatile KafkaStreams streams;
+
+    StreamsRunner(KafkaProperties kafka, DetectionProperties detection, TelemetryCounters counters) {
+        this.kafka = kafka;
+        this.detection = detection;
+        this.counters = counters;
+    }
+
+    @Override
+    public void start() {
+        if (!kafka.enabled()) {
+            LOG.info("weft.telemetry.kafka.bootstrap-servers is empty: the Streams topology is not started");
+            return;
+        }
+        StreamsBuilder builder = new StreamsBuilder();
+        TelemetryTopology.build(builder, TelemetryTopics.of(kafka), detection, counters, Clock.systemUTC(),
+                () -> UUID.randomUUID().toString());
+        KafkaStreams s = new KafkaStreams(builder.build(), properties());
+        s.setUncaughtExceptionHandler(e -> {
+            LOG.error("stream thread failed, replacing it: {}", e.toString());
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        s.start();
+        streams = s;
+        LOG.info("telemetry topology started on {}", kafka.bootstrapServers());
+    }
+
+    Properties properties() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, kafka.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, kafka.stateDir());
+        // Hotspot events are latency-sensitive: send them at once rather than waiting to fill a batch.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+        // Snapshots of large fabrics are several MB (contracts/topics.md: up to 16 MiB).
+        p.put(StreamsConfig.globalConsumerPrefix("max.partition.fetch.bytes"), 16 * 1024 * 1024 + 4096);
+        p.put(StreamsConfig.globalConsumerPrefix("fetch.max.bytes"), 16 * 1024 * 1024 + 4096);
+        return p;
+    }
+
+    /** The Kafka Streams state (RUNNING, REBALANCING, ...), or NOT_STARTED when Kafka is off. */
+    public String state() {
+        KafkaStreams s = streams;
+        return s == null ? "NOT_STARTED" : s.state().name();
+    }
+
+    @Override
+    public void stop() {
+        KafkaStreams s = streams;
+        streams = null;
+        if (s != null) {
+            s.close(Duration.ofSeconds(10));
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return streams != null;
+    }
+}
