@@ -1,0 +1,291 @@
+package io.weft.lab.netns;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PathEncoding;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A fabric built in Linux network namespaces on the kernel's SRv6 data plane, configured from a
+ * {@link FabricPlan}: one namespace per switch and NIC, a veth pair per link, uN / uDT / uA SIDs
+ * and the link-local ECMP underlay on the switches ({@link LabScript}), and host encap routes on
+ * the NICs shaped exactly like the nic-agent's ({@link #programPath}).
+ *
+ * <p>Needs root, iproute2 and a kernel with SRv6 ({@link #hostProblem()} says what is missing).
+ */
+public final class NetnsLab {
+    /** rtm_protocol of the NIC encap routes: the nic-agent's value (nic-agent/internal/route). */
+    public static final int ROUTE_PROTOCOL = 200;
+
+    /** Reports build progress: {@code done} of {@code total} namespaces configured. */
+    public interface Progress {
+        void step(String what, int done, int total);
+
+        Progress NONE = (what, done, total) -> { };
+    }
+
+    /** What one ping run saw. */
+    public record PingResult(int sent, int received, String output) {
+    }
+
+    private static final Pattern BATCH_FAILED = Pattern.compile("Command failed -:(\\d+)");
+    private static final Pattern PING_SUMMARY = Pattern.compile("(\\d+) packets transmitted, (\\d+) received");
+
+    private final FabricPlan plan;
+    private final LabLayout layout;
+    private final LabScript script;
+    private final Shell shell;
+
+    public NetnsLab(FabricPlan plan, String tag, Shell shell) {
+        this.plan = plan;
+        this.layout = new LabLayout(plan.fabric(), tag);
+        this.script = new LabScript(plan, layout);
+        this.shell = shell;
+    }
+
+    public NetnsLab(FabricPlan plan, String tag) {
+        this(plan, tag, new Shell());
+    }
+
+    public FabricPlan plan() {
+        return plan;
+    }
+
+    public LabLayout layout() {
+        return layout;
+    }
+
+    /**
+     * Null when this host can run a lab, else why not (not root, no ip command, no SRv6 in the
+     * kernel). Tests skip with this message.
+     */
+    public static String hostProblem() {
+        try {
+            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            if (!Integer.valueOf(0).equals(uid)) {
+                return "network namespaces need root (uid is " + uid + ")";
+            }
+        } catch (Exception e) {
+            return "cannot tell the uid (" + e.getMessage() + "): not Linux?";
+        }
+        try {
+            new Shell().run("ip", "-V");
+        } catch (LabException e) {
+            return "iproute2 is missing (apt-get install -y iproute2): " + e.getMessage();
+        }
+        if (!Files.exists(Path.of("/proc/sys/net/ipv6/conf/all/seg6_enabled"))) {
+            return "the kernel has no SRv6 (no net.ipv6.conf.all.seg6_enabled)";
+        }
+        return null;
+    }
+
+    /**
+     * Builds the lab. Whatever a crashed earlier run with the same tag left is deleted first; if a
+     * step fails, the half-built lab is deleted too and the error names the failing command.
+     */
+    public void up(Progress progress) throws LabException {
+        down(layout.tag(), shell);
+        try {
+            build(progress);
+        } catch (LabException | RuntimeException e) {
+            down(layout.tag(), shell);
+            throw e;
+        }
+    }
+
+    private void build(Progress progress) throws LabException {
+        List<String> nodes = new ArrayList<>(layout.namespaces().keySet());
+        int total = nodes.size();
+        batch(null, script.namespaceLines());
+        progress.step("namespaces created", total, total);
+        int done = 0;
+        for (String node : nodes) {
+            // Before the veths exist, so their per-interface settings inherit the "default" ones.
+            List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", layout.namespace(node), "sysctl", "-qw"));
+            cmd.addAll(script.sysctls(node));
+            shell.run(cmd, null);
+            done++;
+            if (done % 50 == 0 || done == total) {
+                progress.step("sysctls set", done, total);
+            }
+        }
+        batch(null, script.vethLines());
+        progress.step("veth pairs created (" + plan.fabric().links().size() + ")", total, total);
+        done = 0;
+        for (Map.Entry<String, List<String>> e : script.nodeLines().entrySet()) {
+            batch(layout.namespace(e.getKey()), e.getValue());
+            done++;
+            if (done % 20 == 0 || done == total) {
+                progress.step("namespaces configured", done, total);
+            }
+        }
+    }
+
+    /** Deletes this lab's namespaces (and with them its veths and routes). Idempotent. */
+    public void down() throws LabException {
+        down(layout.tag(), shell);
+    }
+
+    /** Deletes every namespace of the lab with this tag; returns how many there were. Idempotent. */
+    public static int down(String tag, Shell shell) throws LabException {
+        LabLayout.checkTag(tag);
+        String prefix = LabLayout.prefix(tag);
+        List<String> lines = new ArrayList<>();
+        for (String ns : namespaces(shell)) {
+            if (ns.startsWith(prefix)) {
+                lines.add("netns del " + ns);
+            }
+        }
+        if (!lines.isEmpty()) {
+            // -force: keep deleting the rest if one vanished meanwhile (a parallel down).
+            shell.exec(List.of("ip", "-force", "-batch", "-"), String.join("\n", lines) + "\n");
+        }
+        return lines.size();
+    }
+
+    /** Every lab namespace on this host (any tag), sorted. */
+    public static List<String> namespaces(Shell shell) throws LabException {
+        List<String> out = new ArrayList<>();
+        for (String line : shell.run("ip", "netns", "list").split("\n")) {
+            String name = line.strip().split("\\s+")[0];
+            if (name.startsWith(LabLayout.PREFIX)) {
+                out.add(name);
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /**
+     * Interface counters of a node, read from /sys/class/net inside its namespace: interface name
+     * to {tx_packets, rx_packets, tx_bytes, rx_bytes}.
+     */
+    public Map<String, long[]> counters(String nodeId) throws LabException {
+        String sh = "cd /sys/class/net && for i in *; do s=$i/statistics; "
+                + "echo $i $(cat $s/tx_packets $s/rx_packets $s/tx_bytes $s/rx_bytes); done";
+        String out = shell.run(List.of("ip", "netns", "exec", layout.namespace(nodeId), "sh", "-c", sh), null);
+        Map<String, long[]> m = new LinkedHashMap<>();
+        for (String line : out.split("\n")) {
+            String[] f = line.strip().split("\\s+");
+            if (f.length == 5) {
+                m.put(f[0], new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
+                        Long.parseLong(f[4])});
+            }
+        }
+        return m;
+    }
+
+    /** Packets sent by {@code nodeId} on its end of a link. */
+    public long txPackets(String nodeId, String linkId) throws LabException {
+        String dev = layout.iface(linkId, nodeId);
+        long[] c = counters(nodeId).get(dev);
+        if (c == null) {
+            throw new LabException(layout.namespace(nodeId) + ": no interface " + dev);
+        }
+        return c[0];
+    }
+
+    /** Packets sent along each arc (by its {@code from} end), in path order: one counter read per node. */
+    public long[] txPackets(List<Arc> path) throws LabException {
+        Map<String, Map<String, long[]>> byNode = new LinkedHashMap<>();
+        long[] out = new long[path.size()];
+        for (int i = 0; i < path.size(); i++) {
+            Arc a = path.get(i);
+            Map<String, long[]> c = byNode.get(a.from());
+            if (c == null) {
+                c = counters(a.from());
+                byNode.put(a.from(), c);
+            }
+            long[] v = c.get(layout.iface(a.link().id(), a.from()));
+            out[i] = v == null ? 0 : v[0];
+        }
+        return out;
+    }
+
+    /**
+     * Steers srcNic's traffic to dstNic onto an encoded path: the host route the nic-agent
+     * programs, {@code ip -6 route replace <dst>/128 encap seg6 mode encap.red segs c0,c1,... dev
+     * <if> via <gw> proto 200}. The NIC sends on its link to the switch whose uN comes first (its
+     * home link unless the path starts on another plane).
+     */
+    public void programPath(String srcNic, String dstNic, PathEncoding encoding) throws LabException {
+        requireNic("srcNic", srcNic);
+        requireNic("dstNic", dstNic);
+        String first = plan.switchWithNodeId(encoding.usids()[0]);
+        Link link = first == null ? null : plan.nicLink(first, srcNic);
+        if (link == null) {
+            throw new LabException("encoding: first uSID " + Integer.toHexString(encoding.usids()[0])
+                    + " is not a switch linked to " + srcNic);
+        }
+        List<String> cmd = List.of("ip", "-n", layout.namespace(srcNic), "-6", "route", "replace",
+                plan.nicAddress(dstNic) + "/128", "encap", "seg6", "mode", "encap.red",
+                "segs", String.join(",", encoding.carriers()),
+                "dev", layout.iface(link.id(), srcNic), "via", plan.linkLocal(link.id(), first),
+                "proto", Integer.toString(ROUTE_PROTOCOL));
+        shell.run(cmd, null);
+    }
+
+    /** The encap route srcNic has towards dstNic, as `ip -6 route show` prints it, or "" if none. */
+    public String route(String srcNic, String dstNic) throws LabException {
+        return shell.run("ip", "-n", layout.namespace(srcNic), "-6", "route", "show",
+                plan.nicAddress(dstNic) + "/128").strip();
+    }
+
+    /** Pings dstNic's address from srcNic's namespace ({@code count} packets, {@code intervalS} apart). */
+    public PingResult ping(String srcNic, String dstNic, int count, double intervalS) throws LabException {
+        requireNic("srcNic", srcNic);
+        requireNic("dstNic", dstNic);
+        if (count < 1) {
+            throw new LabException("count: must be at least 1 (got " + count + ")");
+        }
+        Shell.Result r = shell.exec(List.of("ip", "netns", "exec", layout.namespace(srcNic), "ping", "-6", "-q",
+                "-c", Integer.toString(count), "-i", String.format(java.util.Locale.ROOT, "%.3f", intervalS),
+                "-W", "1", plan.nicAddress(dstNic)), null);
+        Matcher m = PING_SUMMARY.matcher(r.stdout());
+        if (!m.find()) {
+            throw new LabException("ping from " + srcNic + ": no summary (" + (r.stderr().strip() + " " + r.stdout().strip())
+                    .strip() + ")");
+        }
+        return new PingResult(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), r.stdout());
+    }
+
+    private void requireNic(String field, String nodeId) throws LabException {
+        Node n = plan.fabric().node(nodeId);
+        if (n == null || n.role().isSwitch()) {
+            throw new LabException(field + ": \"" + nodeId + "\" is not a NIC of fabric " + plan.fabric().id());
+        }
+    }
+
+    /** Runs batch lines with `ip -6 [-n ns] -batch -`; a failure names the line the kernel refused. */
+    private void batch(String ns, List<String> lines) throws LabException {
+        List<String> cmd = new ArrayList<>(List.of("ip", "-6"));
+        if (ns != null) {
+            cmd.add("-n");
+            cmd.add(ns);
+        }
+        cmd.add("-batch");
+        cmd.add("-");
+        Shell.Result r = shell.exec(cmd, String.join("\n", lines) + "\n");
+        if (r.exitCode() != 0) {
+            String err = r.stderr().strip();
+            Matcher m = BATCH_FAILED.matcher(err);
+            String line = "";
+            if (m.find()) {
+                int i = Integer.parseInt(m.group(1)) - 1;
+                line = i >= 0 && i < lines.size() ? " at \"" + lines.get(i) + "\"" : "";
+            }
+            throw new LabException((ns == null ? "root namespace" : ns) + line + ": "
+                    + err.replace('\n', ' ').replaceAll("\\s*Command failed -:\\d+", ""));
+        }
+    }
+}

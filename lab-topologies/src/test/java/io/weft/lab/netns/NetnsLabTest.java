@@ -1,0 +1,167 @@
+package io.weft.lab.netns;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.lab.fabric.FatTreeGenerator;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PathEncoder;
+import io.weft.plan.PathEncoding;
+import io.weft.plan.Planner;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The plan on the kernel's SRv6 data plane: real namespaces, real End / End.X / End.DT6 routes,
+ * host encap routes shaped like the nic-agent's. Assertions are on interface counters.
+ */
+@Tag("lab")
+class NetnsLabTest {
+    private static final int PINGS = 50;
+    /** ND, MLD and router solicitations may add a few packets on an idle link; traffic adds >= PINGS. */
+    private static final int IDLE_NOISE = 5;
+
+    private NetnsLab lab;
+
+    @BeforeEach
+    void requireHost() {
+        String problem = NetnsLab.hostProblem();
+        assumeTrue(problem == null, () -> "lab skipped: " + problem);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (lab != null) {
+            lab.down();
+            assertThat(NetnsLab.namespaces(new Shell()))
+                    .noneMatch(ns -> ns.startsWith(LabLayout.prefix(lab.layout().tag())));
+        }
+    }
+
+    private NetnsLab up(Fabric fabric, String tag) throws Exception {
+        FabricPlan plan = Planner.plan(fabric, null);
+        lab = new NetnsLab(plan, tag);
+        lab.up(NetnsLab.Progress.NONE);
+        return lab;
+    }
+
+    /** Programs both directions over the path and returns tx deltas along the forward path. */
+    private long[] pingOver(List<Arc> path, int expectReplies) throws Exception {
+        FabricPlan plan = lab.plan();
+        String src = path.get(0).from();
+        String dst = path.get(path.size() - 1).to();
+        String tenant = plan.tenants().get(0);
+        lab.programPath(src, dst, PathEncoder.encode(plan, path, tenant));
+        lab.programPath(dst, src, PathEncoder.encode(plan, LabPaths.reverse(path), tenant));
+        long[] before = lab.txPackets(path);
+        NetnsLab.PingResult r = lab.ping(src, dst, PINGS, 0.01);
+        long[] after = lab.txPackets(path);
+        assertThat(r.received()).as("replies from %s to %s\n%s", dst, src, r.output()).isEqualTo(expectReplies);
+        long[] d = new long[path.size()];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = after[i] - before[i];
+        }
+        return d;
+    }
+
+    @Test
+    void leafSpine2x2SteersBySpineAndMovesWhenReprogrammed() throws Exception {
+        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "t2x2");
+        FabricPlan plan = lab.plan();
+        List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
+        List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
+        assertThat(PathEncoder.encode(plan, viaA, "default").carriers()).containsExactly("fcbb:bb00:1:11:2:e000::");
+
+        long[] before = lab.txPackets(viaB);
+        long[] a = pingOver(viaA, PINGS);
+        long[] idleB = delta(before, lab.txPackets(viaB));
+        assertThat(lab.route("nic1", "nic3")).contains("segs 1 [ fcbb:bb00:1:11:2:e000:: ]");
+        // Every arc of the path carried the requests: NIC->leaf1, leaf1->spine1, spine1->leaf2, leaf2->NIC.
+        assertThat(boxed(a)).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(PINGS));
+        // leaf1->spine2 and spine2->leaf2 stayed idle.
+        assertThat(idleB[1]).isLessThanOrEqualTo(IDLE_NOISE);
+        assertThat(idleB[2]).isLessThanOrEqualTo(IDLE_NOISE);
+
+        before = lab.txPackets(viaA);
+        long[] b = pingOver(viaB, PINGS);
+        long[] idleA = delta(before, lab.txPackets(viaA));
+        assertThat(boxed(b)).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(PINGS));
+        assertThat(idleA[1]).isLessThanOrEqualTo(IDLE_NOISE);
+        assertThat(idleA[2]).isLessThanOrEqualTo(IDLE_NOISE);
+    }
+
+    @Test
+    void fatTreeSixUsidCarrierCrossesTheSuperspine() throws Exception {
+        up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), "tft");
+        FabricPlan plan = lab.plan();
+        List<Arc> path = LabPaths.via(plan, "p1-leaf1-nic1", "p3-leaf2-nic2",
+                List.of("p1-leaf1", "p1-spine2", "ss3", "p3-spine2", "p3-leaf2"));
+        PathEncoding enc = PathEncoder.encode(plan, path, "default");
+        assertThat(enc.usids()).hasSize(6);
+        assertThat(enc.carriers()).hasSize(1);
+        long[] d = pingOver(path, PINGS);
+        assertThat(boxed(d)).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(PINGS));
+    }
+
+    @Test
+    void sevenPlusUsidsTravelInTwoCarriersThroughAnSrh() throws Exception {
+        up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), "tsrh");
+        FabricPlan plan = lab.plan();
+        // A detour through p2-leaf1: 7 switch hops + decap = 8 uSIDs, so carriers of 6 + 2.
+        List<Arc> path = LabPaths.via(plan, "p1-leaf1-nic1", "p2-leaf2-nic1",
+                List.of("p1-leaf1", "p1-spine1", "ss1", "p2-spine1", "p2-leaf1", "p2-spine2", "p2-leaf2"));
+        PathEncoding enc = PathEncoder.encode(plan, path, "default");
+        assertThat(enc.usids()).hasSize(8);
+        assertThat(enc.carriers()).hasSize(2);
+        long[] d = pingOver(path, PINGS);
+        assertThat(boxed(d)).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(PINGS));
+    }
+
+    @Test
+    void uaPicksTheExactParallelLink() throws Exception {
+        Fabric f = LeafSpineGenerator.generate(new LeafSpineGenerator.Params("ls-par", 2, 1, 1, 2,
+                400, 400, 100, 500));
+        up(f, "tua");
+        FabricPlan plan = lab.plan();
+        for (String uplink : List.of("leaf1-spine1-1", "leaf1-spine1-2")) {
+            for (String downlink : List.of("leaf2-spine1-1", "leaf2-spine1-2")) {
+                List<Arc> path = LabPaths.over(plan, "leaf1-nic1", List.of("leaf1-nic1-up", uplink, downlink,
+                        "leaf2-nic1-up"));
+                assertThat(PathEncoder.encode(plan, path, "default").usids()).hasSize(6); // uN uA uN uA uN uDT
+                List<Arc> others = LabPaths.over(plan, "leaf1-nic1", List.of("leaf1-nic1-up",
+                        other(uplink), other(downlink), "leaf2-nic1-up"));
+                long[] before = lab.txPackets(others);
+                long[] d = pingOver(path, PINGS);
+                long[] idle = delta(before, lab.txPackets(others));
+                assertThat(boxed(d)).as("%s then %s", uplink, downlink).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(PINGS));
+                assertThat(idle[1]).as("idle %s", other(uplink)).isLessThanOrEqualTo(IDLE_NOISE);
+                assertThat(idle[2]).as("idle %s", other(downlink)).isLessThanOrEqualTo(IDLE_NOISE);
+            }
+        }
+    }
+
+    private static String other(String parallelLink) {
+        return parallelLink.endsWith("-1") ? parallelLink.replaceAll("-1$", "-2") : parallelLink.replaceAll("-2$", "-1");
+    }
+
+    private static List<Long> boxed(long[] v) {
+        return java.util.Arrays.stream(v).boxed().toList();
+    }
+
+    private static long[] delta(long[] before, long[] after) {
+        long[] d = new long[before.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = after[i] - before[i];
+        }
+        return d;
+    }
+}
