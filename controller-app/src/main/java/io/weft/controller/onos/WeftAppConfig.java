@@ -5,6 +5,8 @@ import io.weft.fabric.Fabric;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.config.Config;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,6 +32,7 @@ import java.util.regex.Pattern;
  */
 public class WeftAppConfig extends Config<ApplicationId> {
     public static final String KEY = "weft";
+    private static final Logger LOG = LoggerFactory.getLogger(WeftAppConfig.class);
 
     static final String FABRIC_ID = "fabricId";
     static final String BLOCK = "block";
@@ -65,7 +68,12 @@ public class WeftAppConfig extends Config<ApplicationId> {
 
     @Override
     public boolean isValid() {
-        return problems().isEmpty();
+        List<String> problems = problems();
+        if (!problems.isEmpty()) {
+            // ONOS answers an upload of an invalid config with a bare "invalid"; the log says why.
+            LOG.warn("netcfg {} of {} is invalid: {}", key, subject, String.join("; ", problems));
+        }
+        return problems.isEmpty();
     }
 
     /** Every problem of this config, one message per field ("nics[2].attach: ..."); empty when valid. */

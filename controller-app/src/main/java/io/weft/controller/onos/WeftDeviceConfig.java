@@ -5,6 +5,8 @@ import io.weft.fabric.Role;
 import io.weft.plan.Planner;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.Config;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.Set;
  */
 public class WeftDeviceConfig extends Config<DeviceId> {
     public static final String KEY = "weft";
+    private static final Logger LOG = LoggerFactory.getLogger(WeftDeviceConfig.class);
 
     static final String ROLE = "role";
     static final String NAME = "name";
@@ -35,7 +38,12 @@ public class WeftDeviceConfig extends Config<DeviceId> {
 
     @Override
     public boolean isValid() {
-        return problems().isEmpty();
+        List<String> problems = problems();
+        if (!problems.isEmpty()) {
+            // ONOS answers an upload of an invalid config with a bare "invalid"; the log says why.
+            LOG.warn("netcfg {} of {} is invalid: {}", key, subject, String.join("; ", problems));
+        }
+        return problems.isEmpty();
     }
 
     /** Every problem of this config, one message per field; empty when valid. */
