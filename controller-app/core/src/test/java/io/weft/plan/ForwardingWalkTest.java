@@ -194,6 +194,9 @@ class ForwardingWalkTest {
         assertThatThrownBy(() -> ForwardingWalk.walkCarriers(plan, "h1-1", "h2-1",
                 List.of("fcbb:bb00:e000::"), "default"))
                 .hasMessageContaining("is not preceded by this switch's uN");
+        assertThatThrownBy(() -> ForwardingWalk.walkCarriers(plan, "h1-1", "h2-1",
+                List.of("fcbb:bb00:1:3:2:e000::", "fcbb:bb00::"), "default"))
+                .hasMessage("bad input: carriers[1]: \"fcbb:bb00::\" holds no uSID");
         int[] bounce = new int[70];
         for (int i = 0; i < bounce.length; i++) {
             bounce[i] = i % 2 == 0 ? 1 : 3;

@@ -69,11 +69,14 @@ public final class ForwardingWalk {
             } catch (EncodingException e) {
                 throw bad("carriers[" + i + "]: " + e.getMessage());
             }
+            if (segments.get(i).length == 0) {
+                throw bad("carriers[" + i + "]: \"" + carriers.get(i) + "\" holds no uSID");
+            }
         }
         List<Arc> path = new ArrayList<>();
         int seg = 0;
         int pos = 0;
-        Arc first = firstArc(plan, srcNic, segments.get(0).length > 0 ? segments.get(0)[0] : -1);
+        Arc first = firstArc(plan, srcNic, segments.get(0)[0]);
         path.add(first);
         String at = first.to();
         boolean consumedOwn = false;
