@@ -33,6 +33,8 @@ public final class FabricPlan {
     /** First uA function: 0xE100 + k, k allocated per node. */
     public static final int UA_BASE = 0xE100;
     public static final int MAX_TENANTS = UA_BASE - DECAP_BASE;
+    /** Longest device VRF name: Linux interface names hold 15 characters. */
+    public static final int MAX_VRF_NAME = 15;
 
     private final Fabric fabric;
     private final String block;
@@ -209,10 +211,14 @@ public final class FabricPlan {
         return VRF_TABLE_BASE + tenantIndex(tenant);
     }
 
-    /** The VRF name on devices; SONiC requires the "Vrf" prefix. */
+    /**
+     * The VRF name on devices: "Vrf-" + tenant (SONiC requires the "Vrf" prefix). A VRF is a Linux
+     * netdev on SONiC, so names are capped at 15 characters (IFNAMSIZ - 1); a longer one becomes
+     * "Vrf" + table id, which is as stable as the tenant index.
+     */
     public String vrfName(String tenant) {
-        tenantIndex(tenant);
-        return "Vrf-" + tenant;
+        String name = "Vrf-" + tenant;
+        return name.length() <= MAX_VRF_NAME ? name : "Vrf" + vrfTable(tenant);
     }
 
     /**

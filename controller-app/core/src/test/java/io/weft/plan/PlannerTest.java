@@ -174,6 +174,9 @@ class PlannerTest {
         assertThat(second.vrfTable("blue")).isEqualTo(101);
         assertThat(second.vrfTable("green")).isEqualTo(100);
         assertThat(second.vrfName("green")).isEqualTo("Vrf-green");
+        Fabric longName = TestFabrics.named("t", "custom").tenants("default", "research-cluster-7")
+                .node("leaf1", Role.LEAF).node("n1", Role.NIC).link("n1", "leaf1").build();
+        assertThat(Planner.plan(longName, null).vrfName("research-cluster-7")).isEqualTo("Vrf101");
     }
 
     @Test
