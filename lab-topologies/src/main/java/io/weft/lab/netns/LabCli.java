@@ -1,0 +1,337 @@
+package io.weft.lab.netns;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricFormatException;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PathEncoder;
+import io.weft.plan.PathEncoding;
+import io.weft.plan.PlanException;
+import io.weft.plan.Planner;
+import io.weft.plan.SnapshotJson;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code ./weft lab}: build a fabric in network namespaces, ping across it on a chosen path, show
+ * and delete labs. {@code up} saves the fabric and its plan (as the weft.fabric snapshot) under
+ * the state directory, so later commands use exactly the plan the lab was built from.
+ *
+ * <p>Exit codes: 0 ok; 2 bad arguments or input; 1 a lab step failed (pings lost included).
+ */
+public final class LabCli {
+    static final String DEFAULT_TAG = "lab";
+    static final String HELP = String.join("\n",
+            "usage: ./weft lab up <fabric.json> [--tag T]      build the fabric in namespaces wl-<T>-<node>",
+            "       ./weft lab down [--tag T | --all]            delete a lab's namespaces (idempotent)",
+            "       ./weft lab ping <srcNic> <dstNic> [--via sw1,sw2,...] [--count N] [--tag T]",
+            "                                                    place, program both ways, ping, show counters",
+            "       ./weft lab status [--tag T]                  labs on this host (with --tag: port map)",
+            "tags: 1-8 lowercase letters or digits (default " + DEFAULT_TAG + "); needs root, iproute2, ping",
+            "exit codes: 0 ok, 2 bad arguments or input, 1 a lab step failed") + "\n";
+
+    private static final Set<String> VALUE_OPTIONS = Set.of("tag", "via", "count", "state", "tenant");
+    private static final Set<String> FLAG_OPTIONS = Set.of("all");
+
+    private final Path stateDir;
+    private final Shell shell;
+    private final PrintStream out;
+
+    LabCli(Path stateDir, Shell shell, PrintStream out) {
+        this.stateDir = stateDir;
+        this.shell = shell;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one command; never throws. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        try {
+            List<String> words = Arrays.asList(args);
+            if (words.isEmpty() || words.contains("--help") || words.contains("-h") || words.get(0).equals("help")) {
+                (words.isEmpty() ? err : out).print(HELP);
+                return words.isEmpty() ? 2 : 0;
+            }
+            Map<String, String> opts = new LinkedHashMap<>();
+            List<String> pos = new ArrayList<>();
+            parse(words.subList(1, words.size()), opts, pos);
+            Path state = Path.of(opts.getOrDefault("state", ".weft/lab"));
+            return new LabCli(state, new Shell(), out).dispatch(words.get(0), opts, pos);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return 2;
+        } catch (LabException e) {
+            err.println("lab: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            err.println("internal error: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().replace('\n', ' ')));
+            return 1;
+        }
+    }
+
+    static void parse(List<String> words, Map<String, String> opts, List<String> pos) {
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            if (w.startsWith("--")) {
+                String name = w.substring(2);
+                String value;
+                int eq = name.indexOf('=');
+                String bare = eq >= 0 ? name.substring(0, eq) : name;
+                if (!VALUE_OPTIONS.contains(bare) && !FLAG_OPTIONS.contains(bare)) {
+                    throw new IllegalArgumentException("unknown option --" + bare + "\n" + HELP.strip());
+                }
+                if (eq >= 0) {
+                    value = name.substring(eq + 1);
+                    name = name.substring(0, eq);
+                } else if (FLAG_OPTIONS.contains(name)) {
+                    value = "true";
+                } else if (i + 1 < words.size()) {
+                    value = words.get(++i);
+                } else {
+                    throw new IllegalArgumentException(w + ": needs a value");
+                }
+                if (opts.put(name, value) != null) {
+                    throw new IllegalArgumentException(w + ": given twice");
+                }
+            } else {
+                pos.add(w);
+            }
+        }
+    }
+
+    int dispatch(String verb, Map<String, String> opts, List<String> pos) throws LabException {
+        String tag = opts.getOrDefault("tag", DEFAULT_TAG);
+        LabLayout.checkTag(tag);
+        switch (verb) {
+            case "up":
+                expect(pos, 1, "up <fabric.json>");
+                requireHost();
+                return up(Path.of(pos.get(0)), tag);
+            case "down":
+                expect(pos, 0, "down [--tag T | --all]");
+                requireHost();
+                return down(opts.containsKey("all") ? null : tag);
+            case "ping":
+                expect(pos, 2, "ping <srcNic> <dstNic>");
+                requireHost();
+                return ping(tag, pos.get(0), pos.get(1), opts);
+            case "status":
+                expect(pos, 0, "status [--tag T]");
+                return status(opts.containsKey("tag") ? tag : null);
+            default:
+                throw new IllegalArgumentException("unknown command \"" + verb + "\"\n" + HELP.strip());
+        }
+    }
+
+    private static void expect(List<String> pos, int n, String usage) {
+        if (pos.size() != n) {
+            throw new IllegalArgumentException("usage: ./weft lab " + usage + " (got " + pos.size() + " arguments)");
+        }
+    }
+
+    private static void requireHost() throws LabException {
+        String problem = NetnsLab.hostProblem();
+        if (problem != null) {
+            throw new LabException(problem);
+        }
+    }
+
+    int up(Path file, String tag) throws LabException {
+        Fabric fabric;
+        FabricPlan plan;
+        try {
+            fabric = FabricJson.read(file);
+            List<String> problems = FabricValidator.validate(fabric);
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException(file + ": " + String.join("\n" + file + ": ", problems));
+            }
+            plan = Planner.plan(fabric, null);
+        } catch (FabricFormatException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage());
+        } catch (PlanException e) {
+            throw new IllegalArgumentException(file + ": plan: " + e.getMessage());
+        }
+        NetnsLab lab = new NetnsLab(plan, tag, shell);
+        int nodes = lab.layout().namespaces().size();
+        out.printf("lab \"%s\": building %s (%d namespaces, %d links)%n", tag, fabric.id(), nodes, fabric.links().size());
+        long t0 = System.nanoTime();
+        lab.up((what, done, total) -> out.printf("  %s: %d of %d%n", what, done, total));
+        double s = (System.nanoTime() - t0) / 1e9;
+        saveState(tag, plan);
+        out.printf(Locale.ROOT, "lab \"%s\": up in %.2f s (%.0f namespaces/s); try: ./weft lab ping %s %s --tag %s%n",
+                tag, s, nodes / s, plan.nics().get(0), plan.nics().get(plan.nics().size() - 1), tag);
+        return 0;
+    }
+
+    int down(String tag) throws LabException {
+        List<String> tags = new ArrayList<>();
+        if (tag != null) {
+            tags.add(tag);
+        } else {
+            tags.addAll(labs().keySet());
+        }
+        for (String t : tags) {
+            int n = NetnsLab.down(t, shell);
+            deleteState(t);
+            out.printf("lab %s: %d namespaces deleted%n", t, n);
+        }
+        if (tags.isEmpty()) {
+            out.println("no labs");
+        }
+        return 0;
+    }
+
+    int ping(String tag, String src, String dst, Map<String, String> opts) throws LabException {
+        FabricPlan plan = loadState(tag);
+        NetnsLab lab = new NetnsLab(plan, tag, shell);
+        int count = intOption(opts, "count", 20, 1, 10_000);
+        String tenant = opts.getOrDefault("tenant", plan.tenants().get(0));
+        List<Arc> path = opts.containsKey("via")
+                ? LabPaths.via(plan, src, dst, List.of(opts.get("via").split(",")))
+                : LabPaths.shortest(plan, src, dst);
+        PathEncoding there;
+        PathEncoding back;
+        try {
+            there = PathEncoder.encode(plan, path, tenant);
+            back = PathEncoder.encode(plan, LabPaths.reverse(path), tenant);
+        } catch (PlanException e) {
+            throw new IllegalArgumentException("path: " + e.getMessage());
+        }
+        lab.programPath(src, dst, there);
+        lab.programPath(dst, src, back);
+        out.printf("%s -> %s: %s%n", src, dst, there);
+        out.printf("  route: %s%n", lab.route(src, dst));
+        long[] before = lab.txPackets(path);
+        NetnsLab.PingResult r = lab.ping(src, dst, count, 0.01);
+        long[] after = lab.txPackets(path);
+        out.printf("ping: %d sent, %d received%n", r.sent(), r.received());
+        out.println("tx packets along the path (delta):");
+        int width = 0;
+        for (Arc a : path) {
+            width = Math.max(width, a.from().length() + a.to().length() + 4);
+        }
+        for (int i = 0; i < path.size(); i++) {
+            Arc a = path.get(i);
+            out.printf("  %-" + width + "s %-28s %-5s %8d%n", a.from() + " -> " + a.to(), a.link().id(),
+                    lab.layout().iface(a.link().id(), a.from()), after[i] - before[i]);
+        }
+        return r.received() == r.sent() ? 0 : 1;
+    }
+
+    int status(String onlyTag) throws LabException {
+        Map<String, Integer> labs = labs();
+        if (labs.isEmpty() && onlyTag == null) {
+            out.println("no labs (namespaces wl-*)");
+            return 0;
+        }
+        for (Map.Entry<String, Integer> e : labs.entrySet()) {
+            if (onlyTag != null && !onlyTag.equals(e.getKey())) {
+                continue;
+            }
+            String fabric = Files.exists(snapshot(e.getKey())) ? fabricIdOr(e.getKey()) : "(no state: leftover, ./weft lab down --tag " + e.getKey() + ")";
+            out.printf("lab %s: %d namespaces, fabric %s%n", e.getKey(), e.getValue(), fabric);
+        }
+        if (onlyTag != null) {
+            if (!labs.containsKey(onlyTag)) {
+                out.printf("lab %s: not running%n", onlyTag);
+                return 1;
+            }
+            LabLayout layout = new LabLayout(loadState(onlyTag).fabric(), onlyTag);
+            out.println("ports (node, fabric port, veth):");
+            layout.portMap().forEach(l -> out.println("  " + l));
+        }
+        return 0;
+    }
+
+    /** Tag to namespace count, from the namespaces on this host. */
+    private Map<String, Integer> labs() throws LabException {
+        Map<String, Integer> out = new TreeMap<>();
+        for (String ns : NetnsLab.namespaces(shell)) {
+            String rest = ns.substring(LabLayout.PREFIX.length());
+            int dash = rest.indexOf('-');
+            if (dash > 0) {
+                out.merge(rest.substring(0, dash), 1, Integer::sum);
+            }
+        }
+        return out;
+    }
+
+    private Path snapshot(String tag) {
+        return stateDir.resolve(tag).resolve("snapshot.json");
+    }
+
+    private void saveState(String tag, FabricPlan plan) throws LabException {
+        try {
+            Files.createDirectories(snapshot(tag).getParent());
+            Files.writeString(snapshot(tag), FabricJson.mapper().writeValueAsString(
+                    SnapshotJson.toTree(plan, Map.of(), 1)));
+        } catch (IOException e) {
+            throw new LabException("cannot save the lab's plan to " + snapshot(tag) + ": " + e.getMessage());
+        }
+    }
+
+    private void deleteState(String tag) throws LabException {
+        try {
+            Files.deleteIfExists(snapshot(tag));
+            Files.deleteIfExists(snapshot(tag).getParent());
+        } catch (IOException e) {
+            throw new LabException("cannot delete " + snapshot(tag).getParent() + ": " + e.getMessage());
+        }
+    }
+
+    private FabricPlan loadState(String tag) throws LabException {
+        try {
+            JsonNode tree = FabricJson.mapper().readTree(Files.readString(snapshot(tag)));
+            return SnapshotJson.planFromTree(tree);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("lab " + tag + ": not up (no " + snapshot(tag) + "); run ./weft lab up"
+                    + " <fabric.json> --tag " + tag);
+        } catch (IOException | PlanException e) {
+            throw new LabException("lab " + tag + ": unreadable state " + snapshot(tag) + ": " + e.getMessage());
+        }
+    }
+
+    private String fabricIdOr(String tag) {
+        try {
+            return loadState(tag).fabric().id();
+        } catch (LabException | RuntimeException e) {
+            return "(state unreadable)";
+        }
+    }
+
+    private static int intOption(Map<String, String> opts, String name, int dflt, int min, int max) {
+        String v = opts.get(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n < min || n > max) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + ": must be a whole number in " + min + ".." + max
+                    + " (got \"" + v + "\")");
+        }
+    }
+}

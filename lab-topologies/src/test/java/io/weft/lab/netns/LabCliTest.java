@@ -1,0 +1,47 @@
+package io.weft.lab.netns;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Argument handling of ./weft lab (nothing here touches namespaces). */
+class LabCliTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return LabCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void helpGoesToStdoutAndNoArgumentsIsAUsageError() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("./weft lab up <fabric.json>");
+        assertThat(run()).isEqualTo(2);
+        assertThat(err()).contains("usage:");
+    }
+
+    @Test
+    void badTagUnknownVerbAndUnknownOptionExitTwoWithOneClearLine() {
+        assertThat(run("down", "--tag", "My-Lab")).isEqualTo(2);
+        assertThat(err()).startsWith("tag: \"My-Lab\" must be 1-8 lowercase letters or digits");
+        err.reset();
+        assertThat(run("launch")).isEqualTo(2);
+        assertThat(err()).startsWith("unknown command \"launch\"");
+        err.reset();
+        assertThat(run("ping", "a", "b", "--fast")).isEqualTo(2);
+        assertThat(err()).startsWith("unknown option --fast");
+        err.reset();
+        assertThat(run("status", "--tag")).isEqualTo(2);
+        assertThat(err()).isEqualTo("--tag: needs a value\n");
+    }
+}
