@@ -127,6 +127,10 @@ public final class Devstack implements AutoCloseable {
                     + (Files.exists(pgDir.resolve("PG_VERSION")) ? ")" : "; first start: initdb, ~10 s)"));
             CompletableFuture<EmbeddedPostgres> pgStart = CompletableFuture.supplyAsync(() -> {
                 long t0 = System.nanoTime();
+                long orphan = EmbeddedPostgres.stopOrphan(pgDir.toAbsolutePath(), readyTimeout);
+                if (orphan > 0) {
+                    progress.accept("stopped PostgreSQL pid " + orphan + ", left running by a devstack that was killed");
+                }
                 EmbeddedPostgres p = EmbeddedPostgres.start(pgDir, postgresPort, readyTimeout);
                 progress.accept("PostgreSQL ready on port " + p.port() + " in " + millisSince(t0) + " ms");
                 return p;

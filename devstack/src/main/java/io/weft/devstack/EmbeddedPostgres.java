@@ -10,6 +10,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * PostgreSQL (zonky embedded binaries, PostgreSQL 17) run as a child process on loopback with a
@@ -57,6 +62,41 @@ public final class EmbeddedPostgres implements AutoCloseable {
             throw new DevstackException("PostgreSQL on port " + pgPort + " not usable: " + e.getMessage(), e);
         }
         return wrapper;
+    }
+
+    /**
+     * Stops a PostgreSQL server left running on {@code dataDir} by a devstack that was killed without
+     * its shutdown hook (kill -9): it would hold the port and the data directory. Only a live process
+     * whose command line is postgres on exactly this directory is stopped (SIGTERM, then waited for).
+     *
+     * @return the pid of the stopped server, or -1 when there was none
+     */
+    static long stopOrphan(Path dataDir, Duration timeout) {
+        Path pidFile = dataDir.resolve("postmaster.pid");
+        long pid;
+        try {
+            List<String> lines = Files.readAllLines(pidFile);
+            pid = lines.isEmpty() ? -1 : Long.parseLong(lines.get(0).trim());
+        } catch (IOException | NumberFormatException e) {
+            return -1; // no pid file (clean stop) or an unreadable one (postgres itself deals with it)
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        String command = process.flatMap(p -> p.info().commandLine()).orElse("");
+        if (process.isEmpty() || !process.get().isAlive() || !command.contains("postgres")
+                || !command.contains(dataDir.toAbsolutePath().toString())) {
+            return -1; // stale file, or the pid now belongs to something else
+        }
+        process.get().destroy();
+        try {
+            process.get().onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DevstackException("PostgreSQL: interrupted while stopping the old server " + pid);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new DevstackException("PostgreSQL: an old server (pid " + pid + ") still runs on " + dataDir
+                    + " and did not stop; stop it and retry");
+        }
+        return pid;
     }
 
     public int port() {
