@@ -127,6 +127,43 @@ class NetnsLabTest {
     }
 
     @Test
+    void dragonflyDecapAloneInTheSecondCarrierStillDelivers() throws Exception {
+        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), "tdf");
+        FabricPlan plan = lab.plan();
+        // Six routers + decap = 7 uSIDs: the egress uN ends carrier 0 and the decap function is
+        // alone in carrier 1, so the egress router meets it only after loading it from the SRH.
+        List<String> routers = simplePath(plan, List.of("g0-r0"), "g1-r1", 6);
+        assertThat(routers).as("a 6-router simple path in dragonfly-tiny").isNotNull();
+        String src = plan.nicsOf("g0-r0").get(0);
+        String dst = plan.nicsOf("g1-r1").get(0);
+        List<Arc> path = LabPaths.via(plan, src, dst, routers);
+        PathEncoding enc = PathEncoder.encode(plan, path, "default");
+        assertThat(enc.carriers()).hasSize(2);
+        assertThat(enc.carriers().get(1)).isEqualTo("fcbb:bb00:e000::");
+        long[] d = pingOver(path, PINGS);
+        assertThat(boxed(d)).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(PINGS));
+    }
+
+    /** Depth-first: a simple switch path from the last of {@code prefix} to {@code to} with n switches. */
+    private static List<String> simplePath(FabricPlan plan, List<String> prefix, String to, int n) {
+        String at = prefix.get(prefix.size() - 1);
+        if (prefix.size() == n) {
+            return at.equals(to) ? prefix : null;
+        }
+        for (Arc a : plan.switchArcs(at)) {
+            if (!prefix.contains(a.to())) {
+                List<String> next = new java.util.ArrayList<>(prefix);
+                next.add(a.to());
+                List<String> found = simplePath(plan, next, to, n);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    @Test
     void uaPicksTheExactParallelLink() throws Exception {
         Fabric f = LeafSpineGenerator.generate(new LeafSpineGenerator.Params("ls-par", 2, 1, 1, 2,
                 400, 400, 100, 500));
