@@ -33,13 +33,9 @@ public class Partitions {
     private final Set<LocalDate> known = ConcurrentHashMap.newKeySet();
 
     Partitions(JdbcTemplate jdbc, HistoryProperties history) {
-        this(jdbc, history, Clock.systemUTC());
-    }
-
-    Partitions(JdbcTemplate jdbc, HistoryProperties history, Clock clock) {
         this.jdbc = jdbc;
         this.history = history;
-        this.clock = clock;
+        this.clock = Clock.systemUTC();
     }
 
     /** Creates the partitions ahead and drops the expired ones. */

@@ -1,0 +1,236 @@
+package io.weft.telemetry.history;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.junit.DevstackExtension;
+import io.weft.devstack.junit.WeftDevstackTest;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.Planner;
+import io.weft.plan.SnapshotJson;
+import io.weft.telemetry.TelemetryCollectorApplication;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole collector on the real embedded Kafka + PostgreSQL: a planned snapshot of the contracts'
+ * 2x2 example on weft.fabric, scripted gnmic events that fill leaf1-spine1 towards spine1 at 95 %
+ * (and leaf2-spine1 at 30 %) → a hotspot-start on weft.hotspots at the N-th rate sample, rows in
+ * PostgreSQL, and both REST reads showing them.
+ */
+@WeftDevstackTest
+class CollectorEndToEndTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final long LINE_OCTETS_PER_S = 400_000_000_000L / 8;
+
+    private static ConfigurableApplicationContext app;
+    private static DevstackEndpoints devstack;
+    private static int port;
+
+    @BeforeAll
+    static void start() throws Exception {
+        devstack = DevstackExtension.endpoints();
+        Fabric fabric = FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json"));
+        String snapshot = MAPPER.writeValueAsString(SnapshotJson.toTree(Planner.plan(fabric, null), Map.of(), 1));
+        try (KafkaProducer<String, String> p = producer()) {
+            p.send(new ProducerRecord<>("weft.fabric", fabric.id(), snapshot)).get();
+        }
+        Path state = Files.createTempDirectory("weft-telemetry-e2e");
+        app = new SpringApplicationBuilder(TelemetryCollectorApplication.class).run(
+                "--server.port=0",
+                "--spring.datasource.url=" + devstack.jdbcUrl(),
+                "--spring.datasource.username=" + devstack.jdbcUser(),
+                "--spring.datasource.password=" + devstack.jdbcPassword(),
+                "--weft.telemetry.kafka.bootstrap-servers=" + devstack.kafkaBootstrapServers(),
+                "--weft.telemetry.kafka.application-id=weft-telemetry-e2e-" + UUID.randomUUID(),
+                "--weft.telemetry.kafka.state-dir=" + state);
+        port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+        await("streams RUNNING", () -> get("/v1/status").body.path("streams").asText().equals("RUNNING"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @Test
+    void aHotLinkBecomesAHotspotEventRowsAndRestAnswers() throws Exception {
+        long t0 = (Instant.now().getEpochSecond() - 20) * 1_000_000_000L;
+        try (KafkaProducer<String, String> p = producer()) {
+            long hot = 0;
+            long warm = 0;
+            for (int s = 0; s <= 5; s++) {
+                long ns = t0 + s * 1_000_000_000L;
+                p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf1", event("leaf1", "eth1", ns, hot)));
+                p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf2", event("leaf2", "eth1", ns, warm)));
+                hot += (long) (0.95 * LINE_OCTETS_PER_S);
+                warm += (long) (0.30 * LINE_OCTETS_PER_S);
+            }
+            p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf1", "not json at all"));
+            p.flush();
+        }
+
+        // weft.hotspots: exactly one start, at the 3rd rate sample (samples-to-enter = 3), i.e. sample 3.
+        List<JsonNode> events = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = consumer()) {
+            c.subscribe(List.of("weft.hotspots"));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (events.isEmpty() && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
+                    events.add(MAPPER.readTree(r.value()));
+                }
+            }
+        }
+        assertThat(events).hasSize(1);
+        JsonNode start = events.get(0);
+        assertThat(start.get("kind").asText()).isEqualTo("hotspot-start");
+        assertThat(start.get("linkId").asText()).isEqualTo("leaf1-spine1");
+        assertThat(start.get("direction").asText()).isEqualTo("spine1");
+        assertThat(start.get("sampleTimestampNs").asText()).isEqualTo(Long.toString(t0 + 3_000_000_000L));
+
+        // PostgreSQL, through the REST API.
+        String eventId = start.get("eventId").asText();
+        await("GET /v1/hotspots shows the event", () -> get("/v1/hotspots?linkId=leaf1-spine1").body.path("events")
+                .findValuesAsText("eventId").contains(eventId));
+        JsonNode listed = get("/v1/hotspots?linkId=leaf1-spine1").body.path("events").get(0);
+        assertThat(listed.get("kind").asText()).isEqualTo("hotspot-start");
+        assertThat(listed.get("sampleTimestampNs").asText()).isEqualTo(start.get("sampleTimestampNs").asText());
+        assertThat(listed.get("utilisation").asDouble()).isEqualTo(start.get("utilisation").asDouble());
+
+        String from = Instant.ofEpochSecond(t0 / 1_000_000_000L).toString();
+        String to = Instant.ofEpochSecond(t0 / 1_000_000_000L + 10).toString();
+        await("five seconds of rollups", () -> get("/v1/links/leaf1-spine1/series?from=" + from + "&to=" + to)
+                .body.path("points").size() == 5);
+        JsonNode points = get("/v1/links/leaf1-spine1/series?from=" + from + "&to=" + to).body.path("points");
+        for (JsonNode pt : points) {
+            assertThat(pt.get("toNode").asText()).isEqualTo("spine1");
+            assertThat(pt.get("utilisationAvg").asDouble()).isBetween(0.949, 0.951);
+        }
+        assertThat(points.get(4).get("hot").asBoolean()).isTrue();
+        assertThat(points.get(0).get("hot").asBoolean()).isFalse();
+
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM telemetry.link_rollup WHERE link_id = 'leaf2-spine1'",
+                Integer.class)).isEqualTo(5);
+        await("the malformed record counted", () -> get("/v1/status").body.path("counters")
+                .path("deadletter.not-json").asInt() == 1);
+    }
+
+    @Test
+    void badParametersAreProblemJsonNamingTheParameter() throws Exception {
+        Reply r = get("/v1/hotspots?from=yesterday");
+        assertThat(r.status).isEqualTo(400);
+        assertThat(r.contentType).startsWith("application/problem+json");
+        assertThat(r.body.get("detail").asText()).startsWith("from: must be an RFC 3339 time");
+        assertThat(r.body.get("parameter").asText()).isEqualTo("from");
+        Reply order = get("/v1/links/leaf1-spine1/series?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z");
+        assertThat(order.status).isEqualTo(400);
+        assertThat(order.body.get("detail").asText()).startsWith("from: must be before to");
+        assertThat(get("/v1/hotspots?limit=0").body.get("parameter").asText()).isEqualTo("limit");
+        assertThat(get("/v1/hotspots?kind=melted").status).isEqualTo(400);
+    }
+
+    @Test
+    void partitionsAreCreatedAheadAndDroppedPastRetention() {
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        LocalDate old = today.minusDays(30);
+        String oldName = "link_rollup_p" + old.toString().replace("-", "");
+        jdbc.execute("CREATE TABLE telemetry." + oldName + " PARTITION OF telemetry.link_rollup FOR VALUES FROM ('"
+                + old + " 00:00:00+00') TO ('" + old.plusDays(1) + " 00:00:00+00')");
+        app.getBean(Partitions.class).maintain();
+        List<String> parts = jdbc.queryForList("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+                + " JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'link_rollup'", String.class);
+        assertThat(parts).doesNotContain(oldName)
+                .contains("link_rollup_p" + today.toString().replace("-", ""),
+                        "link_rollup_p" + today.plusDays(2).toString().replace("-", ""));
+    }
+
+    private static String event(String target, String iface, long ns, long outOctets) {
+        return "[{\"name\":\"ifcounters\",\"timestamp\":" + ns + ",\"tags\":{\"source\":\"" + target
+                + "\",\"interface_name\":\"" + iface + "\",\"subscription-name\":\"ifcounters\"},\"values\":{"
+                + "\"openconfig:/interfaces/interface/state/counters/out-octets\":\"" + outOctets + "\","
+                + "\"/interfaces/interface/state/oper-status\":\"UP\"}}]";
+    }
+
+    private static KafkaProducer<String, String> producer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    private static KafkaConsumer<String, String> consumer() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "e2e-" + UUID.randomUUID());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+    }
+
+    private record Reply(int status, String contentType, JsonNode body) {
+    }
+
+    private static Reply get(String path) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
+                    r.body().isEmpty() ? MAPPER.nullNode() : MAPPER.readTree(r.body()));
+        } catch (Exception e) {
+            throw new IllegalStateException("GET " + path + ": " + e, e);
+        }
+    }
+
+    /** Polls a condition (integration only: the pipeline is asynchronous); fails after 60 s. */
+    private static void await(String what, Supplier<Boolean> condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.get()) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new AssertionError("timed out waiting for " + what);
+    }
+}
