@@ -82,7 +82,8 @@ public final class KafkaSnapshotPublisher implements SnapshotPublisher {
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(TIMEOUT_MS));
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(MAX_MESSAGE_BYTES));
         p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(MAX_MESSAGE_BYTES));
-        return withKafkaClassLoader(() -> new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()));
+        return withKafkaClassLoader(
+                () -> new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer()));
     }
 
     private static <T> T withKafkaClassLoader(Supplier<T> create) {

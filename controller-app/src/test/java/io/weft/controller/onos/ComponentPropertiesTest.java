@@ -6,6 +6,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -22,9 +28,9 @@ class ComponentPropertiesTest {
         }
 
         assertThat(cfgdef).contains(
-                OsgiPropertyConstants.REPLAN_DEBOUNCE_MS + "|INTEGER|" + OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT + "|",
-                OsgiPropertyConstants.PUBLISH_RETRY_MS + "|INTEGER|" + OsgiPropertyConstants.PUBLISH_RETRY_MS_DEFAULT + "|",
-                OsgiPropertyConstants.KAFKA_BOOTSTRAP + "|STRING|" + OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT + "|");
+                REPLAN_DEBOUNCE_MS + "|INTEGER|" + REPLAN_DEBOUNCE_MS_DEFAULT + "|",
+                PUBLISH_RETRY_MS + "|INTEGER|" + PUBLISH_RETRY_MS_DEFAULT + "|",
+                KAFKA_BOOTSTRAP + "|STRING|" + KAFKA_BOOTSTRAP_DEFAULT + "|");
         assertThat(cfgdef).doesNotContain("no description provided");
     }
 }

@@ -6,6 +6,7 @@ import java.util.Dictionary;
 import java.util.Hashtable;
 
 /** A component context carrying the given properties, as Config Admin would pass to @Modified. */
+@SuppressWarnings("unchecked") // ComponentContextAdapter implements the generic OSGi methods raw
 class ContextWith extends ComponentContextAdapter {
     private final Hashtable<String, Object> props = new Hashtable<>();
 

@@ -58,7 +58,8 @@ class CoreBoundaryTest {
         try (InputStream in = Fabric.class.getResourceAsStream("Fabric.class")) {
             byte[] header = in.readNBytes(8);
             int major = ((header[6] & 0xff) << 8) | (header[7] & 0xff);
-            assertThat(major).as("class file major version of io.weft.fabric.Fabric").isLessThanOrEqualTo(JAVA_11_CLASS_VERSION);
+            assertThat(major).as("class file major version of io.weft.fabric.Fabric")
+                    .isLessThanOrEqualTo(JAVA_11_CLASS_VERSION);
         }
     }
 

@@ -22,8 +22,8 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bundled example fabrics (contracts/examples, lab-topologies/examples) shown to FabricBuilder the way ONOS would see
- * them: the fabric it builds must be the file's fabric (same nodes and attributes, same cabling,
+ * The bundled example fabrics (contracts/examples, lab-topologies/examples) shown to
+ * FabricBuilder the way ONOS would see them: the fabric it builds must be the file's fabric (same nodes and attributes, same cabling,
  * capacities and latencies), and plan to the same uN ids and EV tables.
  */
 class ExampleFabricsTest {

@@ -212,7 +212,8 @@ class FabricBuilderTest {
 
     @Test
     void aSwitchThatLostAllItsLinksStaysAndTheFabricStillValidates() {
-        for (String[] l : new String[][] {{"device:leaf1/2", "device:spine2/1"}, {"device:leaf2/2", "device:spine2/2"}}) {
+        String[][] spine2Links = {{"device:leaf1/2", "device:spine2/1"}, {"device:leaf2/2", "device:spine2/2"}};
+        for (String[] l : spine2Links) {
             t.links.remove(l[0], l[1]);
             t.links.remove(l[1], l[0]);
         }

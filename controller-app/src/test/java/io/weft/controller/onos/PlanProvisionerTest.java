@@ -37,7 +37,8 @@ class PlanProvisionerTest {
     }
 
     /** Wires a provisioner to the fakes of a test fabric; this instance masters every switch. */
-    static void wire(PlanProvisioner p, TestFabric fabric, FakeMastershipService mastership, List<String> cfgRegistered) {
+    static void wire(PlanProvisioner p, TestFabric fabric, FakeMastershipService mastership,
+                     List<String> cfgRegistered) {
         MainComponent main = new MainComponent();
         main.coreService = new FakeCoreService();
         main.configRegistry = fabric.configs;
