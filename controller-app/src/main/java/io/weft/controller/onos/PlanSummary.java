@@ -26,7 +26,8 @@ public final class PlanSummary {
         Fabric f = plan.fabric();
         long down = state.built().linkStates().values().stream().filter(s -> !BuiltFabric.UP.equals(s)).count();
         out.add(String.format(Locale.ROOT,
-                "fabric %s v%d, block %s, tenants %s, %d switches, %d NICs, %d links (%d down)", f.id(), state.version(), plan.block(), String.join(",", plan.tenants()), plan.switches().size(),
+                "fabric %s v%d, block %s, tenants %s, %d switches, %d NICs, %d links (%d down)",
+                f.id(), state.version(), plan.block(), String.join(",", plan.tenants()), plan.switches().size(),
                 plan.nics().size(), f.links().size(), down));
         Map<String, String> deviceOf = new HashMap<>();
         for (Map.Entry<DeviceId, String> e : state.built().nodeIds().entrySet()) {

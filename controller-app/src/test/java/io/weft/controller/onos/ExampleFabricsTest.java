@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The bundled example fabrics (contracts/examples, lab-topologies/examples) shown to
- * FabricBuilder the way ONOS would see them: the fabric it builds must be the file's fabric (same nodes and attributes, same cabling,
- * capacities and latencies), and plan to the same uN ids and EV tables.
+ * FabricBuilder the way ONOS would see them: the fabric it builds must be the file's fabric (same
+ * nodes and attributes, same cabling, capacities and latencies), and plan to the same uN ids and
+ * EV tables.
  */
 class ExampleFabricsTest {
     private static final Path ROOT = Paths.get("..");
