@@ -110,6 +110,8 @@ class StandaloneControllerEndToEndTest {
             assertThat(linkStates.path("leaf2-spine2").asText()).isEqualTo("down");
             assertThat(linkStates.path("leaf1-spine1").asText()).isEqualTo("drained");
             v2 = FabricJson.mapper().readTree(get(base + "/fabric", null).body());
+            assertThat(SnapshotSchema.violations(v2)).as("served snapshot vs. the contract").isEmpty();
+            assertThat(SnapshotSchema.violations(lastOnKafka(devstack, fabricId))).as("published snapshot").isEmpty();
             assertThat(get(base + "/nothing", null).statusCode()).isEqualTo(404);
             assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/fabric"))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString())
