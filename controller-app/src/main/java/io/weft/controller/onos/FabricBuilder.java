@@ -165,8 +165,10 @@ public final class FabricBuilder {
             double capacityGbps = nic.capacityGbps() != null ? nic.capacityGbps()
                     : capacityGbps(nic.attach(), null, defaultCapacityGbps);
             links.add(new Link(id, a, b, capacityGbps, 0)); // a NIC cable's latency is negligible here
+            // ONOS keeps no link for a NIC: its cable is up while the switch is available and the port enabled.
             Port port = deviceService.getPort(nic.attach());
-            linkStates.put(id, port == null || port.isEnabled() ? BuiltFabric.UP : BuiltFabric.DOWN);
+            boolean up = deviceService.isAvailable(nic.attach().deviceId()) && (port == null || port.isEnabled());
+            linkStates.put(id, up ? BuiltFabric.UP : BuiltFabric.DOWN);
         }
     }
 

@@ -224,4 +224,16 @@ class FabricBuilderTest {
         assertThat(built.fabric().linksOf("spine2")).isEmpty();
         assertThat(FabricValidator.validate(built.fabric())).isEmpty();
     }
+
+    @Test
+    void nicLinkIsDownWhenItsLeafIsUnavailableOrItsPortDisabled() {
+        t.devices.unavailable.add(DeviceId.deviceId("device:leaf1"));
+        t.devices.addPort("device:leaf2", 3, "eth3", TestFabric.SPEED_400G_MBPS, false);
+
+        BuiltFabric built = t.builder().build();
+
+        assertThat(built.linkStates()).containsEntry("nic1.eth0-leaf1.eth3", BuiltFabric.DOWN)
+                .containsEntry("nic2.eth0-leaf2.eth3", BuiltFabric.DOWN)
+                .containsEntry("leaf2.eth1-spine1.eth2", BuiltFabric.UP);
+    }
 }

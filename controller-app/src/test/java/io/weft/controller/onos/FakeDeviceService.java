@@ -24,6 +24,7 @@ class FakeDeviceService extends DeviceServiceAdapter {
     final Map<DeviceId, Device> devices = new LinkedHashMap<>();
     final Map<ConnectPoint, Port> ports = new LinkedHashMap<>();
     final List<DeviceListener> listeners = new ArrayList<>();
+    final java.util.Set<DeviceId> unavailable = new java.util.HashSet<>();
 
     Device addDevice(String id) {
         Device d = new DefaultDevice(PID, DeviceId.deviceId(id), Device.Type.SWITCH, "weft", "1", "1", "1",
@@ -34,12 +35,16 @@ class FakeDeviceService extends DeviceServiceAdapter {
 
     /** A port with a "portName" annotation (null for none) and a speed in Mbps (0 for unknown). */
     Port addPort(String deviceId, long number, String name, long speedMbps) {
+        return addPort(deviceId, number, name, speedMbps, true);
+    }
+
+    Port addPort(String deviceId, long number, String name, long speedMbps, boolean enabled) {
         Device d = devices.get(DeviceId.deviceId(deviceId));
         DefaultAnnotations.Builder a = DefaultAnnotations.builder();
         if (name != null) {
             a.set("portName", name);
         }
-        Port p = new DefaultPort(d, PortNumber.portNumber(number), true, Port.Type.COPPER, speedMbps, a.build());
+        Port p = new DefaultPort(d, PortNumber.portNumber(number), enabled, Port.Type.COPPER, speedMbps, a.build());
         ports.put(new ConnectPoint(d.id(), p.number()), p);
         return p;
     }
@@ -66,7 +71,7 @@ class FakeDeviceService extends DeviceServiceAdapter {
 
     @Override
     public boolean isAvailable(DeviceId deviceId) {
-        return devices.containsKey(deviceId);
+        return devices.containsKey(deviceId) && !unavailable.contains(deviceId);
     }
 
     @Override
