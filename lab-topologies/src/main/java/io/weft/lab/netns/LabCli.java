@@ -38,6 +38,8 @@ public final class LabCli {
     static final String DEFAULT_TAG = "lab";
     static final String HELP = String.join("\n",
             "usage: ./weft lab up <fabric.json> [--tag T]      build the fabric in namespaces wl-<T>-<node>",
+            "                     [--workers N]                namespaces configured at once (default "
+                    + NetnsLab.DEFAULT_WORKERS + ")",
             "       ./weft lab down [--tag T | --all]            delete a lab's namespaces (idempotent)",
             "       ./weft lab ping <srcNic> <dstNic> [--via sw1,sw2,...] [--count N] [--tag T]",
             "                                                    place, program both ways, ping, show counters",
@@ -45,7 +47,7 @@ public final class LabCli {
             "tags: 1-8 lowercase letters or digits (default " + DEFAULT_TAG + "); needs root, iproute2, ping",
             "exit codes: 0 ok, 2 bad arguments or input, 1 a lab step failed") + "\n";
 
-    private static final Set<String> VALUE_OPTIONS = Set.of("tag", "via", "count", "state", "tenant");
+    private static final Set<String> VALUE_OPTIONS = Set.of("tag", "via", "count", "state", "tenant", "workers");
     private static final Set<String> FLAG_OPTIONS = Set.of("all");
 
     private final Path stateDir;
@@ -125,7 +127,7 @@ public final class LabCli {
             case "up":
                 expect(pos, 1, "up <fabric.json>");
                 requireHost();
-                return up(Path.of(pos.get(0)), tag);
+                return up(Path.of(pos.get(0)), tag, intOption(opts, "workers", NetnsLab.DEFAULT_WORKERS, 1, 64));
             case "down":
                 expect(pos, 0, "down [--tag T | --all]");
                 requireHost();
@@ -155,7 +157,7 @@ public final class LabCli {
         }
     }
 
-    int up(Path file, String tag) throws LabException {
+    int up(Path file, String tag, int workers) throws LabException {
         Fabric fabric;
         FabricPlan plan;
         try {
@@ -170,7 +172,7 @@ public final class LabCli {
         } catch (PlanException e) {
             throw new IllegalArgumentException(file + ": plan: " + e.getMessage());
         }
-        NetnsLab lab = new NetnsLab(plan, tag, shell);
+        NetnsLab lab = new NetnsLab(plan, tag, shell).workers(workers);
         int nodes = lab.layout().namespaces().size();
         out.printf("lab \"%s\": building %s (%d namespaces, %d links)%n", tag, fabric.id(), nodes, fabric.links().size());
         long t0 = System.nanoTime();

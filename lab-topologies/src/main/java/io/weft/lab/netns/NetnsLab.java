@@ -45,6 +45,13 @@ public final class NetnsLab {
     private final LabLayout layout;
     private final LabScript script;
     private final Shell shell;
+    private int workers = DEFAULT_WORKERS;
+
+    /**
+     * Child processes in flight while building. On the 2-core lab machine (load ~14 from other
+     * builds) a k=8 fat-tree (208 namespaces) took 4.0-5.9 s with 1 and 2.9-4.0 s with 4.
+     */
+    public static final int DEFAULT_WORKERS = 4;
 
     public NetnsLab(FabricPlan plan, String tag, Shell shell) {
         this.plan = plan;
@@ -55,6 +62,15 @@ public final class NetnsLab {
 
     public NetnsLab(FabricPlan plan, String tag) {
         this(plan, tag, new Shell());
+    }
+
+    /** How many per-namespace commands run at once while building (1 = one after the other). */
+    public NetnsLab workers(int n) {
+        if (n < 1 || n > 64) {
+            throw new IllegalArgumentException("workers: must be in 1..64 (got " + n + ")");
+        }
+        this.workers = n;
+        return this;
     }
 
     public FabricPlan plan() {
@@ -108,26 +124,61 @@ public final class NetnsLab {
         int total = nodes.size();
         batch(null, script.namespaceLines());
         progress.step("namespaces created", total, total);
-        int done = 0;
-        for (String node : nodes) {
-            // Before the veths exist, so their per-interface settings inherit the "default" ones.
+        // Before the veths exist, so their per-interface settings inherit the "default" ones.
+        forEachNode(nodes, "sysctls set", 50, progress, node -> {
             List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", layout.namespace(node), "sysctl", "-qw"));
             cmd.addAll(script.sysctls(node));
             shell.run(cmd, null);
-            done++;
-            if (done % 50 == 0 || done == total) {
-                progress.step("sysctls set", done, total);
-            }
-        }
+        });
         batch(null, script.vethLines());
         progress.step("veth pairs created (" + plan.fabric().links().size() + ")", total, total);
-        done = 0;
-        for (Map.Entry<String, List<String>> e : script.nodeLines().entrySet()) {
-            batch(layout.namespace(e.getKey()), e.getValue());
-            done++;
-            if (done % 20 == 0 || done == total) {
-                progress.step("namespaces configured", done, total);
+        Map<String, List<String>> lines = script.nodeLines();
+        forEachNode(nodes, "namespaces configured", 20, progress,
+                node -> batch(layout.namespace(node), lines.get(node)));
+    }
+
+    /** One lab step for one node. */
+    private interface NodeStep {
+        void run(String node) throws LabException;
+    }
+
+    /**
+     * Runs a step for every node on a few threads: each step is a child process that mostly waits
+     * on the kernel, so a handful in flight hides the fork/exec latency. The first failure wins.
+     */
+    private void forEachNode(List<String> nodes, String what, int every, Progress progress, NodeStep step)
+            throws LabException {
+        int total = nodes.size();
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.min(workers, Math.max(1, total)));
+        try {
+            List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+            for (String node : nodes) {
+                futures.add(pool.submit(() -> {
+                    step.run(node);
+                    int n = done.incrementAndGet();
+                    if (n % every == 0 || n == total) {
+                        synchronized (progress) {
+                            progress.step(what, n, total);
+                        }
+                    }
+                    return null;
+                }));
             }
+            for (java.util.concurrent.Future<?> f : futures) {
+                f.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof LabException le) {
+                throw le;
+            }
+            throw new LabException(what + ": " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LabException(what + ": interrupted");
+        } finally {
+            pool.shutdownNow();
         }
     }
 

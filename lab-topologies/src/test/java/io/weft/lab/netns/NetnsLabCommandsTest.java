@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class NetnsLabCommandsTest {
     /** Records every command; answers `ip netns list` with {@code netns} and fails stdin batches on demand. */
     static final class FakeShell extends Shell {
-        final List<String> commands = new ArrayList<>();
-        final List<String> stdins = new ArrayList<>();
+        // Synchronized: NetnsLab runs per-namespace steps on several threads.
+        final List<String> commands = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<String> stdins = java.util.Collections.synchronizedList(new ArrayList<>());
         String netns = "";
         Result batchResult = new Result(0, "", "");
 
