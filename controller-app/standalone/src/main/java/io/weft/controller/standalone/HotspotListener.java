@@ -16,12 +16,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * Follows {@value #TOPIC} (contracts/schemas/hotspot-event.schema.json) and turns {@code link-down} /
  * {@code link-up} events into link states of the snapshot; hotspot-start/-end are the scheduler's
- * business and are skipped. Committed offsets (group {@value #GROUP}) let a restart resume where it
+ * business and are skipped. Committed offsets (group {@value #GROUP_PREFIX}&lt;fabric id&gt;: one group per
+ * fabric, so that controllers of different fabrics each see every event) let a restart resume where it
  * stopped; the link states themselves are restored from the last snapshot.
  */
 final class HotspotListener implements AutoCloseable {
     static final String TOPIC = "weft.hotspots";
-    static final String GROUP = "weft-controller-standalone";
+    static final String GROUP_PREFIX = "weft-controller-standalone.";
 
     private final KafkaConsumer<String, String> consumer;
     private final FabricController controller;
@@ -29,10 +30,10 @@ final class HotspotListener implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    HotspotListener(String bootstrap, FabricController controller, Consumer<String> problem) {
+    HotspotListener(String bootstrap, String fabricId, FabricController controller, Consumer<String> problem) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_PREFIX + fabricId);
         // A first start has no history to catch up on: the link states it starts from are in the snapshot.
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true");

@@ -87,7 +87,8 @@ public final class StandaloneController implements AutoCloseable {
             }
         }, options.pollMs(), options.pollMs(), TimeUnit.MILLISECONDS);
         HotspotListener hotspots = kafka == null ? null
-                : new HotspotListener(options.kafkaBootstrap(), controller, line -> err.println("controller: " + line)).start();
+                : new HotspotListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
+                        line -> err.println("controller: " + line)).start();
         return new StandaloneController(options, controller, kafka, http, watcher, hotspots);
     }
 

@@ -23,7 +23,7 @@ class HotspotListenerTest {
         FabricController controller = new FabricController(file, new SnapshotStore(dir), null, line -> { }, problems::add);
         controller.start();
         // Never started: handle() is called directly, no broker needed.
-        HotspotListener listener = new HotspotListener("127.0.0.1:9", controller, problems::add);
+        HotspotListener listener = new HotspotListener("127.0.0.1:9", "fab", controller, problems::add);
         try {
             listener.handle(event("hotspot-start", "leaf1-spine1"));
             assertThat(controller.current().version()).isEqualTo(1);
