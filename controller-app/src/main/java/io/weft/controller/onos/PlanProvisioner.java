@@ -127,6 +127,9 @@ public class PlanProvisioner implements WeftPlanService {
     private volatile PlanState current;
     /** Highest version known to have reached the publisher (planning thread only). */
     private long publishedVersion;
+    /** What the last re-plans logged, so that a lasting problem is logged once (planning thread only). */
+    private List<String> lastProblems = List.of();
+    private List<String> lastInvalid = List.of();
     private ScheduledExecutorService executor;
     private ApplicationId appId;
 
@@ -287,8 +290,9 @@ public class PlanProvisioner implements WeftPlanService {
                 return; // ownership moved after the event was accepted
             }
             BuiltFabric built = new FabricBuilder(deviceService, linkService, configService, appId).build();
-            for (String p : built.problems()) {
-                log.warn("Not in the fabric: {}", p);
+            if (!built.problems().equals(lastProblems)) { // once per change, not on every event
+                built.problems().forEach(p -> log.warn("Not in the fabric: {}", p));
+                lastProblems = built.problems();
             }
             if (built.nodeIds().isEmpty()) {
                 log.info("No Weft devices yet (add a \"weft\" netcfg to the fabric switches)");
@@ -296,9 +300,13 @@ public class PlanProvisioner implements WeftPlanService {
             }
             List<String> invalid = FabricValidator.validate(built.fabric());
             if (!invalid.isEmpty()) {
-                log.warn("Fabric not planned, {} problem(s): {}", invalid.size(), String.join("; ", invalid));
+                if (!invalid.equals(lastInvalid)) {
+                    log.warn("Fabric not planned, {} problem(s): {}", invalid.size(), String.join("; ", invalid));
+                    lastInvalid = invalid;
+                }
                 return;
             }
+            lastInvalid = List.of();
             PlanState previous = current;
             FabricPlan previousPlan = previous == null ? null : previous.plan();
             long lastVersion = previous == null ? 0 : previous.version();
