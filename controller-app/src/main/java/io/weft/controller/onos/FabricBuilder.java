@@ -66,7 +66,8 @@ public final class FabricBuilder {
     public BuiltFabric build() {
         List<String> problems = new ArrayList<>();
         WeftAppConfig app = configService.getConfig(appId, WeftAppConfig.class);
-        if (app != null && !app.isValid()) {
+        // problems() rather than isValid(): isValid() logs, and the provisioner logs what we return.
+        if (app != null && !app.problems().isEmpty()) {
             for (String p : app.problems()) {
                 problems.add("app config " + WeftAppConfig.KEY + ": " + p);
             }
@@ -83,8 +84,9 @@ public final class FabricBuilder {
             if (cfg == null) {
                 continue;
             }
-            if (!cfg.isValid()) {
-                problems.add(device.id() + ": left out, netcfg weft: " + String.join("; ", cfg.problems()));
+            List<String> cfgProblems = cfg.problems();
+            if (!cfgProblems.isEmpty()) {
+                problems.add(device.id() + ": left out, netcfg weft: " + String.join("; ", cfgProblems));
                 continue;
             }
             String nodeId = cfg.name() != null ? cfg.name() : sanitizeId(device.id().toString());
