@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Weft controller without ONOS: {@code ./weft controller --fabric f.json [--kafka host:port]
  * [--http-port 8181]}. Plans the fabric file, publishes the snapshot to Kafka ({@code weft.fabric}) and
- * serves it at {@code GET /fabric}; polls the file and re-plans on every change.
+ * serves it at {@code GET /fabric}; polls the file and re-plans on every change. Link states come from
+ * {@code PUT /links/<id>/state} (drain) and, with Kafka, link-down/link-up events on {@code weft.hotspots}.
  *
  * <p>Exit codes: 0 after SIGINT/SIGTERM, 2 for a bad command line or an unusable fabric file at start,
  * 1 when Kafka or the HTTP port cannot be used.
