@@ -3,9 +3,7 @@ package io.weft.scheduler.placement;
 import io.weft.fabric.Role;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Candidate paths between switches, derived from the fabric's structure and cached per snapshot.
@@ -21,7 +19,11 @@ import java.util.Map;
  */
 final class CandidatePaths {
     private final FabricIndex ix;
-    private final Map<Long, PathDag> cache = new HashMap<>();
+    /** cache[switchOrdinal(s)][switchOrdinal(d)]; rows allocated on first use; NONE marks "no path". */
+    private final PathDag[][] cache;
+    private final int[] ordinal;
+    private int cached;
+    private static final PathDag NONE = PathDag.trivial(-1);
     private final int[] distS;
     private final int[] distD;
     private final boolean[] goodS;
@@ -42,6 +44,12 @@ final class CandidatePaths {
         Arrays.fill(distD, -1);
         Arrays.fill(slotU, -1);
         Arrays.fill(slotD, -1);
+        ordinal = new int[ix.nodeCount];
+        int switches = 0;
+        for (int n = 0; n < ix.nodeCount; n++) {
+            ordinal[n] = ix.roles[n].isSwitch() ? switches++ : -1;
+        }
+        cache = new PathDag[switches][];
         List<Integer> r = new ArrayList<>();
         for (int n = 0; n < ix.nodeCount; n++) {
             if (ix.roles[n] == Role.ROUTER) {
@@ -57,7 +65,7 @@ final class CandidatePaths {
     }
 
     int cachedPairs() {
-        return cache.size();
+        return cached;
     }
 
     /** The candidate DAG between two switches, or null when no path survives. */
@@ -65,17 +73,23 @@ final class CandidatePaths {
         if (s == d) {
             return PathDag.trivial(s);
         }
-        long key = (long) s * ix.nodeCount + d;
-        PathDag dag = cache.get(key);
-        if (dag == null && !cache.containsKey(key)) {
+        PathDag[] row = cache[ordinal[s]];
+        if (row == null) {
+            row = new PathDag[cache.length];
+            cache[ordinal[s]] = row;
+        }
+        PathDag dag = row[ordinal[d]];
+        if (dag == null) {
             dag = ix.direct ? minimal(s, d) : valleyFree(s, d);
             if (dag == null && !ix.direct) {
                 // Not a clean Clos between these two (e.g. a peer link): plain shortest paths.
                 dag = minimal(s, d);
             }
-            cache.put(key, dag);
+            row[ordinal[d]] = dag == null ? NONE : dag;
+            cached++;
+            return dag;
         }
-        return dag;
+        return dag == NONE ? null : dag;
     }
 
     private boolean up(int arc) {

@@ -46,6 +46,7 @@ final class PathChooser {
     private int[] pd = new int[64];
     private long demand;
     private boolean elephant;
+    private final double[] invCapKbps;
 
     PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants, boolean[] avoid, int tolerance) {
         this.ix = ix;
@@ -54,10 +55,14 @@ final class PathChooser {
         this.elephants = elephants;
         this.avoid = avoid;
         this.tolerance = tolerance;
+        invCapKbps = new double[ix.arcCount];
+        for (int a = 0; a < invCapKbps.length; a++) {
+            invCapKbps[a] = 1.0 / (ix.capacityGbps[a] * 1e6);
+        }
     }
 
     private double after(int a) {
-        double u = (load[a] + demand) / (ix.capacityGbps[a] * 1e6);
+        double u = (load[a] + demand) * invCapKbps[a];
         return avoid[a] ? u + AVOID_PENALTY : u;
     }
 

@@ -43,6 +43,8 @@ public final class PlacementEngine {
 
     private Flow[] flows = new Flow[64];
     private long[] demandKbps = new long[64];
+    private int[] srcNode = new int[64];
+    private int[] dstNode = new int[64];
     private int[][] paths = new int[64][];
     private FlowEncoding[] encodings = new FlowEncoding[64];
     private String[] tenants = new String[64];
@@ -104,8 +106,10 @@ public final class PlacementEngine {
         }
         jobs.put(job.id(), new JobState(job, slots));
         Map<Integer, int[]> before = new HashMap<>();
-        placeGreedy(order(slots), before);
-        improve(slots, before);
+        if (!colourFirst(slots)) {
+            placeGreedy(order(slots), before);
+        }
+        improve(slots, before, false);
         exactIfNeeded(before);
         List<String> moved = new ArrayList<>();
         List<Unplaced> unplaced = new ArrayList<>();
@@ -221,15 +225,29 @@ public final class PlacementEngine {
 
     private PlacementResult replace(int[] slots) {
         Map<Integer, int[]> before = new HashMap<>();
-        for (int s : slots) {
-            if (paths[s] != null) {
-                before.put(s, paths[s]);
+        int[] ordered = order(slots);
+        double m = maxLoad();
+        for (int s : ordered) {
+            int[] old = paths[s];
+            if (old != null) {
+                before.put(s, old);
                 unreserve(s);
             }
+            PathChooser.Choice best = chooser.choose(srcNode[s], dstNode[s], demandKbps[s], elephant(s), m);
+            if (old != null && usable(old)) {
+                // Still a valid path: move only when the new one is strictly better (hot links avoided).
+                PathChooser.Choice now = chooser.evaluate(old, demandKbps[s], elephant(s));
+                boolean better = best.path != null && (best.bottleneck < now.bottleneck - EPS
+                        || (best.bottleneck <= now.bottleneck + EPS && best.collisions < now.collisions));
+                reserve(s, better ? best.path : old);
+            } else if (best.path != null) {
+                reserve(s, best.path);
+            } else {
+                unplacedReason[s] = best.reason;
+            }
         }
-        placeGreedy(order(slots), before);
-        improve(slots, before);
-        exactIfNeeded(before);
+        // Only the re-placed flows are candidates for further moves: other jobs stay where they are.
+        improve(slots, before, true);
         List<String> moved = new ArrayList<>();
         List<Unplaced> unplaced = new ArrayList<>();
         encodeChanged(before, new int[0], moved, unplaced);
@@ -242,6 +260,15 @@ public final class PlacementEngine {
             }
         }
         return new PlacementResult(placed, moved, dedupeUnplaced(unplaced), quality());
+    }
+
+    private boolean usable(int[] path) {
+        for (int a : path) {
+            if (!ix.usable[a]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---------------------------------------------------------------- queries
@@ -325,8 +352,8 @@ public final class PlacementEngine {
             throw new PlacementException("flows", "job expands to " + job.flows().size()
                     + " flows, more than the limit of " + cfg.maxFlowsPerJob());
         }
-        Set<String> ids = new java.util.HashSet<>();
-        Map<String, Integer> slicesPerPair = new HashMap<>();
+        Set<String> ids = new java.util.HashSet<>(job.flows().size() * 2);
+        long[] pairs = new long[job.flows().size()];
         for (int i = 0; i < job.flows().size(); i++) {
             Flow f = job.flows().get(i);
             String at = "flows[" + i + "]";
@@ -341,10 +368,18 @@ public final class PlacementEngine {
             if (!(f.demandGbps() > 0) || Double.isInfinite(f.demandGbps())) {
                 throw new PlacementException(at + ".demandGbps", "must be > 0 (got " + f.demandGbps() + ")");
             }
-            int n = slicesPerPair.merge(f.srcNic() + ">" + f.dstNic(), 1, Integer::sum);
-            if (n > cfg.maxEvsPerPair()) {
+            pairs[i] = (long) ix.node(f.srcNic()) * ix.nodeCount + ix.node(f.dstNic());
+        }
+        // Flows per (src, dst) pair: each needs its own entropy value.
+        Arrays.sort(pairs);
+        int run = 0;
+        for (int i = 0; i < pairs.length; i++) {
+            run = i > 0 && pairs[i] == pairs[i - 1] ? run + 1 : 1;
+            if (run > cfg.maxEvsPerPair()) {
+                String src = ix.nodeIds[(int) (pairs[i] / ix.nodeCount)];
+                String dst = ix.nodeIds[(int) (pairs[i] % ix.nodeCount)];
                 throw new PlacementException("qpSlices", "more than " + cfg.maxEvsPerPair()
-                        + " slices between " + f.srcNic() + " and " + f.dstNic() + " (one entropy value each)");
+                        + " slices between " + src + " and " + dst + " (one entropy value each)");
             }
         }
     }
@@ -369,6 +404,8 @@ public final class PlacementEngine {
                 int n = slotCount * 2;
                 flows = Arrays.copyOf(flows, n);
                 demandKbps = Arrays.copyOf(demandKbps, n);
+                srcNode = Arrays.copyOf(srcNode, n);
+                dstNode = Arrays.copyOf(dstNode, n);
                 paths = Arrays.copyOf(paths, n);
                 encodings = Arrays.copyOf(encodings, n);
                 tenants = Arrays.copyOf(tenants, n);
@@ -378,6 +415,8 @@ public final class PlacementEngine {
         }
         flows[s] = f;
         demandKbps[s] = Math.max(1, Math.round(f.demandGbps() * 1e6));
+        srcNode[s] = ix.node(f.srcNic());
+        dstNode[s] = ix.node(f.dstNic());
         paths[s] = null;
         encodings[s] = null;
         tenants[s] = tenant;
@@ -407,9 +446,36 @@ public final class PlacementEngine {
         return flows[s].demandGbps() >= cfg.elephantMinGbps();
     }
 
+    /**
+     * On an otherwise empty engine and a Clos with equal demands, places the batch straight from the
+     * edge colouring ({@link ClosExact}): optimal on two tiers and link-disjoint for permutations,
+     * and cheaper than greedy plus local search. Returns false when it does not apply.
+     */
+    private boolean colourFirst(int[] slots) {
+        if (!cfg.exactClos() || ix.direct || placedCount != 0 || slots.length == 0) {
+            return false;
+        }
+        int[] src = new int[slots.length];
+        int[] dst = new int[slots.length];
+        double[] demand = new double[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            src[i] = srcNode[slots[i]];
+            dst[i] = dstNode[slots[i]];
+            demand[i] = flows[slots[i]].demandGbps();
+        }
+        int[][] exact = ClosExact.assign(ix, src, dst, demand);
+        if (exact == null) {
+            return false;
+        }
+        for (int i = 0; i < slots.length; i++) {
+            reserve(slots[i], exact[i]);
+        }
+        return true;
+    }
+
     private void placeGreedy(int[] ordered, Map<Integer, int[]> before) {
         for (int s : ordered) {
-            PathChooser.Choice c = chooser.choose(ix.node(flows[s].srcNic()), ix.node(flows[s].dstNic()),
+            PathChooser.Choice c = chooser.choose(srcNode[s], dstNode[s],
                     demandKbps[s], elephant(s), maxLoad());
             if (c.path == null) {
                 unplacedReason[s] = c.reason;
@@ -424,31 +490,45 @@ public final class PlacementEngine {
      * put back on their best path; a move is kept only when it lowers that flow's bottleneck or,
      * at equal bottleneck, its collisions. Preferred victims: the flows just placed.
      */
-    private void improve(int[] fresh, Map<Integer, int[]> before) {
+    private void improve(int[] fresh, Map<Integer, int[]> before, boolean onlyFresh) {
         boolean[] isFresh = new boolean[slotCount];
         for (int s : fresh) {
             isFresh[s] = true;
         }
-        int budget = 4 * fresh.length + 1024;
+        int budget = 4 * fresh.length + (onlyFresh ? 0 : 1024);
         for (int pass = 0; pass < cfg.localSearchPasses() && budget > 0; pass++) {
             double m = maxLoad();
             if (m <= EPS) {
                 return;
             }
+            // NIC arcs carry the same load on every path: when they set the maximum, no move can lower it.
+            double fabricMax = 0;
+            double nicMax = 0;
+            for (int a = 0; a < loadKbps.length; a++) {
+                if (loadKbps[a] != 0) {
+                    if (nicArc(a)) {
+                        nicMax = Math.max(nicMax, util(a));
+                    } else {
+                        fabricMax = Math.max(fabricMax, util(a));
+                    }
+                }
+            }
+            boolean loadMoves = fabricMax > nicMax + EPS;
             boolean[] seen = new boolean[slotCount];
             IntList victims = new IntList();
             for (int a = 0; a < loadKbps.length; a++) {
-                if (arcFlows[a] == null || arcFlows[a].size() == 0) {
+                if (arcFlows[a] == null || arcFlows[a].size() == 0 || nicArc(a)) {
                     continue;
                 }
                 // Collision victims only where one move can clear the collision (t + 1 elephants).
-                boolean hot = util(a) >= m - EPS || elephants[a] == cfg.elephantTolerance() + 1;
+                boolean hot = (loadMoves && util(a) >= fabricMax - EPS)
+                        || elephants[a] == cfg.elephantTolerance() + 1;
                 if (!hot) {
                     continue;
                 }
                 for (int i = 0; i < arcFlows[a].size(); i++) {
                     int s = arcFlows[a].get(i);
-                    if (!seen[s]) {
+                    if (!seen[s] && (!onlyFresh || isFresh[s])) {
                         seen[s] = true;
                         victims.add(s);
                     }
@@ -471,7 +551,7 @@ public final class PlacementEngine {
                 int[] old = paths[s];
                 unreserve(s);
                 PathChooser.Choice now = chooser.evaluate(old, demandKbps[s], elephant(s));
-                PathChooser.Choice best = chooser.choose(ix.node(flows[s].srcNic()), ix.node(flows[s].dstNic()),
+                PathChooser.Choice best = chooser.choose(srcNode[s], dstNode[s],
                         demandKbps[s], elephant(s), m);
                 boolean better = best.path != null && (best.bottleneck < now.bottleneck - EPS
                         || (best.bottleneck <= now.bottleneck + EPS && best.collisions < now.collisions));
@@ -504,8 +584,7 @@ public final class PlacementEngine {
             if (loadKbps[a] == 0) {
                 continue;
             }
-            boolean nicArc = ix.tier[ix.arcFrom[a]] == 0 || ix.tier[ix.arcTo[a]] == 0;
-            if (nicArc) {
+            if (nicArc(a)) {
                 nicMax = Math.max(nicMax, util(a));
             } else {
                 fabricMax = Math.max(fabricMax, util(a));
@@ -527,8 +606,8 @@ public final class PlacementEngine {
         int[] dst = new int[slots.length];
         double[] demand = new double[slots.length];
         for (int i = 0; i < slots.length; i++) {
-            src[i] = ix.node(flows[slots[i]].srcNic());
-            dst[i] = ix.node(flows[slots[i]].dstNic());
+            src[i] = srcNode[slots[i]];
+            dst[i] = dstNode[slots[i]];
             demand[i] = flows[slots[i]].demandGbps();
         }
         int[][] exact = ClosExact.assign(ix, src, dst, demand);
@@ -565,10 +644,18 @@ public final class PlacementEngine {
      * its reservation and is reported. Fills {@code moved} with previously placed flows that moved.
      */
     private void encodeChanged(Map<Integer, int[]> before, int[] fresh, List<String> moved, List<Unplaced> unplaced) {
-        Set<Integer> todo = new java.util.TreeSet<>(before.keySet());
-        for (int s : fresh) {
-            todo.add(s);
+        int[] todo = new int[before.size() + fresh.length];
+        int n = 0;
+        for (int s : before.keySet()) {
+            todo[n++] = s;
         }
+        for (int s : fresh) {
+            if (!before.containsKey(s)) {
+                todo[n++] = s;
+            }
+        }
+        todo = Arrays.copyOf(todo, n);
+        Arrays.sort(todo);
         for (int s : todo) {
             int[] old = before.get(s);
             if (paths[s] == null) {
@@ -638,6 +725,10 @@ public final class PlacementEngine {
         placedCount--;
         paths[s] = null;
         unplacedReason[s] = "no path";
+    }
+
+    private boolean nicArc(int a) {
+        return ix.tier[ix.arcFrom[a]] == 0 || ix.tier[ix.arcTo[a]] == 0;
     }
 
     private double util(int a) {

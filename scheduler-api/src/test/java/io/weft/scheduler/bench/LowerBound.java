@@ -113,6 +113,35 @@ final class LowerBound {
         return new Bound(Math.max(lp, nic), "lp");
     }
 
+    /**
+     * With equal demands d and equal arc capacities c every arc load is a multiple of d/c, so a
+     * fractional bound rounds up to the next multiple ("+int" in the kind).
+     */
+    static Bound integral(Bound b, FabricIndex ix, double[] demand) {
+        if (demand.length == 0) {
+            return b;
+        }
+        for (double d : demand) {
+            if (Math.abs(d - demand[0]) > 1e-9 * demand[0]) {
+                return b;
+            }
+        }
+        double cap = -1;
+        for (int a = 0; a < ix.arcCount(); a++) {
+            if (!ix.usable(a)) {
+                continue;
+            }
+            if (cap < 0) {
+                cap = ix.capacityGbps(a);
+            } else if (Math.abs(ix.capacityGbps(a) - cap) > 1e-9 * cap) {
+                return b;
+            }
+        }
+        double granule = demand[0] / cap;
+        double rounded = Math.ceil(b.value() / granule - 1e-6) * granule;
+        return rounded > b.value() + 1e-9 ? new Bound(rounded, b.kind() + "+int") : b;
+    }
+
     private static int attach(FabricIndex ix, int nic) {
         // The NIC's switch, via its first usable arc; -1 when the NIC's link is down.
         int up = upArc(ix, nic);

@@ -255,7 +255,7 @@ public final class PlacementBench {
 
     private void run() throws Exception {
         if (!json) {
-            System.out.printf(Locale.ROOT, "%-26s %7s %9s %9s %8s %8s %-4s %6s %6s %8s %9s %9s%n", "case", "flows",
+            System.out.printf(Locale.ROOT, "%-26s %7s %9s %9s %8s %8s %-8s %6s %6s %8s %9s %9s%n", "case", "flows",
                     "med ms", "p99 ms", "maxload", "bound", "kind", "ratio", "coll", "ecmpMax", "ecmpSlow", "weftSlow");
         }
         for (Case c : suite()) {
@@ -301,7 +301,8 @@ public final class PlacementBench {
             dem[i] = fl.demandGbps();
         }
         Candidates cands = new Candidates(ix);
-        LowerBound.Bound lb = LowerBound.of(cands, src, dst, dem, ix.fabric().nodesWithRole(Role.ROUTER).size() > 0);
+        LowerBound.Bound lb = LowerBound.integral(LowerBound.of(cands, src, dst, dem,
+                ix.fabric().nodesWithRole(Role.ROUTER).size() > 0), ix, dem);
         Ecmp.Result ecmp = Ecmp.run(cands, src, dst, dem, quick ? 20 : 100, true);
         double[] cap = new double[ix.arcCount()];
         for (int a = 0; a < cap.length; a++) {
@@ -345,7 +346,7 @@ public final class PlacementBench {
             }
             System.out.println(o);
         } else {
-            System.out.printf(Locale.ROOT, "%-26s %7d %9.3f %9.3f %8.3f %8.3f %-4s %6.3f %6d %8.3f %9.1f %9.1f %s%n",
+            System.out.printf(Locale.ROOT, "%-26s %7d %9.3f %9.3f %8.3f %8.3f %-8s %6.3f %6d %8.3f %9.1f %9.1f %s%n",
                     name, flows, t.medianMs(), t.p99Ms(), maxLoad, lb.value(), lb.kind(), ratio, coll,
                     ecmp.expectedMaxLoad(), ecmp.expectedSlowestGbps(), weftSlow, note);
         }

@@ -1,0 +1,370 @@
+package io.weft.scheduler.apibench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.weft.devstack.Devstack;
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.scheduler.SchedulerApiApplication;
+
+/**
+ * {@code ./weft bench api}: the scheduler API under agent load, on loopback.
+ *
+ * <ol>
+ *   <li>Starts an embedded PostgreSQL and the service as a child process with its real runtime
+ *       classpath (module jar + target/lib), on a generated leaf-spine fabric with {@code --nics}
+ *       NICs (16 per leaf, 8 spines).</li>
+ *   <li>Parks {@code --agents} long-polls (agent i polls NIC i mod nics) and waits until the
+ *       service's waiters gauge counts all of them; samples the service's RSS.</li>
+ *   <li>Submits one ring job over every NIC: every waiting agent is affected. Update latency =
+ *       time from sending the POST until the agent's poll returned its new profile.</li>
+ *   <li>Pulls profiles open-loop at {@code --rate} requests/s for {@code --seconds} (pull latency).</li>
+ * </ol>
+ * Prints a table, or with {@code --json} one object: agents, update_p50_ms, update_p99_ms,
+ * pull_p99_ms, rss_mb and more. Numbers depend on the machine and on what else runs on it.
+ */
+public final class ApiBench {
+    private static final String AGENT_TOKEN = "bench-agent-token-0123456789";
+    private static final String SCHED_TOKEN = "bench-sched-token-0123456789";
+    private static final int NICS_PER_LEAF = 16;
+    private static final int SPINES = 8;
+
+    private ApiBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean json = false;
+        int agents = 10_000;
+        int nics = 1024;
+        int rate = 1000;
+        int seconds = 10;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--json" -> json = true;
+                case "--agents" -> agents = Integer.parseInt(args[++i]);
+                case "--nics" -> nics = Integer.parseInt(args[++i]);
+                case "--rate" -> rate = Integer.parseInt(args[++i]);
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                default -> {
+                    System.err.println("usage: ApiBench [--json] [--agents N] [--nics N] [--rate R] [--seconds S]");
+                    System.exit(2);
+                }
+            }
+        }
+        if (nics % NICS_PER_LEAF != 0 || nics < 2 * NICS_PER_LEAF) {
+            System.err.println("--nics: must be a multiple of " + NICS_PER_LEAF + ", at least " + 2 * NICS_PER_LEAF);
+            System.exit(2);
+        }
+        Path dir = Files.createTempDirectory("weft-bench-api-");
+        try (Devstack devstack = Devstack.builder().stateDir(dir.resolve("devstack")).kafkaPort(0).postgresPort(0)
+                .start()) {
+            Path fabric = dir.resolve("fabric.json");
+            Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
+            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds);
+            System.out.println(json ? r.json() : r.table());
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    record Result(int agents, int nics, double jobPostMs, double updateP50Ms, double updateP99Ms, double updateMaxMs,
+                  int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate, double rssMb, double parkSeconds) {
+        String json() {
+            return String.format(Locale.ROOT, "{\"agents\":%d,\"nics\":%d,\"updated\":%d,\"job_post_ms\":%.1f,"
+                            + "\"update_p50_ms\":%.1f,\"update_p99_ms\":%.1f,\"update_max_ms\":%.1f,\"pull_rate\":%d,"
+                            + "\"pulls\":%d,\"pull_p50_ms\":%.2f,\"pull_p99_ms\":%.2f,\"rss_mb\":%.0f,\"park_s\":%.1f}",
+                    agents, nics, updated, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
+                    pullP99Ms, rssMb, parkSeconds);
+        }
+
+        String table() {
+            return String.format(Locale.ROOT, """
+                    agents waiting           %d (over %d NICs; all parked in %.1f s)
+                    agents updated           %d
+                    job POST (ring, %d flows) %.1f ms
+                    update latency           p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
+                    pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
+                    service RSS              %.0f MB with the agents waiting (goal <= 768 MB)""",
+                    agents, nics, parkSeconds, updated, nics, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate,
+                    pullP50Ms, pullP99Ms, pulls, rssMb);
+        }
+    }
+
+    static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds)
+            throws Exception {
+        int port = freePort();
+        Process service = startService(e, fabric, nics, port);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(30)).build();
+        String base = "http://127.0.0.1:" + port;
+        try {
+            awaitHealthy(http, base, service);
+            warmUp(http, base, nics);
+
+            // 1. Park the agents.
+            long parkStart = System.nanoTime();
+            List<CompletableFuture<HttpResponse<Void>>> polls = new ArrayList<>(agents);
+            long[] doneAt = new long[agents];
+            int[] status = new int[agents];
+            for (int i = 0; i < agents; i++) {
+                int idx = i;
+                HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + (i % nics)
+                                + "/paths?since=0&wait=60"))
+                        .header("Authorization", "Bearer " + AGENT_TOKEN).timeout(Duration.ofSeconds(120)).build();
+                polls.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
+                    doneAt[idx] = System.nanoTime();
+                    status[idx] = resp == null ? -1 : resp.statusCode();
+                }));
+                if (i % 500 == 499) {
+                    Thread.sleep(20); // let the accept queue drain; this is a load test, not a SYN flood
+                }
+            }
+            awaitWaiters(http, base, agents, 180);
+            double parkSeconds = (System.nanoTime() - parkStart) / 1e9;
+            double rssMb = rssMb(service.pid());
+
+            // 2. One job touching every NIC.
+            StringBuilder eps = new StringBuilder();
+            for (int i = 0; i < nics; i++) {
+                eps.append(i == 0 ? "" : ",").append("\"nic").append(i).append('"');
+            }
+            String job = "{\"name\":\"bench\",\"pattern\":\"ring\",\"endpoints\":[" + eps + "],\"demandGbps\":10}";
+            long t0 = System.nanoTime();
+            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
+            double jobPostMs = (System.nanoTime() - t0) / 1e6;
+            if (created.statusCode() != 201) {
+                throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
+            }
+            CompletableFuture.allOf(polls.toArray(new CompletableFuture[0])).get(120, TimeUnit.SECONDS);
+            rssMb = Math.max(rssMb, rssMb(service.pid()));
+            List<Double> update = new ArrayList<>();
+            for (int i = 0; i < agents; i++) {
+                if (status[i] == 200) {
+                    update.add((doneAt[i] - t0) / 1e6);
+                }
+            }
+
+            // 3. Open-loop pulls at a fixed rate.
+            ConcurrentLinkedQueue<Double> pull = new ConcurrentLinkedQueue<>();
+            AtomicInteger failed = new AtomicInteger();
+            List<CompletableFuture<?>> pending = new ArrayList<>();
+            long intervalNs = 1_000_000_000L / rate;
+            long start = System.nanoTime();
+            for (int k = 0; k < rate * seconds; k++) {
+                long due = start + k * intervalNs;
+                long now;
+                while ((now = System.nanoTime()) < due) {
+                    LockSupport.parkNanos(due - now);
+                }
+                HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + (k % nics) + "/paths"))
+                        .header("Authorization", "Bearer " + AGENT_TOKEN).build();
+                pending.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
+                    if (resp != null && resp.statusCode() == 200) {
+                        pull.add((System.nanoTime() - due) / 1e6);
+                    } else {
+                        failed.incrementAndGet();
+                    }
+                }));
+            }
+            CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+            double[] u = sorted(update);
+            double[] p = sorted(new ArrayList<>(pull));
+            return new Result(agents, nics, jobPostMs, pct(u, 50), pct(u, 99), pct(u, 100), u.length, pct(p, 50),
+                    pct(p, 99), p.length, rate, rssMb, parkSeconds);
+        } finally {
+            service.destroy();
+            if (!service.waitFor(20, TimeUnit.SECONDS)) {
+                service.destroyForcibly();
+            }
+        }
+    }
+
+    /** A few placements, releases and pulls first, so the numbers are of a warm JVM (JIT done). */
+    private static void warmUp(HttpClient http, String base, int nics) throws Exception {
+        StringBuilder eps = new StringBuilder();
+        for (int i = 0; i < nics; i++) {
+            eps.append(i == 0 ? "" : ",").append("\"nic").append(i).append('"');
+        }
+        for (int round = 0; round < 5; round++) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"warm-up\",\"pattern\":\"ring\","
+                            + "\"endpoints\":[" + eps + "],\"demandGbps\":1}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            String id = r.body().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
+            for (int k = 0; k < 400; k++) {
+                http.send(HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + (k % nics) + "/paths"))
+                        .header("Authorization", "Bearer " + AGENT_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
+            }
+            http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/" + id)).DELETE()
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
+        }
+    }
+
+    private static Process startService(DevstackEndpoints e, Path fabric, int nics, int port) throws IOException {
+        Path jar = Path.of(SchedulerApiApplication.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        Path target = Files.isDirectory(jar) ? jar.getParent() : jar.getParent();
+        Path moduleJar;
+        try (var s = Files.list(target)) {
+            moduleJar = s.filter(f -> f.getFileName().toString().matches("weft-scheduler-api-.*\\.jar")
+                    && !f.getFileName().toString().contains("-tests")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no module jar in " + target));
+        }
+        StringBuilder nicList = new StringBuilder();
+        for (int i = 0; i < nics; i++) {
+            nicList.append(i == 0 ? "" : ",").append("nic").append(i);
+        }
+        String opts = System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS", "-Xmx512m");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(Arrays.asList(opts.trim().split("\\s+")));
+        cmd.addAll(List.of("-cp", moduleJar + ":" + target.resolve("lib") + "/*",
+                SchedulerApiApplication.class.getName()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(target.resolve("bench-api-service.log").toFile());
+        pb.environment().put("WEFT_JDBC_URL", e.jdbcUrl());
+        pb.environment().put("WEFT_JDBC_USER", e.jdbcUser());
+        pb.environment().put("WEFT_JDBC_PASSWORD", e.jdbcPassword());
+        pb.environment().put("WEFT_KAFKA_BOOTSTRAP", "");
+        pb.environment().put("WEFT_FABRIC_FILE", fabric.toString());
+        pb.environment().put("WEFT_SCHEDULER_PORT", Integer.toString(port));
+        pb.environment().put("WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";agents:agent:" + nicList + "="
+                + AGENT_TOKEN);
+        pb.environment().put("WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
+        System.err.println("bench: service log " + target.resolve("bench-api-service.log"));
+        return pb.start();
+    }
+
+    private static void awaitHealthy(HttpClient http, String base, Process service) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            if (!service.isAlive()) {
+                throw new IllegalStateException("the service exited (see target/bench-api-service.log)");
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
+                        .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    // The fabric file is loaded on ApplicationReady: wait until agents' NICs are known too.
+                    HttpResponse<String> a = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic0/paths"))
+                            .header("Authorization", "Bearer " + AGENT_TOKEN).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (a.statusCode() == 200) {
+                        return;
+                    }
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the service did not become ready in 120 s");
+    }
+
+    private static void awaitWaiters(HttpClient http, String base, int n, int timeoutS) throws Exception {
+        Pattern gauge = Pattern.compile("(?m)^weft_longpoll_waiters\\{[^}]*} ([0-9.E]+)");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
+        int seen = -1;
+        while (System.nanoTime() < deadline) {
+            String body = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher m = gauge.matcher(body);
+            if (m.find()) {
+                seen = (int) Double.parseDouble(m.group(1));
+                if (seen >= n) {
+                    return;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("only " + seen + " of " + n + " long-polls were parked after " + timeoutS + " s");
+    }
+
+    /** A 2-tier leaf-spine: {@code leaves} leaves, 8 spines, 16 NICs per leaf, 400G everywhere. */
+    static String leafSpine(int leaves) {
+        StringBuilder nodes = new StringBuilder();
+        StringBuilder links = new StringBuilder();
+        for (int s = 0; s < SPINES; s++) {
+            nodes.append(String.format("{\"id\":\"spine%d\",\"role\":\"spine\"},", s));
+        }
+        int nic = 0;
+        for (int l = 0; l < leaves; l++) {
+            nodes.append(String.format("{\"id\":\"leaf%d\",\"role\":\"leaf\"},", l));
+            for (int s = 0; s < SPINES; s++) {
+                links.append(String.format("{\"id\":\"leaf%d-spine%d\",\"a\":{\"node\":\"leaf%d\",\"port\":\"up%d\"},"
+                        + "\"b\":{\"node\":\"spine%d\",\"port\":\"down%d\"},\"capacityGbps\":400},", l, s, l, s, s, l));
+            }
+            for (int h = 0; h < NICS_PER_LEAF; h++, nic++) {
+                nodes.append(String.format("{\"id\":\"nic%d\",\"role\":\"nic\"},", nic));
+                links.append(String.format("{\"id\":\"nic%d-leaf%d\",\"a\":{\"node\":\"nic%d\",\"port\":\"eth0\"},"
+                        + "\"b\":{\"node\":\"leaf%d\",\"port\":\"host%d\"},\"capacityGbps\":400},", nic, l, nic, l, h));
+            }
+        }
+        nodes.setLength(nodes.length() - 1);
+        links.setLength(links.length() - 1);
+        return "{\"schemaVersion\":1,\"id\":\"bench-ls\",\"family\":\"leaf-spine\",\"srv6\":{\"block\":\"fcbb:bb00::/32\"},"
+                + "\"nodes\":[" + nodes + "],\"links\":[" + links + "]}";
+    }
+
+    static double rssMb(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    static double[] sorted(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(a);
+        return a;
+    }
+
+    /** Nearest-rank percentile (p in 1..100); NaN for no samples. */
+    static double pct(double[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var s = Files.walk(dir)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
