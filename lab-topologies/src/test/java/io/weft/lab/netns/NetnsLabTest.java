@@ -100,6 +100,21 @@ class NetnsLabTest {
     }
 
     @Test
+    void upClearsLeftoversOfACrashedRunAndDownIsIdempotent() throws Exception {
+        Shell sh = new Shell();
+        sh.run("ip", "netns", "add", "wl-tleft-stale");
+        try {
+            up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "tleft");
+            assertThat(NetnsLab.namespaces(sh)).filteredOn(ns -> ns.startsWith("wl-tleft-"))
+                    .hasSize(8).doesNotContain("wl-tleft-stale");
+            assertThat(NetnsLab.down("tleft", sh)).isEqualTo(8);
+            assertThat(NetnsLab.down("tleft", sh)).isZero();
+        } finally {
+            NetnsLab.down("tleft", sh);
+        }
+    }
+
+    @Test
     void fatTreeSixUsidCarrierCrossesTheSuperspine() throws Exception {
         up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), "tft");
         FabricPlan plan = lab.plan();
