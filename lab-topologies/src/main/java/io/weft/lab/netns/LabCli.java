@@ -222,9 +222,23 @@ public final class LabCli {
         lab.programPath(dst, src, back);
         out.printf("%s -> %s: %s%n", src, dst, there);
         out.printf("  route: %s%n", lab.route(src, dst));
+        // The path's switches' other switch links (the replies use the path's links backwards):
+        // where the traffic would show up if steering failed.
+        Set<String> pathLinks = new java.util.HashSet<>();
+        path.forEach(a -> pathLinks.add(a.link().id()));
+        List<Arc> others = new ArrayList<>();
+        for (Arc a : path.subList(1, path.size())) {
+            for (Arc o : plan.switchArcs(a.from())) {
+                if (!pathLinks.contains(o.link().id())) {
+                    others.add(o);
+                }
+            }
+        }
         long[] before = lab.txPackets(path);
+        long[] othersBefore = lab.txPackets(others);
         NetnsLab.PingResult r = lab.ping(src, dst, count, 0.01);
         long[] after = lab.txPackets(path);
+        long[] othersAfter = lab.txPackets(others);
         out.printf("ping: %d sent, %d received%n", r.sent(), r.received());
         out.println("tx packets along the path (delta):");
         int width = 0;
@@ -235,6 +249,14 @@ public final class LabCli {
             Arc a = path.get(i);
             out.printf("  %-" + width + "s %-28s %-5s %8d%n", a.from() + " -> " + a.to(), a.link().id(),
                     lab.layout().iface(a.link().id(), a.from()), after[i] - before[i]);
+        }
+        if (!others.isEmpty()) {
+            StringBuilder b = new StringBuilder("tx packets on the other switch links of these switches (delta):");
+            for (int i = 0; i < others.size(); i++) {
+                b.append(i % 4 == 0 ? "\n   " : ",").append(' ').append(others.get(i).from()).append(" -> ")
+                        .append(others.get(i).to()).append(' ').append(othersAfter[i] - othersBefore[i]);
+            }
+            out.println(b);
         }
         return r.received() == r.sent() ? 0 : 1;
     }

@@ -5,6 +5,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,7 +101,7 @@ public final class LabLayout {
 
     /** One line per link end: node, fabric port, veth name (what `lab status` prints). */
     public List<String> portMap() {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (Link l : fabric.links()) {
             for (Endpoint e : List.of(l.a(), l.b())) {
                 out.add(e.node() + " " + (e.port() == null ? "-" : e.port()) + " " + iface(l.id(), e.node()));

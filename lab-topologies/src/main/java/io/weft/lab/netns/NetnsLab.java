@@ -11,7 +11,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -149,11 +155,11 @@ public final class NetnsLab {
     private void forEachNode(List<String> nodes, String what, int every, Progress progress, NodeStep step)
             throws LabException {
         int total = nodes.size();
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        AtomicInteger done = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(
                 Math.min(workers, Math.max(1, total)));
         try {
-            List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+            List<Future<?>> futures = new ArrayList<>();
             for (String node : nodes) {
                 futures.add(pool.submit(() -> {
                     step.run(node);
@@ -166,10 +172,10 @@ public final class NetnsLab {
                     return null;
                 }));
             }
-            for (java.util.concurrent.Future<?> f : futures) {
+            for (Future<?> f : futures) {
                 f.get();
             }
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof LabException le) {
                 throw le;
             }
@@ -300,7 +306,7 @@ public final class NetnsLab {
             throw new LabException("count: must be at least 1 (got " + count + ")");
         }
         Shell.Result r = shell.exec(List.of("ip", "netns", "exec", layout.namespace(srcNic), "ping", "-6", "-q",
-                "-c", Integer.toString(count), "-i", String.format(java.util.Locale.ROOT, "%.3f", intervalS),
+                "-c", Integer.toString(count), "-i", String.format(Locale.ROOT, "%.3f", intervalS),
                 "-W", "1", plan.nicAddress(dstNic)), null);
         Matcher m = PING_SUMMARY.matcher(r.stdout());
         if (!m.find()) {

@@ -47,6 +47,20 @@ class LabScriptTest {
     }
 
     @Test
+    void everyTenantGetsItsDecapTableAndRule() throws Exception {
+        String text = java.nio.file.Files.readString(Path.of("../contracts/examples/leaf-spine-2x2.json"))
+                .replace("\"tenants\": [\"default\"]", "\"tenants\": [\"default\", \"blue\"]");
+        FabricPlan plan = Planner.plan(FabricJson.parse(text), null);
+        assertThat(plan.vrfTable("blue")).isEqualTo(101);
+        List<String> leaf2 = script(plan, "t").nodeLines().get("leaf2");
+        assertThat(leaf2).contains(
+                "route add fcbb:bb00:2:e001::/64 encap seg6local action End.DT6 table 101 dev p0",
+                "route add fcbb:bb00:e001::/48 encap seg6local action End.DT6 table 101 dev p0",
+                "route add 2001:db8:0:2::1/128 via fe80::1 dev p2 table 101",
+                "rule add iif p2 lookup 101 pref 1001");
+    }
+
+    @Test
     void spineHasNoDecapNoVrfAndReachesBothLeaves() throws Exception {
         List<String> spine1 = script(plan2x2(), "t").nodeLines().get("spine1");
         assertThat(spine1).contains(
