@@ -41,6 +41,11 @@ final class IntList {
         return false;
     }
 
+    /** Removes and returns the last element (stack use). */
+    int removeLast() {
+        return a[--n];
+    }
+
     int[] toArray() {
         return Arrays.copyOf(a, n);
     }

@@ -397,8 +397,7 @@ public final class PlacementEngine {
     private int newSlot(Flow f, String tenant) {
         int s;
         if (freeSlots.size() > 0) {
-            s = freeSlots.get(freeSlots.size() - 1);
-            freeSlots.removeValue(s);
+            s = freeSlots.removeLast();
         } else {
             if (slotCount == flows.length) {
                 int n = slotCount * 2;
