@@ -76,6 +76,7 @@ public final class Devstack implements AutoCloseable {
         private List<TopicSpec> topics;
         private Duration readyTimeout = Duration.ofSeconds(60);
         private Consumer<String> progress = line -> { };
+        private boolean postgresTemplate;
 
         /** Data goes to {@code stateDir/kafka} and {@code stateDir/postgres}; a later start reuses it. */
         public Builder stateDir(Path dir) {
@@ -98,6 +99,15 @@ public final class Devstack implements AutoCloseable {
         /** Topics to ensure; default {@link Topics#catalogue()}. */
         public Builder topics(List<TopicSpec> specs) {
             this.topics = List.copyOf(specs);
+            return this;
+        }
+
+        /**
+         * A new PostgreSQL data directory starts as a copy of a machine-wide template instead of initdb
+         * (see {@link EmbeddedPostgres#start(Path, int, Duration, boolean)}); for throw-away test databases.
+         */
+        public Builder postgresFromTemplate(boolean enabled) {
+            this.postgresTemplate = enabled;
             return this;
         }
 
@@ -131,7 +141,7 @@ public final class Devstack implements AutoCloseable {
                 if (orphan > 0) {
                     progress.accept("stopped PostgreSQL pid " + orphan + ", left running by a devstack that was killed");
                 }
-                EmbeddedPostgres p = EmbeddedPostgres.start(pgDir, postgresPort, readyTimeout);
+                EmbeddedPostgres p = EmbeddedPostgres.start(pgDir, postgresPort, readyTimeout, postgresTemplate);
                 progress.accept("PostgreSQL ready on port " + p.port() + " in " + millisSince(t0) + " ms");
                 return p;
             }, Devstack::runOnNewThread);

@@ -36,6 +36,27 @@ public final class EmbeddedPostgres implements AutoCloseable {
 
     /** Starts PostgreSQL with data in {@code dataDir} on 127.0.0.1:{@code port} (0 = a free port). */
     public static EmbeddedPostgres start(Path dataDir, int port, Duration readyTimeout) {
+        return start(dataDir, port, readyTimeout, false);
+    }
+
+    /**
+     * As {@link #start(Path, int, Duration)}; with {@code fromTemplate}, a new data directory is a copy of
+     * a machine-wide ready one ({@link PostgresTemplate}) instead of a fresh initdb: ~1 s instead of ~8 s,
+     * meant for tests that start a throw-away database in every JVM.
+     */
+    public static EmbeddedPostgres start(Path dataDir, int port, Duration readyTimeout, boolean fromTemplate) {
+        if (fromTemplate && !Files.exists(dataDir.resolve("PG_VERSION"))) {
+            try {
+                PostgresTemplate.copyInto(dataDir, readyTimeout);
+            } catch (IOException | RuntimeException e) {
+                // The template only saves time: fall back to initdb in a clean directory.
+                PostgresTemplate.deleteTree(dataDir);
+            }
+        }
+        return startWithoutTemplate(dataDir, port, readyTimeout);
+    }
+
+    static EmbeddedPostgres startWithoutTemplate(Path dataDir, int port, Duration readyTimeout) {
         int pgPort = Ports.claim("PostgreSQL", port);
         io.zonky.test.db.postgres.embedded.EmbeddedPostgres pg;
         try {

@@ -64,7 +64,7 @@ public final class DevstackExtension implements BeforeAllCallback, ParameterReso
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a temporary devstack directory: " + e.getMessage(), e);
         }
-        devstack = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).start();
+        devstack = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).start();
         starts++;
         if (!hookRegistered) {
             hookRegistered = true;
