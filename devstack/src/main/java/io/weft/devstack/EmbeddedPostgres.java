@@ -48,6 +48,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
         if (fromTemplate && !Files.exists(dataDir.resolve("PG_VERSION"))) {
             try {
                 PostgresTemplate.copyInto(dataDir, readyTimeout);
+                return startWithoutTemplate(dataDir, port, readyTimeout);
             } catch (IOException | RuntimeException e) {
                 // The template only saves time: fall back to initdb in a clean directory.
                 PostgresTemplate.deleteTree(dataDir);
