@@ -1,9 +1,10 @@
 package io.weft.telemetry.stream;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.util.Objects;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 
 /**
  * A change of state of one link direction (contracts/schemas/hotspot-event.schema.json), keyed by
@@ -54,19 +55,19 @@ public record HotspotEvent(String eventId, Kind kind, String linkId, String dire
     }
 
     @Override
-    public ObjectNode toTree() {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("schemaVersion", SCHEMA_VERSION);
-        o.put("eventId", eventId);
-        o.put("kind", kind.jsonName());
-        o.put("linkId", linkId);
-        o.put("direction", direction);
-        o.put("sampleTimestampNs", Long.toUnsignedString(sampleTimestampNs));
-        o.put("detectedAt", detectedAt.toString());
-        Json.putNumber(o, "utilisation", utilisation);
-        Json.putNumber(o, "dropRate", dropRate);
-        Json.putNumber(o, "ecnFraction", ecnFraction);
-        Json.putNumber(o, "threshold", threshold);
-        return o;
+    public void write(JsonGenerator g) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("schemaVersion", SCHEMA_VERSION);
+        g.writeStringField("eventId", eventId);
+        g.writeStringField("kind", kind.jsonName());
+        g.writeStringField("linkId", linkId);
+        g.writeStringField("direction", direction);
+        g.writeStringField("sampleTimestampNs", Long.toUnsignedString(sampleTimestampNs));
+        g.writeStringField("detectedAt", detectedAt.toString());
+        Json.number(g, "utilisation", utilisation);
+        Json.number(g, "dropRate", dropRate);
+        Json.number(g, "ecnFraction", ecnFraction);
+        Json.number(g, "threshold", threshold);
+        g.writeEndObject();
     }
 }

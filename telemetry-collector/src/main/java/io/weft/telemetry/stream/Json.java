@@ -1,7 +1,10 @@
 package io.weft.telemetry.stream;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -12,20 +15,36 @@ final class Json {
     private Json() {
     }
 
-    /** A ratio or rate, or null when unknown (NaN). */
-    static void putNumber(ObjectNode o, String field, double v) {
-        if (Double.isNaN(v)) {
-            o.putNull(field);
-        } else {
-            o.put(field, v);
+    /** Something that writes one JSON value. */
+    @FunctionalInterface
+    interface Writer {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    static byte[] bytes(Writer w) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(384);
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
+            w.write(g);
+        } catch (IOException e) {
+            throw new IllegalStateException("JSON could not be written: " + e.getMessage(), e);
+        }
+        return out.toByteArray();
+    }
+
+    static ObjectNode tree(byte[] json) {
+        try {
+            return (ObjectNode) MAPPER.readTree(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("JSON could not be read back: " + e.getMessage(), e);
         }
     }
 
-    static String write(JsonNode n) {
-        try {
-            return MAPPER.writeValueAsString(n);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("JSON could not be written: " + e.getOriginalMessage(), e);
+    /** A ratio or rate, or null when unknown (NaN). */
+    static void number(JsonGenerator g, String field, double v) throws IOException {
+        if (Double.isNaN(v)) {
+            g.writeNullField(field);
+        } else {
+            g.writeNumberField(field, v);
         }
     }
 }

@@ -1,8 +1,9 @@
 package io.weft.telemetry.stream;
 
+import java.io.IOException;
 import java.util.Objects;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 
 /**
  * The latest load of one link direction (contracts/schemas/link-load.schema.json), keyed by
@@ -26,20 +27,20 @@ public record LinkLoad(String fabricId, String linkId, String toNode, long times
     }
 
     @Override
-    public ObjectNode toTree() {
-        ObjectNode o = Json.MAPPER.createObjectNode();
-        o.put("schemaVersion", SCHEMA_VERSION);
-        o.put("fabricId", fabricId);
-        o.put("linkId", linkId);
-        o.put("toNode", toNode);
-        o.put("timestampNs", Long.toUnsignedString(timestampNs));
-        o.put("rateGbps", rateGbps);
-        o.put("capacityGbps", capacityGbps);
-        o.put("utilisation", utilisation);
-        Json.putNumber(o, "dropRate", dropRate);
-        Json.putNumber(o, "ecnFraction", ecnFraction);
-        o.put("operStatus", operStatus);
-        o.put("hot", hot);
-        return o;
+    public void write(JsonGenerator g) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("schemaVersion", SCHEMA_VERSION);
+        g.writeStringField("fabricId", fabricId);
+        g.writeStringField("linkId", linkId);
+        g.writeStringField("toNode", toNode);
+        g.writeStringField("timestampNs", Long.toUnsignedString(timestampNs));
+        g.writeNumberField("rateGbps", rateGbps);
+        g.writeNumberField("capacityGbps", capacityGbps);
+        g.writeNumberField("utilisation", utilisation);
+        Json.number(g, "dropRate", dropRate);
+        Json.number(g, "ecnFraction", ecnFraction);
+        g.writeStringField("operStatus", operStatus);
+        g.writeBooleanField("hot", hot);
+        g.writeEndObject();
     }
 }

@@ -2,11 +2,17 @@ package io.weft.telemetry.stream;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import io.weft.telemetry.InterfaceSample;
 import io.weft.telemetry.config.DetectionProperties;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -17,11 +23,20 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * the direction(s) its interface measures; each direction's {@link LinkDirection} is read from the
  * store, updated and written back, and what it emitted is forwarded keyed by its output topic key.
  *
+ * <p>The live state is a plain map owned by this task; the store (with its changelog) is written
+ * once per second with the directions that changed since, and read on a miss (first sample after a
+ * start or a rebalance). Writing the store on every sample cost a binary serialisation, an ordered
+ * map update and a changelog record per sample, half of the per-event cost; the price is that a
+ * crash loses up to a second of state, i.e. the next rate is taken over a longer interval and a
+ * hysteresis count restarts from the saved value.
+ *
  * <p>No repartitioning is needed: a direction is always measured by the same (switch, interface)
  * (see {@link FabricIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
  * (one task) owns every direction it sees.
  */
 final class LinkProcessor implements Processor<String, InterfaceSample, String, Emitted> {
+    static final Duration SAVE_INTERVAL = Duration.ofSeconds(1);
+
     private final String fabricStoreName;
     private final String stateStoreName;
     private final DetectionProperties detection;
@@ -29,6 +44,8 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
     private final Clock clock;
     private final LinkDirection.Ids ids;
     private final List<Emitted> out = new ArrayList<>();
+    private final Map<String, LinkDirection> live = new HashMap<>();
+    private final Set<String> dirty = new HashSet<>();
     private ProcessorContext<String, Emitted> context;
     private FabricIndexStore fabric;
     private KeyValueStore<String, LinkDirection> state;
@@ -48,6 +65,20 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
         this.context = context;
         this.fabric = context.getStateStore(fabricStoreName);
         this.state = context.getStateStore(stateStoreName);
+        context.schedule(SAVE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> save());
+    }
+
+    /** Writes the directions changed since the last save to the store (and so to its changelog). */
+    void save() {
+        for (String key : dirty) {
+            state.put(key, live.get(key));
+        }
+        dirty.clear();
+    }
+
+    @Override
+    public void close() {
+        save();
     }
 
     @Override
@@ -63,13 +94,17 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
         }
         Instant now = clock.instant();
         for (MeasuredArc arc : arcs) {
-            LinkDirection d = state.get(arc.arcKey());
+            LinkDirection d = live.get(arc.arcKey());
             if (d == null) {
-                d = LinkDirection.fresh(arc.capacityGbps());
+                d = state.get(arc.arcKey());
+                if (d == null) {
+                    d = LinkDirection.fresh(arc.capacityGbps());
+                }
+                live.put(arc.arcKey(), d);
             }
             out.clear();
             d.apply(s, arc, detection, ids, now, out);
-            state.put(arc.arcKey(), d);
+            dirty.add(arc.arcKey());
             for (Emitted e : out) {
                 context.forward(new Record<>(e.key(), e, record.timestamp()));
             }

@@ -41,7 +41,7 @@ public record TelemetryTopics(String fabric, String interfaces, String flows, St
     static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
 
     static final Produced<String, Emitted> EMITTED = Produced.with(Serdes.String(), writeOnly(
-            (topic, e) -> e == null ? null : Json.write(e.toTree()).getBytes(StandardCharsets.UTF_8)));
+            (topic, e) -> e == null ? null : e.toJsonBytes()));
 
     static final Produced<String, DeadLetter> DEAD_LETTERS = Produced.with(Serdes.String(), writeOnly(
             (topic, d) -> d == null ? null : d.toJson().getBytes(StandardCharsets.UTF_8)));

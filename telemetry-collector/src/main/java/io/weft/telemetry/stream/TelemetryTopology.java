@@ -37,7 +37,7 @@ public final class TelemetryTopology {
         builder.addGlobalStore(FabricIndexStore.builder(FABRIC_STORE), topics.fabric(), TelemetryTopics.RAW,
                 () -> new FabricUpdater(FABRIC_STORE));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(DIRECTIONS_STORE),
-                Serdes.String(), new LinkDirectionSerde()).withCachingEnabled());
+                Serdes.String(), new LinkDirectionSerde()));
 
         KStream<String, Object> parsed = builder.stream(topics.interfaces(), TelemetryTopics.RAW)
                 .process(() -> new ParseProcessor(counters, clock), Named.as("parse-interfaces"));

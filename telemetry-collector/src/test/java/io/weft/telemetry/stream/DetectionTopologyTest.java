@@ -165,6 +165,8 @@ class DetectionTopologyTest {
         second(0.9);
         second(0.9);
         second(0.9);
+        assertThat(t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE).get("leaf1-spine1>spine1")).isNull();
+        t.driver.advanceWallClockTime(LinkProcessor.SAVE_INTERVAL); // the processor saves its live state
         LinkDirection d = (LinkDirection) t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE)
                 .get("leaf1-spine1>spine1");
         LinkDirection copy = LinkDirectionSerde.read(LinkDirectionSerde.write(d));
