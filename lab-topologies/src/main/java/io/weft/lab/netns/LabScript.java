@@ -19,7 +19,8 @@ import java.util.Map;
  *
  * <p>Kernel shapes (verified on the lab kernel, see FACTS.md §1):
  * <ul>
- *   <li>uN: the /48 locator, {@code End flavors next-csid lblen 32 nflen 16}, on a veth (not lo).</li>
+ *   <li>uN: the /48 locator, {@code End flavors next-csid lblen 32 nflen 16}, on a veth (not lo)
+ *       that stays inside the switch, so no port going down takes the SID with it.</li>
  *   <li>uDT46: the plan's locator+function /64 as {@code End.DT6 table <vrf table>} (there is no
  *       VRF driver: a tenant VRF is its routing table plus an {@code ip rule} per NIC-facing port).
  *       Longest-prefix match picks it before the uN's /48, so the uN is never shifted out.</li>
@@ -40,6 +41,9 @@ public final class LabScript {
             "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
     static final List<String> NIC_SYSCTLS = List.of(
             "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
+    /** The always-up device seg6local routes are bound to, and its peer; both inside the switch. */
+    public static final String ANCHOR = "sid0";
+    static final String ANCHOR_PEER = "sid1";
     /** Priority of the tenant VRF rules: before the main table (32766). */
     static final int VRF_RULE_PREF = 1000;
 
@@ -106,9 +110,16 @@ public final class LabScript {
         out.add("addr add " + plan.loopback(sw) + "/128 dev lo");
         List<Link> links = f.linksOf(sw);
         if (links.isEmpty()) {
-            return out; // an isolated switch: seg6local routes need a real device, and nothing reaches it anyway
+            return out; // an isolated switch: nothing reaches it
         }
-        String anyPort = layout.iface(links.get(0).id(), sw);
+        // seg6local routes need a real device (with lo the kernel drops the packets), and the
+        // kernel deletes a route with its device when that goes down: bound to a fabric port, a
+        // switch would lose its uN and decap SIDs with one cable. A veth pair kept inside the
+        // namespace is a device that never goes down (this kernel has no dummy driver).
+        String anyPort = ANCHOR;
+        out.add(2, "link add " + ANCHOR + " type veth peer name " + ANCHOR_PEER);
+        out.add(3, "link set " + ANCHOR + " up");
+        out.add(4, "link set " + ANCHOR_PEER + " up");
         int[] block = plan.blockGroups();
         out.add("route add " + plan.locator(sw) + " encap seg6local action End flavors next-csid lblen 32 nflen 16"
                 + " dev " + anyPort);
@@ -158,6 +169,29 @@ public final class LabScript {
             for (String dev : nicPorts) {
                 out.add("rule add iif " + dev + " lookup " + plan.vrfTable(tenant)
                         + " pref " + (VRF_RULE_PREF + plan.tenantIndex(tenant)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The lines that restore a node after one of its ports came back up: the kernel removed the
+     * port's addresses and every route through it (multipath ones lose that next hop), so the
+     * node's addresses and routes are set again with "replace"; rules and the anchor survive.
+     */
+    public List<String> reapplyLines(String nodeId) {
+        List<String> all = nodeLines().get(nodeId);
+        if (all == null) {
+            throw new IllegalArgumentException("no node \"" + nodeId + "\" in fabric " + plan.fabric().id());
+        }
+        List<String> out = new ArrayList<>();
+        for (String l : all) {
+            if (l.startsWith("route add ")) {
+                out.add("route replace " + l.substring("route add ".length()));
+            } else if (l.startsWith("addr add ")) {
+                out.add("addr replace " + l.substring("addr add ".length()));
+            } else if (l.startsWith("link set ")) {
+                out.add(l);
             }
         }
         return out;

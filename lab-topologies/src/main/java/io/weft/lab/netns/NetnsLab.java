@@ -44,6 +44,10 @@ public final class NetnsLab {
     public record PingResult(int sent, int received, String output) {
     }
 
+    /** A port's root qdisc counters, as `tc -s qdisc` reports them. */
+    public record QdiscStats(String kind, long packets, long drops, long overlimits, long backlogBytes) {
+    }
+
     private static final Pattern BATCH_FAILED = Pattern.compile("Command failed -:(\\d+)");
     private static final Pattern PING_SUMMARY = Pattern.compile("(\\d+) packets transmitted, (\\d+) received");
 
@@ -300,20 +304,117 @@ public final class NetnsLab {
 
     /** Pings dstNic's address from srcNic's namespace ({@code count} packets, {@code intervalS} apart). */
     public PingResult ping(String srcNic, String dstNic, int count, double intervalS) throws LabException {
+        return ping(srcNic, dstNic, count, intervalS, List.of());
+    }
+
+    private PingResult ping(String srcNic, String dstNic, int count, double intervalS, List<String> extra)
+            throws LabException {
         requireNic("srcNic", srcNic);
         requireNic("dstNic", dstNic);
         if (count < 1) {
             throw new LabException("count: must be at least 1 (got " + count + ")");
         }
-        Shell.Result r = shell.exec(List.of("ip", "netns", "exec", layout.namespace(srcNic), "ping", "-6", "-q",
-                "-c", Integer.toString(count), "-i", String.format(Locale.ROOT, "%.3f", intervalS),
-                "-W", "1", plan.nicAddress(dstNic)), null);
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", layout.namespace(srcNic), "ping", "-6", "-q",
+                "-c", Integer.toString(count), "-i", String.format(Locale.ROOT, "%.3f", intervalS), "-W", "1"));
+        cmd.addAll(extra);
+        cmd.add(plan.nicAddress(dstNic));
+        Shell.Result r = shell.exec(cmd, null);
         Matcher m = PING_SUMMARY.matcher(r.stdout());
         if (!m.find()) {
             throw new LabException("ping from " + srcNic + ": no summary (" + (r.stderr().strip() + " " + r.stdout().strip())
                     .strip() + ")");
         }
         return new PingResult(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), r.stdout());
+    }
+
+    /**
+     * Pings with {@code sizeBytes} of ICMP payload (ping -s) and {@code preload} packets sent
+     * without waiting for replies (ping -l): enough offered load to overflow a shaped port.
+     */
+    public PingResult ping(String srcNic, String dstNic, int count, double intervalS, int sizeBytes, int preload)
+            throws LabException {
+        if (sizeBytes < 0 || sizeBytes > 9000) {
+            throw new LabException("sizeBytes: must be in 0..9000 (got " + sizeBytes + ")");
+        }
+        if (preload < 1 || preload > 65536) {
+            throw new LabException("preload: must be in 1..65536 (got " + preload + ")");
+        }
+        return ping(srcNic, dstNic, count, intervalS, List.of("-s", Integer.toString(sizeBytes),
+                "-l", Integer.toString(preload)));
+    }
+
+    /**
+     * Takes a link down (or up again) at both ends, as a failed cable would. Down, the kernel
+     * drops the ports' addresses and every route through them (ECMP routes lose that next hop),
+     * so the underlay avoids the link by itself; up, both ends' addresses and routes are set
+     * again from the plan. NIC encap routes over a NIC's downed link are gone for good: as on a
+     * real host, whoever placed the flow must program it again.
+     */
+    public void setLink(String linkId, boolean up) throws LabException {
+        Link l = requireLink(linkId);
+        for (String node : List.of(l.a().node(), l.b().node())) {
+            shell.run("ip", "-n", layout.namespace(node), "link", "set", "dev", layout.iface(linkId, node),
+                    up ? "up" : "down");
+        }
+        if (up) {
+            for (String node : List.of(l.a().node(), l.b().node())) {
+                batch(layout.namespace(node), script.reapplyLines(node));
+            }
+        }
+    }
+
+    /**
+     * Limits what {@code nodeId} sends on its end of a link with a token bucket (the only shaper
+     * this kernel has: no RED, fq_codel or netem), making a hotspot that shows up as qdisc drops
+     * and overlimits. The burst covers at least 4 ms at the rate, so high rates are not starved by
+     * timer granularity.
+     */
+    public void shape(String nodeId, String linkId, double rateMbit) throws LabException {
+        requireLink(linkId);
+        if (!(rateMbit > 0 && rateMbit <= 400_000)) {
+            throw new LabException("rateMbit: must be in (0, 400000] (got " + rateMbit + ")");
+        }
+        long burstBytes = Math.max(16 * 1024, (long) (rateMbit * 1e6 / 8 * 0.004));
+        shell.run("tc", "-n", layout.namespace(nodeId), "qdisc", "replace", "dev", layout.iface(linkId, nodeId),
+                "root", "tbf", "rate", String.format(Locale.ROOT, "%.3fmbit", rateMbit),
+                "burst", Long.toString(burstBytes), "latency", "20ms");
+    }
+
+    /** Removes the shaper (back to the default qdisc). Idempotent. */
+    public void unshape(String nodeId, String linkId) throws LabException {
+        requireLink(linkId);
+        Shell.Result r = shell.exec(List.of("tc", "-n", layout.namespace(nodeId), "qdisc", "del", "dev",
+                layout.iface(linkId, nodeId), "root"), null);
+        if (r.exitCode() != 0 && !r.stderr().contains("Cannot delete qdisc with handle of zero")
+                && !r.stderr().contains("No such file")) {
+            throw new LabException("tc qdisc del on " + nodeId + " " + linkId + ": " + r.stderr().strip());
+        }
+    }
+
+    /** The root qdisc's counters on {@code nodeId}'s end of a link. */
+    public QdiscStats qdisc(String nodeId, String linkId) throws LabException {
+        requireLink(linkId);
+        String json = shell.run("tc", "-n", layout.namespace(nodeId), "-s", "-j", "qdisc", "show", "dev",
+                layout.iface(linkId, nodeId));
+        try {
+            for (com.fasterxml.jackson.databind.JsonNode q : io.weft.fabric.FabricJson.mapper().readTree(json)) {
+                if (q.path("root").asBoolean(false)) {
+                    return new QdiscStats(q.path("kind").asText(), q.path("packets").asLong(), q.path("drops").asLong(),
+                            q.path("overlimits").asLong(), q.path("backlog").asLong());
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new LabException("tc -j qdisc show: unreadable output (" + e.getMessage() + ")");
+        }
+        throw new LabException(nodeId + " " + linkId + ": no root qdisc");
+    }
+
+    private Link requireLink(String linkId) throws LabException {
+        Link l = plan.fabric().link(linkId);
+        if (l == null) {
+            throw new LabException("link: \"" + linkId + "\" is not a link of fabric " + plan.fabric().id());
+        }
+        return l;
     }
 
     private void requireNic(String field, String nodeId) throws LabException {

@@ -33,9 +33,9 @@ class LabScriptTest {
         // leaf1's links in file order: spine1 (p0), spine2 (p1), nic1 (p2), nic2 (p3).
         assertThat(leaf1).contains(
                 "addr add fe80::1/64 dev p0 nodad",
-                "route add fcbb:bb00:1::/48 encap seg6local action End" + NEXT_CSID + " dev p0",
-                "route add fcbb:bb00:1:e000::/64 encap seg6local action End.DT6 table 100 dev p0",
-                "route add fcbb:bb00:e000::/48 encap seg6local action End.DT6 table 100 dev p0",
+                "route add fcbb:bb00:1::/48 encap seg6local action End" + NEXT_CSID + " dev sid0",
+                "route add fcbb:bb00:1:e000::/64 encap seg6local action End.DT6 table 100 dev sid0",
+                "route add fcbb:bb00:e000::/48 encap seg6local action End.DT6 table 100 dev sid0",
                 "route add fcbb:bb00:11::/48 via fe80::2 dev p0",
                 "route add fcbb:bb00:12::/48 via fe80::2 dev p1",
                 "route add fcbb:bb00:2::/48 nexthop via fe80::2 dev p0 nexthop via fe80::2 dev p1",
@@ -54,17 +54,33 @@ class LabScriptTest {
         assertThat(plan.vrfTable("blue")).isEqualTo(101);
         List<String> leaf2 = script(plan, "t").nodeLines().get("leaf2");
         assertThat(leaf2).contains(
-                "route add fcbb:bb00:2:e001::/64 encap seg6local action End.DT6 table 101 dev p0",
-                "route add fcbb:bb00:e001::/48 encap seg6local action End.DT6 table 101 dev p0",
+                "route add fcbb:bb00:2:e001::/64 encap seg6local action End.DT6 table 101 dev sid0",
+                "route add fcbb:bb00:e001::/48 encap seg6local action End.DT6 table 101 dev sid0",
                 "route add 2001:db8:0:2::1/128 via fe80::1 dev p2 table 101",
                 "rule add iif p2 lookup 101 pref 1001");
+    }
+
+    @Test
+    void sidsHangOnAnAnchorDeviceAndComeBackWithReplaceAfterAPortWasDown() throws Exception {
+        LabScript s = script(plan2x2(), "t");
+        List<String> leaf1 = s.nodeLines().get("leaf1");
+        assertThat(leaf1).contains("link add sid0 type veth peer name sid1", "link set sid0 up");
+        assertThat(leaf1.indexOf("link add sid0 type veth peer name sid1"))
+                .isLessThan(leaf1.indexOf("route add fcbb:bb00:1::/48 encap seg6local action End" + NEXT_CSID
+                        + " dev sid0"));
+        List<String> again = s.reapplyLines("leaf1");
+        assertThat(again).contains("addr replace fe80::1/64 dev p0 nodad",
+                "route replace fcbb:bb00:2::/48 nexthop via fe80::2 dev p0 nexthop via fe80::2 dev p1",
+                "route replace 2001:db8:0:1::1/128 via fe80::1 dev p2 table 100");
+        // Rules and the anchor survive a port going down; adding them again would fail or duplicate.
+        assertThat(again).noneMatch(l -> l.startsWith("rule") || l.startsWith("link add") || l.contains(" add "));
     }
 
     @Test
     void spineHasNoDecapNoVrfAndReachesBothLeaves() throws Exception {
         List<String> spine1 = script(plan2x2(), "t").nodeLines().get("spine1");
         assertThat(spine1).contains(
-                "route add fcbb:bb00:11::/48 encap seg6local action End" + NEXT_CSID + " dev p0",
+                "route add fcbb:bb00:11::/48 encap seg6local action End" + NEXT_CSID + " dev sid0",
                 "route add fcbb:bb00:1::/48 via fe80::1 dev p0",
                 "route add fcbb:bb00:2::/48 via fe80::1 dev p1",
                 "route add fcbb:bb00:12::/48 nexthop via fe80::1 dev p0 nexthop via fe80::1 dev p1");

@@ -115,6 +115,42 @@ class NetnsLabTest {
     }
 
     @Test
+    void aDownLinkLosesThePathUntilItIsReprogrammedAroundIt() throws Exception {
+        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "tdown");
+        FabricPlan plan = lab.plan();
+        List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
+        List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
+        pingOver(viaA, PINGS);
+        lab.setLink("leaf2-spine1", false);
+        assertThat(lab.ping("nic1", "nic3", 5, 0.01).received()).isZero();
+        long[] d = pingOver(viaB, PINGS);
+        assertThat(boxed(d)).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(PINGS));
+        lab.setLink("leaf2-spine1", true);
+        pingOver(viaA, PINGS);
+    }
+
+    @Test
+    void aTokenBucketOnOneSpineLinkDropsWhatExceedsItsRate() throws Exception {
+        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "ttbf");
+        FabricPlan plan = lab.plan();
+        List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
+        pingOver(viaA, PINGS);
+        lab.shape("leaf1", "leaf1-spine1", 1);
+        assertThat(lab.qdisc("leaf1", "leaf1-spine1").kind()).isEqualTo("tbf");
+        // 100 x 1.2 kB sent at once into a 1 Mbit/s bucket of 16 KiB: most must be dropped there.
+        NetnsLab.PingResult r = lab.ping("nic1", "nic3", 200, 0.002, 1200, 100);
+        NetnsLab.QdiscStats q = lab.qdisc("leaf1", "leaf1-spine1");
+        assertThat(q.drops()).isPositive();
+        assertThat(q.overlimits()).isPositive();
+        assertThat(r.received()).isLessThan(r.sent());
+        assertThat((long) (r.sent() - r.received())).isLessThanOrEqualTo(q.drops()); // every loss was a drop there
+        lab.unshape("leaf1", "leaf1-spine1");
+        lab.unshape("leaf1", "leaf1-spine1");
+        assertThat(lab.qdisc("leaf1", "leaf1-spine1").kind()).isNotEqualTo("tbf");
+        assertThat(lab.ping("nic1", "nic3", 200, 0.002, 1200, 100).received()).isEqualTo(200);
+    }
+
+    @Test
     void fatTreeSixUsidCarrierCrossesTheSuperspine() throws Exception {
         up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), "tft");
         FabricPlan plan = lab.plan();
