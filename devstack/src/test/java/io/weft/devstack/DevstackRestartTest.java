@@ -1,7 +1,10 @@
 package io.weft.devstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -48,11 +51,11 @@ class DevstackRestartTest {
 
     @Test
     void aTakenPortIsRefusedNamingTheService(@TempDir Path stateDir) throws Exception {
-        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             Devstack.Builder builder = Devstack.builder().stateDir(stateDir).kafkaPort(port).postgresPort(0).topics(List.of());
 
-            org.assertj.core.api.Assertions.assertThatThrownBy(builder::start)
+            assertThatThrownBy(builder::start)
                     .isInstanceOf(DevstackException.class)
                     .hasMessageContaining("Kafka port " + port)
                     .hasMessageContaining("already in use");

@@ -1,5 +1,6 @@
 package io.weft.controller.standalone;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -70,7 +71,7 @@ final class HotspotListener implements AutoCloseable {
     void handle(ConsumerRecord<String, String> r) {
         try {
             handle(r.value() == null ? null : FabricJson.mapper().readTree(r.value()));
-        } catch (IllegalArgumentException | java.io.IOException e) {
+        } catch (IllegalArgumentException | IOException e) {
             problem.accept(TOPIC + " offset " + r.offset() + ": skipped: " + e.getMessage());
         }
     }

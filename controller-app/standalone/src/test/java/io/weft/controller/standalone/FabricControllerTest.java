@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.FabricJson;
 import io.weft.plan.FabricPlan;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,7 +78,7 @@ class FabricControllerTest {
     void anUnchangedFileDoesNotMakeANewVersion() throws Exception {
         FabricController c = controller();
         c.start();
-        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+        Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
 
         assertThat(c.onFileChanged()).isFalse();
         assertThat(sink.published).hasSize(1);
@@ -144,7 +146,7 @@ class FabricControllerTest {
     @Test
     void aRestartTakesTheNewerOfKafkaAndTheStateDirectory() throws Exception {
         controller().start(); // version 1 in the state dir and the sink
-        JsonNode newer = ((com.fasterxml.jackson.databind.node.ObjectNode) sink.latest("fab").deepCopy()).put("version", 41);
+        JsonNode newer = ((ObjectNode) sink.latest("fab").deepCopy()).put("version", 41);
         sink.latest.put("fab", newer);
 
         FabricController restarted = controller();

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.FabricJson;
+import io.weft.plan.SnapshotJson;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -128,7 +129,7 @@ class StandaloneControllerEndToEndTest {
             assertThat(v3.path("version").asLong()).isEqualTo(v2.path("version").asLong() + 1);
             assertThat(v3.path("linkStates")).isEqualTo(v2.path("linkStates"));
             assertThat(controller.controller().current().plan().nodeIds())
-                    .isEqualTo(io.weft.plan.SnapshotJson.planFromTree(v2).nodeIds());
+                    .isEqualTo(SnapshotJson.planFromTree(v2).nodeIds());
         }
     }
 
