@@ -44,6 +44,10 @@ public final class LabCli {
             "       ./weft lab ping <srcNic> <dstNic> [--via sw1,sw2,...] [--count N] [--tag T]",
             "                                                    place, program both ways, ping, show counters",
             "       ./weft lab status [--tag T]                  labs on this host (with --tag: port map)",
+            "       ./weft lab link <linkId> up|down [--tag T]   fail or restore a link (both ends)",
+            "       ./weft lab shape <node> <linkId> <Mbit/s>|off [--tag T]",
+            "                                                    token bucket on node's end of the link; prints",
+            "                                                    the qdisc counters (drops, overlimits)",
             "tags: 1-8 lowercase letters or digits (default " + DEFAULT_TAG + "); needs root, iproute2, ping",
             "exit codes: 0 ok, 2 bad arguments or input, 1 a lab step failed") + "\n";
 
@@ -136,6 +140,14 @@ public final class LabCli {
                 expect(pos, 2, "ping <srcNic> <dstNic>");
                 requireHost();
                 return ping(tag, pos.get(0), pos.get(1), opts);
+            case "link":
+                expect(pos, 2, "link <linkId> up|down");
+                requireHost();
+                return link(tag, pos.get(0), pos.get(1));
+            case "shape":
+                expect(pos, 3, "shape <node> <linkId> <Mbit/s>|off");
+                requireHost();
+                return shape(tag, pos.get(0), pos.get(1), pos.get(2));
             case "status":
                 expect(pos, 0, "status [--tag T]");
                 return status(opts.containsKey("tag") ? tag : null);
@@ -259,6 +271,39 @@ public final class LabCli {
             out.println(b);
         }
         return r.received() == r.sent() ? 0 : 1;
+    }
+
+    int link(String tag, String linkId, String state) throws LabException {
+        if (!state.equals("up") && !state.equals("down")) {
+            throw new IllegalArgumentException("link state: \"" + state + "\" must be up or down");
+        }
+        NetnsLab lab = new NetnsLab(loadState(tag), tag, shell);
+        lab.setLink(linkId, state.equals("up"));
+        out.printf("link %s: %s%s%n", linkId, state, state.equals("up") ? " (addresses and routes of both ends set again)"
+                : " (routes through it are gone; NIC routes over it need programming again)");
+        return 0;
+    }
+
+    int shape(String tag, String node, String linkId, String rate) throws LabException {
+        NetnsLab lab = new NetnsLab(loadState(tag), tag, shell);
+        if (lab.plan().fabric().node(node) == null) {
+            throw new IllegalArgumentException("node: \"" + node + "\" is not in fabric " + lab.plan().fabric().id());
+        }
+        if (rate.equals("off")) {
+            lab.unshape(node, linkId);
+        } else {
+            double mbit;
+            try {
+                mbit = Double.parseDouble(rate);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("rate: \"" + rate + "\" must be Mbit/s (a number) or off");
+            }
+            lab.shape(node, linkId, mbit);
+        }
+        NetnsLab.QdiscStats q = lab.qdisc(node, linkId);
+        out.printf("%s %s (%s): qdisc %s, %d packets, %d dropped, %d overlimits, backlog %d bytes%n", node, linkId,
+                lab.layout().iface(linkId, node), q.kind(), q.packets(), q.drops(), q.overlimits(), q.backlogBytes());
+        return 0;
     }
 
     int status(String onlyTag) throws LabException {

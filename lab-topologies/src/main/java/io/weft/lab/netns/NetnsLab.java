@@ -285,7 +285,7 @@ public final class NetnsLab {
         String first = plan.switchWithNodeId(encoding.usids()[0]);
         Link link = first == null ? null : plan.nicLink(first, srcNic);
         if (link == null) {
-            throw new LabException("encoding: first uSID " + Integer.toHexString(encoding.usids()[0])
+            throw new IllegalArgumentException("encoding: first uSID " + Integer.toHexString(encoding.usids()[0])
                     + " is not a switch linked to " + srcNic);
         }
         List<String> cmd = List.of("ip", "-n", layout.namespace(srcNic), "-6", "route", "replace",
@@ -312,7 +312,7 @@ public final class NetnsLab {
         requireNic("srcNic", srcNic);
         requireNic("dstNic", dstNic);
         if (count < 1) {
-            throw new LabException("count: must be at least 1 (got " + count + ")");
+            throw new IllegalArgumentException("count: must be at least 1 (got " + count + ")");
         }
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", layout.namespace(srcNic), "ping", "-6", "-q",
                 "-c", Integer.toString(count), "-i", String.format(Locale.ROOT, "%.3f", intervalS), "-W", "1"));
@@ -334,10 +334,10 @@ public final class NetnsLab {
     public PingResult ping(String srcNic, String dstNic, int count, double intervalS, int sizeBytes, int preload)
             throws LabException {
         if (sizeBytes < 0 || sizeBytes > 9000) {
-            throw new LabException("sizeBytes: must be in 0..9000 (got " + sizeBytes + ")");
+            throw new IllegalArgumentException("sizeBytes: must be in 0..9000 (got " + sizeBytes + ")");
         }
         if (preload < 1 || preload > 65536) {
-            throw new LabException("preload: must be in 1..65536 (got " + preload + ")");
+            throw new IllegalArgumentException("preload: must be in 1..65536 (got " + preload + ")");
         }
         return ping(srcNic, dstNic, count, intervalS, List.of("-s", Integer.toString(sizeBytes),
                 "-l", Integer.toString(preload)));
@@ -372,7 +372,7 @@ public final class NetnsLab {
     public void shape(String nodeId, String linkId, double rateMbit) throws LabException {
         requireLink(linkId);
         if (!(rateMbit > 0 && rateMbit <= 400_000)) {
-            throw new LabException("rateMbit: must be in (0, 400000] (got " + rateMbit + ")");
+            throw new IllegalArgumentException("rateMbit: must be in (0, 400000] (got " + rateMbit + ")");
         }
         long burstBytes = Math.max(16 * 1024, (long) (rateMbit * 1e6 / 8 * 0.004));
         shell.run("tc", "-n", layout.namespace(nodeId), "qdisc", "replace", "dev", layout.iface(linkId, nodeId),
@@ -409,18 +409,18 @@ public final class NetnsLab {
         throw new LabException(nodeId + " " + linkId + ": no root qdisc");
     }
 
-    private Link requireLink(String linkId) throws LabException {
+    private Link requireLink(String linkId) {
         Link l = plan.fabric().link(linkId);
         if (l == null) {
-            throw new LabException("link: \"" + linkId + "\" is not a link of fabric " + plan.fabric().id());
+            throw new IllegalArgumentException("link: \"" + linkId + "\" is not a link of fabric " + plan.fabric().id());
         }
         return l;
     }
 
-    private void requireNic(String field, String nodeId) throws LabException {
+    private void requireNic(String field, String nodeId) {
         Node n = plan.fabric().node(nodeId);
         if (n == null || n.role().isSwitch()) {
-            throw new LabException(field + ": \"" + nodeId + "\" is not a NIC of fabric " + plan.fabric().id());
+            throw new IllegalArgumentException(field + ": \"" + nodeId + "\" is not a NIC of fabric " + plan.fabric().id());
         }
     }
 
