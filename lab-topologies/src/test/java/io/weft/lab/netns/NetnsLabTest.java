@@ -30,7 +30,14 @@ class NetnsLabTest {
     /** ND, MLD and router solicitations may add a few packets on an idle link; traffic adds >= PINGS. */
     private static final int IDLE_NOISE = 5;
 
+    /** This JVM's suffix: two test runs at once (CI and a developer) never share a lab tag. */
+    private static final String RUN = Long.toString(ProcessHandle.current().pid() % (36L * 36 * 36 * 36), 36);
+
     private NetnsLab lab;
+
+    private static String tag(String test) {
+        return test + RUN;
+    }
 
     @BeforeEach
     void requireHost() {
@@ -75,7 +82,7 @@ class NetnsLabTest {
 
     @Test
     void leafSpine2x2SteersBySpineAndMovesWhenReprogrammed() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "t2x2");
+        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("ls"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -102,21 +109,23 @@ class NetnsLabTest {
     @Test
     void upClearsLeftoversOfACrashedRunAndDownIsIdempotent() throws Exception {
         Shell sh = new Shell();
-        sh.run("ip", "netns", "add", "wl-tleft-stale");
+        String tag = tag("lo");
+        String prefix = LabLayout.prefix(tag);
+        sh.run("ip", "netns", "add", prefix + "stale");
         try {
-            up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "tleft");
-            assertThat(NetnsLab.namespaces(sh)).filteredOn(ns -> ns.startsWith("wl-tleft-"))
-                    .hasSize(8).doesNotContain("wl-tleft-stale");
-            assertThat(NetnsLab.down("tleft", sh)).isEqualTo(8);
-            assertThat(NetnsLab.down("tleft", sh)).isZero();
+            up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag);
+            assertThat(NetnsLab.namespaces(sh)).filteredOn(ns -> ns.startsWith(prefix))
+                    .hasSize(8).doesNotContain(prefix + "stale");
+            assertThat(NetnsLab.down(tag, sh)).isEqualTo(8);
+            assertThat(NetnsLab.down(tag, sh)).isZero();
         } finally {
-            NetnsLab.down("tleft", sh);
+            NetnsLab.down(tag, sh);
         }
     }
 
     @Test
     void aDownLinkLosesThePathUntilItIsReprogrammedAroundIt() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "tdown");
+        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("dn"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -131,7 +140,7 @@ class NetnsLabTest {
 
     @Test
     void aTokenBucketOnOneSpineLinkDropsWhatExceedsItsRate() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), "ttbf");
+        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("tb"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         pingOver(viaA, PINGS);
@@ -152,7 +161,7 @@ class NetnsLabTest {
 
     @Test
     void fatTreeSixUsidCarrierCrossesTheSuperspine() throws Exception {
-        up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), "tft");
+        up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), tag("ft"));
         FabricPlan plan = lab.plan();
         List<Arc> path = LabPaths.via(plan, "p1-leaf1-nic1", "p3-leaf2-nic2",
                 List.of("p1-leaf1", "p1-spine2", "ss3", "p3-spine2", "p3-leaf2"));
@@ -165,7 +174,7 @@ class NetnsLabTest {
 
     @Test
     void sevenPlusUsidsTravelInTwoCarriersThroughAnSrh() throws Exception {
-        up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), "tsrh");
+        up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), tag("sr"));
         FabricPlan plan = lab.plan();
         // A detour through p2-leaf1: 7 switch hops + decap = 8 uSIDs, so carriers of 6 + 2.
         List<Arc> path = LabPaths.via(plan, "p1-leaf1-nic1", "p2-leaf2-nic1",
@@ -179,7 +188,7 @@ class NetnsLabTest {
 
     @Test
     void dragonflyDecapAloneInTheSecondCarrierStillDelivers() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), "tdf");
+        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), tag("df"));
         FabricPlan plan = lab.plan();
         // Six routers + decap = 7 uSIDs: the egress uN ends carrier 0 and the decap function is
         // alone in carrier 1, so the egress router meets it only after loading it from the SRH.
@@ -218,7 +227,7 @@ class NetnsLabTest {
     void uaPicksTheExactParallelLink() throws Exception {
         Fabric f = LeafSpineGenerator.generate(new LeafSpineGenerator.Params("ls-par", 2, 1, 1, 2,
                 400, 400, 100, 500));
-        up(f, "tua");
+        up(f, tag("ua"));
         FabricPlan plan = lab.plan();
         for (String uplink : List.of("leaf1-spine1-1", "leaf1-spine1-2")) {
             for (String downlink : List.of("leaf2-spine1-1", "leaf2-spine1-2")) {
