@@ -23,7 +23,7 @@ class DevstackRestartTest {
     void aRowAndARecordSurviveStopAndStart(@TempDir Path stateDir) throws Exception {
         List<TopicSpec> topics = Topics.fromResource("/io/weft/devstack/test-topics.json");
         String clusterId;
-        try (Devstack first = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).topics(topics).start()) {
+        try (Devstack first = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).topics(topics).start()) {
             assertThat(first.createdTopics()).containsExactlyInAnyOrder("devstack-test.snapshots", "devstack-test.events");
             clusterId = first.kafka().clusterId();
             try (Connection c = first.postgres().connect(); Statement s = c.createStatement()) {
@@ -35,7 +35,7 @@ class DevstackRestartTest {
         assertThat(stateDir.resolve("kafka/logs/meta.properties")).exists();
         assertThat(Files.exists(stateDir.resolve("postgres/PG_VERSION"))).isTrue();
 
-        try (Devstack second = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).topics(topics).start()) {
+        try (Devstack second = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).topics(topics).start()) {
             assertThat(second.createdTopics()).isEmpty();
             assertThat(second.kafka().clusterId()).isEqualTo(clusterId);
             try (Connection c = second.postgres().connect(); Statement s = c.createStatement();

@@ -45,7 +45,7 @@ class OrphanPostgresTest {
     @Test
     void aServerStillRunningOnTheDirectoryIsStopped(@TempDir Path dir) throws Exception {
         Path pgDir = dir.resolve("postgres");
-        EmbeddedPostgres pg = EmbeddedPostgres.start(pgDir, 0, Duration.ofSeconds(60));
+        EmbeddedPostgres pg = EmbeddedPostgres.start(pgDir, 0, Duration.ofSeconds(60), true);
         try {
             // As if the devstack that started it had been killed with kill -9: nobody will close it.
             long pid = Long.parseLong(Files.readAllLines(pgDir.resolve("postmaster.pid")).get(0).trim());
