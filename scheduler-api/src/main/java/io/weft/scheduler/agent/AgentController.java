@@ -80,7 +80,7 @@ class AgentController {
         int waitSeconds = Math.min(wait, limits.longPollMaxWaitSeconds());
         DeferredResult<ResponseEntity<EvProfile>> result = new DeferredResult<>(waitSeconds * 1000L + 5_000L);
         if (since == null || board.version(nic) > since) {
-            result.setResult(ResponseEntity.ok(profiles.read(nic)));
+            result.setResult(ResponseEntity.ok(profiles.current(nic)));
             return result;
         }
         if (waitSeconds == 0) {
@@ -89,7 +89,7 @@ class AgentController {
         }
         PathBoard.Waiter w = board.park(nic, since, v -> wakers.execute(() -> answer(result, nic)));
         if (w == null) {
-            result.setResult(ResponseEntity.ok(profiles.read(nic)));
+            result.setResult(ResponseEntity.ok(profiles.current(nic)));
             return result;
         }
         // Our own timer, not the servlet's: the answer is a normal 304/204, not an error.
@@ -105,7 +105,7 @@ class AgentController {
 
     private void answer(DeferredResult<ResponseEntity<EvProfile>> result, String nic) {
         try {
-            result.setResult(ResponseEntity.ok(profiles.read(nic)));
+            result.setResult(ResponseEntity.ok(profiles.current(nic)));
         } catch (RuntimeException e) {
             LOG.error("profile of {} could not be read: {}", nic, e.toString());
             result.setErrorResult(e);

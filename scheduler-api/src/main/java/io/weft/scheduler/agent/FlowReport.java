@@ -22,7 +22,7 @@ public record FlowReport(
         @NotNull @Min(1) @Max(1) Integer schemaVersion,
         @NotBlank String nic,
         @NotNull @Pattern(regexp = UINT64, message = UINT64_MESSAGE) String timestampNs,
-        @NotNull @Size(max = 100_000) @Valid List<@NotNull FlowSample> flows) {
+        @NotNull @Size(max = 100_000) List<@Valid @NotNull FlowSample> flows) {
 
     static final String UINT64 = "0|[1-9][0-9]{0,19}";
     static final String UINT64_MESSAGE = "must be an unsigned 64-bit integer as a decimal string";

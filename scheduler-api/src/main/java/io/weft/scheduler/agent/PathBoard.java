@@ -1,14 +1,19 @@
 package io.weft.scheduler.agent;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -22,9 +27,11 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class PathBoard {
+    private static final Logger LOG = LoggerFactory.getLogger(PathBoard.class);
     private final Map<String, Long> versions = new ConcurrentHashMap<>();
     private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
     private final AtomicInteger waiting = new AtomicInteger();
+    private volatile Consumer<Collection<String>> beforeWake = nics -> { };
 
     /** A parked long-poll: {@code wake} gets the NIC's new version. */
     public static final class Waiter {
@@ -76,6 +83,32 @@ public class PathBoard {
             return true;
         }
         return false;
+    }
+
+    /** Runs before waiters are woken, with the NICs whose version changed (e.g. to preload their profiles). */
+    public void beforeWake(Consumer<Collection<String>> hook) {
+        this.beforeWake = hook;
+    }
+
+    /** Records committed versions of many NICs (one transaction) and wakes their older waiters. */
+    public void publishAll(Map<String, Long> committed) {
+        List<String> withWaiters = new ArrayList<>();
+        for (var e : committed.entrySet()) {
+            versions.merge(e.getKey(), e.getValue(), Math::max);
+            List<Waiter> list = waiters.get(e.getKey());
+            if (list != null && !list.isEmpty()) {
+                withWaiters.add(e.getKey());
+            }
+        }
+        if (!withWaiters.isEmpty()) {
+            try {
+                beforeWake.accept(withWaiters);
+            } catch (RuntimeException ex) {
+                // Waking must not depend on the preload: woken agents then read their own profile.
+                LOG.warn("preloading {} profiles failed: {}", withWaiters.size(), ex.toString());
+            }
+        }
+        committed.forEach(this::publish);
     }
 
     /** Records a committed version and wakes the NIC's older waiters. Versions never go back. */

@@ -2,20 +2,56 @@ package io.weft.scheduler.agent;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** Builds a NIC's {@link EvProfile} from the committed assignments of its active flows. */
+/**
+ * Builds a NIC's {@link EvProfile} from the committed assignments of its active flows, and keeps
+ * the latest one per NIC: when a change wakes many agents of one NIC, or agents pull at a high
+ * rate, the database is read once per NIC and version, not once per request.
+ */
 @Component
 class ProfileReader {
     private final JdbcClient jdbc;
+    private final PathBoard board;
+    private final Map<String, EvProfile> latest = new ConcurrentHashMap<>();
 
-    ProfileReader(JdbcClient jdbc) {
+    ProfileReader(JdbcClient jdbc, PathBoard board) {
         this.jdbc = jdbc;
+        this.board = board;
+        board.beforeWake(this::preload);
+    }
+
+    /** The NIC's profile at its latest committed version (or newer). */
+    EvProfile current(String nic) {
+        long want = board.version(nic);
+        EvProfile p = latest.get(nic);
+        if (p != null && p.version() >= want) {
+            return p;
+        }
+        // compute() serialises readers of one NIC: the first reads, the others get its answer.
+        return latest.compute(nic, (k, old) -> old != null && old.version() >= want ? old : read(k));
+    }
+
+    /**
+     * Loads the profiles of many NICs in two queries (a job change touches thousands) so that
+     * the agents woken next find them ready.
+     */
+    void preload(Collection<String> nics) {
+        if (!nics.isEmpty()) {
+            latest.putAll(readAll(nics));
+        }
+    }
+
+    EvProfile read(String nic) {
+        return readAll(List.of(nic)).get(nic);
     }
 
     /**
@@ -23,23 +59,27 @@ class ProfileReader {
      * older version number, and the agent is woken once more for it; the reverse order could
      * label old flows with a new version and lose an update.
      */
-    EvProfile read(String nic) {
-        long version = jdbc.sql("select version from nic_versions where nic = ?").param(nic).query(Long.class)
-                .optional().orElse(0L);
-        Map<String, List<EvProfile.Entry>> byPeer = new LinkedHashMap<>();
-        jdbc.sql("select f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, p.carriers, p.ev, j.encoding "
+    Map<String, EvProfile> readAll(Collection<String> nics) {
+        String[] ids = nics.toArray(new String[0]);
+        Map<String, Long> versions = new HashMap<>();
+        jdbc.sql("select nic, version from nic_versions where nic = any(?)").param(ids)
+                .query((rs, n) -> versions.put(rs.getString(1), rs.getLong(2))).list();
+        Map<String, Map<String, List<EvProfile.Entry>>> bySrc = new HashMap<>();
+        jdbc.sql("select f.src_nic, f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, p.carriers, p.ev, j.encoding "
                         + "from flows f join path_assignments p on p.flow_id = f.id join jobs j on j.id = f.job_id "
-                        + "where f.src_nic = ? and j.state = 'ACTIVE' order by f.dst_nic, j.seq, f.flow_index, f.slice")
-                .param(nic)
+                        + "where f.src_nic = any(?) and j.state = 'ACTIVE' "
+                        + "order by f.src_nic, f.dst_nic, j.seq, f.flow_index, f.slice")
+                .param(ids)
                 .query((rs, n) -> {
-                    String id = rs.getString(1);
-                    String job = rs.getString(2);
-                    int weight = (int) Math.max(1, Math.round(rs.getDouble(4) * 1000));
-                    String state = rs.getString(5);
-                    List<String> carriers = Arrays.asList((String[]) rs.getArray(6).getArray());
-                    Integer ev = (Integer) rs.getObject(7);
-                    String enc = rs.getString(8);
-                    List<EvProfile.Entry> entries = byPeer.computeIfAbsent(rs.getString(3), k -> new ArrayList<>());
+                    String id = rs.getString(2);
+                    String job = rs.getString(3);
+                    int weight = (int) Math.max(1, Math.round(rs.getDouble(5) * 1000));
+                    String state = rs.getString(6);
+                    List<String> carriers = Arrays.asList((String[]) rs.getArray(7).getArray());
+                    Integer ev = (Integer) rs.getObject(8);
+                    String enc = rs.getString(9);
+                    List<EvProfile.Entry> entries = bySrc.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(rs.getString(4), k -> new ArrayList<>());
                     if (!enc.equals("ev")) {
                         entries.add(new EvProfile.Entry(id + "#srv6", job, "srv6",
                                 carriers.isEmpty() ? null : carriers.get(0), carriers.isEmpty() ? null : carriers,
@@ -52,9 +92,13 @@ class ProfileReader {
                     return null;
                 })
                 .list();
-        List<EvProfile.Peer> peers = new ArrayList<>();
-        byPeer.forEach((peer, entries) -> peers.add(new EvProfile.Peer(peer,
-                entries.stream().anyMatch(e -> e.state().equals("GOOD")) ? 1 : 0, entries)));
-        return new EvProfile(nic, version, peers);
+        Map<String, EvProfile> out = new HashMap<>();
+        for (String nic : nics) {
+            List<EvProfile.Peer> peers = new ArrayList<>();
+            bySrc.getOrDefault(nic, Map.of()).forEach((peer, entries) -> peers.add(new EvProfile.Peer(peer,
+                    entries.stream().anyMatch(e -> e.state().equals("GOOD")) ? 1 : 0, entries)));
+            out.put(nic, new EvProfile(nic, versions.getOrDefault(nic, 0L), peers));
+        }
+        return out;
     }
 }

@@ -27,7 +27,7 @@ public record JobRequest(
         @Size(min = 1, max = 100) String tenant,
         @NotNull Pattern pattern,
         List<@NotBlank String> endpoints,
-        @Valid List<@NotNull FlowRequest> flows,
+        List<@Valid @NotNull FlowRequest> flows,
         @Positive @DecimalMax("100000") Double demandGbps,
         @Min(1) @Max(256) Integer qpSlices,
         Encoding encoding,

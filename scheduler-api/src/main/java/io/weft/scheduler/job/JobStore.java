@@ -17,6 +17,7 @@ import io.weft.scheduler.job.JobViews.JobSummary;
 import io.weft.scheduler.job.JobViews.JobView;
 import io.weft.scheduler.job.JobViews.Page;
 import io.weft.scheduler.job.JobViews.QualityView;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -36,9 +37,11 @@ public class JobStore {
     }
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate batch;
 
-    JobStore(JdbcClient jdbc) {
+    JobStore(JdbcClient jdbc, JdbcTemplate batch) {
         this.jdbc = jdbc;
+        this.batch = batch;
     }
 
     void insertJob(String id, JobRequest r, String tenant, Encoding encoding, String requestJson, double maxLoad,
@@ -48,12 +51,12 @@ public class JobStore {
                 .params(id, r.name(), tenant, r.pattern().jsonName(), encoding.jsonName(), requestJson, maxLoad,
                         collisions, caller)
                 .update();
+        List<Object[]> rows = new ArrayList<>(flows.size());
         for (FlowRow f : flows) {
-            jdbc.sql("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps) "
-                            + "values (?, ?, ?, ?, ?, ?, ?)")
-                    .params(f.id(), id, f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps())
-                    .update();
+            rows.add(new Object[] {f.id(), id, f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps()});
         }
+        batch.batchUpdate("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps) "
+                + "values (?, ?, ?, ?, ?, ?, ?)", rows);
     }
 
     void insertIdempotencyKey(String caller, String key, String requestHash, String jobId) {

@@ -1,5 +1,6 @@
 package io.weft.scheduler.job;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weft.scheduler.agent.PathBoard;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -32,12 +34,14 @@ public class PathLedger {
     }
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate batch;
     private final PathBoard board;
     private final MeterRegistry meters;
     private final Counter versionsIssued;
 
-    PathLedger(JdbcClient jdbc, PathBoard board, MeterRegistry meters) {
+    PathLedger(JdbcClient jdbc, JdbcTemplate batch, PathBoard board, MeterRegistry meters) {
         this.jdbc = jdbc;
+        this.batch = batch;
         this.board = board;
         this.meters = meters;
         this.versionsIssued = Counter.builder("weft.versions.issued")
@@ -46,32 +50,34 @@ public class PathLedger {
 
     /** Records the changes inside the caller's transaction; returns the new version per source NIC. */
     public Map<String, Long> record(List<PathChange> changes) {
-        Map<String, Long> versions = new LinkedHashMap<>();
-        for (PathChange c : changes) {
-            versions.computeIfAbsent(c.srcNic(), this::nextVersion);
+        if (changes.isEmpty()) {
+            return Map.of();
         }
+        Map<String, Long> versions = nextVersions(changes.stream().map(PathChange::srcNic).distinct().toList());
+        // Batched: a 4,096-flow job is two round trips, not 8,192.
+        List<Object[]> assignments = new ArrayList<>(changes.size());
+        List<Object[]> history = new ArrayList<>(changes.size());
         for (PathChange c : changes) {
             long v = versions.get(c.srcNic());
             String[] arcs = c.arcs().toArray(new String[0]);
-            jdbc.sql("insert into path_assignments (flow_id, version, arcs, carriers, usids, ev, state) "
-                            + "values (?, ?, ?, ?, ?, ?, ?) on conflict (flow_id) do update set version = excluded.version, "
-                            + "arcs = excluded.arcs, carriers = excluded.carriers, usids = excluded.usids, "
-                            + "ev = excluded.ev, state = excluded.state")
-                    .params(c.flowId(), v, arcs, c.carriers().toArray(new String[0]),
-                            c.usids().toArray(new Integer[0]), c.ev(), c.state())
-                    .update();
-            jdbc.sql("insert into path_history (flow_id, job_id, version, arcs, reason) values (?, ?, ?, ?, ?)")
-                    .params(c.flowId(), c.jobId(), v, arcs, c.reason())
-                    .update();
+            assignments.add(new Object[] {c.flowId(), v, arcs, c.carriers().toArray(new String[0]),
+                c.usids().toArray(new Integer[0]), c.ev(), c.state()});
+            history.add(new Object[] {c.flowId(), c.jobId(), v, arcs, c.reason()});
             if (!c.reason().equals("placed")) {
                 meters.counter("weft.replacements", "reason", reasonTag(c.reason())).increment();
             }
         }
+        batch.batchUpdate("insert into path_assignments (flow_id, version, arcs, carriers, usids, ev, state) "
+                + "values (?, ?, ?, ?, ?, ?, ?) on conflict (flow_id) do update set version = excluded.version, "
+                + "arcs = excluded.arcs, carriers = excluded.carriers, usids = excluded.usids, "
+                + "ev = excluded.ev, state = excluded.state", assignments);
+        batch.batchUpdate("insert into path_history (flow_id, job_id, version, arcs, reason) values (?, ?, ?, ?, ?)",
+                history);
         versionsIssued.increment(versions.size());
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
-                versions.forEach(board::publish);
+                board.publishAll(versions);
             }
         });
         return versions;
@@ -79,24 +85,27 @@ public class PathLedger {
 
     /** Marks a released job's flows DENIED under a new version so agents drop them. */
     public Map<String, Long> retire(String jobId, List<String> srcNics) {
-        Map<String, Long> versions = new LinkedHashMap<>();
-        for (String nic : srcNics) {
-            versions.computeIfAbsent(nic, this::nextVersion);
-        }
+        Map<String, Long> versions = nextVersions(srcNics);
         versionsIssued.increment(versions.size());
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
-                versions.forEach(board::publish);
+                board.publishAll(versions);
             }
         });
         return versions;
     }
 
-    private long nextVersion(String nic) {
-        return jdbc.sql("insert into nic_versions (nic, version) values (?, nextval('nic_version_seq')) "
-                        + "on conflict (nic) do update set version = excluded.version returning version")
-                .param(nic).query(Long.class).single();
+    /** One new version per NIC, from the shared sequence, in one statement. */
+    private Map<String, Long> nextVersions(List<String> nics) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        jdbc.sql("insert into nic_versions (nic, version) select n, nextval('nic_version_seq') "
+                        + "from unnest(cast(? as text[])) as n on conflict (nic) do update set version = excluded.version "
+                        + "returning nic, version")
+                .param(nics.toArray(new String[0]))
+                .query((rs, i) -> out.put(rs.getString(1), rs.getLong(2)))
+                .list();
+        return out;
     }
 
     /** "link-down:leaf1-spine2" counts as "link-down": the tag must stay low-cardinality. */

@@ -119,7 +119,16 @@ public final class ApiBench {
             awaitHealthy(http, base, service);
             warmUp(http, base, nics);
 
-            // 1. Park the agents.
+            // 1. Park the agents, each at its NIC's current version.
+            long[] since = new long[nics];
+            Pattern version = Pattern.compile("\"version\":(\\d+)");
+            for (int n = 0; n < nics; n++) {
+                String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + n + "/paths"))
+                        .header("Authorization", "Bearer " + AGENT_TOKEN).build(), HttpResponse.BodyHandlers.ofString())
+                        .body();
+                Matcher m = version.matcher(body);
+                since[n] = m.find() ? Long.parseLong(m.group(1)) : 0;
+            }
             long parkStart = System.nanoTime();
             List<CompletableFuture<HttpResponse<Void>>> polls = new ArrayList<>(agents);
             long[] doneAt = new long[agents];
@@ -127,7 +136,7 @@ public final class ApiBench {
             for (int i = 0; i < agents; i++) {
                 int idx = i;
                 HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + (i % nics)
-                                + "/paths?since=0&wait=60"))
+                                + "/paths?since=" + since[i % nics] + "&wait=60"))
                         .header("Authorization", "Bearer " + AGENT_TOKEN).timeout(Duration.ofSeconds(120)).build();
                 polls.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
                     doneAt[idx] = System.nanoTime();
