@@ -61,8 +61,15 @@ public final class FabricJson {
         try {
             root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
+            String why = e.getOriginalMessage();
+            // Jackson appends the start marker's location (with a "Source: REDACTED" note): noise
+            // in a one-line error that already names the line and column.
+            int cut = why.indexOf(" (start marker at");
+            if (cut >= 0) {
+                why = why.substring(0, cut);
+            }
             throw new FabricFormatException("not valid JSON at line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+                    + ", column " + e.getLocation().getColumnNr() + ": " + why);
         }
         if (root == null || root.isMissingNode()) {
             throw new FabricFormatException("empty file");
