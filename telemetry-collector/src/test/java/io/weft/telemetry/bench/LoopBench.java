@@ -50,8 +50,10 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * <p>The closed-loop latency (hotspot event to the NIC agent's new version) needs the re-placement
  * in scheduler-api, which does not exist yet: loop_p50_ms / loop_p99_ms are printed as null.
  *
+ * <p>With {@code --broker} the events go through a real broker instead ({@link BrokerRun}).
+ *
  * <p>Options: {@code --json} (one JSON object), {@code --events N} (default 2,000,000),
- * {@code --quick} (200,000 events), {@code --leaves L --spines S} (default 32 x 16).
+ * {@code --quick} (200,000 events), {@code --broker}, {@code --leaves L --spines S} (default 32 x 16).
  */
 public final class LoopBench {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -65,6 +67,7 @@ public final class LoopBench {
         long events = 2_000_000;
         int leaves = 32;
         int spines = 16;
+        boolean broker = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
@@ -72,8 +75,9 @@ public final class LoopBench {
                 case "--events" -> events = Long.parseLong(value(args, ++i, "--events"));
                 case "--leaves" -> leaves = Integer.parseInt(value(args, ++i, "--leaves"));
                 case "--spines" -> spines = Integer.parseInt(value(args, ++i, "--spines"));
+                case "--broker" -> broker = true;
                 default -> {
-                    System.err.println("usage: ./weft bench loop [--json] [--quick] [--events N] [--leaves L --spines S]");
+                    System.err.println("usage: ./weft bench loop [--json] [--quick] [--broker] [--events N] [--leaves L --spines S]");
                     System.exit(2);
                 }
             }
@@ -82,6 +86,29 @@ public final class LoopBench {
                 "spines", Integer.toString(spines), "nicsPerLeaf", "16"));
         List<String[]> ports = switchPorts(fabric);
 
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("suite", "loop");
+        r.put("fabric", fabric.id() + " (" + fabric.links().size() + " links, " + ports.size() + " switch ports)");
+        if (broker) {
+            BrokerRun.run(fabric, ports, events, r);
+        } else {
+            driverRun(fabric, ports, events, r);
+        }
+        r.put("heap_peak_mb", heapPeakBytes() / (1024 * 1024));
+        r.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
+        r.put("loop_p50_ms", null);
+        r.put("loop_p99_ms", null);
+        r.put("loop_note", "hotspot -> agent latency needs scheduler-api re-placement (not built yet)");
+        if (json) {
+            System.out.println(MAPPER.writeValueAsString(r));
+        } else {
+            r.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-24s %s%n", k, v));
+        }
+    }
+
+    /** Through a TopologyTestDriver: the topology's cost plus the driver's own per-record bookkeeping. */
+    private static void driverRun(Fabric fabric, List<String[]> ports, long events, Map<String, Object> r)
+            throws IOException {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         AtomicLong ids = new AtomicLong();
@@ -158,35 +185,19 @@ public final class LoopBench {
                 }
             }
         }
-        double perSecond = timedEvents / (timedNs / 1e9);
-        long heapPeakMb = heapPeakBytes() / (1024 * 1024);
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("suite", "loop");
         r.put("mode", "in-process TopologyTestDriver (no broker)");
-        r.put("fabric", fabric.id() + " (" + fabric.links().size() + " links, " + ports.size() + " switch ports)");
         r.put("events", timedEvents);
-        r.put("ingest_events_per_s", Math.round(perSecond));
+        r.put("ingest_events_per_s", Math.round(timedEvents / (timedNs / 1e9)));
         // The same work per second of CPU of the one thread running it: what a core would do on an
         // idle machine (the wall-clock figure above depends on what else shares the cores).
         r.put("ingest_events_per_cpu_s", Math.round(timedEvents / (timedCpuNs / 1e9)));
         r.put("cpu_share", Math.round(100.0 * timedCpuNs / timedNs) / 100.0);
-        r.put("heap_peak_mb", heapPeakMb);
-        r.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
         r.put("hotspot_events", hotspotEvents);
         r.put("link_loads", loads);
         r.put("dead_letters", counters.get("deadletter.not-json") + counters.get("deadletter.bad-counter"));
-        r.put("loop_p50_ms", null);
-        r.put("loop_p99_ms", null);
-        r.put("loop_note", "hotspot -> agent latency needs scheduler-api re-placement (not built yet)");
-        if (json) {
-            System.out.println(MAPPER.writeValueAsString(r));
-        } else {
-            r.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-20s %s%n", k, v));
-        }
     }
-
     /** (switch, port) of every switch end of every link: what gnmic would poll. */
-    private static List<String[]> switchPorts(Fabric f) {
+    static List<String[]> switchPorts(Fabric f) {
         List<String[]> out = new ArrayList<>();
         for (Link l : f.links()) {
             for (Endpoint e : List.of(l.a(), l.b())) {
@@ -198,7 +209,7 @@ public final class LoopBench {
         return out;
     }
 
-    private static String event(String target, String iface, long ns, long octets, long pkts) {
+    static String event(String target, String iface, long ns, long octets, long pkts) {
         return "{\"name\":\"ifcounters\",\"timestamp\":" + ns + ",\"tags\":{\"source\":\"" + target
                 + "\",\"interface_name\":\"" + iface + "\",\"subscription-name\":\"ifcounters\"},\"values\":{"
                 + "\"/interfaces/interface/state/counters/out-octets\":\"" + octets + "\","
@@ -208,7 +219,7 @@ public final class LoopBench {
                 + "\"/interfaces/interface/state/oper-status\":\"UP\"}}";
     }
 
-    private static long heapPeakBytes() {
+    static long heapPeakBytes() {
         long sum = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {

@@ -1,0 +1,163 @@
+package io.weft.telemetry.bench;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.telemetry.config.DetectionProperties;
+import io.weft.telemetry.stream.TelemetryCounters;
+import io.weft.telemetry.stream.TelemetryTopics;
+import io.weft.telemetry.stream.TelemetryTopology;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * {@code ./weft bench loop --broker}: the real thing on one machine. A KRaft broker runs in a child
+ * JVM ({@link BrokerMain}); the events are produced to weft.telemetry.interfaces first (not timed);
+ * then the collector's topology starts in this JVM with two stream threads and the clock runs from
+ * its first consumed record to its last. This JVM's heap is the collector's (plus the idle producer).
+ */
+final class BrokerRun {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private BrokerRun() {
+    }
+
+    static void run(Fabric fabric, List<String[]> ports, long events, Map<String, Object> r) throws IOException {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        Process broker = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                BrokerMain.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String bootstrap = awaitBootstrap(broker);
+            preload(bootstrap, fabric, ports, events);
+            System.gc();
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                pool.resetPeakUsage();
+            }
+            measure(bootstrap, events, r);
+        } finally {
+            broker.getOutputStream().close(); // BrokerMain stops when its stdin closes
+            try {
+                if (!broker.waitFor(30, TimeUnit.SECONDS)) {
+                    broker.destroy();
+                }
+            } catch (InterruptedException e) {
+                broker.destroy();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String awaitBootstrap(Process broker) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
+        for (String line; (line = out.readLine()) != null; ) {
+            if (line.startsWith("BOOTSTRAP ")) {
+                return line.substring("BOOTSTRAP ".length()).trim();
+            }
+        }
+        throw new IllegalStateException("the benchmark broker exited before it was ready");
+    }
+
+    private static void preload(String bootstrap, Fabric fabric, List<String[]> ports, long events) throws IOException {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            ObjectNode snapshot = MAPPER.createObjectNode().put("schemaVersion", 1).put("fabricId", fabric.id())
+                    .put("version", 1);
+            snapshot.set("fabric", FabricJson.toTree(fabric));
+            producer.send(new ProducerRecord<>("weft.fabric", fabric.id(), MAPPER.writeValueAsBytes(snapshot)));
+            long[] octets = new long[ports.size()];
+            long[] pkts = new long[ports.size()];
+            long sent = 0;
+            for (int round = 0; sent < events; round++) {
+                long tsNs = 1_700_000_000_000_000_000L + round * 1_000_000_000L;
+                for (int i = 0; i < ports.size() && sent < events; i++, sent++) {
+                    double u = 0.5 + 0.5 * Math.sin((i * 7 + round) / 5.0);
+                    octets[i] += (long) (u * 50_000_000_000L);
+                    pkts[i] += (long) (u * 10_000_000L);
+                    String[] port = ports.get(i);
+                    producer.send(new ProducerRecord<>("weft.telemetry.interfaces", port[0],
+                            LoopBench.event(port[0], port[1], tsNs, octets[i], pkts[i]).getBytes(StandardCharsets.UTF_8)));
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    private static void measure(String bootstrap, long events, Map<String, Object> r) throws IOException {
+        StreamsBuilder b = new StreamsBuilder();
+        TelemetryCounters counters = new TelemetryCounters();
+        TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
+                () -> UUID.randomUUID().toString());
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "weft-loop-bench-" + UUID.randomUUID());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-state").toString());
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long firstNs = 0;
+        long firstCpu = 0;
+        long lastNs = 0;
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
+            streams.start();
+            while (System.nanoTime() < deadline) {
+                long seen = counters.get("interfaces.records");
+                if (firstNs == 0 && seen > 0) {
+                    firstNs = System.nanoTime();
+                    firstCpu = os.getProcessCpuTime();
+                }
+                if (seen >= events) {
+                    lastNs = System.nanoTime();
+                    break;
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            long cpu = os.getProcessCpuTime() - firstCpu;
+            long done = counters.get("interfaces.records");
+            long wallNs = (lastNs == 0 ? System.nanoTime() : lastNs) - firstNs;
+            r.put("mode", "embedded KRaft broker in a child JVM, 2 stream threads");
+            r.put("events", done);
+            r.put("complete", done >= events);
+            r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
+            r.put("ingest_events_per_cpu_s", Math.round(done / (cpu / 1e9)));
+            r.put("dead_letters", counters.get("deadletter.not-json") + counters.get("deadletter.bad-counter"));
+        }
+    }
+}
