@@ -70,7 +70,12 @@ final class PathChooser {
         return (elephant && elephants[a] == tolerance ? COLLISION_WEIGHT : 0) + after(a);
     }
 
-    Choice choose(int src, int dst, long demandKbps, boolean isElephant, double globalMax) {
+    /**
+     * @param valiantAbove Valiant paths are considered only when the minimal bottleneck exceeds this:
+     *     the current global max for a new flow (a detour must lower the max load), a little under it
+     *     for a flow being moved off a max-loaded arc
+     */
+    Choice choose(int src, int dst, long demandKbps, boolean isElephant, double valiantAbove) {
         this.demand = demandKbps;
         this.elephant = isElephant;
         int up = ix.nicUpArc[src];
@@ -90,7 +95,7 @@ final class PathChooser {
         double base = Math.max(after(up), after(down));
         double bMin = Math.max(base, bottleneck(dag));
         int[] best = null;
-        if (ix.direct && bMin > globalMax - EPS) {
+        if (ix.direct && bMin > valiantAbove) {
             best = valiant(s, d, base, bMin, up, down);
         }
         if (best == null) {
@@ -137,26 +142,35 @@ final class PathChooser {
         if (!(bestB < bMin - EPS)) {
             return null;
         }
-        // Among the intermediates reaching the best bottleneck: least additive cost, loop-free.
-        int[] bestPath = null;
-        double bestCost = Double.MAX_VALUE;
+        // Among the intermediates reaching the best bottleneck: least additive cost, loop-free. Costs
+        // first (no path extraction), then paths in cost order until one has no loop.
+        int n = 0;
+        double[] cost = new double[inter.length];
+        Integer[] order = new Integer[inter.length];
         for (int k = 0; k < inter.length; k++) {
             if (b[k] > bestB + EPS) {
                 continue;
             }
             int i = inter[k];
+            cost[k] = additive(cands.between(s, i), bestB, null) + additive(cands.between(i, d), bestB, null);
+            order[n++] = k;
+        }
+        Arrays.sort(order, 0, n, (x, y) -> {
+            int c = Double.compare(cost[x], cost[y]);
+            return c != 0 ? c : Integer.compare(x, y);
+        });
+        for (int j = 0; j < n; j++) {
+            int i = inter[order[j]];
             IntList p1 = new IntList(8);
             IntList p2 = new IntList(8);
-            double cost = additive(cands.between(s, i), bestB, p1) + additive(cands.between(i, d), bestB, p2);
-            if (cost < bestCost - EPS) {
-                int[] path = join(up, p1, p2, down);
-                if (simple(path)) {
-                    bestCost = cost;
-                    bestPath = path;
-                }
+            additive(cands.between(s, i), bestB, p1);
+            additive(cands.between(i, d), bestB, p2);
+            int[] path = join(up, p1, p2, down);
+            if (simple(path)) {
+                return path;
             }
         }
-        return bestPath;
+        return null;
     }
 
     private boolean simple(int[] path) {
@@ -226,7 +240,7 @@ final class PathChooser {
 
     /**
      * Min additive {@link #step} cost over paths whose arcs all stay at or under {@code limit};
-     * appends the path's arcs to {@code out} and returns its cost.
+     * appends the path's arcs to {@code out} (unless null) and returns its cost.
      */
     private double additive(PathDag g, double limit, IntList out) {
         ensure(g);
@@ -266,6 +280,9 @@ final class PathChooser {
         }
         if (bd[g.dTarget] == Double.MAX_VALUE) {
             throw new IllegalStateException("no path under the bottleneck found by the first pass");
+        }
+        if (out == null) {
+            return bd[g.dTarget];
         }
         int[] rev = new int[g.hops];
         int n = 0;

@@ -233,7 +233,7 @@ public final class PlacementEngine {
                 before.put(s, old);
                 unreserve(s);
             }
-            PathChooser.Choice best = chooser.choose(srcNode[s], dstNode[s], demandKbps[s], elephant(s), m);
+            PathChooser.Choice best = chooser.choose(srcNode[s], dstNode[s], demandKbps[s], elephant(s), m - 2 * EPS);
             if (old != null && usable(old)) {
                 // Still a valid path: move only when the new one is strictly better (hot links avoided).
                 PathChooser.Choice now = chooser.evaluate(old, demandKbps[s], elephant(s));
@@ -475,7 +475,7 @@ public final class PlacementEngine {
     private void placeGreedy(int[] ordered, Map<Integer, int[]> before) {
         for (int s : ordered) {
             PathChooser.Choice c = chooser.choose(srcNode[s], dstNode[s],
-                    demandKbps[s], elephant(s), maxLoad());
+                    demandKbps[s], elephant(s), maxLoad() + EPS);
             if (c.path == null) {
                 unplacedReason[s] = c.reason;
             } else {
@@ -551,7 +551,7 @@ public final class PlacementEngine {
                 unreserve(s);
                 PathChooser.Choice now = chooser.evaluate(old, demandKbps[s], elephant(s));
                 PathChooser.Choice best = chooser.choose(srcNode[s], dstNode[s],
-                        demandKbps[s], elephant(s), m);
+                        demandKbps[s], elephant(s), m - 2 * EPS);
                 boolean better = best.path != null && (best.bottleneck < now.bottleneck - EPS
                         || (best.bottleneck <= now.bottleneck + EPS && best.collisions < now.collisions));
                 if (better) {

@@ -39,7 +39,7 @@ final class LowerBound {
     static Bound of(Candidates c, int[] src, int[] dst, double[] demand, boolean valiant) {
         FabricIndex ix = c.index();
         double nic = nicBound(ix, src, dst, demand);
-        double cut = Math.max(nic, cutBound(ix, src, dst, demand));
+        double cut = Math.max(nic, Math.max(cutBound(ix, src, dst, demand), globalVolumeBound(ix, src, dst, demand)));
         // Commodities: (ingress, egress) switch pairs with their total demand, in first-seen order.
         Map<Long, double[]> pairs = new LinkedHashMap<>();
         Map<Long, int[]> rep = new HashMap<>();
@@ -184,6 +184,66 @@ final class LowerBound {
             }
         }
         return b;
+    }
+
+    /**
+     * Direct networks with groups (Dragonfly): at max load L the direct A-B global arcs carry at most
+     * L x their capacity of the A-to-B demand; the rest needs at least two global hops. So
+     * sum over group pairs of D_AB + max(0, D_AB - L c_AB) must fit in L x all global capacity; the
+     * least such L (bisection) is a lower bound for any routing. 0 when the fabric has no groups.
+     */
+    static double globalVolumeBound(FabricIndex ix, int[] src, int[] dst, double[] demand) {
+        Map<Long, double[]> pair = new HashMap<>(); // (group A, group B) -> {demand, direct capacity}
+        double total = 0;
+        int groups = 0;
+        for (int a = 0; a < ix.arcCount(); a++) {
+            Node x = ix.fabric().nodes().get(ix.from(a));
+            Node y = ix.fabric().nodes().get(ix.to(a));
+            if (!ix.usable(a) || x.role() != io.weft.fabric.Role.ROUTER || y.role() != io.weft.fabric.Role.ROUTER
+                    || x.group() == null || y.group() == null || x.group().equals(y.group())) {
+                continue;
+            }
+            groups = Math.max(groups, Math.max(x.group(), y.group()) + 1);
+            total += ix.capacityGbps(a);
+            pair.computeIfAbsent((long) x.group() * 1_000_000 + y.group(), k -> new double[2])[1] += ix.capacityGbps(a);
+        }
+        if (total == 0) {
+            return 0;
+        }
+        for (int i = 0; i < src.length; i++) {
+            int us = upArc(ix, src[i]);
+            int ud = upArc(ix, dst[i]);
+            if (us < 0 || ud < 0) {
+                continue;
+            }
+            Integer ga = ix.fabric().nodes().get(ix.to(us)).group();
+            Integer gb = ix.fabric().nodes().get(ix.to(ud)).group();
+            if (ga != null && gb != null && !ga.equals(gb)) {
+                pair.computeIfAbsent((long) ga * 1_000_000 + gb, k -> new double[2])[0] += demand[i];
+            }
+        }
+        double lo = 0;
+        double hi = 1;
+        while (need(pair, hi) > hi * total) {
+            hi *= 2;
+        }
+        for (int it = 0; it < 60; it++) {
+            double mid = (lo + hi) / 2;
+            if (need(pair, mid) > mid * total) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private static double need(Map<Long, double[]> pair, double load) {
+        double n = 0;
+        for (double[] v : pair.values()) {
+            n += v[0] + Math.max(0, v[0] - load * v[1]);
+        }
+        return n;
     }
 
     /** Cut bound over each switch and each pod/group (a switch set plus the NICs hanging off it). */
