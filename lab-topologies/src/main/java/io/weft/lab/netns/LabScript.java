@@ -49,6 +49,7 @@ public final class LabScript {
 
     private final FabricPlan plan;
     private final LabLayout layout;
+    private final EvScript ev;
 
     public LabScript(FabricPlan plan, LabLayout layout) {
         if (plan.fabric() != layout.fabric()) {
@@ -57,6 +58,12 @@ public final class LabScript {
         }
         this.plan = plan;
         this.layout = layout;
+        this.ev = new EvScript(plan, layout);
+    }
+
+    /** The switch's nftables script for EV stage marking, or null (NICs, switches without EV tables). */
+    public String nftScript(String nodeId) {
+        return isSwitch(nodeId) ? ev.nftScript(nodeId) : null;
     }
 
     /** Root-namespace batch, part 1: one namespace per node. */
@@ -171,6 +178,7 @@ public final class LabScript {
                         + " pref " + (VRF_RULE_PREF + plan.tenantIndex(tenant)));
             }
         }
+        out.addAll(ev.ipLines(sw));
         return out;
     }
 

@@ -145,6 +145,19 @@ public final class NetnsLab {
         Map<String, List<String>> lines = script.nodeLines();
         forEachNode(nodes, "namespaces configured", 20, progress,
                 node -> batch(layout.namespace(node), lines.get(node)));
+        List<String> evSwitches = new ArrayList<>();
+        for (String node : nodes) {
+            if (script.nftScript(node) != null) {
+                evSwitches.add(node);
+            }
+        }
+        forEachNode(evSwitches, "EV stage marking (nftables)", 20, progress, node -> {
+            Shell.Result r = shell.exec(List.of("ip", "netns", "exec", layout.namespace(node), "nft", "-f", "-"),
+                    script.nftScript(node));
+            if (r.exitCode() != 0) {
+                throw new LabException(layout.namespace(node) + ": nft: " + r.stderr().strip().replace('\n', ' '));
+            }
+        });
     }
 
     /** One lab step for one node. */
@@ -294,6 +307,40 @@ public final class NetnsLab {
                 "dev", layout.iface(link.id(), srcNic), "via", plan.linkLocal(link.id(), first),
                 "proto", Integer.toString(ROUTE_PROTOCOL));
         shell.run(cmd, null);
+    }
+
+    /** Removes srcNic's encap route to dstNic (plain packets then follow EV routing). Idempotent. */
+    public void clearPath(String srcNic, String dstNic) throws LabException {
+        requireNic("srcNic", srcNic);
+        requireNic("dstNic", dstNic);
+        Shell.Result r = shell.exec(List.of("ip", "-n", layout.namespace(srcNic), "-6", "route", "del",
+                plan.nicAddress(dstNic) + "/128", "proto", Integer.toString(ROUTE_PROTOCOL)), null);
+        if (r.exitCode() != 0 && !r.stderr().contains("No such process")) {
+            throw new LabException("route del on " + srcNic + ": " + r.stderr().strip());
+        }
+    }
+
+    /**
+     * Sends {@code count} UDP datagrams (64 bytes, to the RoCEv2 port 4791) from srcNic to dstNic
+     * with source port = {@code ev}, hop limit 64: what a RoCEv2 NIC in EV mode puts on the wire.
+     * Needs python3 in the lab host (a socket bound to the EV as source port).
+     */
+    public void sendUdp(String srcNic, String dstNic, int ev, int count) throws LabException {
+        requireNic("srcNic", srcNic);
+        requireNic("dstNic", dstNic);
+        if (ev < 1 || ev > 0xFFFF) {
+            throw new IllegalArgumentException("ev: must be in 1..65535 (got " + ev + ")");
+        }
+        if (count < 1 || count > 1_000_000) {
+            throw new IllegalArgumentException("count: must be in 1..1000000 (got " + count + ")");
+        }
+        String py = "import socket\n"
+                + "s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)\n"
+                + "s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_UNICAST_HOPS, 64)\n"
+                + "s.bind(('::', " + ev + "))\n"
+                + "for _ in range(" + count + "):\n"
+                + "    s.sendto(b'w' * 64, ('" + plan.nicAddress(dstNic) + "', 4791))\n";
+        shell.run(List.of("ip", "netns", "exec", layout.namespace(srcNic), "python3", "-c", py), null);
     }
 
     /** The encap route srcNic has towards dstNic, as `ip -6 route show` prints it, or "" if none. */

@@ -77,6 +77,35 @@ class LabScriptTest {
     }
 
     @Test
+    void evStage1OnALeafIsATablePerSpineSelectedByTheMarkOfEv1ModTwo() throws Exception {
+        LabScript s = script(plan2x2(), "t");
+        List<String> leaf1 = s.nodeLines().get("leaf1");
+        assertThat(leaf1).contains(
+                "route add fd00:ef7:2::/64 via fe80::2 dev p0 table 2000",
+                "route add fd00:ef7:2::/64 via fe80::2 dev p1 table 2001",
+                "route add 2001:db8:0:2::1/128 via fe80::2 dev p1 table 2001",
+                "rule add fwmark 0x10000 lookup 2000 pref 900",
+                "rule add fwmark 0x10001 lookup 2001 pref 900",
+                "route add 2001:db8:0:2::1/128 table 100 nexthop via fe80::2 dev p0 nexthop via fe80::2 dev p1");
+        String nft = s.nftScript("leaf1");
+        // Hop limit 64 = stage 1, EV1 = the high byte; 0xc1 = 193 is odd, so spine2 (member 1).
+        assertThat(nft).contains("ip6 hoplimit 64 meta mark set udp sport & 0xff00 map { 0 : 0x10000, 256 : 0x10001,",
+                "49408 : 0x10001").doesNotContain("hoplimit 63");
+    }
+
+    @Test
+    void evStage2OnAFatTreeSpineIndexesItsSuperspines() throws Exception {
+        FabricPlan plan = Planner.plan(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), null);
+        String nft = script(plan, "t").nftScript("p1-spine1");
+        assertThat(nft).contains("ip6 hoplimit 63 meta mark set udp sport & 0x00ff map { 0 : 0x20000, 1 : 0x20001,")
+                .doesNotContain("hoplimit 64");
+        assertThat(script(plan, "t").nodeLines().get("p1-spine1"))
+                .contains("rule add fwmark 0x20000 lookup 2256 pref 900", "rule add fwmark 0x20001 lookup 2257 pref 900");
+        assertThat(EvScript.modulus(java.util.Map.of("a", List.of(new String[2], new String[2]),
+                "b", List.of(new String[3], new String[3], new String[3])))).isEqualTo(6);
+    }
+
+    @Test
     void spineHasNoDecapNoVrfAndReachesBothLeaves() throws Exception {
         List<String> spine1 = script(plan2x2(), "t").nodeLines().get("spine1");
         assertThat(spine1).contains(
@@ -84,7 +113,12 @@ class LabScriptTest {
                 "route add fcbb:bb00:1::/48 via fe80::1 dev p0",
                 "route add fcbb:bb00:2::/48 via fe80::1 dev p1",
                 "route add fcbb:bb00:12::/48 nexthop via fe80::1 dev p0 nexthop via fe80::1 dev p1");
-        assertThat(spine1).noneMatch(l -> l.contains("End.DT6") || l.startsWith("rule"));
+        // No decap, no NIC-port rules, no EV tables (a 2-tier spine's way down is unique);
+        // its ports look up the tenant table for EV (plain) traffic, which carries no VRF tag.
+        assertThat(spine1).noneMatch(l -> l.contains("End.DT6") || l.contains("fwmark") || l.contains("pref 1000"));
+        assertThat(spine1).contains("rule add iif p0 lookup 100 pref 1100", "rule add iif p1 lookup 100 pref 1100",
+                "route add 2001:db8:0:1::1/128 table 100 via fe80::1 dev p0");
+        assertThat(script(plan2x2(), "t").nftScript("spine1")).isNull();
     }
 
     @Test

@@ -106,6 +106,53 @@ class NetnsLabTest {
         assertThat(idleA[2]).isLessThanOrEqualTo(IDLE_NOISE);
     }
 
+    /** Sends UDP with the path's EV (no encap route) and returns tx deltas along the path. */
+    private long[] sendEvOver(List<Arc> path, int count) throws Exception {
+        FabricPlan plan = lab.plan();
+        String src = path.get(0).from();
+        String dst = path.get(path.size() - 1).to();
+        Integer ev = PathEncoder.encode(plan, path, plan.tenants().get(0)).ev();
+        assertThat(ev).as("EV of %s", path).isNotNull();
+        lab.clearPath(src, dst);
+        long[] before = lab.txPackets(path);
+        lab.sendUdp(src, dst, ev, count);
+        return delta(before, lab.txPackets(path));
+    }
+
+    @Test
+    void entropyValueAloneSteersBySpine() throws Exception {
+        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("ev"));
+        FabricPlan plan = lab.plan();
+        List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
+        List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
+        List<List<Arc>> paths = List.of(viaA, viaB);
+        for (int i = 0; i < 2; i++) {
+            List<Arc> used = paths.get(i);
+            List<Arc> other = paths.get(1 - i);
+            long[] idleBefore = lab.txPackets(other);
+            long[] d = sendEvOver(used, 100);
+            long[] idle = delta(idleBefore, lab.txPackets(other));
+            assertThat(boxed(d)).as("%s", used).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(100L));
+            assertThat(idle[1]).isLessThanOrEqualTo(IDLE_NOISE);
+            assertThat(idle[2]).isLessThanOrEqualTo(IDLE_NOISE);
+        }
+    }
+
+    @Test
+    void entropyValuePicksSpineAndSuperspineOnAFatTree() throws Exception {
+        up(FatTreeGenerator.generate(FatTreeGenerator.kary(4)), tag("evft"));
+        FabricPlan plan = lab.plan();
+        // Every (spine, superspine) choice from p1-leaf1 to p3-leaf2: EV1 picks the spine, EV2 the superspine.
+        for (int s = 1; s <= 2; s++) {
+            for (String ss : s == 1 ? List.of("ss1", "ss2") : List.of("ss3", "ss4")) {
+                List<Arc> path = LabPaths.via(plan, "p1-leaf1-nic1", "p3-leaf2-nic1",
+                        List.of("p1-leaf1", "p1-spine" + s, ss, "p3-spine" + s, "p3-leaf2"));
+                long[] d = sendEvOver(path, 50);
+                assertThat(boxed(d)).as("%s", path).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(50L));
+            }
+        }
+    }
+
     @Test
     void upClearsLeftoversOfACrashedRunAndDownIsIdempotent() throws Exception {
         Shell sh = new Shell();
