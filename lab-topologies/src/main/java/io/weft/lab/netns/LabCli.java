@@ -41,8 +41,9 @@ public final class LabCli {
             "                     [--workers N]                namespaces configured at once (default "
                     + NetnsLab.DEFAULT_WORKERS + ")",
             "       ./weft lab down [--tag T | --all]            delete a lab's namespaces (idempotent)",
-            "       ./weft lab ping <srcNic> <dstNic> [--via sw1,sw2,...] [--count N] [--tag T]",
-            "                                                    place, program both ways, ping, show counters",
+            "       ./weft lab ping <srcNic> <dstNic> [--via sw1,sw2,...] [--count N] [--ev] [--tag T]",
+            "                                                    place, program both ways, ping, show counters;",
+            "                                                    --ev: no encap route, send UDP with the path's EV",
             "       ./weft lab status [--tag T]                  labs on this host (with --tag: port map)",
             "       ./weft lab link <linkId> up|down [--tag T]   fail or restore a link (both ends)",
             "       ./weft lab shape <node> <linkId> <Mbit/s>|off [--tag T]",
@@ -52,7 +53,7 @@ public final class LabCli {
             "exit codes: 0 ok, 2 bad arguments or input, 1 a lab step failed") + "\n";
 
     private static final Set<String> VALUE_OPTIONS = Set.of("tag", "via", "count", "state", "tenant", "workers");
-    private static final Set<String> FLAG_OPTIONS = Set.of("all");
+    private static final Set<String> FLAG_OPTIONS = Set.of("all", "ev");
 
     private final Path stateDir;
     private final Shell shell;
@@ -230,10 +231,19 @@ public final class LabCli {
         } catch (PlanException e) {
             throw new IllegalArgumentException("path: " + e.getMessage());
         }
-        lab.programPath(src, dst, there);
-        lab.programPath(dst, src, back);
-        out.printf("%s -> %s: %s%n", src, dst, there);
-        out.printf("  route: %s%n", lab.route(src, dst));
+        boolean ev = opts.containsKey("ev");
+        if (ev) {
+            if (there.ev() == null) {
+                throw new IllegalArgumentException("path: EV routing cannot reach it (" + there + ")");
+            }
+            lab.clearPath(src, dst);
+            out.printf("%s -> %s: EV 0x%04x (UDP source port), no encap route%n", src, dst, there.ev());
+        } else {
+            lab.programPath(src, dst, there);
+            lab.programPath(dst, src, back);
+            out.printf("%s -> %s: %s%n", src, dst, there);
+            out.printf("  route: %s%n", lab.route(src, dst));
+        }
         // The path's switches' other switch links (the replies use the path's links backwards):
         // where the traffic would show up if steering failed.
         Set<String> pathLinks = new java.util.HashSet<>();
@@ -248,10 +258,21 @@ public final class LabCli {
         }
         long[] before = lab.txPackets(path);
         long[] othersBefore = lab.txPackets(others);
-        NetnsLab.PingResult r = lab.ping(src, dst, count, 0.01);
+        NetnsLab.PingResult r;
+        if (ev) {
+            lab.sendUdp(src, dst, there.ev(), count);
+            r = null;
+        } else {
+            r = lab.ping(src, dst, count, 0.01);
+        }
         long[] after = lab.txPackets(path);
         long[] othersAfter = lab.txPackets(others);
-        out.printf("ping: %d sent, %d received%n", r.sent(), r.received());
+        long delivered = after[path.size() - 1] - before[path.size() - 1];
+        if (r != null) {
+            out.printf("ping: %d sent, %d received%n", r.sent(), r.received());
+        } else {
+            out.printf("udp: %d sent, %d delivered to %s's port%n", count, delivered, dst);
+        }
         out.println("tx packets along the path (delta):");
         int width = 0;
         for (Arc a : path) {
@@ -270,7 +291,7 @@ public final class LabCli {
             }
             out.println(b);
         }
-        return r.received() == r.sent() ? 0 : 1;
+        return (r != null ? r.received() == r.sent() : delivered >= count) ? 0 : 1;
     }
 
     int link(String tag, String linkId, String state) throws LabException {
