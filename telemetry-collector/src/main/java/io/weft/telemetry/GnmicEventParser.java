@@ -94,7 +94,7 @@ public final class GnmicEventParser {
             String leaf = leaf(v.getKey());
             Counter c = Counter.fromLeaf(leaf);
             if (c != null) {
-                counters.put(c, uint64(v.getValue(), at + ".values[\"" + v.getKey() + "\"]"));
+                counters.put(c, uint64(v.getValue(), at, v.getKey()));
             } else if (leaf.equals(OPER_STATUS) && v.getValue().isTextual()) {
                 operStatus = withoutPrefix(v.getValue().asText()).toUpperCase(Locale.ROOT);
             }
@@ -138,7 +138,18 @@ public final class GnmicEventParser {
     }
 
     /** A counter value as an unsigned 64-bit integer held in a long. */
-    private static long uint64(JsonNode v, String at) throws TelemetryFormatException {
+    private static long uint64(JsonNode v, String at, String key) throws TelemetryFormatException {
+        // Fast paths first (this runs for every counter of every sample): a long-sized JSON integer,
+        // or a string of at most 19 digits (< 10^19 < 2^64). BigInteger only for the rest.
+        if (v.isIntegralNumber() && v.canConvertToLong() && v.asLong() >= 0) {
+            return v.asLong();
+        }
+        if (v.isTextual()) {
+            String t = v.asText();
+            if (!t.isEmpty() && t.length() <= 19 && allDigits(t)) {
+                return Long.parseUnsignedLong(t);
+            }
+        }
         BigInteger n = null;
         if (v.isIntegralNumber()) {
             n = v.bigIntegerValue();
@@ -146,8 +157,20 @@ public final class GnmicEventParser {
             n = new BigInteger(v.asText());
         }
         if (n == null || n.signum() < 0 || n.compareTo(UINT64_MAX) > 0) {
-            throw new TelemetryFormatException(BAD_COUNTER, at + ": " + v + " is not a counter (0..2^64-1)");
+            // The field path is built only here: building it for every counter cost more than parsing it.
+            throw new TelemetryFormatException(BAD_COUNTER, at + ".values[\"" + key + "\"]: " + v
+                    + " is not a counter (0..2^64-1)");
         }
         return n.longValue(); // the low 64 bits: the unsigned value
+    }
+
+    private static boolean allDigits(String t) {
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 }
