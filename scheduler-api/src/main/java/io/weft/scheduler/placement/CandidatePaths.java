@@ -57,6 +57,72 @@ final class CandidatePaths {
             }
         }
         routers = r.stream().mapToInt(Integer::intValue).toArray();
+        dist = ix.direct && switches <= MAX_DIST_MATRIX ? allPairs(switches) : null;
+    }
+
+    /** Above this many switches the all-pairs matrix (4 bytes per pair) is not kept: BFS per pair. */
+    private static final int MAX_DIST_MATRIX = 2048;
+    /** Direct networks: hop distance between switch ordinals (-1 unreachable), or null. */
+    private final int[][] dist;
+
+    private int[][] allPairs(int switches) {
+        int[][] m = new int[switches][];
+        for (int n = 0; n < ix.nodeCount; n++) {
+            if (ordinal[n] < 0) {
+                continue;
+            }
+            int[] seen = bfs(n, distS);
+            int[] row = new int[switches];
+            Arrays.fill(row, -1);
+            for (int v : seen) {
+                row[ordinal[v]] = distS[v];
+                distS[v] = -1;
+            }
+            m[ordinal[n]] = row;
+        }
+        return m;
+    }
+
+    /** All minimal paths from the distance matrix: touches only the nodes on them. */
+    private PathDag minimalFromMatrix(int s, int d) {
+        int[] toD = dist[ordinal[d]];
+        int len = toD[ordinal[s]];
+        if (len < 0) {
+            return null;
+        }
+        IntList uNode = new IntList();
+        IntList upArc = new IntList();
+        IntList upFrom = new IntList();
+        IntList upTo = new IntList();
+        uNode.add(s);
+        slotU[s] = 0;
+        try {
+            // uNode is in layer order: node i sits at distance len - toD[i] from s.
+            for (int i = 0; i < uNode.size(); i++) {
+                int v = uNode.get(i);
+                int left = toD[ordinal[v]];
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    if (ordinal[w] < 0 || ix.tier[w] == 0 || toD[ordinal[w]] != left - 1) {
+                        continue;
+                    }
+                    if (slotU[w] < 0) {
+                        slotU[w] = uNode.size();
+                        uNode.add(w);
+                    }
+                    upArc.add(a);
+                    upFrom.add(i);
+                    upTo.add(slotU[w]);
+                }
+            }
+            int[] none = new int[0];
+            return new PathDag(s, d, len, uNode.toArray(), upArc.toArray(), upFrom.toArray(), upTo.toArray(),
+                    new int[] {slotU[d]}, new int[] {0}, new int[] {d}, none, none, none, 0);
+        } finally {
+            for (int i = 0; i < uNode.size(); i++) {
+                slotU[uNode.get(i)] = -1;
+            }
+        }
     }
 
     /** Routers usable as Valiant intermediates (empty for Clos fabrics). */
@@ -80,7 +146,7 @@ final class CandidatePaths {
         }
         PathDag dag = row[ordinal[d]];
         if (dag == null) {
-            dag = ix.direct ? minimal(s, d) : valleyFree(s, d);
+            dag = ix.direct ? (dist != null ? minimalFromMatrix(s, d) : minimal(s, d)) : valleyFree(s, d);
             if (dag == null && !ix.direct) {
                 // Not a clean Clos between these two (e.g. a peer link): plain shortest paths.
                 dag = minimal(s, d);

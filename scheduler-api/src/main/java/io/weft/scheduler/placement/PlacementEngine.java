@@ -495,11 +495,18 @@ public final class PlacementEngine {
             isFresh[s] = true;
         }
         int budget = 4 * fresh.length + (onlyFresh ? 0 : 1024);
+        double[] potential = null;
         for (int pass = 0; pass < cfg.localSearchPasses() && budget > 0; pass++) {
             double m = maxLoad();
             if (m <= EPS) {
                 return;
             }
+            // Stop when a pass lowered neither the max load, nor the arcs at it, nor the collisions.
+            double[] pot = potential();
+            if (potential != null && !lower(pot, potential)) {
+                return;
+            }
+            potential = pot;
             // NIC arcs carry the same load on every path: when they set the maximum, no move can lower it.
             double fabricMax = 0;
             double nicMax = 0;
@@ -726,6 +733,30 @@ public final class PlacementEngine {
         unplacedReason[s] = "no path";
     }
 
+    /** (max load, fabric arcs at it, collisions): what local search must lower, lexicographically. */
+    private double[] potential() {
+        double m = maxLoad();
+        int atMax = 0;
+        for (int a = 0; a < loadKbps.length; a++) {
+            if (loadKbps[a] != 0 && util(a) >= m - EPS) {
+                atMax++;
+            }
+        }
+        return new double[] {m, atMax, collisions()};
+    }
+
+    private static boolean lower(double[] x, double[] y) {
+        for (int i = 0; i < x.length; i++) {
+            if (x[i] < y[i] - EPS) {
+                return true;
+            }
+            if (x[i] > y[i] + EPS) {
+                return false;
+            }
+        }
+        return false;
+    }
+
     private boolean nicArc(int a) {
         return ix.tier[ix.arcFrom[a]] == 0 || ix.tier[ix.arcTo[a]] == 0;
     }
@@ -749,10 +780,11 @@ public final class PlacementEngine {
         return m;
     }
 
+    /** Fabric arcs carrying more than t elephants (a NIC link carries all its own slices whatever the paths). */
     private int collisions() {
         int c = 0;
-        for (int e : elephants) {
-            if (e > cfg.elephantTolerance()) {
+        for (int a = 0; a < elephants.length; a++) {
+            if (elephants[a] > cfg.elephantTolerance() && !nicArc(a)) {
                 c++;
             }
         }

@@ -4,7 +4,7 @@ package io.weft.scheduler.placement;
  * How good the current placement is.
  *
  * @param maxLoad highest arc utilisation (sum of demands / capacity)
- * @param collisions arcs carrying more than t elephant flows
+ * @param collisions fabric arcs (switch to switch) carrying more than t elephant flows
  * @param totalHops arcs summed over all placed flows
  * @param placedFlows flows holding a path
  */
