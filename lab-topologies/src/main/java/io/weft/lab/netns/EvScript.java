@@ -38,6 +38,7 @@ public final class EvScript {
     private final FabricPlan plan;
     private final LabLayout layout;
     private final String tenant;
+    private final Map<String, Routes> cache = new java.util.concurrent.ConcurrentHashMap<>();
 
     public EvScript(FabricPlan plan, LabLayout layout) {
         this.plan = plan;
@@ -143,7 +144,12 @@ public final class EvScript {
         final Map<String, List<String[]>> minimal = new LinkedHashMap<>();
     }
 
+    /** Rendering a DeviceIntent walks every destination: once per switch is enough. */
     private Routes routes(String sw) {
+        return cache.computeIfAbsent(sw, this::render);
+    }
+
+    private Routes render(String sw) {
         Map<String, String> veth = new LinkedHashMap<>();
         for (Link l : plan.fabric().linksOf(sw)) {
             veth.putIfAbsent(l.endOf(sw).port(), layout.iface(l.id(), sw));

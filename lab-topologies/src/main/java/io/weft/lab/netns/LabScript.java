@@ -188,10 +188,11 @@ public final class LabScript {
      * node's addresses and routes are set again with "replace"; rules and the anchor survive.
      */
     public List<String> reapplyLines(String nodeId) {
-        List<String> all = nodeLines().get(nodeId);
-        if (all == null) {
+        Node n = plan.fabric().node(nodeId);
+        if (n == null) {
             throw new IllegalArgumentException("no node \"" + nodeId + "\" in fabric " + plan.fabric().id());
         }
+        List<String> all = n.role().isSwitch() ? switchLines(nodeId) : nicLines(nodeId);
         List<String> out = new ArrayList<>();
         for (String l : all) {
             if (l.startsWith("route add ")) {
