@@ -392,42 +392,41 @@ public final class PlacementBench {
             double[] ms = timeAdd(e, ring, quick ? 3 : 10, quick ? 10 : 50);
             Timing t = timing(ms);
             target("4096-GPU ring, 3-tier Clos, p99" + (encode ? "" : " (engine only)"),
-                    String.format(Locale.ROOT, "p99 %.2f ms (median %.2f)", t.p99Ms(), t.medianMs()), "<= 10 ms",
+                    String.format(Locale.ROOT, "p99 %.2f ms, median %.2f, min %.2f", t.p99Ms(), t.medianMs(),
+                            Arrays.stream(ms).min().getAsDouble()), "<= 10 ms",
                     t.p99Ms() <= 10, "max load " + round(e.quality().maxLoad()));
         }
         // 65,536 flows: fat-tree k=32 (8,192 NICs), all-to-all with 8 concurrent peers.
         Fabric ft32 = fabric("ft32", () -> FatTreeGenerator.generate(FatTreeGenerator.kary(32)));
         FabricIndex ix32 = FabricIndex.of(ft32);
         Job big = Patterns.expand(a2a(ft32, 8), ix32, 1 << 20);
-        PlacementEngine keep = null;
         for (boolean encode : new boolean[] {false, true}) {
             FlowEncoder enc = encode ? encoder("ft32", ft32) : NO_ENCODING;
+            String suffix = encode ? "" : " (engine only)";
             PlacementEngine e = new PlacementEngine(ix32, enc, PlacementConfig.DEFAULTS);
             double[] ms = timeAdd(e, big, 1, quick ? 2 : 5);
             Timing t = timing(ms);
-            target(big.flows().size() + " flows (ft32 a2a 8 peers)" + (encode ? "" : " (engine only)"),
-                    String.format(Locale.ROOT, "median %.1f ms, p99 %.1f", t.medianMs(), t.p99Ms()), "<= 100 ms",
-                    t.p99Ms() <= 100, "max load " + round(e.quality().maxLoad()));
-            if (encode) {
-                keep = e;
+            target(big.flows().size() + " flows (ft32 a2a 8 peers)" + suffix,
+                    String.format(Locale.ROOT, "median %.1f ms, p99 %.1f, min %.1f", t.medianMs(), t.p99Ms(),
+                            Arrays.stream(ms).min().getAsDouble()), "<= 100 ms", t.p99Ms() <= 100,
+                    "max load " + round(e.quality().maxLoad()));
+            // Re-place the flows of the hottest fabric link, repeatedly, on the 65,536 placed flows.
+            double[] hot = new double[quick ? 10 : 40];
+            int moved = 0;
+            for (int i = 0; i < hot.length; i++) {
+                String link = hottestFabricLink(e, ix32);
+                long t0 = System.nanoTime();
+                PlacementResult r = e.replaceLinks(List.of(link));
+                hot[i] = (System.nanoTime() - t0) / 1e6;
+                moved += r.moved().size();
             }
+            Timing th = timing(hot);
+            target("re-place one hot link (65,536 placed)" + suffix, String.format(Locale.ROOT,
+                    "median %.3f ms, p99 %.3f, min %.3f", th.medianMs(), th.p99Ms(),
+                    Arrays.stream(hot).min().getAsDouble()), "<= 1 ms", th.p99Ms() <= 1,
+                    String.format(Locale.ROOT, "%.1f flows moved per call", moved / (double) hot.length));
         }
-        // Re-place the flows of the hottest fabric link, repeatedly.
-        double[] ms = new double[quick ? 10 : 40];
-        int moved = 0;
-        for (int i = 0; i < ms.length; i++) {
-            String hot = hottestFabricLink(keep, ix32);
-            long t0 = System.nanoTime();
-            PlacementResult r = keep.replaceLinks(List.of(hot));
-            ms[i] = (System.nanoTime() - t0) / 1e6;
-            moved += r.moved().size();
-        }
-        Timing t = timing(ms);
-        target("re-place one hot link (65,536 placed)", String.format(Locale.ROOT, "median %.3f ms, p99 %.3f",
-                t.medianMs(), t.p99Ms()), "<= 1 ms", t.p99Ms() <= 1, String.format(Locale.ROOT,
-                "%.1f flows moved per call", moved / (double) ms.length));
         // Heap held by an engine with 65,536 placed, encoded flows (candidate cache included).
-        keep = null;
         long before = usedHeap();
         PlacementEngine e = new PlacementEngine(ix32, encoder("ft32", ft32), PlacementConfig.DEFAULTS);
         e.add(big);
