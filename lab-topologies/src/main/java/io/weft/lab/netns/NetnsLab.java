@@ -112,6 +112,12 @@ public final class NetnsLab {
         if (!Files.exists(Path.of("/proc/sys/net/ipv6/conf/all/seg6_enabled"))) {
             return "the kernel has no SRv6 (no net.ipv6.conf.all.seg6_enabled)";
         }
+        try {
+            new Shell().run("nft", "--version");
+        } catch (LabException e) {
+            return "nftables is missing (apt-get install -y nftables; EV routing marks packets with it): "
+                    + e.getMessage();
+        }
         return null;
     }
 
