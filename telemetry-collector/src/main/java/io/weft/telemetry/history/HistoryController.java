@@ -3,6 +3,7 @@ package io.weft.telemetry.history;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,7 +97,7 @@ class HistoryController {
 
     private static Instant time(String name, String value) {
         try {
-            return java.time.OffsetDateTime.parse(value).toInstant();
+            return OffsetDateTime.parse(value).toInstant();
         } catch (DateTimeParseException e) {
             throw new BadParameter(name, "must be an RFC 3339 time such as 2026-11-21T12:00:00Z (got \"" + value + "\")");
         }

@@ -1,5 +1,6 @@
 package io.weft.telemetry.stream;
 
+import java.math.BigInteger;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -82,7 +83,7 @@ final class FlowReportCheck {
     private static void uint64(JsonNode o, String field, String at) {
         JsonNode v = o.get(field);
         if (v == null || !v.isTextual() || !UINT64.matcher(v.asText()).matches()
-                || new java.math.BigInteger(v.asText()).bitLength() > 64) {
+                || new BigInteger(v.asText()).bitLength() > 64) {
             throw new IllegalArgumentException(at + "." + field + ": required, a uint64 as a decimal string");
         }
     }

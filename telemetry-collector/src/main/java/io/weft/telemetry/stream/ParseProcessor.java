@@ -7,6 +7,7 @@ import java.util.List;
 import io.weft.telemetry.DeadLetter;
 import io.weft.telemetry.GnmicEventParser;
 import io.weft.telemetry.InterfaceSample;
+import io.weft.telemetry.Parsed;
 import io.weft.telemetry.TelemetryFormatException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -19,11 +20,11 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * {@link GnmicEventParser}). Needs the Processor API for the record's partition and offset, which
  * the dead letter carries.
  */
-final class ParseProcessor implements Processor<String, byte[], String, Object> {
+final class ParseProcessor implements Processor<String, byte[], String, Parsed> {
     private final GnmicEventParser parser = new GnmicEventParser();
     private final TelemetryCounters counters;
     private final Clock clock;
-    private ProcessorContext<String, Object> context;
+    private ProcessorContext<String, Parsed> context;
 
     ParseProcessor(TelemetryCounters counters, Clock clock) {
         this.counters = counters;
@@ -31,7 +32,7 @@ final class ParseProcessor implements Processor<String, byte[], String, Object> 
     }
 
     @Override
-    public void init(ProcessorContext<String, Object> context) {
+    public void init(ProcessorContext<String, Parsed> context) {
         this.context = context;
     }
 

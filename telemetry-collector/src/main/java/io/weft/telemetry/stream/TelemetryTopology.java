@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import io.weft.telemetry.DeadLetter;
 import io.weft.telemetry.InterfaceSample;
+import io.weft.telemetry.Parsed;
 import io.weft.telemetry.config.DetectionProperties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -39,7 +40,7 @@ public final class TelemetryTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(DIRECTIONS_STORE),
                 Serdes.String(), new LinkDirectionSerde()));
 
-        KStream<String, Object> parsed = builder.stream(topics.interfaces(), TelemetryTopics.RAW)
+        KStream<String, Parsed> parsed = builder.stream(topics.interfaces(), TelemetryTopics.RAW)
                 .process(() -> new ParseProcessor(counters, clock), Named.as("parse-interfaces"));
         parsed.split(Named.as("interfaces-"))
                 .branch((k, v) -> v instanceof DeadLetter, Branched.withConsumer(bad -> bad
