@@ -155,6 +155,24 @@ class NetnsLabTest {
     }
 
     @Test
+    void entropyValueTakesADragonflyValiantDetour() throws Exception {
+        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), tag("evdf"));
+        FabricPlan plan = lab.plan();
+        // Minimal g0-r0 -> g2-r0 is 2 router hops; EV1 and EV2 send it the long way round (4 hops).
+        List<Arc> valiant = LabPaths.via(plan, "g0-r0-nic0", "g2-r0-nic0",
+                List.of("g0-r0", "g1-r1", "g1-r0", "g2-r1", "g2-r0"));
+        List<Arc> minimal = LabPaths.via(plan, "g0-r0-nic0", "g2-r0-nic0", List.of("g0-r0", "g0-r1", "g2-r0"));
+        long[] idleBefore = lab.txPackets(minimal);
+        long[] d = sendEvOver(valiant, 50);
+        long[] idle = delta(idleBefore, lab.txPackets(minimal));
+        assertThat(boxed(d)).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(50L));
+        assertThat(idle[1]).isLessThanOrEqualTo(IDLE_NOISE);
+        assertThat(idle[2]).isLessThanOrEqualTo(IDLE_NOISE);
+        d = sendEvOver(minimal, 50);
+        assertThat(boxed(d)).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(50L));
+    }
+
+    @Test
     void upClearsLeftoversOfACrashedRunAndDownIsIdempotent() throws Exception {
         Shell sh = new Shell();
         String tag = tag("lo");
