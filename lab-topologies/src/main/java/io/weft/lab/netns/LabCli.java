@@ -49,7 +49,7 @@ public final class LabCli {
             "       ./weft lab shape <node> <linkId> <Mbit/s>|off [--tag T]",
             "                                                    token bucket on node's end of the link; prints",
             "                                                    the qdisc counters (drops, overlimits)",
-            "tags: 1-8 lowercase letters or digits (default " + DEFAULT_TAG + "); needs root, iproute2, ping",
+            "tags: 1-8 lowercase letters or digits (default " + DEFAULT_TAG + "); needs root, iproute2, ping, nftables (python3 for --ev)",
             "exit codes: 0 ok, 2 bad arguments or input, 1 a lab step failed") + "\n";
 
     private static final Set<String> VALUE_OPTIONS = Set.of("tag", "via", "count", "state", "tenant", "workers");
