@@ -57,7 +57,7 @@ final class BrokerRun {
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 pool.resetPeakUsage();
             }
-            measure(bootstrap, events, r);
+            measure(bootstrap, fabric, events, r);
         } finally {
             broker.getOutputStream().close(); // BrokerMain stops when its stdin closes
             try {
@@ -110,7 +110,8 @@ final class BrokerRun {
         }
     }
 
-    private static void measure(String bootstrap, long events, Map<String, Object> r) throws IOException {
+    private static void measure(String bootstrap, Fabric fabric, long events, Map<String, Object> r)
+            throws IOException {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
@@ -122,7 +123,7 @@ final class BrokerRun {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1); // as StreamsRunner
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -158,6 +159,9 @@ final class BrokerRun {
             r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
             r.put("ingest_events_per_cpu_s", Math.round(done / (cpu / 1e9)));
             r.put("dead_letters", counters.get("deadletter.not-json") + counters.get("deadletter.bad-counter"));
+            if (done >= events) {
+                HotspotLatency.probe(bootstrap, fabric, 100, r);
+            }
         }
     }
 }
