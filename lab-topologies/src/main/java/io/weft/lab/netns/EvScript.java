@@ -78,7 +78,8 @@ public final class EvScript {
         for (Link l : plan.fabric().linksOf(sw)) {
             String peer = l.otherEnd(sw).node();
             if (plan.fabric().node(peer).role().isSwitch()) {
-                out.add("rule add iif " + layout.iface(l.id(), sw) + " lookup " + table + " pref " + FABRIC_VRF_RULE_PREF);
+                out.add("rule add iif " + layout.iface(l.id(), sw) + " lookup " + table
+                        + " pref " + FABRIC_VRF_RULE_PREF);
             }
         }
         return out;
@@ -178,7 +179,8 @@ public final class EvScript {
                         String port = h.at("/interface-ref/config/interface").asText();
                         String dev = veth.get(port);
                         if (dev == null) {
-                            throw new IllegalStateException(sw + ": intent names port " + port + ", which it does not have");
+                            throw new IllegalStateException(sw + ": intent names port " + port
+                                    + ", which it does not have");
                         }
                         hops.add(new String[] {h.at("/config/next-hop").asText(), dev});
                     }

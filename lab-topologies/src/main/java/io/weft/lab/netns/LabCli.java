@@ -49,7 +49,8 @@ public final class LabCli {
             "       ./weft lab shape <node> <linkId> <Mbit/s>|off [--tag T]",
             "                                                    token bucket on node's end of the link; prints",
             "                                                    the qdisc counters (drops, overlimits)",
-            "tags: 1-8 lowercase letters or digits (default " + DEFAULT_TAG + "); needs root, iproute2, ping, nftables (python3 for --ev)",
+            "tags: 1-8 lowercase letters or digits (default " + DEFAULT_TAG + ")",
+            "needs root, iproute2, ping, nftables (and python3 for --ev)",
             "exit codes: 0 ok, 2 bad arguments or input, 1 a lab step failed") + "\n";
 
     private static final Set<String> VALUE_OPTIONS = Set.of("tag", "via", "count", "state", "tenant", "workers");
@@ -187,7 +188,8 @@ public final class LabCli {
         }
         NetnsLab lab = new NetnsLab(plan, tag, shell).workers(workers);
         int nodes = lab.layout().namespaces().size();
-        out.printf("lab \"%s\": building %s (%d namespaces, %d links)%n", tag, fabric.id(), nodes, fabric.links().size());
+        out.printf("lab \"%s\": building %s (%d namespaces, %d links)%n", tag, fabric.id(), nodes,
+                fabric.links().size());
         long t0 = System.nanoTime();
         lab.up((what, done, total) -> out.printf("  %s: %d of %d%n", what, done, total));
         double s = (System.nanoTime() - t0) / 1e9;
@@ -300,7 +302,8 @@ public final class LabCli {
         }
         NetnsLab lab = new NetnsLab(loadState(tag), tag, shell);
         lab.setLink(linkId, state.equals("up"));
-        out.printf("link %s: %s%s%n", linkId, state, state.equals("up") ? " (addresses and routes of both ends set again)"
+        out.printf("link %s: %s%s%n", linkId, state, state.equals("up")
+                ? " (addresses and routes of both ends set again)"
                 : " (routes through it are gone; NIC routes over it need programming again)");
         return 0;
     }
@@ -337,7 +340,8 @@ public final class LabCli {
             if (onlyTag != null && !onlyTag.equals(e.getKey())) {
                 continue;
             }
-            String fabric = Files.exists(snapshot(e.getKey())) ? fabricIdOr(e.getKey()) : "(no state: leftover, ./weft lab down --tag " + e.getKey() + ")";
+            String fabric = Files.exists(snapshot(e.getKey())) ? fabricIdOr(e.getKey())
+                    : "(no state: leftover, ./weft lab down --tag " + e.getKey() + ")";
             out.printf("lab %s: %d namespaces, fabric %s%n", e.getKey(), e.getValue(), fabric);
         }
         if (onlyTag != null) {

@@ -374,8 +374,8 @@ public final class NetnsLab {
         Shell.Result r = shell.exec(cmd, null);
         Matcher m = PING_SUMMARY.matcher(r.stdout());
         if (!m.find()) {
-            throw new LabException("ping from " + srcNic + ": no summary (" + (r.stderr().strip() + " " + r.stdout().strip())
-                    .strip() + ")");
+            String said = (r.stderr().strip() + " " + r.stdout().strip()).strip();
+            throw new LabException("ping from " + srcNic + ": no summary (" + said + ")");
         }
         return new PingResult(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), r.stdout());
     }
@@ -465,7 +465,8 @@ public final class NetnsLab {
     private Link requireLink(String linkId) {
         Link l = plan.fabric().link(linkId);
         if (l == null) {
-            throw new IllegalArgumentException("link: \"" + linkId + "\" is not a link of fabric " + plan.fabric().id());
+            throw new IllegalArgumentException("link: \"" + linkId + "\" is not a link of fabric "
+                    + plan.fabric().id());
         }
         return l;
     }
@@ -473,7 +474,8 @@ public final class NetnsLab {
     private void requireNic(String field, String nodeId) {
         Node n = plan.fabric().node(nodeId);
         if (n == null || n.role().isSwitch()) {
-            throw new IllegalArgumentException(field + ": \"" + nodeId + "\" is not a NIC of fabric " + plan.fabric().id());
+            throw new IllegalArgumentException(field + ": \"" + nodeId + "\" is not a NIC of fabric "
+                    + plan.fabric().id());
         }
     }
 

@@ -67,7 +67,8 @@ class LabMatchesDeviceIntentTest {
                             case "uN" -> assertThat(lab).as(sw).contains("route add " + prefix
                                     + " encap seg6local action End" + NEXT_CSID + " dev sid0");
                             case "uDT46" -> assertThat(lab).as(sw).contains("route add " + prefix
-                                    + " encap seg6local action End.DT6 table " + table(plan, sid.get("decap_vrf").asText())
+                                    + " encap seg6local action End.DT6 table "
+                                    + table(plan, sid.get("decap_vrf").asText())
                                     + " dev sid0");
                             case "uA" -> {
                                 int fn = Usid.parse(plan.blockGroups(), prefix.substring(0, prefix.indexOf('/')))[1];

@@ -100,7 +100,8 @@ class LabScriptTest {
         assertThat(nft).contains("ip6 hoplimit 63 meta mark set udp sport & 0x00ff map { 0 : 0x20000, 1 : 0x20001,")
                 .doesNotContain("hoplimit 64");
         assertThat(script(plan, "t").nodeLines().get("p1-spine1"))
-                .contains("rule add fwmark 0x20000 lookup 2256 pref 900", "rule add fwmark 0x20001 lookup 2257 pref 900");
+                .contains("rule add fwmark 0x20000 lookup 2256 pref 900",
+                        "rule add fwmark 0x20001 lookup 2257 pref 900");
         assertThat(EvScript.modulus(java.util.Map.of("a", List.of(new String[2], new String[2]),
                 "b", List.of(new String[3], new String[3], new String[3])))).isEqualTo(6);
     }
@@ -131,7 +132,8 @@ class LabScriptTest {
                 "addr add 2001:db8:0:1::1/128 dev p0 nodad",
                 "route add default via fe80::2 dev p0");
         assertThat(s.sysctls("nic1")).noneMatch(x -> x.contains("forwarding"));
-        assertThat(s.sysctls("leaf1")).contains("net.ipv6.conf.all.forwarding=1", "net.ipv6.conf.default.seg6_enabled=1");
+        assertThat(s.sysctls("leaf1"))
+                .contains("net.ipv6.conf.all.forwarding=1", "net.ipv6.conf.default.seg6_enabled=1");
     }
 
     @Test

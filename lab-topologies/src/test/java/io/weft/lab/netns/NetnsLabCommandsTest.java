@@ -61,7 +61,8 @@ class NetnsLabCommandsTest {
         var enc = PathEncoder.encode(plan, path, "default");
         lab.programPath("p1-leaf1-nic1", "p2-leaf2-nic1", enc);
         assertThat(enc.carriers()).hasSize(2);
-        assertThat(sh.commands.get(0)).contains(" segs " + enc.carriers().get(0) + "," + enc.carriers().get(1) + " dev p0 ");
+        assertThat(sh.commands.get(0))
+                .contains(" segs " + enc.carriers().get(0) + "," + enc.carriers().get(1) + " dev p0 ");
     }
 
     @Test

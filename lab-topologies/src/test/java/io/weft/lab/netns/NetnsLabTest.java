@@ -305,7 +305,8 @@ class NetnsLabTest {
                 long[] before = lab.txPackets(others);
                 long[] d = pingOver(path, PINGS);
                 long[] idle = delta(before, lab.txPackets(others));
-                assertThat(boxed(d)).as("%s then %s", uplink, downlink).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(PINGS));
+                assertThat(boxed(d)).as("%s then %s", uplink, downlink)
+                        .allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(PINGS));
                 assertThat(idle[1]).as("idle %s", other(uplink)).isLessThanOrEqualTo(IDLE_NOISE);
                 assertThat(idle[2]).as("idle %s", other(downlink)).isLessThanOrEqualTo(IDLE_NOISE);
             }
@@ -313,7 +314,8 @@ class NetnsLabTest {
     }
 
     private static String other(String parallelLink) {
-        return parallelLink.endsWith("-1") ? parallelLink.replaceAll("-1$", "-2") : parallelLink.replaceAll("-2$", "-1");
+        return parallelLink.endsWith("-1") ? parallelLink.replaceAll("-1$", "-2")
+                : parallelLink.replaceAll("-2$", "-1");
     }
 
     private static boolean hasPython() {
