@@ -30,6 +30,7 @@ import java.util.Set;
  */
 public final class PlacementEngine {
     private static final double EPS = 1e-9;
+    private static final int SMALL_REPLACE = 64;
 
     private final FlowEncoder encoder;
     private final PlacementConfig cfg;
@@ -57,7 +58,11 @@ public final class PlacementEngine {
     private int placedCount;
     /** Max arc utilisation, kept up to date on reserve; recomputed lazily after a release touched it. */
     private double curMax;
+    /** Arcs whose utilisation equals curMax (within EPS): a release only dirties curMax when this hits 0. */
+    private int atMax;
     private boolean maxDirty;
+    /** Fabric arcs with more than t elephants, kept up to date on reserve and release. */
+    private int collided;
 
     private static final class JobState {
         final Job job;
@@ -226,7 +231,7 @@ public final class PlacementEngine {
     private PlacementResult replace(int[] slots) {
         Map<Integer, int[]> before = new HashMap<>();
         int[] ordered = order(slots);
-        double m = maxLoad();
+        double m = ix.direct ? maxLoad() : 0; // only Valiant decisions need the global max
         for (int s : ordered) {
             int[] old = paths[s];
             if (old != null) {
@@ -247,7 +252,10 @@ public final class PlacementEngine {
             }
         }
         // Only the re-placed flows are candidates for further moves: other jobs stay where they are.
-        improve(slots, before, true);
+        // A small re-place (a hot link's flows) keeps each flow's best choice: no arc-wide scans.
+        if (slots.length > SMALL_REPLACE) {
+            improve(slots, before, true);
+        }
         List<String> moved = new ArrayList<>();
         List<Unplaced> unplaced = new ArrayList<>();
         encodeChanged(before, new int[0], moved, unplaced);
@@ -699,15 +707,22 @@ public final class PlacementEngine {
         boolean e = elephant(s);
         for (int a : path) {
             loadKbps[a] += demandKbps[s];
-            if (e) {
-                elephants[a]++;
+            if (e && ++elephants[a] == cfg.elephantTolerance() + 1 && !nicArc(a)) {
+                collided++;
             }
             if (arcFlows[a] == null) {
                 arcFlows[a] = new IntList(4);
             }
             arcFlows[a].add(s);
             if (!maxDirty) {
-                curMax = Math.max(curMax, util(a));
+                double u = util(a);
+                double was = (loadKbps[a] - demandKbps[s]) * 1.0 / (ix.capacityGbps[a] * 1e6);
+                if (u > curMax + EPS) {
+                    curMax = u;
+                    atMax = 1;
+                } else if (u >= curMax - EPS && was < curMax - EPS) {
+                    atMax++;
+                }
             }
         }
         totalHops += path.length;
@@ -718,12 +733,13 @@ public final class PlacementEngine {
         int[] path = paths[s];
         boolean e = elephant(s);
         for (int a : path) {
-            if (util(a) >= curMax - EPS) {
+            boolean wasAtMax = util(a) >= curMax - EPS;
+            loadKbps[a] -= demandKbps[s];
+            if (!maxDirty && wasAtMax && util(a) < curMax - EPS && --atMax <= 0) {
                 maxDirty = true;
             }
-            loadKbps[a] -= demandKbps[s];
-            if (e) {
-                elephants[a]--;
+            if (e && elephants[a]-- == cfg.elephantTolerance() + 1 && !nicArc(a)) {
+                collided--;
             }
             arcFlows[a].removeValue(s);
         }
@@ -770,25 +786,27 @@ public final class PlacementEngine {
             return curMax;
         }
         double m = 0;
+        int n = 0;
         for (int a = 0; a < loadKbps.length; a++) {
             if (loadKbps[a] != 0) {
-                m = Math.max(m, util(a));
+                double u = util(a);
+                if (u > m + EPS) {
+                    m = u;
+                    n = 1;
+                } else if (u >= m - EPS) {
+                    n++;
+                }
             }
         }
         curMax = m;
+        atMax = n;
         maxDirty = false;
         return m;
     }
 
     /** Fabric arcs carrying more than t elephants (a NIC link carries all its own slices whatever the paths). */
     private int collisions() {
-        int c = 0;
-        for (int a = 0; a < elephants.length; a++) {
-            if (elephants[a] > cfg.elephantTolerance() && !nicArc(a)) {
-                c++;
-            }
-        }
-        return c;
+        return collided;
     }
 
     private List<Arc> arcList(int[] path) {

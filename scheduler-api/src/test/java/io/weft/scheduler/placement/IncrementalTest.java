@@ -55,6 +55,7 @@ class IncrementalTest {
             }
         }
         assertThat(r.quality().placedFlows()).isEqualTo(before.size());
+        PlacementPropertyTest.assertQualityMatchesArcs(e);
     }
 
     @Test
@@ -94,6 +95,7 @@ class IncrementalTest {
         List<String> bBefore = e.placed("b/0").path().stream().map(x -> x.key()).collect(Collectors.toList());
         PlacementResult r = e.replaceLinks(List.of(hot));
         assertThat(r.moved()).containsExactly("a/0");
+        PlacementPropertyTest.assertQualityMatchesArcs(e);
         assertThat(e.placed("a/0").path()).noneMatch(x -> x.link().id().equals(hot));
         assertThat(e.placed("b/0").path().stream().map(x -> x.key()).collect(Collectors.toList())).isEqualTo(bBefore);
     }

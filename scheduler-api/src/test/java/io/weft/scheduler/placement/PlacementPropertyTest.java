@@ -65,6 +65,24 @@ class PlacementPropertyTest {
         return exp;
     }
 
+    /** The engine's incrementally kept max load and collision count equal a recount from the arcs. */
+    static void assertQualityMatchesArcs(PlacementEngine e) {
+        FabricIndex ix = e.index();
+        double[] load = e.arcLoadsGbps();
+        int[] el = e.arcElephants();
+        double max = 0;
+        int coll = 0;
+        for (int a = 0; a < load.length; a++) {
+            max = Math.max(max, load[a] / ix.capacityGbps(a));
+            boolean fabricArc = ix.role(ix.from(a)).isSwitch() && ix.role(ix.to(a)).isSwitch();
+            if (fabricArc && el[a] > e.config().elephantTolerance()) {
+                coll++;
+            }
+        }
+        assertThat(e.quality().maxLoad()).isCloseTo(max, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(e.quality().collisions()).isEqualTo(coll);
+    }
+
     @Test
     void randomFabricsAndJobsKeepTheInvariants() throws Exception {
         Random rnd = new Random(2026);
@@ -87,10 +105,12 @@ class PlacementPropertyTest {
                     assertThat(u.reason()).isNotBlank();
                 }
                 assertThat(e.arcLoadsKbps()).as("trial %d job %d", trial, j).isEqualTo(expectedLoads(e));
+                assertQualityMatchesArcs(e);
                 if (rnd.nextInt(3) == 0 && r.moved().isEmpty()) {
                     e.release(job.id());
                     assertThat(e.arcLoadsKbps()).isEqualTo(before);
                     assertThat(e.arcElephants()).isEqualTo(elephantsBefore);
+                    assertQualityMatchesArcs(e);
                 }
             }
         }
