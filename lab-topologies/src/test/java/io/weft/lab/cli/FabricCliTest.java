@@ -69,7 +69,7 @@ class FabricCliTest {
         capacity zero         | "capacityGbps":100}|"capacityGbps":0}            | link h1-up: capacityGbps must be > 0 (got 0)
         block not a /32       | "id":"t",|"id":"t","srv6":{"block":"fcbb:bb00::/48"}, | srv6.block "fcbb:bb00::/48" is not a /32
         srv6NodeId collision  | {"id":"leaf2","role":"leaf"}|{"id":"leaf2","role":"leaf","srv6NodeId":1} | srv6NodeId 1 used by both leaf1 and leaf2
-        srv6NodeId too big    | "srv6NodeId":1}|"srv6NodeId":70000}              | leaf leaf1: srv6NodeId must be in 1..65535 (got 70000)
+        srv6NodeId too big    | "srv6NodeId":1}|"srv6NodeId":70000}              | leaf leaf1: srv6NodeId must be in 1..57343 (0x0001-0xDFFF; got 70000)
         self loop             | "node":"spine1","port":"eth2"|"node":"leaf2","port":"eth2" | link l2: both ends on node leaf2
         bad address           | {"id":"h1","role":"nic"}|{"id":"h1","role":"nic","address":"2001:db8::g"} | nic h1: address "2001:db8::g" is not a valid IPv6 address
         duplicate port        | "node":"leaf1","port":"eth2"|"node":"leaf1","port":"eth1" | node leaf1: port eth1 used by two links (l1, h1-up)
