@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +27,14 @@ import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
 import io.weft.fabric.Role;
 import io.weft.lab.fabric.FabricGenerators;
+import io.weft.telemetry.GnmicEventParser;
+import io.weft.telemetry.InterfaceSample;
+import io.weft.telemetry.TelemetryFormatException;
 import io.weft.telemetry.config.DetectionProperties;
+import io.weft.telemetry.stream.Emitted;
+import io.weft.telemetry.stream.FabricIndex;
+import io.weft.telemetry.stream.LinkDirection;
+import io.weft.telemetry.stream.MeasuredArc;
 import io.weft.telemetry.stream.TelemetryCounters;
 import io.weft.telemetry.stream.TelemetryTopics;
 import io.weft.telemetry.stream.TelemetryTopology;
@@ -93,6 +102,7 @@ public final class LoopBench {
             BrokerRun.run(fabric, ports, events, r);
         } else {
             driverRun(fabric, ports, events, r);
+            domainRun(fabric, ports, events, r);
         }
         r.put("heap_peak_mb", heapPeakBytes() / (1024 * 1024));
         r.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
@@ -196,6 +206,64 @@ public final class LoopBench {
         r.put("link_loads", loads);
         r.put("dead_letters", counters.get("deadletter.not-json") + counters.get("deadletter.bad-counter"));
     }
+    /**
+     * The collector's own code on the same events without Kafka Streams around it (parse, fabric
+     * lookup, direction update and decisions, output JSON), on this thread: how much of the per-event
+     * cost is Weft's and how much is the framework's.
+     */
+    private static void domainRun(Fabric fabric, List<String[]> ports, long events, Map<String, Object> r)
+            throws IOException {
+        GnmicEventParser parser = new GnmicEventParser();
+        FabricIndex index = FabricIndex.of(fabric, 1);
+        Map<String, LinkDirection> state = new HashMap<>();
+        List<Emitted> out = new ArrayList<>();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        long[] octets = new long[ports.size()];
+        long[] pkts = new long[ports.size()];
+        long warmup = Math.min(events / 5, 200_000);
+        long sent = 0;
+        long timedCpuNs = 0;
+        long timedEvents = 0;
+        long bytes = 0;
+        List<String> values = new ArrayList<>(ports.size());
+        for (int round = 0; sent < warmup + events; round++) {
+            values.clear();
+            long tsNs = 1_700_000_000_000_000_000L + round * 1_000_000_000L;
+            for (int i = 0; i < ports.size(); i++) {
+                double u = 0.5 + 0.5 * Math.sin((i * 7 + round) / 5.0);
+                octets[i] += (long) (u * 50_000_000_000L);
+                pkts[i] += (long) (u * 10_000_000L);
+                values.add(event(ports.get(i)[0], ports.get(i)[1], tsNs, octets[i], pkts[i]));
+            }
+            Instant now = Instant.now();
+            long c0 = cpu.getCurrentThreadCpuTime();
+            for (String v : values) {
+                try {
+                    for (InterfaceSample s : parser.parse(v)) {
+                        for (MeasuredArc arc : index.lookup(s.target(), s.interfaceName())) {
+                            LinkDirection d = state.computeIfAbsent(arc.arcKey(), k -> LinkDirection.fresh(arc.capacityGbps()));
+                            out.clear();
+                            d.apply(s, arc, DetectionProperties.DEFAULTS, () -> "id", now, out);
+                            for (Emitted e : out) {
+                                bytes += e.toJsonBytes().length;
+                            }
+                        }
+                    }
+                } catch (TelemetryFormatException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            long dc = cpu.getCurrentThreadCpuTime() - c0;
+            if (sent >= warmup) {
+                timedCpuNs += dc;
+                timedEvents += values.size();
+            }
+            sent += values.size();
+        }
+        r.put("domain_events_per_cpu_s", Math.round(timedEvents / (timedCpuNs / 1e9)));
+        r.put("domain_output_bytes_per_event", Math.round((double) bytes / sent));
+    }
+
     /** (switch, port) of every switch end of every link: what gnmic would poll. */
     static List<String[]> switchPorts(Fabric f) {
         List<String[]> out = new ArrayList<>();
