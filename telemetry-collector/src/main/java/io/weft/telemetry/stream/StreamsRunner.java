@@ -2,16 +2,23 @@ package io.weft.telemetry.stream;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
 import io.weft.telemetry.config.DetectionProperties;
 import io.weft.telemetry.config.KafkaProperties;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -68,6 +75,26 @@ public class StreamsRunner implements SmartLifecycle {
         p.put(StreamsConfig.globalConsumerPrefix("max.partition.fetch.bytes"), 16 * 1024 * 1024 + 4096);
         p.put(StreamsConfig.globalConsumerPrefix("fetch.max.bytes"), 16 * 1024 * 1024 + 4096);
         return p;
+    }
+
+    /**
+     * The per-flow views of one NIC held by this instance (weft.telemetry.flows is keyed by NIC, so
+     * one instance holds all of a NIC's flows), as JSON strings ordered by flow id.
+     *
+     * @throws IllegalStateException when the topology is not running (yet)
+     */
+    public List<String> flows(String nic) {
+        KafkaStreams s = streams;
+        if (s == null || s.state() != KafkaStreams.State.RUNNING) {
+            throw new IllegalStateException("the Streams topology is " + state());
+        }
+        ReadOnlyKeyValueStore<String, String> store = s.store(StoreQueryParameters.fromNameAndType(
+                TelemetryTopology.FLOWS_STORE, QueryableStoreTypes.<String, String>keyValueStore()));
+        List<String> out = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = store.prefixScan(nic + ' ', new StringSerializer())) {
+            it.forEachRemaining(kv -> out.add(kv.value));
+        }
+        return out;
     }
 
     /** The Kafka Streams state (RUNNING, REBALANCING, ...), or NOT_STARTED when Kafka is off. */

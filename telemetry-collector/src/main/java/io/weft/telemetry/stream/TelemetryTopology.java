@@ -23,12 +23,14 @@ import org.apache.kafka.streams.state.Stores;
  *   weft.telemetry.interfaces ─ parse ─┬─ dead letter ──────────────────────────────▶ weft.telemetry.deadletter
  *                                      └─ samples ─ link directions (store) ─┬─ hotspot events ▶ weft.hotspots
  *                                                                            └─ link loads ─────▶ weft.links.load
- *   weft.telemetry.flows ─ check + count ─ invalid ─────────────────────────────────▶ weft.telemetry.deadletter
+ *   weft.telemetry.flows ─ check + count ─┬─ per-flow view (store nic-flows)
+ *                                         └─ invalid ───────────────────────────────▶ weft.telemetry.deadletter
  * </pre>
  */
 public final class TelemetryTopology {
     public static final String FABRIC_STORE = "fabric-index";
     public static final String DIRECTIONS_STORE = "link-directions";
+    public static final String FLOWS_STORE = "nic-flows";
 
     private TelemetryTopology() {
     }
@@ -57,8 +59,11 @@ public final class TelemetryTopology {
                             .to(topics.linksLoad(), TelemetryTopics.EMITTED);
                 }));
 
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FLOWS_STORE),
+                Serdes.String(), Serdes.String()));
         builder.stream(topics.flows(), TelemetryTopics.RAW)
-                .process(() -> new FlowReportProcessor(counters, clock), Named.as("check-flow-reports"))
+                .process(() -> new FlowReportProcessor(FLOWS_STORE, counters, clock), Named.as("check-flow-reports"),
+                        FLOWS_STORE)
                 .to(topics.deadletter(), TelemetryTopics.DEAD_LETTERS);
     }
 

@@ -152,6 +152,24 @@ class CollectorEndToEndTest {
     }
 
     @Test
+    void flowReportsAreServedPerNic() throws Exception {
+        String report = "{\"schemaVersion\":1,\"nic\":\"nic2\",\"timestampNs\":\"5\",\"flows\":[{\"flowId\":\"f1\","
+                + "\"dstNic\":\"nic3\",\"ev\":49153,\"bytes\":\"100\",\"rateGbps\":10.5,\"ecnMarked\":\"0\","
+                + "\"cnpCount\":\"0\",\"drops\":\"0\"}]}";
+        try (KafkaProducer<String, String> p = producer()) {
+            p.send(new ProducerRecord<>("weft.telemetry.flows", "nic2", report)).get();
+        }
+        await("GET /v1/flows?nic=nic2 shows the flow", () -> get("/v1/flows?nic=nic2").body.path("flows").size() == 1);
+        JsonNode f = get("/v1/flows?nic=nic2").body.path("flows").get(0);
+        assertThat(f.get("ev").asInt()).isEqualTo(49153);
+        assertThat(f.get("rateGbps").asDouble()).isEqualTo(10.5);
+        Reply missing = get("/v1/flows");
+        assertThat(missing.status).isEqualTo(400);
+        assertThat(missing.contentType).startsWith("application/problem+json");
+        assertThat(missing.body.get("parameter").asText()).isEqualTo("nic");
+    }
+
+    @Test
     void badParametersAreProblemJsonNamingTheParameter() throws Exception {
         Reply r = get("/v1/hotspots?from=yesterday");
         assertThat(r.status).isEqualTo(400);
