@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -51,21 +52,55 @@ public final class GnmicEventParser {
         } catch (JsonProcessingException e) {
             throw new TelemetryFormatException(NOT_JSON, "record is not JSON: " + e.getOriginalMessage());
         }
+        return samples(root);
+    }
+
+    /**
+     * Parses one record value as Kafka delivers it (UTF-8 bytes, null for a tombstone), without first
+     * decoding it to a String: Jackson reads UTF-8 directly, which saves a copy of every record.
+     */
+    public List<InterfaceSample> parseUtf8(byte[] recordValue) throws TelemetryFormatException {
+        JsonNode root;
+        try {
+            root = recordValue == null ? null : MAPPER.readTree(recordValue);
+        } catch (JsonProcessingException e) {
+            throw new TelemetryFormatException(NOT_JSON, "record is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new TelemetryFormatException(NOT_JSON, "record is not JSON: " + e.getMessage());
+        }
+        return samples(root);
+    }
+
+    private static List<InterfaceSample> samples(JsonNode root) throws TelemetryFormatException {
         if (root == null || root.isMissingNode()) {
             throw new TelemetryFormatException(NOT_JSON, "record is empty");
         }
-        List<InterfaceSample> out = new ArrayList<>();
         if (root.isArray()) {
+            List<InterfaceSample> out = new ArrayList<>(root.size());
             for (int i = 0; i < root.size(); i++) {
-                out.add(event(root.get(i), "$[" + i + "]"));
+                out.add(event(root.get(i), i));
             }
-        } else {
-            out.add(event(root, "$"));
+            return out;
         }
-        return out;
+        return List.of(event(root, -1));
     }
 
-    private static InterfaceSample event(JsonNode e, String at) throws TelemetryFormatException {
+    /** The JSON path of event {@code index} (-1: the record is a single event), built only for errors. */
+    private static String at(int index) {
+        return index < 0 ? "$" : "$[" + index + "]";
+    }
+
+    private static InterfaceSample event(JsonNode e, int index) throws TelemetryFormatException {
+        try {
+            return event(e);
+        } catch (TelemetryFormatException x) {
+            // Paths in messages are relative to the event ("$..."): prefix them with the event's place.
+            throw new TelemetryFormatException(x.code(), at(index) + x.getMessage().substring(1));
+        }
+    }
+
+    private static InterfaceSample event(JsonNode e) throws TelemetryFormatException {
+        String at = "$";
         if (!e.isObject()) {
             throw new TelemetryFormatException(NOT_EVENT, at + ": must be a gnmic event object, got " + e.getNodeType());
         }

@@ -6,11 +6,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import io.weft.telemetry.InterfaceSample;
+import io.weft.telemetry.Samples;
 import io.weft.telemetry.config.DetectionProperties;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -30,11 +32,20 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * crash loses up to a second of state, i.e. the next rate is taken over a longer interval and a
  * hysteresis count restarts from the saved value.
  *
+ * <p>Link loads can be coalesced ({@code loadInterval} > 0): weft.links.load then gets at most one
+ * record per direction per {@code loadInterval} of SAMPLE time (the latest load of each bucket of that
+ * width), so sampling faster than the interval no longer multiplies the output, while a replayed
+ * backlog still yields one load per direction per interval, as the history's 1-second rollups need.
+ * A direction's load waits until the next bucket's load arrives, or at most {@code loadInterval} of
+ * wall-clock time (a punctuator flushes all waiting loads). weft.links.load is a compacted "latest
+ * load" topic, so a reader loses only intermediate values; hotspot events, which drive re-placement,
+ * are never held back. With {@code loadInterval} zero every load is forwarded at once.
+ *
  * <p>No repartitioning is needed: a direction is always measured by the same (switch, interface)
  * (see {@link FabricIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
  * (one task) owns every direction it sees.
  */
-final class LinkProcessor implements Processor<String, InterfaceSample, String, Emitted> {
+final class LinkProcessor implements Processor<String, Samples, String, Emitted> {
     static final Duration SAVE_INTERVAL = Duration.ofSeconds(1);
 
     private final String fabricStoreName;
@@ -43,7 +54,9 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
     private final TelemetryCounters counters;
     private final Clock clock;
     private final LinkDirection.Ids ids;
+    private final Duration loadInterval;
     private final List<Emitted> out = new ArrayList<>();
+    private final Map<String, Record<String, Emitted>> pendingLoads = new LinkedHashMap<>();
     private final Map<String, LinkDirection> live = new HashMap<>();
     private final Set<String> dirty = new HashSet<>();
     private ProcessorContext<String, Emitted> context;
@@ -51,13 +64,14 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
     private KeyValueStore<String, LinkDirection> state;
 
     LinkProcessor(String fabricStoreName, String stateStoreName, DetectionProperties detection,
-                  TelemetryCounters counters, Clock clock, LinkDirection.Ids ids) {
+                  TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval) {
         this.fabricStoreName = fabricStoreName;
         this.stateStoreName = stateStoreName;
         this.detection = detection;
         this.counters = counters;
         this.clock = clock;
         this.ids = ids;
+        this.loadInterval = loadInterval;
     }
 
     @Override
@@ -66,6 +80,29 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
         this.fabric = context.getStateStore(fabricStoreName);
         this.state = context.getStateStore(stateStoreName);
         context.schedule(SAVE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> save());
+        if (!loadInterval.isZero()) {
+            context.schedule(loadInterval, PunctuationType.WALL_CLOCK_TIME, t -> flushLoads());
+        }
+    }
+
+    /** Keeps the latest load of a direction per sample-time bucket; a load of a newer bucket sends the older. */
+    private void coalesce(Record<String, Emitted> r, LinkLoad load) {
+        Record<String, Emitted> waiting = pendingLoads.put(r.key(), r);
+        if (waiting != null && bucket(((LinkLoad) waiting.value()).timestampNs()) != bucket(load.timestampNs())) {
+            context.forward(waiting);
+        }
+    }
+
+    private long bucket(long timestampNs) {
+        return Long.divideUnsigned(timestampNs, loadInterval.toNanos());
+    }
+
+    /** Forwards the latest waiting load of every direction sampled since the last flush. */
+    void flushLoads() {
+        for (Record<String, Emitted> r : pendingLoads.values()) {
+            context.forward(r);
+        }
+        pendingLoads.clear();
     }
 
     /** Writes the directions changed since the last save to the store (and so to its changelog). */
@@ -82,17 +119,26 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
     }
 
     @Override
-    public void process(Record<String, InterfaceSample> record) {
-        InterfaceSample s = record.value();
-        counters.count("interfaces.samples");
-        List<MeasuredArc> arcs = fabric.lookup(s.target(), s.interfaceName());
-        if (arcs.isEmpty()) {
-            // Not malformed: management ports, or no snapshot of this fabric yet. Counted, logged once.
-            counters.problem("interfaces.unmapped", "no fabric link at " + s.target() + " " + s.interfaceName()
-                    + " (not a fabric port, or no weft.fabric snapshot names it yet)");
-            return;
+    public void process(Record<String, Samples> record) {
+        List<InterfaceSample> samples = record.value().samples();
+        counters.add("interfaces.samples", samples.size());
+        Instant now = null;
+        for (InterfaceSample s : samples) {
+            List<MeasuredArc> arcs = fabric.lookup(s.target(), s.interfaceName());
+            if (arcs.isEmpty()) {
+                // Not malformed: management ports, or no snapshot of this fabric yet. Counted, logged once.
+                counters.problem("interfaces.unmapped", "no fabric link at " + s.target() + " " + s.interfaceName()
+                        + " (not a fabric port, or no weft.fabric snapshot names it yet)");
+                continue;
+            }
+            if (now == null) {
+                now = clock.instant(); // once per record: detectedAt of what this record's samples decide
+            }
+            apply(s, arcs, now, record.timestamp());
         }
-        Instant now = clock.instant();
+    }
+
+    private void apply(InterfaceSample s, List<MeasuredArc> arcs, Instant now, long recordTimestamp) {
         for (MeasuredArc arc : arcs) {
             LinkDirection d = live.get(arc.arcKey());
             if (d == null) {
@@ -106,7 +152,12 @@ final class LinkProcessor implements Processor<String, InterfaceSample, String, 
             d.apply(s, arc, detection, ids, now, out);
             dirty.add(arc.arcKey());
             for (Emitted e : out) {
-                context.forward(new Record<>(e.key(), e, record.timestamp()));
+                Record<String, Emitted> r = new Record<>(e.key(), e, recordTimestamp);
+                if (e instanceof LinkLoad load && !loadInterval.isZero()) {
+                    coalesce(r, load);
+                } else {
+                    context.forward(r);
+                }
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.weft.telemetry.stream;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 
@@ -8,6 +7,7 @@ import io.weft.telemetry.DeadLetter;
 import io.weft.telemetry.GnmicEventParser;
 import io.weft.telemetry.InterfaceSample;
 import io.weft.telemetry.Parsed;
+import io.weft.telemetry.Samples;
 import io.weft.telemetry.TelemetryFormatException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -15,8 +15,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * weft.telemetry.interfaces record to samples: forwards one {@link InterfaceSample} per event, or
- * one {@link DeadLetter} for a record that cannot be normalised (all or nothing, see
+ * weft.telemetry.interfaces record to samples: forwards one {@link Samples} (all the record's events),
+ * or one {@link DeadLetter} for a record that cannot be normalised (all or nothing, see
  * {@link GnmicEventParser}). Needs the Processor API for the record's partition and offset, which
  * the dead letter carries.
  */
@@ -41,7 +41,7 @@ final class ParseProcessor implements Processor<String, byte[], String, Parsed> 
         counters.count("interfaces.records");
         List<InterfaceSample> samples;
         try {
-            samples = parser.parse(record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8));
+            samples = parser.parseUtf8(record.value());
         } catch (TelemetryFormatException e) {
             counters.problem("deadletter." + e.code().code(), e.getMessage());
             RecordMetadata m = context.recordMetadata().orElse(null);
@@ -50,8 +50,6 @@ final class ParseProcessor implements Processor<String, byte[], String, Parsed> 
             context.forward(record.withValue(d));
             return;
         }
-        for (InterfaceSample s : samples) {
-            context.forward(record.withValue(s));
-        }
+        context.forward(record.withValue(new Samples(samples)));
     }
 }

@@ -9,7 +9,6 @@ import java.util.UUID;
 
 import io.weft.telemetry.config.DetectionProperties;
 import io.weft.telemetry.config.KafkaProperties;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -52,7 +51,7 @@ public class StreamsRunner implements SmartLifecycle {
         }
         StreamsBuilder builder = new StreamsBuilder();
         TelemetryTopology.build(builder, TelemetryTopics.of(kafka), detection, counters, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString());
+                () -> UUID.randomUUID().toString(), Duration.ofMillis(kafka.linksLoadIntervalMs()));
         KafkaStreams s = new KafkaStreams(builder.build(), properties());
         s.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed, replacing it: {}", e.toString());
@@ -68,9 +67,7 @@ public class StreamsRunner implements SmartLifecycle {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, kafka.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, kafka.stateDir());
-        // Hotspot events are latency-sensitive: send them at once rather than waiting to fill a batch.
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+        StreamsTuning.apply(p);
         // Snapshots of large fabrics are several MB (contracts/topics.md: up to 16 MiB).
         p.put(StreamsConfig.globalConsumerPrefix("max.partition.fetch.bytes"), 16 * 1024 * 1024 + 4096);
         p.put(StreamsConfig.globalConsumerPrefix("fetch.max.bytes"), 16 * 1024 * 1024 + 4096);

@@ -1,9 +1,10 @@
 package io.weft.telemetry.stream;
 
 import java.time.Clock;
+import java.time.Duration;
 
 import io.weft.telemetry.DeadLetter;
-import io.weft.telemetry.InterfaceSample;
+import io.weft.telemetry.Samples;
 import io.weft.telemetry.Parsed;
 import io.weft.telemetry.config.DetectionProperties;
 import org.apache.kafka.common.serialization.Serdes;
@@ -22,7 +23,8 @@ import org.apache.kafka.streams.state.Stores;
  *   weft.fabric ──(global store: FabricIndexStore)
  *   weft.telemetry.interfaces ─ parse ─┬─ dead letter ──────────────────────────────▶ weft.telemetry.deadletter
  *                                      └─ samples ─ link directions (store) ─┬─ hotspot events ▶ weft.hotspots
- *                                                                            └─ link loads ─────▶ weft.links.load
+ *                                         (one per record)                   └─ link loads ─────▶ weft.links.load
+ *                                                                               (coalesced per loadInterval)
  *   weft.telemetry.flows ─ check + count ─┬─ per-flow view (store nic-flows)
  *                                         └─ invalid ───────────────────────────────▶ weft.telemetry.deadletter
  * </pre>
@@ -35,8 +37,21 @@ public final class TelemetryTopology {
     private TelemetryTopology() {
     }
 
+    /** The topology with every link load forwarded at once (tests read outputs sample by sample). */
     public static void build(StreamsBuilder builder, TelemetryTopics topics, DetectionProperties detection,
                              TelemetryCounters counters, Clock clock, LinkDirection.Ids ids) {
+        build(builder, topics, detection, counters, clock, ids, Duration.ZERO);
+    }
+
+    /**
+     * The topology; {@code loadInterval} > 0 coalesces weft.links.load to at most one record per
+     * link direction per interval of wall-clock time (see {@link LinkProcessor}).
+     */
+    public static void build(StreamsBuilder builder, TelemetryTopics topics, DetectionProperties detection,
+                             TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval) {
+        if (loadInterval.isNegative()) {
+            throw new IllegalArgumentException("loadInterval: must be >= 0 (got " + loadInterval + ")");
+        }
         builder.addGlobalStore(FabricIndexStore.builder(FABRIC_STORE), topics.fabric(), TelemetryTopics.RAW,
                 () -> new FabricUpdater(FABRIC_STORE));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(DIRECTIONS_STORE),
@@ -48,16 +63,16 @@ public final class TelemetryTopology {
                 .branch((k, v) -> v instanceof DeadLetter, Branched.withConsumer(bad -> bad
                         .mapValues(v -> (DeadLetter) v)
                         .to(topics.deadletter(), TelemetryTopics.DEAD_LETTERS)))
-                .defaultBranch(Branched.withConsumer(ok -> {
-                    KStream<String, Emitted> emitted = ok
-                            .mapValues(v -> (InterfaceSample) v)
-                            .process(() -> new LinkProcessor(FABRIC_STORE, DIRECTIONS_STORE, detection, counters,
-                                    clock, ids), Named.as("link-directions"), DIRECTIONS_STORE);
-                    emitted.filter((k, e) -> e instanceof HotspotEvent, Named.as("hotspot-events"))
-                            .to(topics.hotspots(), TelemetryTopics.EMITTED);
-                    emitted.filter((k, e) -> e instanceof LinkLoad, Named.as("link-loads"))
-                            .to(topics.linksLoad(), TelemetryTopics.EMITTED);
-                }));
+                .defaultBranch(Branched.withConsumer(ok -> ok
+                        .mapValues(v -> (Samples) v)
+                        .process(() -> new LinkProcessor(FABRIC_STORE, DIRECTIONS_STORE, detection, counters,
+                                clock, ids, loadInterval), Named.as("link-directions"), DIRECTIONS_STORE)
+                        // One split (each record visits one branch) rather than two filters (each visits both).
+                        .split(Named.as("emitted-"))
+                        .branch((k, e) -> e instanceof LinkLoad, Branched.withConsumer(loads -> loads
+                                .to(topics.linksLoad(), TelemetryTopics.EMITTED), "link-loads"))
+                        .defaultBranch(Branched.withConsumer(hotspots -> hotspots
+                                .to(topics.hotspots(), TelemetryTopics.EMITTED), "hotspot-events"))));
 
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FLOWS_STORE),
                 Serdes.String(), Serdes.String()));
