@@ -103,6 +103,11 @@ public class FabricService {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
                 return;
             }
+            if (version == 0 && snapshotVersion > 0) {
+                // The controller's snapshot arrived before the start-up file was read: it wins.
+                LOG.info("ignoring {}: already placing on snapshot v{}", source, snapshotVersion);
+                return;
+            }
             boolean first = !placement.ready();
             boolean sameTopology = !first && sameTopology(placement.view().plan(), plan);
             snapshotStates = Map.copyOf(states);

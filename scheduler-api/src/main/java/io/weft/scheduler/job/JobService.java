@@ -103,13 +103,15 @@ class JobService {
             }
             PlacementResult result;
             Timer.Sample sample = Timer.start();
+            long placeNs;
             try {
                 result = engine.add(job);
             } catch (PlacementException e) {
                 throw ApiException.badRequest(e.field(), e.getMessage());
             } finally {
-                sample.stop(placeTimer);
+                placeNs = sample.stop(placeTimer);
             }
+            long storeStart = System.nanoTime();
             String refusal = refusal(r, encoding, result, jobId);
             if (refusal != null) {
                 reject(engine, jobId, result);
@@ -137,7 +139,11 @@ class JobService {
                 undo(engine, jobId);
                 throw e;
             }
-            return new Created(store.find(jobId).orElseThrow(), false);
+            long storeNs = System.nanoTime() - storeStart;
+            JobView view = store.find(jobId).orElseThrow();
+            LOG.info("job {} ({} flow slices): placed in {} ms, stored in {} ms, max link load {}", jobId, rows.size(),
+                    placeNs / 1_000_000, storeNs / 1_000_000, result.quality().maxLoad());
+            return new Created(view, false);
         }
     }
 

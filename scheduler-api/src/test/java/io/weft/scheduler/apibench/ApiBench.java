@@ -51,6 +51,9 @@ public final class ApiBench {
     }
 
     public static void main(String[] args) throws Exception {
+        // The devstack logs a lot at INFO (Kafka's config dump); keep stdout for the results.
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                .setLevel(ch.qos.logback.classic.Level.WARN);
         boolean json = false;
         int agents = 10_000;
         int nics = 1024;
@@ -243,7 +246,7 @@ public final class ApiBench {
         for (int i = 0; i < nics; i++) {
             nicList.append(i == 0 ? "" : ",").append("nic").append(i);
         }
-        String opts = System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS", "-Xmx512m");
+        String opts = System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS", "-Xmx640m");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(Arrays.asList(opts.trim().split("\\s+")));
