@@ -34,6 +34,33 @@ class GnmicEventVectorsTest {
         return tests.stream();
     }
 
+    /** The bytes path (what the topology uses) answers every vector exactly as the String path. */
+    @TestFactory
+    Stream<DynamicTest> utf8BytesGiveTheSameAnswers() throws Exception {
+        JsonNode vectors = MAPPER.readTree(Contracts.read("vectors/gnmic-events.json"));
+        List<DynamicTest> tests = new ArrayList<>();
+        for (JsonNode c : vectors.get("cases")) {
+            String record = c.get("record").asText();
+            tests.add(DynamicTest.dynamicTest(c.get("name").asText(), () -> {
+                byte[] bytes = record.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                if (c.has("error")) {
+                    TelemetryFormatException a = catchThrowableOfType(TelemetryFormatException.class,
+                            () -> parser.parse(record));
+                    TelemetryFormatException b = catchThrowableOfType(TelemetryFormatException.class,
+                            () -> parser.parseUtf8(bytes));
+                    assertThat(b).isNotNull();
+                    assertThat(b.code()).isEqualTo(a.code());
+                    if (a.code() != TelemetryFormatException.Code.NOT_JSON) { // Jackson's locations differ
+                        assertThat(b.getMessage()).isEqualTo(a.getMessage());
+                    }
+                } else {
+                    assertThat(parser.parseUtf8(bytes)).isEqualTo(parser.parse(record));
+                }
+            }));
+        }
+        return tests.stream();
+    }
+
     private void check(JsonNode c) throws Exception {
         String record = c.get("record").asText();
         if (c.has("error")) {

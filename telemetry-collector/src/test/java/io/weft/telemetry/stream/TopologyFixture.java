@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -51,10 +52,15 @@ final class TopologyFixture implements AutoCloseable {
     final TestOutputTopic<String, String> deadletters;
 
     TopologyFixture(DetectionProperties detection) {
+        this(detection, Duration.ZERO);
+    }
+
+    /** With weft.links.load coalesced per {@code loadInterval} of sample time (zero: every load at once). */
+    TopologyFixture(DetectionProperties detection, Duration loadInterval) {
         StreamsBuilder b = new StreamsBuilder();
         AtomicLong ids = new AtomicLong();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, detection, counters,
-                Clock.fixed(NOW, ZoneOffset.UTC), () -> "event-" + ids.incrementAndGet());
+                Clock.fixed(NOW, ZoneOffset.UTC), () -> "event-" + ids.incrementAndGet(), loadInterval);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "telemetry-test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
