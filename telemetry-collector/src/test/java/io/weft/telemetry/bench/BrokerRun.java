@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.telemetry.config.DetectionProperties;
+import io.weft.telemetry.stream.StreamsTuning;
 import io.weft.telemetry.stream.TelemetryCounters;
 import io.weft.telemetry.stream.TelemetryTopics;
 import io.weft.telemetry.stream.TelemetryTopology;
@@ -46,18 +47,18 @@ final class BrokerRun {
     private BrokerRun() {
     }
 
-    static void run(Fabric fabric, List<String[]> ports, long events, Map<String, Object> r) throws IOException {
+    static void run(Fabric fabric, Workload w, long events, Map<String, Object> r) throws IOException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         Process broker = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                 BrokerMain.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
             String bootstrap = awaitBootstrap(broker);
-            preload(bootstrap, fabric, ports, events);
+            long[] produced = preload(bootstrap, fabric, w, events);
             System.gc();
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 pool.resetPeakUsage();
             }
-            measure(bootstrap, fabric, events, r);
+            measure(bootstrap, fabric, produced[0], produced[1], r);
         } finally {
             broker.getOutputStream().close(); // BrokerMain stops when its stdin closes
             try {
@@ -81,7 +82,8 @@ final class BrokerRun {
         throw new IllegalStateException("the benchmark broker exited before it was ready");
     }
 
-    private static void preload(String bootstrap, Fabric fabric, List<String[]> ports, long events) throws IOException {
+    /** Produces whole rounds until at least {@code events} events; returns {events, records} produced. */
+    private static long[] preload(String bootstrap, Fabric fabric, Workload w, long events) throws IOException {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
@@ -92,39 +94,32 @@ final class BrokerRun {
                     .put("version", 1);
             snapshot.set("fabric", FabricJson.toTree(fabric));
             producer.send(new ProducerRecord<>("weft.fabric", fabric.id(), MAPPER.writeValueAsBytes(snapshot)));
-            long[] octets = new long[ports.size()];
-            long[] pkts = new long[ports.size()];
             long sent = 0;
-            for (int round = 0; sent < events; round++) {
-                long tsNs = 1_700_000_000_000_000_000L + round * 1_000_000_000L;
-                for (int i = 0; i < ports.size() && sent < events; i++, sent++) {
-                    double u = 0.5 + 0.5 * Math.sin((i * 7 + round) / 5.0);
-                    octets[i] += (long) (u * 50_000_000_000L);
-                    pkts[i] += (long) (u * 10_000_000L);
-                    String[] port = ports.get(i);
-                    producer.send(new ProducerRecord<>("weft.telemetry.interfaces", port[0],
-                            LoopBench.event(port[0], port[1], tsNs, octets[i], pkts[i]).getBytes(StandardCharsets.UTF_8)));
+            long records = 0;
+            while (sent < events) {
+                for (Workload.Rec rec : w.nextRound()) {
+                    producer.send(new ProducerRecord<>("weft.telemetry.interfaces", rec.key(), rec.value()));
+                    sent += rec.events();
+                    records++;
                 }
             }
             producer.flush();
+            return new long[] {sent, records};
         }
     }
 
-    private static void measure(String bootstrap, Fabric fabric, long events, Map<String, Object> r)
+    private static void measure(String bootstrap, Fabric fabric, long events, long records, Map<String, Object> r)
             throws IOException {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString());
+                () -> UUID.randomUUID().toString(), LoopBench.LOAD_INTERVAL);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "weft-loop-bench-" + UUID.randomUUID());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-state").toString());
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
+        StreamsTuning.apply(p); // as StreamsRunner
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1); // as StreamsRunner
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long firstNs = 0;
@@ -134,7 +129,7 @@ final class BrokerRun {
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
             while (System.nanoTime() < deadline) {
-                long seen = counters.get("interfaces.records");
+                long seen = counters.get("interfaces.samples");
                 if (firstNs == 0 && seen > 0) {
                     firstNs = System.nanoTime();
                     firstCpu = os.getProcessCpuTime();
@@ -151,10 +146,13 @@ final class BrokerRun {
                 }
             }
             long cpu = os.getProcessCpuTime() - firstCpu;
-            long done = counters.get("interfaces.records");
+            long done = counters.get("interfaces.samples");
             long wallNs = (lastNs == 0 ? System.nanoTime() : lastNs) - firstNs;
-            r.put("mode", "embedded KRaft broker in a child JVM, 2 stream threads");
+            r.put("mode", "embedded KRaft broker in a child JVM, " + StreamsTuning.STREAM_THREADS + " stream threads");
             r.put("events", done);
+            r.put("records", records);
+            r.put("wall_s", Math.round(wallNs / 1e7) / 100.0);
+            r.put("cpu_s", Math.round(cpu / 1e7) / 100.0);
             r.put("complete", done >= events);
             r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
             r.put("ingest_events_per_cpu_s", Math.round(done / (cpu / 1e9)));

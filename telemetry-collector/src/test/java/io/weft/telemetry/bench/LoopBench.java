@@ -62,11 +62,14 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * <p>With {@code --broker} the events go through a real broker instead ({@link BrokerRun}).
  *
  * <p>Options: {@code --json} (one JSON object), {@code --events N} (default 2,000,000),
- * {@code --quick} (200,000 events), {@code --broker}, {@code --leaves L --spines S} (default 32 x 16).
+ * {@code --quick} (200,000 events), {@code --broker}, {@code --events-per-record N} (default 1: one
+ * port's event per record; N groups up to N ports of one switch into one gnmic array, see
+ * {@link Workload}), {@code --leaves L --spines S} (default 32 x 16).
  */
 public final class LoopBench {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final int BATCH = 20_000;
+    /** As the service runs (application.yml links-load-interval-ms). */
+    static final Duration LOAD_INTERVAL = Duration.ofMillis(1000);
 
     private LoopBench() {
     }
@@ -77,6 +80,7 @@ public final class LoopBench {
         int leaves = 32;
         int spines = 16;
         boolean broker = false;
+        int perRecord = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
@@ -85,8 +89,10 @@ public final class LoopBench {
                 case "--leaves" -> leaves = Integer.parseInt(value(args, ++i, "--leaves"));
                 case "--spines" -> spines = Integer.parseInt(value(args, ++i, "--spines"));
                 case "--broker" -> broker = true;
+                case "--events-per-record" -> perRecord = Integer.parseInt(value(args, ++i, "--events-per-record"));
                 default -> {
-                    System.err.println("usage: ./weft bench loop [--json] [--quick] [--broker] [--events N] [--leaves L --spines S]");
+                    System.err.println("usage: ./weft bench loop [--json] [--quick] [--broker] [--events N] "
+                            + "[--events-per-record N] [--leaves L --spines S]");
                     System.exit(2);
                 }
             }
@@ -98,11 +104,15 @@ public final class LoopBench {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("suite", "loop");
         r.put("fabric", fabric.id() + " (" + fabric.links().size() + " links, " + ports.size() + " switch ports)");
+        r.put("events_per_record", perRecord);
+        r.put("record_shape", perRecord == 1 ? "one gnmic event (one port's counters) per record"
+                : "JSON array of up to " + perRecord + " events (ports of one switch) per record");
+        r.put("links_load_interval_ms", LOAD_INTERVAL.toMillis());
         if (broker) {
-            BrokerRun.run(fabric, ports, events, r);
+            BrokerRun.run(fabric, new Workload(ports, perRecord), events, r);
         } else {
-            driverRun(fabric, ports, events, r);
-            domainRun(fabric, ports, events, r);
+            driverRun(fabric, new Workload(ports, perRecord), events, r);
+            domainRun(fabric, new Workload(ports, perRecord), events, r);
         }
         r.put("heap_peak_mb", heapPeakBytes() / (1024 * 1024));
         r.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
@@ -117,13 +127,13 @@ public final class LoopBench {
     }
 
     /** Through a TopologyTestDriver: the topology's cost plus the driver's own per-record bookkeeping. */
-    private static void driverRun(Fabric fabric, List<String[]> ports, long events, Map<String, Object> r)
+    private static void driverRun(Fabric fabric, Workload w, long events, Map<String, Object> r)
             throws IOException {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         AtomicLong ids = new AtomicLong();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> "bench-" + ids.incrementAndGet());
+                () -> "bench-" + ids.incrementAndGet(), LOAD_INTERVAL);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "weft-loop-bench");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -149,51 +159,34 @@ public final class LoopBench {
                 outs.add(driver.createOutputTopic(t, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
             }
             long warmup = Math.min(events / 5, 200_000);
-            long[] octets = new long[ports.size()];
-            long[] pkts = new long[ports.size()];
             long sent = 0;
-            int round = 0;
-            List<String> keys = new ArrayList<>(BATCH);
-            List<byte[]> values = new ArrayList<>(BATCH);
+            long records = 0;
             while (sent < warmup + events) {
-                keys.clear();
-                values.clear();
-                long tsNs = 1_700_000_000_000_000_000L + round * 1_000_000_000L;
-                for (int i = 0; i < ports.size() && keys.size() < BATCH; i++) {
-                    // Utilisation drifts per port and round between 0 and 1, crossing the thresholds now and then.
-                    double u = 0.5 + 0.5 * Math.sin((i * 7 + round) / 5.0);
-                    octets[i] += (long) (u * 50_000_000_000L);
-                    pkts[i] += (long) (u * 10_000_000L);
-                    String[] port = ports.get(i);
-                    keys.add(port[0]);
-                    values.add(event(port[0], port[1], tsNs, octets[i], pkts[i]).getBytes(StandardCharsets.UTF_8));
-                }
-                if (keys.size() == ports.size()) {
-                    round++;
-                }
-                boolean save = keys.size() == ports.size(); // one round = one second of samples
+                List<Workload.Rec> round = w.nextRound(); // one second of samples
+                int roundEvents = 0;
                 long c0 = cpu.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
-                for (int i = 0; i < keys.size(); i++) {
-                    in.pipeInput(keys.get(i), values.get(i));
+                for (Workload.Rec rec : round) {
+                    in.pipeInput(rec.key(), rec.value());
+                    roundEvents += rec.events();
                 }
-                if (save) {
-                    driver.advanceWallClockTime(Duration.ofSeconds(1)); // the once-a-second store save
-                }
+                driver.advanceWallClockTime(Duration.ofSeconds(1)); // the once-a-second store save and load flush
                 long dt = System.nanoTime() - t0;
                 long dc = cpu.getCurrentThreadCpuTime() - c0;
                 if (sent >= warmup) {
                     timedNs += dt;
                     timedCpuNs += dc;
-                    timedEvents += keys.size();
+                    timedEvents += roundEvents;
+                    records += round.size();
                 }
-                sent += keys.size();
+                sent += roundEvents;
                 hotspotEvents += outs.get(0).getQueueSize();
                 loads += outs.get(1).getQueueSize();
                 for (TestOutputTopic<byte[], byte[]> o : outs) {
                     o.readRecordsToList(); // drain: the driver keeps every output record otherwise
                 }
             }
+            r.put("records", records);
         }
         r.put("mode", "in-process TopologyTestDriver (no broker)");
         r.put("events", timedEvents);
@@ -211,35 +204,25 @@ public final class LoopBench {
      * lookup, direction update and decisions, output JSON), on this thread: how much of the per-event
      * cost is Weft's and how much is the framework's.
      */
-    private static void domainRun(Fabric fabric, List<String[]> ports, long events, Map<String, Object> r)
-            throws IOException {
+    private static void domainRun(Fabric fabric, Workload w, long events, Map<String, Object> r) {
         GnmicEventParser parser = new GnmicEventParser();
         FabricIndex index = FabricIndex.of(fabric, 1);
         Map<String, LinkDirection> state = new HashMap<>();
         List<Emitted> out = new ArrayList<>();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        long[] octets = new long[ports.size()];
-        long[] pkts = new long[ports.size()];
         long warmup = Math.min(events / 5, 200_000);
         long sent = 0;
         long timedCpuNs = 0;
         long timedEvents = 0;
         long bytes = 0;
-        List<String> values = new ArrayList<>(ports.size());
-        for (int round = 0; sent < warmup + events; round++) {
-            values.clear();
-            long tsNs = 1_700_000_000_000_000_000L + round * 1_000_000_000L;
-            for (int i = 0; i < ports.size(); i++) {
-                double u = 0.5 + 0.5 * Math.sin((i * 7 + round) / 5.0);
-                octets[i] += (long) (u * 50_000_000_000L);
-                pkts[i] += (long) (u * 10_000_000L);
-                values.add(event(ports.get(i)[0], ports.get(i)[1], tsNs, octets[i], pkts[i]));
-            }
+        while (sent < warmup + events) {
+            List<Workload.Rec> round = w.nextRound();
             Instant now = Instant.now();
+            int roundEvents = 0;
             long c0 = cpu.getCurrentThreadCpuTime();
-            for (String v : values) {
+            for (Workload.Rec rec : round) {
                 try {
-                    for (InterfaceSample s : parser.parse(v)) {
+                    for (InterfaceSample s : parser.parseUtf8(rec.value())) {
                         for (MeasuredArc arc : index.lookup(s.target(), s.interfaceName())) {
                             LinkDirection d = state.computeIfAbsent(arc.arcKey(), k -> LinkDirection.fresh(arc.capacityGbps()));
                             out.clear();
@@ -252,13 +235,14 @@ public final class LoopBench {
                 } catch (TelemetryFormatException e) {
                     throw new IllegalStateException(e);
                 }
+                roundEvents += rec.events();
             }
             long dc = cpu.getCurrentThreadCpuTime() - c0;
             if (sent >= warmup) {
                 timedCpuNs += dc;
-                timedEvents += values.size();
+                timedEvents += roundEvents;
             }
-            sent += values.size();
+            sent += roundEvents;
         }
         r.put("domain_events_per_cpu_s", Math.round(timedEvents / (timedCpuNs / 1e9)));
         r.put("domain_output_bytes_per_event", Math.round((double) bytes / sent));
