@@ -27,10 +27,11 @@ import io.weft.fabric.Role;
 public final class FabricIndex {
     private final String fabricId;
     private final long version;
-    private final Map<String, List<MeasuredArc>> byPort;
+    /** target (node id or name) → interface → directions: two lookups, no key string built per sample. */
+    private final Map<String, Map<String, List<MeasuredArc>>> byPort;
     private final int arcs;
 
-    private FabricIndex(String fabricId, long version, Map<String, List<MeasuredArc>> byPort, int arcs) {
+    private FabricIndex(String fabricId, long version, Map<String, Map<String, List<MeasuredArc>>> byPort, int arcs) {
         this.fabricId = fabricId;
         this.version = version;
         this.byPort = byPort;
@@ -63,7 +64,7 @@ public final class FabricIndex {
 
     /** The index of a fabric (tests, benchmark). */
     public static FabricIndex of(Fabric fabric, long version) {
-        Map<String, List<MeasuredArc>> byPort = new HashMap<>();
+        Map<String, Map<String, List<MeasuredArc>>> byPort = new HashMap<>();
         int arcs = 0;
         for (Link l : fabric.links()) {
             for (Endpoint from : List.of(l.a(), l.b())) {
@@ -78,31 +79,37 @@ public final class FabricIndex {
                         nicSends ? MeasuredArc.Side.RECEIVER : MeasuredArc.Side.SENDER, l.capacityGbps());
                 arcs++;
                 Node node = fabric.node(measuring.node());
-                add(byPort, key(measuring.node(), measuring.port()), arc);
+                add(byPort, measuring.node(), measuring.port(), arc);
                 if (node != null && node.name() != null && !node.name().equals(node.id())) {
-                    add(byPort, key(node.name(), measuring.port()), arc);
+                    add(byPort, node.name(), measuring.port(), arc);
                 }
             }
         }
-        byPort.replaceAll((k, v) -> List.copyOf(v));
+        byPort.replaceAll((target, ports) -> {
+            ports.replaceAll((port, list) -> List.copyOf(list));
+            return Collections.unmodifiableMap(ports);
+        });
         return new FabricIndex(fabric.id(), version, Collections.unmodifiableMap(byPort), arcs);
     }
 
-    private static void add(Map<String, List<MeasuredArc>> byPort, String key, MeasuredArc arc) {
-        byPort.computeIfAbsent(key, k -> new ArrayList<>(2)).add(arc);
-    }
-
-    static String key(String target, String interfaceName) {
-        return target + '\u0000' + interfaceName;
+    private static void add(Map<String, Map<String, List<MeasuredArc>>> byPort, String target, String port,
+                            MeasuredArc arc) {
+        byPort.computeIfAbsent(target, k -> new HashMap<>()).computeIfAbsent(port, k -> new ArrayList<>(2)).add(arc);
     }
 
     /** The directions this interface measures (none when it is not a fabric link port). */
     public List<MeasuredArc> lookup(String target, String interfaceName) {
-        List<MeasuredArc> arcs = byPort.get(key(target, interfaceName));
+        return lookup(byPort, target, interfaceName);
+    }
+
+    static List<MeasuredArc> lookup(Map<String, Map<String, List<MeasuredArc>>> byPort, String target,
+                                    String interfaceName) {
+        Map<String, List<MeasuredArc>> ports = byPort.get(target);
+        List<MeasuredArc> arcs = ports == null ? null : ports.get(interfaceName);
         return arcs == null ? List.of() : arcs;
     }
 
-    Map<String, List<MeasuredArc>> byPort() {
+    Map<String, Map<String, List<MeasuredArc>>> byPort() {
         return byPort;
     }
 

@@ -29,7 +29,7 @@ public final class FabricIndexStore implements StateStore {
 
     private final String name;
     private final Map<String, FabricIndex> fabrics = new HashMap<>();
-    private volatile Map<String, List<MeasuredArc>> merged = Map.of();
+    private volatile Map<String, Map<String, List<MeasuredArc>>> merged = Map.of();
     private volatile boolean open;
 
     FabricIndexStore(String name) {
@@ -38,8 +38,7 @@ public final class FabricIndexStore implements StateStore {
 
     /** The directions this (switch, interface) measures in any known fabric; empty when none. */
     public List<MeasuredArc> lookup(String target, String interfaceName) {
-        List<MeasuredArc> arcs = merged.get(FabricIndex.key(target, interfaceName));
-        return arcs == null ? List.of() : arcs;
+        return FabricIndex.lookup(merged, target, interfaceName);
     }
 
     /** The fabrics held, by id (a copy). */
@@ -88,9 +87,9 @@ public final class FabricIndexStore implements StateStore {
 
     private void rebuild() {
         // Several fabrics naming the same switch port would be a deployment error; the last one wins.
-        Map<String, List<MeasuredArc>> m = new HashMap<>();
+        Map<String, Map<String, List<MeasuredArc>>> m = new HashMap<>();
         for (FabricIndex f : fabrics.values()) {
-            m.putAll(f.byPort());
+            f.byPort().forEach((target, ports) -> m.computeIfAbsent(target, k -> new HashMap<>()).putAll(ports));
         }
         merged = m;
     }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 
 /**
  * A change of state of one link direction (contracts/schemas/hotspot-event.schema.json), keyed by
@@ -16,6 +17,17 @@ public record HotspotEvent(String eventId, Kind kind, String linkId, String dire
                            Instant detectedAt, double utilisation, double dropRate, double ecnFraction,
                            double threshold) implements Emitted {
     public static final int SCHEMA_VERSION = 1;
+    private static final SerializedString SCHEMA_VERSION_FIELD = Json.name("schemaVersion");
+    private static final SerializedString EVENT_ID = Json.name("eventId");
+    private static final SerializedString KIND = Json.name("kind");
+    private static final SerializedString LINK_ID = Json.name("linkId");
+    private static final SerializedString DIRECTION = Json.name("direction");
+    private static final SerializedString SAMPLE_TIMESTAMP_NS = Json.name("sampleTimestampNs");
+    private static final SerializedString DETECTED_AT = Json.name("detectedAt");
+    private static final SerializedString UTILISATION = Json.name("utilisation");
+    private static final SerializedString DROP_RATE = Json.name("dropRate");
+    private static final SerializedString ECN_FRACTION = Json.name("ecnFraction");
+    private static final SerializedString THRESHOLD = Json.name("threshold");
 
     /** The event kinds of the contract. */
     public enum Kind {
@@ -57,17 +69,24 @@ public record HotspotEvent(String eventId, Kind kind, String linkId, String dire
     @Override
     public void write(JsonGenerator g) throws IOException {
         g.writeStartObject();
-        g.writeNumberField("schemaVersion", SCHEMA_VERSION);
-        g.writeStringField("eventId", eventId);
-        g.writeStringField("kind", kind.jsonName());
-        g.writeStringField("linkId", linkId);
-        g.writeStringField("direction", direction);
-        g.writeStringField("sampleTimestampNs", Long.toUnsignedString(sampleTimestampNs));
-        g.writeStringField("detectedAt", detectedAt.toString());
-        Json.number(g, "utilisation", utilisation);
-        Json.number(g, "dropRate", dropRate);
-        Json.number(g, "ecnFraction", ecnFraction);
-        Json.number(g, "threshold", threshold);
+        g.writeFieldName(SCHEMA_VERSION_FIELD);
+        g.writeNumber(SCHEMA_VERSION);
+        g.writeFieldName(EVENT_ID);
+        g.writeString(eventId);
+        g.writeFieldName(KIND);
+        g.writeString(kind.jsonName());
+        g.writeFieldName(LINK_ID);
+        g.writeString(linkId);
+        g.writeFieldName(DIRECTION);
+        g.writeString(direction);
+        g.writeFieldName(SAMPLE_TIMESTAMP_NS);
+        g.writeString(Long.toUnsignedString(sampleTimestampNs));
+        g.writeFieldName(DETECTED_AT);
+        g.writeString(detectedAt.toString());
+        Json.number(g, UTILISATION, utilisation);
+        Json.number(g, DROP_RATE, dropRate);
+        Json.number(g, ECN_FRACTION, ecnFraction);
+        Json.number(g, THRESHOLD, threshold);
         g.writeEndObject();
     }
 }

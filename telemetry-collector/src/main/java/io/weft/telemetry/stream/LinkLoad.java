@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Objects;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 
 /**
  * The latest load of one link direction (contracts/schemas/link-load.schema.json), keyed by
@@ -14,6 +15,18 @@ public record LinkLoad(String fabricId, String linkId, String toNode, long times
                        double capacityGbps, double utilisation, double dropRate, double ecnFraction,
                        String operStatus, boolean hot) implements Emitted {
     public static final int SCHEMA_VERSION = 1;
+    private static final SerializedString SCHEMA_VERSION_FIELD = Json.name("schemaVersion");
+    private static final SerializedString FABRIC_ID = Json.name("fabricId");
+    private static final SerializedString LINK_ID = Json.name("linkId");
+    private static final SerializedString TO_NODE = Json.name("toNode");
+    private static final SerializedString TIMESTAMP_NS = Json.name("timestampNs");
+    private static final SerializedString RATE_GBPS = Json.name("rateGbps");
+    private static final SerializedString CAPACITY_GBPS = Json.name("capacityGbps");
+    private static final SerializedString UTILISATION = Json.name("utilisation");
+    private static final SerializedString DROP_RATE = Json.name("dropRate");
+    private static final SerializedString ECN_FRACTION = Json.name("ecnFraction");
+    private static final SerializedString OPER_STATUS = Json.name("operStatus");
+    private static final SerializedString HOT = Json.name("hot");
 
     public LinkLoad {
         Objects.requireNonNull(fabricId, "fabricId");
@@ -29,18 +42,28 @@ public record LinkLoad(String fabricId, String linkId, String toNode, long times
     @Override
     public void write(JsonGenerator g) throws IOException {
         g.writeStartObject();
-        g.writeNumberField("schemaVersion", SCHEMA_VERSION);
-        g.writeStringField("fabricId", fabricId);
-        g.writeStringField("linkId", linkId);
-        g.writeStringField("toNode", toNode);
-        g.writeStringField("timestampNs", Long.toUnsignedString(timestampNs));
-        g.writeNumberField("rateGbps", rateGbps);
-        g.writeNumberField("capacityGbps", capacityGbps);
-        g.writeNumberField("utilisation", utilisation);
-        Json.number(g, "dropRate", dropRate);
-        Json.number(g, "ecnFraction", ecnFraction);
-        g.writeStringField("operStatus", operStatus);
-        g.writeBooleanField("hot", hot);
+        g.writeFieldName(SCHEMA_VERSION_FIELD);
+        g.writeNumber(SCHEMA_VERSION);
+        g.writeFieldName(FABRIC_ID);
+        g.writeString(fabricId);
+        g.writeFieldName(LINK_ID);
+        g.writeString(linkId);
+        g.writeFieldName(TO_NODE);
+        g.writeString(toNode);
+        g.writeFieldName(TIMESTAMP_NS);
+        g.writeString(Long.toUnsignedString(timestampNs));
+        g.writeFieldName(RATE_GBPS);
+        g.writeNumber(rateGbps);
+        g.writeFieldName(CAPACITY_GBPS);
+        g.writeNumber(capacityGbps);
+        g.writeFieldName(UTILISATION);
+        g.writeNumber(utilisation);
+        Json.number(g, DROP_RATE, dropRate);
+        Json.number(g, ECN_FRACTION, ecnFraction);
+        g.writeFieldName(OPER_STATUS);
+        g.writeString(operStatus);
+        g.writeFieldName(HOT);
+        g.writeBoolean(hot);
         g.writeEndObject();
     }
 }

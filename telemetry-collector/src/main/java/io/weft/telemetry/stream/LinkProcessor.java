@@ -5,11 +5,8 @@ import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import io.weft.telemetry.InterfaceSample;
 import io.weft.telemetry.Samples;
@@ -56,9 +53,10 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
     private final LinkDirection.Ids ids;
     private final Duration loadInterval;
     private final List<Emitted> out = new ArrayList<>();
-    private final Map<String, Record<String, Emitted>> pendingLoads = new LinkedHashMap<>();
-    private final Map<String, LinkDirection> live = new HashMap<>();
-    private final Set<String> dirty = new HashSet<>();
+    /** Live state by arc key; one hash lookup per sample finds the direction and its bookkeeping. */
+    private final Map<String, Slot> live = new HashMap<>();
+    private final List<Slot> dirty = new ArrayList<>();
+    private final List<Slot> waiting = new ArrayList<>();
     private ProcessorContext<String, Emitted> context;
     private FabricIndexStore fabric;
     private KeyValueStore<String, LinkDirection> state;
@@ -85,30 +83,46 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
         }
     }
 
-    /** Keeps the latest load of a direction per sample-time bucket; a load of a newer bucket sends the older. */
-    private void coalesce(Record<String, Emitted> r, LinkLoad load) {
-        Record<String, Emitted> waiting = pendingLoads.put(r.key(), r);
-        if (waiting != null && bucket(((LinkLoad) waiting.value()).timestampNs()) != bucket(load.timestampNs())) {
-            context.forward(waiting);
+    /** A direction's live state, whether it changed since the last save, and its load waiting to leave. */
+    private static final class Slot {
+        final String key;
+        final LinkDirection direction;
+        boolean dirty;
+        Record<String, Emitted> waitingLoad;
+        long waitingBucket;
+
+        Slot(String key, LinkDirection direction) {
+            this.key = key;
+            this.direction = direction;
         }
     }
 
-    private long bucket(long timestampNs) {
-        return Long.divideUnsigned(timestampNs, loadInterval.toNanos());
+    /** Keeps the latest load of a direction per sample-time bucket; a load of a newer bucket sends the older. */
+    private void coalesce(Slot slot, Record<String, Emitted> r, LinkLoad load) {
+        long bucket = Long.divideUnsigned(load.timestampNs(), loadInterval.toNanos());
+        if (slot.waitingLoad == null) {
+            waiting.add(slot);
+        } else if (slot.waitingBucket != bucket) {
+            context.forward(slot.waitingLoad);
+        }
+        slot.waitingLoad = r;
+        slot.waitingBucket = bucket;
     }
 
     /** Forwards the latest waiting load of every direction sampled since the last flush. */
     void flushLoads() {
-        for (Record<String, Emitted> r : pendingLoads.values()) {
-            context.forward(r);
+        for (Slot slot : waiting) {
+            context.forward(slot.waitingLoad);
+            slot.waitingLoad = null;
         }
-        pendingLoads.clear();
+        waiting.clear();
     }
 
     /** Writes the directions changed since the last save to the store (and so to its changelog). */
     void save() {
-        for (String key : dirty) {
-            state.put(key, live.get(key));
+        for (Slot slot : dirty) {
+            state.put(slot.key, slot.direction);
+            slot.dirty = false;
         }
         dirty.clear();
     }
@@ -140,21 +154,22 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
 
     private void apply(InterfaceSample s, List<MeasuredArc> arcs, Instant now, long recordTimestamp) {
         for (MeasuredArc arc : arcs) {
-            LinkDirection d = live.get(arc.arcKey());
-            if (d == null) {
-                d = state.get(arc.arcKey());
-                if (d == null) {
-                    d = LinkDirection.fresh(arc.capacityGbps());
-                }
-                live.put(arc.arcKey(), d);
+            Slot slot = live.get(arc.arcKey());
+            if (slot == null) {
+                LinkDirection d = state.get(arc.arcKey());
+                slot = new Slot(arc.arcKey(), d != null ? d : LinkDirection.fresh(arc.capacityGbps()));
+                live.put(arc.arcKey(), slot);
             }
             out.clear();
-            d.apply(s, arc, detection, ids, now, out);
-            dirty.add(arc.arcKey());
+            slot.direction.apply(s, arc, detection, ids, now, out);
+            if (!slot.dirty) {
+                slot.dirty = true;
+                dirty.add(slot);
+            }
             for (Emitted e : out) {
                 Record<String, Emitted> r = new Record<>(e.key(), e, recordTimestamp);
                 if (e instanceof LinkLoad load && !loadInterval.isZero()) {
-                    coalesce(r, load);
+                    coalesce(slot, r, load);
                 } else {
                     context.forward(r);
                 }
