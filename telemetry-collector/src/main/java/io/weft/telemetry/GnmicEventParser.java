@@ -57,9 +57,14 @@ public final class GnmicEventParser {
 
     /**
      * Parses one record value as Kafka delivers it (UTF-8 bytes, null for a tombstone), without first
-     * decoding it to a String: Jackson reads UTF-8 directly, which saves a copy of every record.
+     * decoding it to a String. Plainly valid records are read without a JSON tree
+     * ({@link GnmicEventFastPath}); the rest (and every error) go through the tree, as {@link #parse(String)}.
      */
     public List<InterfaceSample> parseUtf8(byte[] recordValue) throws TelemetryFormatException {
+        List<InterfaceSample> fast = GnmicEventFastPath.tryParse(recordValue);
+        if (fast != null) {
+            return fast;
+        }
         JsonNode root;
         try {
             root = recordValue == null ? null : MAPPER.readTree(recordValue);

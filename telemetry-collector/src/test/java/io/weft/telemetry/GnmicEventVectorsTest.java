@@ -61,6 +61,68 @@ class GnmicEventVectorsTest {
         return tests.stream();
     }
 
+    /** Records at the edges of the fast path (duplicates, big counters, odd tags) answer as the tree does. */
+    @TestFactory
+    Stream<DynamicTest> fastPathEdgesGiveTheTreeParsersAnswers() {
+        String tags = "\"tags\":{\"target\":\"leaf1\",\"interface_name\":\"eth1\"}";
+        String octets = "\"/interfaces/interface/state/counters/out-octets\"";
+        List<String> records = List.of(
+                "{\"timestamp\":1," + tags + ",\"values\":{" + octets + ":\"18446744073709551615\"}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{" + octets + ":18446744073709551615}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{" + octets + ":18446744073709551616}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{" + octets + ":1.5}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{" + octets + ":\"1\"," + octets + ":\"2\"}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{\"out-octets\":\"1\"," + octets + ":\"2\"}}",
+                "{\"timestamp\":1,\"tags\":{\"target\":\"a\",\"target\":5,\"source\":\"b\","
+                        + "\"interface_name\":\"eth1\"},\"values\":{}}",
+                "{\"timestamp\":1,\"tags\":{\"target\":\"\",\"source\":\"b\",\"interface_name\":7,"
+                        + "\"interface_interface-id\":\"eth2\",\"queue_name\":\"q0\"},\"values\":{}}",
+                "{\"timestamp\":1,\"timestamp\":2," + tags + ",\"values\":{}}",
+                "{\"timestamp\":\"0001\"," + tags + ",\"values\":{\"x:/a/oper-status\":\"mod:down\","
+                        + "\"/a/b\":{\"c\":[1,2,{\"d\":3}]}}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{\"oper-status\":5}}",
+                "[{\"timestamp\":1," + tags + ",\"values\":{}}, 5]",
+                "[{\"timestamp\":1," + tags + ",\"values\":{}}] []",
+                "[]",
+                "{\"timestamp\":-1," + tags + ",\"values\":{}}",
+                "{\"timestamp\":1," + tags + ",\"values\":[]}",
+                "\"just a string\"");
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String record : records) {
+            tests.add(DynamicTest.dynamicTest(record, () -> sameAnswer(record)));
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void anOrdinaryGnmicArrayTakesTheFastPath() {
+        String e = "{\"name\":\"if\",\"timestamp\":5,\"tags\":{\"source\":\"leaf1\",\"interface_name\":\"eth1\"},"
+                + "\"values\":{\"/interfaces/interface/state/counters/out-octets\":\"7\","
+                + "\"/interfaces/interface/state/oper-status\":\"UP\"}}";
+        List<InterfaceSample> fast = GnmicEventFastPath.tryParse(("[" + e + "," + e + "]")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(fast).hasSize(2);
+        assertThat(fast.get(0).target()).isEqualTo("leaf1");
+        assertThat(fast.get(0).counters()).containsEntry(Counter.OUT_OCTETS, 7L);
+        assertThat(fast.get(0).operStatus()).isEqualTo("UP");
+    }
+
+    private void sameAnswer(String record) throws Exception {
+        byte[] bytes = record.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        TelemetryFormatException a = catchThrowableOfType(TelemetryFormatException.class, () -> parser.parse(record));
+        if (a != null) {
+            TelemetryFormatException b = catchThrowableOfType(TelemetryFormatException.class,
+                    () -> parser.parseUtf8(bytes));
+            assertThat(b).isNotNull();
+            assertThat(b.code()).isEqualTo(a.code());
+            if (a.code() != TelemetryFormatException.Code.NOT_JSON) {
+                assertThat(b.getMessage()).isEqualTo(a.getMessage());
+            }
+        } else {
+            assertThat(parser.parseUtf8(bytes)).isEqualTo(parser.parse(record));
+        }
+    }
+
     private void check(JsonNode c) throws Exception {
         String record = c.get("record").asText();
         if (c.has("error")) {

@@ -1,0 +1,191 @@
+package io.weft.telemetry;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+/**
+ * {@link GnmicEventParser}'s common case without a JSON tree: a record of plainly valid events is read
+ * token by token straight into {@link InterfaceSample}s (building the tree was a quarter of the
+ * collector's per-event cost). Anything else — bad JSON, a duplicate key, a missing field, a counter
+ * that is not a small non-negative integer or digit string — returns null, and the tree parser then
+ * reads the record and decides, so results and error messages are the tree parser's by construction.
+ * Thread-safe.
+ */
+final class GnmicEventFastPath {
+    /** Duplicate keys bail out: the tree keeps the last value, which this reader does not try to mimic. */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    /** Value key (a gNMI path, the same few per deployment) → Counter, OPER_STATUS or IGNORED. */
+    private static final Map<String, Object> LEAVES = new ConcurrentHashMap<>();
+    private static final int MAX_LEAVES = 4096; // keys are attacker-controlled: bound the cache
+    private static final Object OPER_STATUS = new Object();
+    private static final Object IGNORED = new Object();
+
+    private GnmicEventFastPath() {
+    }
+
+    /** The record's samples, or null when the tree parser must decide. */
+    static List<InterfaceSample> tryParse(byte[] value) {
+        if (value == null) {
+            return null;
+        }
+        try (JsonParser p = FACTORY.createParser(value)) {
+            JsonToken t = p.nextToken();
+            List<InterfaceSample> out;
+            if (t == JsonToken.START_ARRAY) {
+                out = new ArrayList<>();
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    InterfaceSample s = t == JsonToken.START_OBJECT ? event(p) : null;
+                    if (s == null) {
+                        return null;
+                    }
+                    out.add(s);
+                }
+            } else if (t == JsonToken.START_OBJECT) {
+                InterfaceSample s = event(p);
+                if (s == null) {
+                    return null;
+                }
+                out = List.of(s);
+            } else {
+                return null;
+            }
+            return p.nextToken() == null ? out : null; // trailing tokens: the tree parser words the error
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** One event object, the parser on its START_OBJECT; null when the tree parser must decide. */
+    private static InterfaceSample event(JsonParser p) throws IOException {
+        long timestampNs = -1;
+        boolean tags = false;
+        boolean values = false;
+        String target = null;
+        String source = null;
+        String interfaceName = null;
+        String interfaceId = null;
+        String queue = null;
+        String operStatus = null;
+        Map<Counter, Long> counters = new EnumMap<>(Counter.class);
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (field) {
+                case "timestamp" -> {
+                    timestampNs = unsigned(p, v);
+                    if (timestampNs < 0) {
+                        return null;
+                    }
+                }
+                case "tags" -> {
+                    if (v != JsonToken.START_OBJECT) {
+                        return null;
+                    }
+                    tags = true;
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String tag = p.currentName();
+                        if (p.nextToken() != JsonToken.VALUE_STRING) {
+                            p.skipChildren(); // a non-string tag is ignored, as by the tree parser
+                            continue;
+                        }
+                        String text = p.getText();
+                        if (text.isEmpty()) {
+                            continue;
+                        }
+                        switch (tag) {
+                            case "target" -> target = text;
+                            case "source" -> source = text;
+                            case "interface_name" -> interfaceName = text;
+                            case "interface_interface-id" -> interfaceId = text;
+                            case "queue_name" -> queue = text;
+                            default -> { }
+                        }
+                    }
+                }
+                case "values" -> {
+                    if (v != JsonToken.START_OBJECT) {
+                        return null;
+                    }
+                    values = true;
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        Object kind = kind(p.currentName());
+                        JsonToken cv = p.nextToken();
+                        if (kind instanceof Counter c) {
+                            long n = unsigned(p, cv);
+                            if (n < 0) {
+                                return null; // maybe a valid big counter, maybe an error: the tree decides
+                            }
+                            counters.put(c, n);
+                        } else if (kind == OPER_STATUS && cv == JsonToken.VALUE_STRING) {
+                            String s = p.getText();
+                            operStatus = s.substring(s.lastIndexOf(':') + 1).toUpperCase(Locale.ROOT);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        String t = target != null ? target : source;
+        String i = interfaceName != null ? interfaceName : interfaceId;
+        if (!tags || !values || timestampNs < 0 || t == null || i == null) {
+            return null;
+        }
+        return new InterfaceSample(t, i, queue, timestampNs, counters, operStatus);
+    }
+
+    /**
+     * A JSON integer that fits a non-negative long, or a string of 1..19 digits (below 2^64) read as
+     * unsigned; -1 for anything else (including valid counters of 2^63 and up, left to the tree parser).
+     */
+    private static long unsigned(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            JsonParser.NumberType type = p.getNumberType();
+            if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+                long n = p.getLongValue();
+                return n >= 0 ? n : -1;
+            }
+            return -1;
+        }
+        if (v == JsonToken.VALUE_STRING) {
+            String s = p.getText();
+            if (s.isEmpty() || s.length() > 19) {
+                return -1;
+            }
+            for (int k = 0; k < s.length(); k++) {
+                char c = s.charAt(k);
+                if (c < '0' || c > '9') {
+                    return -1;
+                }
+            }
+            long n = Long.parseUnsignedLong(s);
+            return n >= 0 ? n : -1;
+        }
+        return -1;
+    }
+
+    private static Object kind(String key) {
+        Object k = LEAVES.get(key);
+        if (k == null) {
+            String leaf = GnmicEventParser.leaf(key);
+            Counter c = Counter.fromLeaf(leaf);
+            k = c != null ? c : leaf.equals("oper-status") ? OPER_STATUS : IGNORED;
+            if (LEAVES.size() < MAX_LEAVES) {
+                LEAVES.put(key, k);
+            }
+        }
+        return k;
+    }
+}
