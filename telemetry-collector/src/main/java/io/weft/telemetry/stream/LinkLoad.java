@@ -28,6 +28,19 @@ public record LinkLoad(String fabricId, String linkId, String toNode, long times
     private static final SerializedString OPER_STATUS = Json.name("operStatus");
     private static final SerializedString HOT = Json.name("hot");
 
+    private static final byte[] B_SCHEMA_VERSION = JsonBytes.name("schemaVersion");
+    private static final byte[] B_FABRIC_ID = JsonBytes.name("fabricId");
+    private static final byte[] B_LINK_ID = JsonBytes.name("linkId");
+    private static final byte[] B_TO_NODE = JsonBytes.name("toNode");
+    private static final byte[] B_TIMESTAMP_NS = JsonBytes.name("timestampNs");
+    private static final byte[] B_RATE_GBPS = JsonBytes.name("rateGbps");
+    private static final byte[] B_CAPACITY_GBPS = JsonBytes.name("capacityGbps");
+    private static final byte[] B_UTILISATION = JsonBytes.name("utilisation");
+    private static final byte[] B_DROP_RATE = JsonBytes.name("dropRate");
+    private static final byte[] B_ECN_FRACTION = JsonBytes.name("ecnFraction");
+    private static final byte[] B_OPER_STATUS = JsonBytes.name("operStatus");
+    private static final byte[] B_HOT = JsonBytes.name("hot");
+
     public LinkLoad {
         Objects.requireNonNull(fabricId, "fabricId");
         Objects.requireNonNull(linkId, "linkId");
@@ -37,6 +50,28 @@ public record LinkLoad(String fabricId, String linkId, String toNode, long times
     @Override
     public String key() {
         return linkId + ">" + toNode;
+    }
+
+    /**
+     * The contract JSON without a Jackson generator (this runs for every link-direction sample); the
+     * same bytes as {@link #write(JsonGenerator)}, which stays the reference (tests hold them equal).
+     */
+    @Override
+    public byte[] toJsonBytes() {
+        return new JsonBytes().start()
+                .field(B_SCHEMA_VERSION, SCHEMA_VERSION)
+                .field(B_FABRIC_ID, fabricId)
+                .field(B_LINK_ID, linkId)
+                .field(B_TO_NODE, toNode)
+                .field(B_TIMESTAMP_NS, Long.toUnsignedString(timestampNs))
+                .number(B_RATE_GBPS, rateGbps)
+                .number(B_CAPACITY_GBPS, capacityGbps)
+                .number(B_UTILISATION, utilisation)
+                .numberOrNull(B_DROP_RATE, dropRate)
+                .numberOrNull(B_ECN_FRACTION, ecnFraction)
+                .field(B_OPER_STATUS, operStatus)
+                .field(B_HOT, hot)
+                .end();
     }
 
     @Override
