@@ -46,6 +46,8 @@ public final class ApiBench {
     private static final String SCHED_TOKEN = "bench-sched-token-0123456789";
     private static final int NICS_PER_LEAF = 16;
     private static final int SPINES = 8;
+    private static final java.util.concurrent.atomic.AtomicReference<String> FIRST_ERROR =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     private ApiBench() {
     }
@@ -145,8 +147,11 @@ public final class ApiBench {
                 polls.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
                     doneAt[idx] = System.nanoTime();
                     status[idx] = resp == null ? -1 : resp.statusCode();
+                    if (err != null && FIRST_ERROR.compareAndSet(null, err.toString())) {
+                        System.err.println("bench: a long-poll failed: " + err);
+                    }
                 }));
-                if (i % 500 == 499) {
+                if (i % 100 == 99) {
                     Thread.sleep(20); // let the accept queue drain; this is a load test, not a SYN flood
                 }
             }
