@@ -7,6 +7,7 @@ import io.weft.scheduler.placement.FabricIndex;
 import io.weft.scheduler.placement.LinkState;
 import io.weft.scheduler.placement.PlacementConfig;
 import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.scheduler.placement.PlanFlowEncoder;
 import io.weft.scheduler.web.ApiException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -53,7 +54,7 @@ public class Placement {
     synchronized void install(FabricView newView) {
         this.view = newView;
         this.engine = new PlacementEngine(FabricIndex.of(newView.fabric(), newView.effective()),
-                new PlanEncoder(newView.plan()), config);
+                new PlanFlowEncoder(newView.plan()), config);
     }
 
     /** Same topology and plan, new link states: the engine moves what it must. */
