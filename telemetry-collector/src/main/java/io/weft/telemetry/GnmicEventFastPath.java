@@ -21,10 +21,12 @@ import com.fasterxml.jackson.core.JsonToken;
  * Thread-safe.
  */
 final class GnmicEventFastPath {
-    /** Duplicate keys bail out: the tree keeps the last value, which this reader does not try to mimic. */
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
+    /**
+     * Duplicate keys that matter (timestamp, tags, values, the tags read, a counter or oper-status
+     * twice) bail out: the tree keeps the last value, which this reader does not try to mimic. They
+     * are tracked by hand: Jackson's strict duplicate detection keeps a hash set per object.
+     */
+    private static final JsonFactory FACTORY = new JsonFactory();
     /** Value key (a gNMI path, the same few per deployment) → Counter, OPER_STATUS or IGNORED. */
     private static final Map<String, Object> LEAVES = new ConcurrentHashMap<>();
     private static final int MAX_LEAVES = 4096; // keys are attacker-controlled: bound the cache
@@ -77,24 +79,41 @@ final class GnmicEventFastPath {
         String interfaceId = null;
         String queue = null;
         String operStatus = null;
+        boolean operStatusSeen = false;
+        int tagsSeen = 0; // bit per tag read
         Map<Counter, Long> counters = new EnumMap<>(Counter.class);
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken v = p.nextToken();
             switch (field) {
                 case "timestamp" -> {
+                    if (timestampNs >= 0) {
+                        return null;
+                    }
                     timestampNs = unsigned(p, v);
                     if (timestampNs < 0) {
                         return null;
                     }
                 }
                 case "tags" -> {
-                    if (v != JsonToken.START_OBJECT) {
+                    if (v != JsonToken.START_OBJECT || tags) {
                         return null;
                     }
                     tags = true;
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String tag = p.currentName();
+                        int bit = switch (tag) {
+                            case "target" -> 1;
+                            case "source" -> 2;
+                            case "interface_name" -> 4;
+                            case "interface_interface-id" -> 8;
+                            case "queue_name" -> 16;
+                            default -> 0;
+                        };
+                        if ((tagsSeen & bit) != 0) {
+                            return null;
+                        }
+                        tagsSeen |= bit;
                         if (p.nextToken() != JsonToken.VALUE_STRING) {
                             p.skipChildren(); // a non-string tag is ignored, as by the tree parser
                             continue;
@@ -114,7 +133,7 @@ final class GnmicEventFastPath {
                     }
                 }
                 case "values" -> {
-                    if (v != JsonToken.START_OBJECT) {
+                    if (v != JsonToken.START_OBJECT || values) {
                         return null;
                     }
                     values = true;
@@ -123,13 +142,21 @@ final class GnmicEventFastPath {
                         JsonToken cv = p.nextToken();
                         if (kind instanceof Counter c) {
                             long n = unsigned(p, cv);
-                            if (n < 0) {
+                            if (n < 0 || counters.containsKey(c)) {
                                 return null; // maybe a valid big counter, maybe an error: the tree decides
                             }
                             counters.put(c, n);
-                        } else if (kind == OPER_STATUS && cv == JsonToken.VALUE_STRING) {
-                            String s = p.getText();
-                            operStatus = s.substring(s.lastIndexOf(':') + 1).toUpperCase(Locale.ROOT);
+                        } else if (kind == OPER_STATUS) {
+                            if (operStatusSeen) {
+                                return null;
+                            }
+                            operStatusSeen = true;
+                            if (cv == JsonToken.VALUE_STRING) {
+                                String s = p.getText();
+                                operStatus = s.substring(s.lastIndexOf(':') + 1).toUpperCase(Locale.ROOT);
+                            } else {
+                                p.skipChildren();
+                            }
                         } else {
                             p.skipChildren();
                         }

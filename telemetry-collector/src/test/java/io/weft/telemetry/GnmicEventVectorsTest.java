@@ -81,6 +81,11 @@ class GnmicEventVectorsTest {
                 "{\"timestamp\":\"0001\"," + tags + ",\"values\":{\"x:/a/oper-status\":\"mod:down\","
                         + "\"/a/b\":{\"c\":[1,2,{\"d\":3}]}}}",
                 "{\"timestamp\":1," + tags + ",\"values\":{\"oper-status\":5}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{\"oper-status\":\"UP\",\"a:oper-status\":5}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{\"oper-status\":\"UP\",\"oper-status\":5}}",
+                "{\"timestamp\":1," + tags + "," + tags + ",\"values\":{}}",
+                "{\"timestamp\":1,\"tags\":{\"target\":\"a\"}," + tags + ",\"values\":{}}",
+                "{\"timestamp\":1," + tags + ",\"values\":{},\"values\":{" + octets + ":1}}",
                 "[{\"timestamp\":1," + tags + ",\"values\":{}}, 5]",
                 "[{\"timestamp\":1," + tags + ",\"values\":{}}] []",
                 "[]",
