@@ -126,9 +126,14 @@ final class BrokerRun {
         long firstCpu = 0;
         long lastNs = 0;
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        // Heap in use, sampled every 5 ms while the topology runs (the pools' peaks, summed, overstate it:
+        // eden, survivor and old peak at different moments).
+        java.lang.management.MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long heapUsedMax = 0;
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
             while (System.nanoTime() < deadline) {
+                heapUsedMax = Math.max(heapUsedMax, memory.getHeapMemoryUsage().getUsed());
                 long seen = counters.get("interfaces.samples");
                 if (firstNs == 0 && seen > 0) {
                     firstNs = System.nanoTime();
@@ -156,6 +161,7 @@ final class BrokerRun {
             r.put("complete", done >= events);
             r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
             r.put("ingest_events_per_cpu_s", Math.round(done / (cpu / 1e9)));
+            r.put("heap_used_max_mb", heapUsedMax / (1024 * 1024));
             r.put("dead_letters", counters.get("deadletter.not-json") + counters.get("deadletter.bad-counter"));
             if (done >= events) {
                 HotspotLatency.probe(bootstrap, fabric, 100, r);

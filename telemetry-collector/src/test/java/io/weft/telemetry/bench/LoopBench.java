@@ -114,7 +114,7 @@ public final class LoopBench {
             driverRun(fabric, new Workload(ports, perRecord), events, r);
             domainRun(fabric, new Workload(ports, perRecord), events, r);
         }
-        r.put("heap_peak_mb", heapPeakBytes() / (1024 * 1024));
+        r.put("heap_peak_mb", heapPeakBytes() / (1024 * 1024)); // sum of the pools' peaks: an upper bound
         r.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
         r.put("loop_p50_ms", null);
         r.put("loop_p99_ms", null);
