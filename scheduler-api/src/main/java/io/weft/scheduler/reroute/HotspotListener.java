@@ -1,0 +1,422 @@
+package io.weft.scheduler.reroute;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.weft.scheduler.config.KafkaProperties;
+import io.weft.scheduler.events.EventLog;
+import io.weft.scheduler.fabric.Placement;
+import io.weft.scheduler.job.Changes;
+import io.weft.scheduler.job.PathLedger;
+import io.weft.scheduler.job.PathLedger.PathChange;
+import io.weft.scheduler.placement.FabricIndex;
+import io.weft.scheduler.placement.PlacedFlow;
+import io.weft.scheduler.placement.PlacementEngine;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Closes the loop: follows {@code weft.hotspots} in its own consumer group, keeps the set of hot
+ * link directions, and runs {@link ReunionPolicy} once per statistics interval and at once when a
+ * hotspot starts or a link goes down (so the first move does not wait for the next tick; the k
+ * budget still counts per interval). Moves are committed like every other path change: the engine
+ * first, then path assignments, history (reason = cause and timings), per-NIC versions and a
+ * "flows-replaced" event in one transaction; agents are woken after the commit.
+ *
+ * <p>All loop state lives on one thread ("weft-reroute"); the Kafka thread only hands events over.
+ * A link-down here moves the flows before the controller's new fabric snapshot arrives; that
+ * snapshot then finds nothing left on the link.
+ */
+@Component
+public class HotspotListener implements SmartLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(HotspotListener.class);
+    private static final ObjectMapper JSON2 = new ObjectMapper();
+    /** Event ids remembered to drop redeliveries (at-least-once consumption). */
+    private static final int SEEN_IDS = 10_000;
+
+    /** An active hotspot: the start event and when this service received it. */
+    private record Active(HotspotEvent start, Instant received) {
+    }
+
+    private final Placement placement;
+    private final PathLedger ledger;
+    private final EventLog events;
+    private final TransactionTemplate tx;
+    private final KafkaProperties kafka;
+    private final RerouteProperties props;
+    private final ReunionPolicy policy;
+    private final LoopTimings timings;
+    private final CountDownLatch assigned = new CountDownLatch(1);
+
+    private final Map<String, Active> active = new LinkedHashMap<>();
+    private final Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > SEEN_IDS;
+        }
+    };
+    private long interval = -1;
+    private final Set<String> movedThisInterval = new HashSet<>();
+    private final Map<String, Integer> usedThisInterval = new HashMap<>();
+    private final Set<String> unknownLinks = new HashSet<>();
+
+    private volatile KafkaConsumer<String, String> consumer;
+    private volatile Thread feed;
+    private volatile ScheduledExecutorService loop;
+
+    HotspotListener(Placement placement, PathLedger ledger, EventLog events, TransactionTemplate tx,
+                    KafkaProperties kafka, RerouteProperties props, MeterRegistry meters) {
+        this.placement = placement;
+        this.ledger = ledger;
+        this.events = events;
+        this.tx = tx;
+        this.kafka = kafka;
+        this.props = props;
+        this.policy = new ReunionPolicy(props.k(), props.t());
+        this.timings = new LoopTimings(meters);
+    }
+
+    @Override
+    public void start() {
+        if (!props.enabled() || !kafka.enabled()) {
+            LOG.info("re-placement on hotspots off (weft.reroute.enabled={}, Kafka {})", props.enabled(),
+                    kafka.enabled() ? "on" : "off");
+            return;
+        }
+        loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "weft-reroute");
+            t.setDaemon(true);
+            return t;
+        });
+        loop.scheduleAtFixedRate(() -> safely("interval pass", () -> hotspotPass(null)), props.intervalMs(),
+                props.intervalMs(), TimeUnit.MILLISECONDS);
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, kafka.clientId() + "-reroute");
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, props.groupId());
+        // A hotspot older than this process is stale: its flows were placed again at start-up.
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10");
+        consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        feed = new Thread(this::consume, "weft-reroute-feed");
+        feed.setDaemon(true);
+        feed.start();
+        LOG.info("re-placing on {} (k={}, t={}, interval {} ms)", props.hotspotsTopic(), props.k(), props.t(),
+                props.intervalMs());
+    }
+
+    /** True once the consumer has its partitions (events published from now on are seen). */
+    public boolean awaitAssigned(Duration timeout) throws InterruptedException {
+        return assigned.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void consume() {
+        try {
+            consumer.subscribe(List.of(props.hotspotsTopic()), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    // Position now, so that "latest" is resolved before anyone is told we listen.
+                    partitions.forEach(consumer::position);
+                    assigned.countDown();
+                }
+            });
+            while (!Thread.currentThread().isInterrupted()) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    handOver(r);
+                }
+            }
+        } catch (WakeupException e) {
+            // stop() asked us to leave.
+        } catch (RuntimeException e) {
+            LOG.error("hotspot feed stopped: {}", e.toString());
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private void handOver(ConsumerRecord<String, String> r) {
+        if (r.value() == null) {
+            return;
+        }
+        Instant received = Instant.now();
+        HotspotEvent ev;
+        try {
+            JsonNode tree = JSON2.readTree(r.value());
+            ev = HotspotEvent.parse(tree);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("skipping {} record at offset {}: {}", props.hotspotsTopic(), r.offset(), e.getMessage());
+            return;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            LOG.warn("skipping {} record at offset {}: not JSON", props.hotspotsTopic(), r.offset());
+            return;
+        }
+        loop.execute(() -> safely("event " + ev.eventId(), () -> onEvent(ev, received)));
+    }
+
+    private void onEvent(HotspotEvent ev, Instant received) {
+        if (seen.put(ev.eventId(), Boolean.TRUE) != null) {
+            return;
+        }
+        switch (ev.kind()) {
+            case HotspotEvent.START -> {
+                active.putIfAbsent(ev.key(), new Active(ev, received));
+                hotspotPass(ev);
+            }
+            case HotspotEvent.END -> active.remove(ev.key());
+            case HotspotEvent.LINK_DOWN -> {
+                active.keySet().removeIf(k -> k.startsWith(ev.linkId() + ">"));
+                linkDownPass(ev, received);
+            }
+            default -> {
+                // link-up: the controller's next fabric snapshot brings the link back into placement.
+            }
+        }
+    }
+
+    /** Moves up to k flows off every hot direction (this interval's budget permitting). */
+    private void hotspotPass(HotspotEvent trigger) {
+        if (active.isEmpty()) {
+            return;
+        }
+        rollInterval();
+        synchronized (placement) {
+            if (!placement.ready()) {
+                return;
+            }
+            PlacementEngine engine = placement.engine();
+            FabricIndex ix = engine.index();
+            List<HotArc> hot = new ArrayList<>();
+            Map<Integer, Integer> used = new HashMap<>();
+            Map<String, Active> byId = new HashMap<>();
+            for (var e : active.entrySet()) {
+                int arc = arcOf(ix, e.getValue().start());
+                if (arc < 0) {
+                    continue;
+                }
+                HotspotEvent s = e.getValue().start();
+                hot.add(new HotArc(arc, s.linkId(), s.eventId(), s.detectedAt().toEpochMilli(),
+                        s.sample().getEpochSecond() * 1_000_000_000L + s.sample().getNano()));
+                used.put(arc, usedThisInterval.getOrDefault(e.getKey(), 0));
+                byId.put(s.eventId(), e.getValue());
+            }
+            if (hot.isEmpty()) {
+                return;
+            }
+            List<Move> moves = policy.onHotspots(PlacementView.of(engine), hot, used, movedThisInterval);
+            if (moves.isEmpty()) {
+                return;
+            }
+            Map<Move, Active> origin = new LinkedHashMap<>();
+            for (Move m : moves) {
+                Active a = byId.get(m.cause().substring(Move.HOTSPOT.length()));
+                origin.put(m, a);
+                usedThisInterval.merge(a.start().key(), 1, Integer::sum);
+                movedThisInterval.add(m.flowId());
+            }
+            commit(engine, origin, trigger == null ? "interval" : "hotspot-start");
+        }
+    }
+
+    private void linkDownPass(HotspotEvent ev, Instant received) {
+        rollInterval();
+        synchronized (placement) {
+            if (!placement.ready()) {
+                return;
+            }
+            PlacementEngine engine = placement.engine();
+            int[] arcs = engine.index().arcsOfLink(ev.linkId());
+            if (arcs == null) {
+                warnUnknown(ev.linkId());
+                return;
+            }
+            List<HotArc> hot = new ArrayList<>();
+            for (Active a : active.values()) {
+                int arc = arcOf(engine.index(), a.start());
+                if (arc >= 0) {
+                    hot.add(new HotArc(arc, a.start().linkId(), a.start().eventId(), 0, 0));
+                }
+            }
+            List<Move> moves = policy.onLinkDown(PlacementView.of(engine), ev.linkId(), arcs, hot);
+            Map<Move, Active> origin = new LinkedHashMap<>();
+            Active a = new Active(ev, received);
+            for (Move m : moves) {
+                origin.put(m, a);
+                movedThisInterval.add(m.flowId());
+            }
+            commit(engine, origin, "link-down");
+        }
+    }
+
+    /** Pins the moves in the engine and records them; undoes the pins if the transaction fails. */
+    private void commit(PlacementEngine engine, Map<Move, Active> moves, String trigger) {
+        List<PathChange> changes = new ArrayList<>();
+        List<Move> pinned = new ArrayList<>();
+        List<Map<String, Object>> described = new ArrayList<>();
+        Instant decided = Instant.now();
+        for (var e : moves.entrySet()) {
+            Move m = e.getKey();
+            HotspotEvent cause = e.getValue().start();
+            PlacedFlow p;
+            try {
+                p = EnginePin.pin(engine, m.flowId(), m.fromArcs(), m.toArcs());
+            } catch (EnginePin.PinFailure f) {
+                LOG.warn("not moving {}: {}", m.flowId(), f.getMessage());
+                continue;
+            }
+            pinned.add(m);
+            long sampleToEventMs = LoopTimings.millis(cause.sample(), cause.detectedAt());
+            long eventToDecisionMs = LoopTimings.millis(cause.detectedAt(), decided);
+            String reason = m.cause() + " sample-to-event-ms=" + sampleToEventMs + " event-to-decision-ms="
+                    + eventToDecisionMs;
+            changes.add(Changes.placed(p, reason));
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("flowId", m.flowId());
+            d.put("jobId", p.flow().job());
+            d.put("cause", m.cause());
+            d.put("maxUtilAfter", m.maxUtilAfter());
+            d.put("sampleToEventMs", sampleToEventMs);
+            d.put("eventToDecisionMs", eventToDecisionMs);
+            described.add(d);
+        }
+        if (changes.isEmpty()) {
+            return;
+        }
+        Instant[] stamps = new Instant[2];
+        try {
+            tx.executeWithoutResult(s -> {
+                ledger.record(changes);
+                Map<String, Object> payload = new LinkedHashMap<>();
+                payload.put("reason", pinned.get(0).cause());
+                payload.put("trigger", trigger);
+                payload.put("flows", changes.size());
+                payload.put("moves", described);
+                events.append("flows-replaced", pinned.get(0).cause(), payload);
+                // Registered after the ledger's: runs once the agents' long-polls were answered.
+                TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                    @Override
+                    public void afterCommit() {
+                        stamps[1] = Instant.now();
+                    }
+
+                    @Override
+                    public void beforeCommit(boolean readOnly) {
+                        stamps[0] = Instant.now();
+                    }
+                });
+            });
+        } catch (RuntimeException e) {
+            LOG.error("recording {} moves failed, undoing them: {}", pinned.size(), e.toString());
+            for (Move m : pinned) {
+                try {
+                    EnginePin.pin(engine, m.flowId(), m.toArcs(), m.fromArcs());
+                } catch (EnginePin.PinFailure f) {
+                    LOG.error("could not undo the move of {}: {}", m.flowId(), f.getMessage());
+                }
+            }
+            return;
+        }
+        Instant committed = stamps[0] == null ? decided : stamps[0];
+        Instant woken = stamps[1] == null ? Instant.now() : stamps[1];
+        Set<Active> causes = new HashSet<>(moves.values());
+        for (Active a : causes) {
+            timings.record(a.start().sample(), a.start().detectedAt(), committed, woken);
+        }
+        LOG.info("moved {} flow slices ({}; {}): event to agents woken {} ms", changes.size(), trigger,
+                pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken));
+    }
+
+    /** The arc of the event's hot direction in the current engine, or -1 (unknown link, logged once). */
+    private int arcOf(FabricIndex ix, HotspotEvent ev) {
+        int[] arcs = ix.arcsOfLink(ev.linkId());
+        if (arcs != null) {
+            for (int a : arcs) {
+                if (ix.nodeId(ix.to(a)).equals(ev.direction())) {
+                    return a;
+                }
+            }
+        }
+        warnUnknown(ev.key());
+        return -1;
+    }
+
+    private void warnUnknown(String what) {
+        if (unknownLinks.add(what)) {
+            LOG.warn("hotspot on {} which the current fabric does not have: ignored", what);
+        }
+    }
+
+    private void rollInterval() {
+        long now = System.currentTimeMillis() / props.intervalMs();
+        if (now != interval) {
+            interval = now;
+            movedThisInterval.clear();
+            usedThisInterval.clear();
+        }
+    }
+
+    private static void safely(String what, Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            // One bad pass must not stop the loop thread.
+            LOG.error("re-placement {} failed: {}", what, e.toString(), e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        KafkaConsumer<String, String> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        Thread t = feed;
+        if (t != null) {
+            try {
+                t.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        ScheduledExecutorService l = loop;
+        if (l != null) {
+            l.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return feed != null && feed.isAlive();
+    }
+}
