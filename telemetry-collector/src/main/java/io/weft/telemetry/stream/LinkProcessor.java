@@ -167,11 +167,16 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
                 dirty.add(slot);
             }
             for (Emitted e : out) {
-                Record<String, Emitted> r = new Record<>(e.key(), e, recordTimestamp);
-                if (e instanceof LinkLoad load && !loadInterval.isZero()) {
-                    coalesce(slot, r, load);
+                if (e instanceof LinkLoad load) {
+                    // arcKey is the load's key (linkId>toNode), already built: no concatenation per load.
+                    Record<String, Emitted> r = new Record<>(arc.arcKey(), e, recordTimestamp);
+                    if (loadInterval.isZero()) {
+                        context.forward(r);
+                    } else {
+                        coalesce(slot, r, load);
+                    }
                 } else {
-                    context.forward(r);
+                    context.forward(new Record<>(e.key(), e, recordTimestamp));
                 }
             }
         }
