@@ -1,6 +1,7 @@
 package io.weft.scheduler.placement;
 
 import io.weft.fabric.Arc;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,6 +15,18 @@ public interface FlowEncoder {
      * @throws EncodingFailure when the path cannot be encoded or the walk does not reproduce it
      */
     FlowEncoding encode(List<Arc> path, String tenant) throws EncodingFailure;
+
+    /**
+     * The same for a path given as arc indices of {@code ix} (how the engine holds paths); an
+     * encoder that can look the path up without building the arc list overrides this.
+     */
+    default FlowEncoding encode(FabricIndex ix, int[] arcs, String tenant) throws EncodingFailure {
+        Arc[] out = new Arc[arcs.length];
+        for (int i = 0; i < arcs.length; i++) {
+            out[i] = ix.arc(arcs[i]);
+        }
+        return encode(Arrays.asList(out), tenant);
+    }
 
     /** A path that cannot be encoded; the message says why (one line). */
     final class EncodingFailure extends Exception {

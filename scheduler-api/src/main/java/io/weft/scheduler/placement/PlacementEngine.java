@@ -680,7 +680,7 @@ public final class PlacementEngine {
                 continue;
             }
             try {
-                encodings[s] = encoder.encode(arcList(paths[s]), tenants[s]);
+                encodings[s] = encoder.encode(ix, paths[s], tenants[s]);
                 if (old != null) {
                     moved.add(flows[s].id());
                 }

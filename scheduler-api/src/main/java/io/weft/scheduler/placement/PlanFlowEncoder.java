@@ -52,6 +52,15 @@ public final class PlanFlowEncoder implements FlowEncoder {
     private final FabricPlan plan;
     private final Set<String> singleHomed = new HashSet<>();
     private final Map<SwitchPath, FlowEncoding> cache = new ConcurrentHashMap<>();
+    /**
+     * The same cache keyed by arc indices, for the engine (no arc list, no string hashing on a hit).
+     * Arc a of a {@link FabricIndex} is link a/2 of the fabric in file order, from its a end (even)
+     * or b end (odd), and node numbers follow the fabric's node order; both are fixed by the
+     * fabric, so this is used only when the index is of this plan's very fabric.
+     */
+    private final Map<IntSwitchPath, FlowEncoding> arcCache = new ConcurrentHashMap<>();
+    /** Arc index to: 1 = the only link of a single-homed NIC, leaving it; 2 = the same, entering it. */
+    private final byte[] nicEnd;
     private final LongAdder hits = new LongAdder();
     private final LongAdder proofs = new LongAdder();
 
@@ -63,6 +72,20 @@ public final class PlanFlowEncoder implements FlowEncoder {
             if (n != null && n.role() == Role.NIC && links.size() == 1
                     && links.get(0).id().equals(plan.attachment(nic).link().id())) {
                 singleHomed.add(nic);
+            }
+        }
+        List<Link> links = plan.fabric().links();
+        nicEnd = new byte[2 * links.size()];
+        for (int i = 0; i < links.size(); i++) {
+            Link l = links.get(i);
+            for (int end = 0; end < 2; end++) {
+                String from = end == 0 ? l.a().node() : l.b().node();
+                String to = end == 0 ? l.b().node() : l.a().node();
+                if (singleHomed.contains(from) && new Arc(l, from).equals(plan.attachment(from))) {
+                    nicEnd[2 * i + end] = 1;
+                } else if (singleHomed.contains(to) && l.id().equals(plan.attachment(to).link().id())) {
+                    nicEnd[2 * i + end] = 2;
+                }
             }
         }
     }
@@ -89,6 +112,41 @@ public final class PlanFlowEncoder implements FlowEncoder {
             cache.put(key, e);
         }
         return e;
+    }
+
+    /**
+     * The engine's entry: for a path from a single-homed NIC to another, of an index over this plan's
+     * fabric, the arc-index cache; anything else goes through {@link #encode(List, String)}.
+     */
+    @Override
+    public FlowEncoding encode(FabricIndex ix, int[] arcs, String tenant) throws EncodingFailure {
+        int n = arcs.length;
+        if (ix.fabric() != plan.fabric() || n < 2 || tenant == null || nicEnd.length != ix.arcCount()
+                || nicEnd[arcs[0]] != 1 || nicEnd[arcs[n - 1]] != 2 || arcs[0] >> 1 == arcs[n - 1] >> 1) {
+            return FlowEncoder.super.encode(ix, arcs, tenant);
+        }
+        IntSwitchPath key = IntSwitchPath.of(ix, arcs, tenant);
+        FlowEncoding e = arcCache.get(key);
+        if (e != null) {
+            hits.increment();
+            return e;
+        }
+        Arc[] path = new Arc[n];
+        for (int i = 0; i < n; i++) {
+            path[i] = ix.arc(arcs[i]);
+        }
+        e = prove(Arrays.asList(path), tenant);
+        if (arcCache.size() >= MAX_ENTRIES) {
+            arcCache.clear();
+        }
+        arcCache.put(key, e);
+        return e;
+    }
+
+    /** Forgets every proven switch path (benchmarks measure the cold cost with it). */
+    public void clearCache() {
+        cache.clear();
+        arcCache.clear();
     }
 
     /** Paths encoded by a full walk proof so far, and paths served from the cache (for benchmarks). */
@@ -166,6 +224,42 @@ public final class PlanFlowEncoder implements FlowEncoder {
             SwitchPath k = (SwitchPath) o;
             return hash == k.hash && tenant.equals(k.tenant) && firstSwitch.equals(k.firstSwitch)
                     && lastSwitch.equals(k.lastSwitch) && Arrays.equals(arcs, k.arcs);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /** {@link SwitchPath} in arc indices: first switch, switch-to-switch arcs, last switch, tenant. */
+    static final class IntSwitchPath {
+        private final String tenant;
+        private final int[] key;
+        private final int hash;
+
+        private IntSwitchPath(String tenant, int[] key) {
+            this.tenant = tenant;
+            this.key = key;
+            this.hash = tenant.hashCode() * 31 + Arrays.hashCode(key);
+        }
+
+        static IntSwitchPath of(FabricIndex ix, int[] arcs, String tenant) {
+            int n = arcs.length;
+            int[] k = new int[n];
+            k[0] = ix.to(arcs[0]);
+            System.arraycopy(arcs, 1, k, 1, n - 2);
+            k[n - 1] = ix.from(arcs[n - 1]);
+            return new IntSwitchPath(tenant, k);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof IntSwitchPath)) {
+                return false;
+            }
+            IntSwitchPath p = (IntSwitchPath) o;
+            return hash == p.hash && Arrays.equals(key, p.key) && tenant.equals(p.tenant);
         }
 
         @Override

@@ -75,6 +75,45 @@ class PlanFlowEncoderCacheTest {
     }
 
     @Test
+    void theArcIndexCacheRefusesAPathWhoseNicArcDoesNotJoinIt() throws Exception {
+        Fabric f = Fixtures.leafSpine(2, 2, 2);
+        FabricPlan plan = Planner.plan(f, null);
+        FabricIndex ix = FabricIndex.of(f);
+        PlanFlowEncoder enc = new PlanFlowEncoder(plan);
+        List<Arc> good = leafToLeaf(f, plan, 0, 1);
+        int[] arcs = arcs(ix, good);
+        FlowEncoding e = enc.encode(ix, arcs, "default");
+        assertThat(enc.encode(ix, arcs.clone(), "default")).isSameAs(e);
+        assertThat(enc.cacheHits()).isEqualTo(1);
+        Arc stranger = plan.attachment(nicOnOtherLeafThan(f, plan, good.get(0).to()));
+        int[] broken = arcs.clone();
+        broken[0] = ix.arcOf(stranger.link().id(), stranger.from());
+        assertThatThrownBy(() -> enc.encode(ix, broken, "default")).isInstanceOf(FlowEncoder.EncodingFailure.class);
+        // A tenant the path was not proven for is a different entry, and an unknown one is refused.
+        assertThatThrownBy(() -> enc.encode(ix, arcs, "nobody")).isInstanceOf(FlowEncoder.EncodingFailure.class);
+        assertThat(enc.cacheHits()).isEqualTo(1);
+    }
+
+    @Test
+    void anIndexOfAnotherFabricObjectIsNotServedFromTheArcIndexCache() throws Exception {
+        Fabric f = Fixtures.leafSpine(2, 2, 2);
+        FabricPlan plan = Planner.plan(f, null);
+        PlanFlowEncoder enc = new PlanFlowEncoder(plan);
+        FabricIndex other = FabricIndex.of(Fixtures.leafSpine(2, 2, 2));
+        int[] arcs = arcs(other, leafToLeaf(f, plan, 0, 1));
+        enc.encode(other, arcs, "default");
+        enc.encode(other, arcs, "default");
+        // Served by the arc-list cache (keyed by link ids), never by arc numbers of a foreign index.
+        assertThat(enc.proofs()).isEqualTo(1);
+        assertThat(enc.encode(other, arcs, "default").carriers())
+                .isEqualTo(PathEncoder.encode(plan, leafToLeaf(f, plan, 0, 1), "default").carriers());
+    }
+
+    private static int[] arcs(FabricIndex ix, List<Arc> path) {
+        return path.stream().mapToInt(a -> ix.arcOf(a.link().id(), a.from())).toArray();
+    }
+
+    @Test
     void entriesAreCopiesTheCallerCannotChange() throws Exception {
         Fabric f = Fixtures.leafSpine(2, 2, 2);
         FabricPlan plan = Planner.plan(f, null);
