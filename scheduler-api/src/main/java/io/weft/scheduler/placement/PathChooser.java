@@ -136,7 +136,14 @@ final class PathChooser {
             if (d2 == null) {
                 continue;
             }
-            b[k] = Math.max(base, Math.max(bottleneck(d1), bottleneck(d2)));
+            // The first leg alone already loses to the best so far: it can neither win nor tie (the
+            // tie phase below only looks at b <= bestB + EPS, and bestB only falls), so skip leg two.
+            double b1 = Math.max(base, bottleneck(d1));
+            if (b1 > bestB + EPS) {
+                b[k] = b1;
+                continue;
+            }
+            b[k] = Math.max(b1, bottleneck(d2));
             bestB = Math.min(bestB, b[k]);
         }
         if (!(bestB < bMin - EPS)) {
