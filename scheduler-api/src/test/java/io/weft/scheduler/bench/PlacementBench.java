@@ -458,9 +458,10 @@ public final class PlacementBench {
         for (String mode : new String[] {"none", "warm", "cold"}) {
             FlowEncoder enc = mode.equals("none") ? NO_ENCODING : encoder("clos-4096", clos);
             PlacementEngine e = new PlacementEngine(ix, enc, PlacementConfig.DEFAULTS);
+            long[] p0 = proofCounts(enc);
             Runs r = timeAdd(e, ring, enc, mode.equals("cold"), quick ? 3 : 60, quick ? 10 : 100);
             timeTarget("4096-GPU ring, 3-tier Clos, p99" + suffix(mode), r, 10, "max load "
-                    + round(e.quality().maxLoad()));
+                    + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
         }
         // 65,536 flows: fat-tree k=32 (8,192 NICs), all-to-all with 8 concurrent peers.
         Fabric ft32 = fabric("ft32", () -> FatTreeGenerator.generate(FatTreeGenerator.kary(32)));
@@ -469,9 +470,10 @@ public final class PlacementBench {
         for (String mode : new String[] {"none", "warm", "cold"}) {
             FlowEncoder enc = mode.equals("none") ? NO_ENCODING : encoder("ft32", ft32);
             PlacementEngine e = new PlacementEngine(ix32, enc, PlacementConfig.DEFAULTS);
+            long[] p0 = proofCounts(enc);
             Runs r = timeAdd(e, big, enc, mode.equals("cold"), quick ? 1 : 3, quick ? 2 : 7);
             timeTarget(big.flows().size() + " flows (ft32 a2a 8 peers)" + suffix(mode), r, 100,
-                    "max load " + round(e.quality().maxLoad()));
+                    "max load " + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
             if (mode.equals("cold")) {
                 continue;
             }
@@ -493,6 +495,20 @@ public final class PlacementBench {
         target("engine heap, 65,536 placed flows", (after - before) / (1024 * 1024) + " MB", "<= 256 MB",
                 after - before <= 256L * 1024 * 1024, "used heap after GC, engine + encodings + candidate cache; "
                         + e.quality().placedFlows() + " placed");
+    }
+
+    private static long[] proofCounts(FlowEncoder enc) {
+        return enc instanceof PlanFlowEncoder p ? new long[] {p.proofs(), p.cacheHits()} : null;
+    }
+
+    /** Walk proofs and cache hits of the encoder during the calls (warm-up included). */
+    private static String proofNote(FlowEncoder enc, long[] before, Runs r) {
+        if (before == null) {
+            return "";
+        }
+        long[] now = proofCounts(enc);
+        return String.format(Locale.ROOT, "; %d walk proofs, %d cache hits over warm-up + %d timed calls",
+                now[0] - before[0], now[1] - before[1], r.wallMs.length);
     }
 
     private static String suffix(String mode) {
