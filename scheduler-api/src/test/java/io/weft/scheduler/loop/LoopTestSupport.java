@@ -54,30 +54,37 @@ final class LoopTestSupport {
     }
 
     static void register(DynamicPropertyRegistry r, long intervalMs) {
-        DevstackEndpoints e = DevstackExtension.endpoints();
+        properties(DevstackExtension.endpoints(), FABRIC, intervalMs).forEach((k, v) -> r.add(k, () -> v));
+    }
+
+    /** The scheduler's properties for a loop run on this devstack and fabric (topics created here). */
+    static Map<String, String> properties(DevstackEndpoints e, Fabric fabric, long intervalMs) {
         createTopics(e.kafkaBootstrapServers());
         Path file;
         try {
             file = Files.createTempFile("weft-loop-fabric", ".json");
-            Files.writeString(file, FabricJson.write(FABRIC));
+            Files.writeString(file, FabricJson.write(fabric));
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
-        List<String> nics = nics();
-        r.add("spring.datasource.url", e::jdbcUrl);
-        r.add("spring.datasource.username", e::jdbcUser);
-        r.add("spring.datasource.password", e::jdbcPassword);
-        r.add("spring.datasource.hikari.schema", () -> "scheduler_loop");
-        r.add("spring.flyway.schemas", () -> "scheduler_loop");
-        r.add("spring.flyway.default-schema", () -> "scheduler_loop");
-        r.add("weft.scheduler.kafka.bootstrap-servers", e::kafkaBootstrapServers);
-        r.add("weft.scheduler.kafka.fabric-topic", () -> FABRIC_TOPIC);
-        r.add("weft.scheduler.fabric.file", file::toString);
-        r.add("weft.scheduler.auth.tokens", () -> "lsched:scheduler=" + SCHEDULER + ";lagent:agent:"
+        List<String> nics = new ArrayList<>();
+        fabric.nodesWithRole(Role.NIC).forEach(n -> nics.add(n.id()));
+        Map<String, String> p = new java.util.LinkedHashMap<>();
+        p.put("spring.datasource.url", e.jdbcUrl());
+        p.put("spring.datasource.username", e.jdbcUser());
+        p.put("spring.datasource.password", e.jdbcPassword());
+        p.put("spring.datasource.hikari.schema", "scheduler_loop");
+        p.put("spring.flyway.schemas", "scheduler_loop");
+        p.put("spring.flyway.default-schema", "scheduler_loop");
+        p.put("weft.scheduler.kafka.bootstrap-servers", e.kafkaBootstrapServers());
+        p.put("weft.scheduler.kafka.fabric-topic", FABRIC_TOPIC);
+        p.put("weft.scheduler.fabric.file", file.toString());
+        p.put("weft.scheduler.auth.tokens", "lsched:scheduler=" + SCHEDULER + ";lagent:agent:"
                 + String.join(",", nics) + "=" + AGENT);
-        r.add("weft.reroute.hotspots-topic", () -> HOTSPOTS);
-        r.add("weft.reroute.group-id", () -> "loop-test-" + RUN);
-        r.add("weft.reroute.interval-ms", () -> Long.toString(intervalMs));
+        p.put("weft.reroute.hotspots-topic", HOTSPOTS);
+        p.put("weft.reroute.group-id", "loop-test-" + RUN);
+        p.put("weft.reroute.interval-ms", Long.toString(intervalMs));
+        return p;
     }
 
     static List<String> nics() {
@@ -100,8 +107,12 @@ final class LoopTestSupport {
     }
 
     static KafkaProducer<String, String> producer() {
+        return producer(DevstackExtension.endpoints().kafkaBootstrapServers());
+    }
+
+    static KafkaProducer<String, String> producer(String bootstrap) {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         p.put(ProducerConfig.ACKS_CONFIG, "1");
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
@@ -158,6 +169,10 @@ final class LoopTestSupport {
     }
 
     static JsonNode createJob(int port, String name, List<String> endpoints, double demandGbps) {
+        return createJob(port, name, endpoints, demandGbps, "srv6");
+    }
+
+    static JsonNode createJob(int port, String name, List<String> endpoints, double demandGbps, String encoding) {
         StringBuilder eps = new StringBuilder();
         for (String n : endpoints) {
             eps.append(eps.isEmpty() ? "" : ",").append('"').append(n).append('"');
@@ -165,7 +180,7 @@ final class LoopTestSupport {
         Reply r = send(request(port, "/v1/jobs", SCHEDULER).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"" + name + "\",\"pattern\":\"ring\","
                         + "\"order\":\"given\",\"endpoints\":[" + eps + "],\"demandGbps\":" + demandGbps
-                        + ",\"encoding\":\"srv6\"}")).build());
+                        + ",\"encoding\":\"" + encoding + "\"}")).build());
         if (r.status() != 201) {
             throw new AssertionError("job not created: " + r.status() + " " + r.body());
         }
@@ -205,9 +220,13 @@ final class LoopTestSupport {
 
     /** Interleaved ring: leaf1-nic1, leaf2-nic1, .., leaf4-nic1, leaf1-nic2, ..: every flow crosses the spines. */
     static List<String> interleavedRing() {
+        return interleavedRing(4, 4);
+    }
+
+    static List<String> interleavedRing(int leaves, int nicsPerLeaf) {
         List<String> out = new ArrayList<>();
-        for (int h = 1; h <= 4; h++) {
-            for (int l = 1; l <= 4; l++) {
+        for (int h = 1; h <= nicsPerLeaf; h++) {
+            for (int l = 1; l <= leaves; l++) {
                 out.add("leaf" + l + "-nic" + h);
             }
         }

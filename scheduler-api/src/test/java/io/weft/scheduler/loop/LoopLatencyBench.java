@@ -1,0 +1,147 @@
+package io.weft.scheduler.loop;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.weft.devstack.Devstack;
+import io.weft.fabric.Fabric;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.scheduler.SchedulerApiApplication;
+import io.weft.scheduler.reroute.HotspotListener;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code ./weft bench loop} latency part: hotspot event published → the agent's parked long-poll
+ * answered with a newer version, measured on the client side over N events, on an embedded
+ * devstack (KRaft broker + PostgreSQL) and the whole scheduler in this JVM. Each event makes the
+ * uplink of the next flow of a 32-flow ring hot (4 leaves x 16 spines x 8 NICs, so a tolerated
+ * alternative always exists), then ends the hotspot. Warm-up events are not counted.
+ *
+ * <p>Usage: {@code [--json] [--quick] [--events N]}. Prints a table, or with {@code --json} one
+ * object {@code {"loop_p50_ms":..,"loop_p99_ms":..,"loop_events":..,"loop_missed":..}}.
+ */
+public final class LoopLatencyBench {
+    private static final long INTERVAL_MS = 50;
+
+    private LoopLatencyBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean json = false;
+        int events = 200;
+        int warmup = 30;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--json" -> json = true;
+                case "--quick" -> {
+                    events = 50;
+                    warmup = 10;
+                }
+                case "--events" -> events = Integer.parseInt(args[++i]);
+                default -> {
+                    System.err.println("loop latency: unknown option " + args[i]);
+                    System.exit(2);
+                }
+            }
+        }
+        // Kafka, PostgreSQL and Spring log to stdout: keep it for the result alone.
+        PrintStream out = System.out;
+        System.setOut(System.err);
+        Fabric fabric = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(4, 16, 8));
+        Path state = Files.createTempDirectory("weft-loop-bench");
+        double[] ms;
+        int missed;
+        try (Devstack dev = Devstack.builder().stateDir(state).kafkaPort(0).postgresPort(0).start()) {
+            Map<String, String> props = LoopTestSupport.properties(dev.endpoints(), fabric, INTERVAL_MS);
+            props.put("server.port", "0");
+            props.put("logging.level.root", "WARN");
+            // As command-line arguments: they must override application.yml, default properties would not.
+            String[] springArgs = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                    .toArray(String[]::new);
+            try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(SchedulerApiApplication.class)
+                    .run(springArgs);
+                 KafkaProducer<String, String> producer = LoopTestSupport.producer(
+                         dev.endpoints().kafkaBootstrapServers())) {
+                if (!ctx.getBean(HotspotListener.class).awaitAssigned(java.time.Duration.ofSeconds(60))) {
+                    throw new IllegalStateException("the scheduler never joined the hotspots topic");
+                }
+                int port = Integer.parseInt(ctx.getEnvironment().getProperty("local.server.port"));
+                JsonNode job = LoopTestSupport.createJob(port, "loop-bench", LoopTestSupport.interleavedRing(4, 8),
+                        100);
+                String jobId = job.get("id").asString();
+                int flows = job.get("flows").size();
+                List<Double> samples = new ArrayList<>();
+                missed = 0;
+                for (int i = 0; i < warmup + events; i++) {
+                    String flowId = job.get("flows").get(i % flows).get("id").asString();
+                    JsonNode flow = null;
+                    for (JsonNode f : LoopTestSupport.job(port, jobId).get("flows")) {
+                        if (f.get("id").asString().equals(flowId)) {
+                            flow = f;
+                        }
+                    }
+                    String hot = LoopTestSupport.arcs(flow).get(1);
+                    String link = hot.substring(0, hot.indexOf('>'));
+                    String dir = hot.substring(hot.indexOf('>') + 1);
+                    String src = flow.get("src").asString();
+                    long since = LoopTestSupport.version(port, src);
+                    CompletableFuture<LoopTestSupport.Reply> poll = LoopTestSupport.longPoll(port, src, since, 5);
+                    Thread.sleep(5); // let it park: the agent waits before the hotspot exists
+                    long t0 = System.nanoTime();
+                    Instant now = Instant.now();
+                    LoopTestSupport.publish(producer, "hotspot-start", link, dir, now, now);
+                    LoopTestSupport.Reply r = poll.get(10, TimeUnit.SECONDS);
+                    boolean moved = r.status() == 200 && r.body().get("version").asLong() > since;
+                    if (i >= warmup) {
+                        if (moved) {
+                            samples.add((r.answeredNanos() - t0) / 1e6);
+                        } else {
+                            missed++;
+                        }
+                    }
+                    LoopTestSupport.publish(producer, "hotspot-end", link, dir, Instant.now(), Instant.now());
+                    Thread.sleep(INTERVAL_MS + 5); // a fresh interval: the k budget is per interval
+                }
+                LoopTestSupport.release(port, jobId);
+                ms = samples.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            }
+        }
+        double p50 = percentile(ms, 0.50);
+        double p99 = percentile(ms, 0.99);
+        if (json) {
+            out.printf(Locale.ROOT, "{\"loop_p50_ms\":%s,\"loop_p99_ms\":%s,\"loop_events\":%d,\"loop_missed\":%d}%n",
+                    num(p50), num(p99), ms.length, missed);
+        } else {
+            out.printf(Locale.ROOT, "loop latency (hotspot event published -> agent long-poll answered), %d events"
+                    + " (+%d warm-up), %d without a move%n", ms.length, warmup, missed);
+            out.printf(Locale.ROOT, "  loop_p50_ms %.2f   loop_p99_ms %.2f   max %.2f   (goal p99 <= 50 ms)%n", p50,
+                    p99, ms.length == 0 ? Double.NaN : ms[ms.length - 1]);
+        }
+        out.flush();
+        System.exit(0); // non-daemon threads of the broker must not keep the JVM up
+    }
+
+    /** Nearest-rank percentile of sorted values; NaN when empty. */
+    static double percentile(double[] sorted, double q) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.3f", v);
+    }
+}
