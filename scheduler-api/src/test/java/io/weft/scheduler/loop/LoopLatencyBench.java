@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code ./weft bench loop} latency part: hotspot event published → the agent's parked long-poll
@@ -28,8 +29,9 @@ import tools.jackson.databind.JsonNode;
  * uplink of the next flow of a 32-flow ring hot (4 leaves x 16 spines x 8 NICs, so a tolerated
  * alternative always exists), then ends the hotspot. Warm-up events are not counted.
  *
- * <p>Usage: {@code [--json] [--quick] [--events N]}. Prints a table, or with {@code --json} one
- * object {@code {"loop_p50_ms":..,"loop_p99_ms":..,"loop_events":..,"loop_missed":..}}.
+ * <p>Usage: {@code [--json] [--quick] [--loop-events N] [--merge JSON]}. Prints a table, or with
+ * {@code --json} one object {@code {"loop_p50_ms":..,"loop_p99_ms":..,"loop_events":..,"loop_missed":..}},
+ * added to the object given with {@code --merge} (the ingest half of {@code ./weft bench loop}).
  */
 public final class LoopLatencyBench {
     private static final long INTERVAL_MS = 50;
@@ -41,6 +43,7 @@ public final class LoopLatencyBench {
         boolean json = false;
         int events = 200;
         int warmup = 30;
+        String merge = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
@@ -48,7 +51,8 @@ public final class LoopLatencyBench {
                     events = 50;
                     warmup = 10;
                 }
-                case "--events" -> events = Integer.parseInt(args[++i]);
+                case "--loop-events" -> events = Integer.parseInt(args[++i]);
+                case "--merge" -> merge = args[++i];
                 default -> {
                     System.err.println("loop latency: unknown option " + args[i]);
                     System.exit(2);
@@ -120,8 +124,17 @@ public final class LoopLatencyBench {
         double p50 = percentile(ms, 0.50);
         double p99 = percentile(ms, 0.99);
         if (json) {
-            out.printf(Locale.ROOT, "{\"loop_p50_ms\":%s,\"loop_p99_ms\":%s,\"loop_events\":%d,\"loop_missed\":%d}%n",
-                    num(p50), num(p99), ms.length, missed);
+            // --merge: the ingest half's JSON object, completed with the latency numbers (one object per suite).
+            ObjectNode o = merge == null ? LoopTestSupport.JSON.createObjectNode()
+                    : (ObjectNode) LoopTestSupport.JSON.readTree(merge);
+            o.remove("loop_note");
+            putNumber(o, "loop_p50_ms", p50);
+            putNumber(o, "loop_p99_ms", p99);
+            o.put("loop_events", ms.length);
+            o.put("loop_missed", missed);
+            o.put("loop_measured", "hotspot-start published -> agent long-poll answered with the new version "
+                    + "(scheduler-api + embedded devstack, one JVM)");
+            out.println(LoopTestSupport.JSON.writeValueAsString(o));
         } else {
             out.printf(Locale.ROOT, "loop latency (hotspot event published -> agent long-poll answered), %d events"
                     + " (+%d warm-up), %d without a move%n", ms.length, warmup, missed);
@@ -141,7 +154,11 @@ public final class LoopLatencyBench {
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    private static String num(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.3f", v);
+    private static void putNumber(ObjectNode o, String key, double v) {
+        if (Double.isNaN(v)) {
+            o.putNull(key);
+        } else {
+            o.put(key, Math.round(v * 1000) / 1000.0);
+        }
     }
 }
