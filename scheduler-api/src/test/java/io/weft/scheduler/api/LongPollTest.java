@@ -74,6 +74,33 @@ class LongPollTest extends ApiTestSupport {
     }
 
     @Test
+    void everyAgentOfANicWakesWithTheSameProfileAndNoWaiterIsLeft() throws Exception {
+        long v0 = get("/v1/agents/nic1/paths", AGENT_12).body().get("version").asLong();
+        java.util.List<CompletableFuture<HttpResponse<String>>> polls = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            polls.add(HTTP.sendAsync(builder("/v1/agents/nic1/paths?since=" + v0 + "&wait=15", AGENT_12).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        awaitWaiters(20);
+
+        JsonNode job = createRing("fan-out", 5, "nic1", "nic4");
+        String first = null;
+        for (CompletableFuture<HttpResponse<String>> poll : polls) {
+            HttpResponse<String> r = poll.get(20, TimeUnit.SECONDS);
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(ct -> assertThat(ct)
+                    .startsWith("application/json"));
+            first = first == null ? r.body() : first;
+            assertThat(r.body()).isEqualTo(first);
+        }
+        JsonNode profile = JSON.readTree(first);
+        assertThat(profile.get("version").asLong()).isGreaterThan(v0);
+        assertThat(profile.toString()).contains(job.get("id").asString());
+        awaitWaiters(0);
+        delete("/v1/jobs/" + job.get("id").asString(), SCHEDULER);
+    }
+
+    @Test
     void unknownNicIs404NamingIt() {
         Reply r = get("/v1/agents/nic99/paths", OPERATOR);
         assertThat(r.status()).isEqualTo(404);

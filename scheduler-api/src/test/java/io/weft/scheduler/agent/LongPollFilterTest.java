@@ -1,0 +1,50 @@
+package io.weft.scheduler.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** What the fast path takes on itself; everything else must fall through to the controller. */
+class LongPollFilterTest {
+
+    @Test
+    void onlyTheAgentPathsPathNamesANic() {
+        assertThat(LongPollFilter.nicOf("/v1/agents/nic7/paths")).isEqualTo("nic7");
+        assertThat(LongPollFilter.nicOf("/v1/agents//paths")).isNull();
+        assertThat(LongPollFilter.nicOf("/v1/agents/a/b/paths")).isNull();
+        assertThat(LongPollFilter.nicOf("/v1/agents/nic%2F1/paths")).isNull();
+        assertThat(LongPollFilter.nicOf("/v1/agents/nic7/reports")).isNull();
+        assertThat(LongPollFilter.nicOf("/v1/agents/nic7/paths/")).isNull();
+        assertThat(LongPollFilter.nicOf("/v1/jobs")).isNull();
+    }
+
+    @Test
+    void sinceIsAbsentAVersionOrLeftToTheController() {
+        assertThat(LongPollFilter.parseSince(null)).isEqualTo(LongPollFilter.ABSENT);
+        assertThat(LongPollFilter.parseSince("0")).isZero();
+        assertThat(LongPollFilter.parseSince("123456789012")).isEqualTo(123_456_789_012L);
+        for (String bad : new String[] {"", "-3", "+3", "1e3", "soon", "1234567890123456789", " 1"}) {
+            assertThat(LongPollFilter.parseSince(bad)).as(bad).isEqualTo(LongPollFilter.BAD);
+        }
+    }
+
+    @Test
+    void waitDefaultsToZeroAndOutOfRangeIsLeftToTheController() {
+        assertThat(LongPollFilter.parseWait(null)).isZero();
+        assertThat(LongPollFilter.parseWait("30")).isEqualTo(30);
+        assertThat(LongPollFilter.parseWait("86400")).isEqualTo(86_400);
+        assertThat(LongPollFilter.parseWait("86401")).isEqualTo(-1);
+        assertThat(LongPollFilter.parseWait("soon")).isEqualTo(-1);
+        assertThat(LongPollFilter.parseWait("")).isEqualTo(-1);
+    }
+
+    @Test
+    void acceptHeadersThatExcludeJsonAreLeftToTheController() {
+        assertThat(LongPollFilter.acceptsJson(null)).isTrue();
+        assertThat(LongPollFilter.acceptsJson("*/*")).isTrue();
+        assertThat(LongPollFilter.acceptsJson("application/json")).isTrue();
+        assertThat(LongPollFilter.acceptsJson("text/html,application/*;q=0.8")).isTrue();
+        assertThat(LongPollFilter.acceptsJson("text/html")).isFalse();
+        assertThat(LongPollFilter.acceptsJson("application/xml")).isFalse();
+    }
+}
