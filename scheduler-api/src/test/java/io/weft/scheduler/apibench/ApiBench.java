@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -46,6 +46,8 @@ public final class ApiBench {
     private static final String SCHED_TOKEN = "bench-sched-token-0123456789";
     private static final int NICS_PER_LEAF = 16;
     private static final int SPINES = 8;
+    /** Kept-alive connections the pulls share (an agent re-uses its connection). */
+    private static final int PULL_CONNECTIONS = 64;
     private static final java.util.concurrent.atomic.AtomicReference<String> FIRST_ERROR =
             new java.util.concurrent.atomic.AtomicReference<>();
 
@@ -91,14 +93,21 @@ public final class ApiBench {
     }
 
     record Result(int agents, int nics, double jobPostMs, double updateP50Ms, double updateP99Ms, double updateMaxMs,
-                  int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate, double rssMb, double parkSeconds) {
+                  int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate, double rssMb, double parkSeconds,
+                  double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load) {
         String json() {
             return String.format(Locale.ROOT, "{\"agents\":%d,\"nics\":%d,\"updated\":%d,\"job_post_ms\":%.1f,"
                             + "\"update_p50_ms\":%.1f,\"update_p99_ms\":%.1f,\"update_max_ms\":%.1f,\"pull_rate\":%d,"
-                            + "\"pulls\":%d,\"pull_p50_ms\":%.2f,\"pull_p99_ms\":%s,\"rss_mb\":%.0f,\"park_s\":%.1f}",
+                            + "\"pulls\":%d,\"pull_p50_ms\":%.2f,\"pull_p99_ms\":%s,\"rss_mb\":%.0f,\"park_s\":%.1f,"
+                            + "\"update_client_cpu_ms\":%.0f,\"pull_client_cpu_pct\":%.1f,\"loadavg\":\"%s\"}",
                     agents, nics, updated, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
-                    parkSeconds);
+                    parkSeconds, updateClientCpuMs, pullClientCpuPct(), load);
+        }
+
+        /** The client's selector thread, as a share of one core over the pull phase. */
+        double pullClientCpuPct() {
+            return pullClientCpuMs / (pullSeconds * 10.0);
         }
 
         String table() {
@@ -108,9 +117,62 @@ public final class ApiBench {
                     job POST (ring, %d flows) %.1f ms
                     update latency           p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
-                    service RSS              %.0f MB with the agents waiting (goal <= 768 MB)""",
+                    service RSS              %.0f MB with the agents waiting (goal <= 768 MB)
+                    client CPU               %.0f ms for the update; %.1f %% of a core while pulling
+                    load average             %s""",
                     agents, nics, parkSeconds, updated, nics, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate,
-                    pullP50Ms, pullP99Ms, pulls, rssMb);
+                    pullP50Ms, pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(), load);
+        }
+    }
+
+    /**
+     * Open-loop pulls over a fixed pool of connections: a pull goes out on an idle connection at
+     * once, else it queues (with its due time) until one is free. Runs its callbacks on the client's
+     * selector thread.
+     */
+    static final class Puller {
+        interface Done {
+            void done(int status, long dueNanos, long atNanos);
+        }
+
+        private record Pending(byte[] request, long due) {
+        }
+
+        private final NioHttp nio;
+        private final Done done;
+        private final ConcurrentLinkedQueue<NioHttp.Conn> idle = new ConcurrentLinkedQueue<>();
+        private final ConcurrentLinkedQueue<Pending> backlog = new ConcurrentLinkedQueue<>();
+
+        Puller(NioHttp nio, int connections, Done done) throws IOException {
+            this.nio = nio;
+            this.done = done;
+            for (int i = 0; i < connections; i++) {
+                idle.add(nio.connect());
+            }
+        }
+
+        void submit(byte[] request, long due) {
+            backlog.add(new Pending(request, due));
+            drain();
+        }
+
+        private void drain() {
+            while (!backlog.isEmpty()) {
+                NioHttp.Conn c = idle.poll();
+                if (c == null) {
+                    return;
+                }
+                Pending p = backlog.poll();
+                if (p == null) {
+                    idle.add(c);
+                    return;
+                }
+                nio.send(c, p.request(), (st, body, at) -> {
+                    idle.add(c);
+                    done.done(st, p.due(), at);
+                    drain();
+                });
+            }
         }
     }
 
@@ -121,38 +183,36 @@ public final class ApiBench {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30)).build();
         String base = "http://127.0.0.1:" + port;
+        NioHttp nio = new NioHttp("127.0.0.1", port);
         try {
             awaitHealthy(http, base, service);
-            warmUp(http, base, nics);
+            warmUp(http, nio, base, nics);
 
-            // 1. Park the agents, each at its NIC's current version.
+            // 1. Park the agents, each on its own connection, at its NIC's current version.
+            NioHttp.Conn setup = nio.connect();
             long[] since = new long[nics];
-            Pattern version = Pattern.compile("\"version\":(\\d+)");
             for (int n = 0; n < nics; n++) {
-                String body = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + n + "/paths"))
-                        .header("Authorization", "Bearer " + AGENT_TOKEN).build(), HttpResponse.BodyHandlers.ofString())
-                        .body();
-                Matcher m = version.matcher(body);
-                since[n] = m.find() ? Long.parseLong(m.group(1)) : 0;
+                since[n] = versionOf(nio.call(setup, nio.get("/v1/agents/nic" + n + "/paths", AGENT_TOKEN))
+                        .get(30, TimeUnit.SECONDS));
             }
             long parkStart = System.nanoTime();
-            List<CompletableFuture<HttpResponse<Void>>> polls = new ArrayList<>(agents);
             long[] doneAt = new long[agents];
             int[] status = new int[agents];
+            CountDownLatch answered = new CountDownLatch(agents);
             for (int i = 0; i < agents; i++) {
                 int idx = i;
-                HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + (i % nics)
-                                + "/paths?since=" + since[i % nics] + "&wait=60"))
-                        .header("Authorization", "Bearer " + AGENT_TOKEN).timeout(Duration.ofSeconds(120)).build();
-                polls.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
-                    doneAt[idx] = System.nanoTime();
-                    status[idx] = resp == null ? -1 : resp.statusCode();
-                    if (err != null && FIRST_ERROR.compareAndSet(null, err.toString())) {
-                        System.err.println("bench: a long-poll failed: " + err);
-                    }
-                }));
-                if (i % 100 == 99) {
-                    Thread.sleep(20); // let the accept queue drain; this is a load test, not a SYN flood
+                NioHttp.Conn c = nio.connect();
+                nio.send(c, nio.get("/v1/agents/nic" + (i % nics) + "/paths?since=" + since[i % nics] + "&wait=60",
+                        AGENT_TOKEN), (st, body, at) -> {
+                            doneAt[idx] = at;
+                            status[idx] = st;
+                            if (st != 200 && FIRST_ERROR.compareAndSet(null, "status " + st)) {
+                                System.err.println("bench: a long-poll ended with status " + st);
+                            }
+                            answered.countDown();
+                        });
+                if (i % 200 == 199) {
+                    Thread.sleep(10); // let the accept queue drain; this is a load test, not a SYN flood
                 }
             }
             awaitWaiters(http, base, agents, 180);
@@ -160,11 +220,9 @@ public final class ApiBench {
             double rssMb = rssMb(service.pid());
 
             // 2. One job touching every NIC.
-            StringBuilder eps = new StringBuilder();
-            for (int i = 0; i < nics; i++) {
-                eps.append(i == 0 ? "" : ",").append("\"nic").append(i).append('"');
-            }
-            String job = "{\"name\":\"bench\",\"pattern\":\"ring\",\"endpoints\":[" + eps + "],\"demandGbps\":10}";
+            String job = "{\"name\":\"bench\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
+                    + "],\"demandGbps\":10}";
+            double cpu0 = nio.cpuMs();
             long t0 = System.nanoTime();
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                     .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -173,7 +231,10 @@ public final class ApiBench {
             if (created.statusCode() != 201) {
                 throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
             }
-            awaitQuietly(polls, 120);
+            if (!answered.await(120, TimeUnit.SECONDS)) {
+                System.err.println("bench: " + answered.getCount() + " of " + agents + " long-polls unanswered after 120 s");
+            }
+            double updateCpuMs = nio.cpuMs() - cpu0;
             rssMb = Math.max(rssMb, rssMb(service.pid()));
             List<Double> update = new ArrayList<>();
             for (int i = 0; i < agents; i++) {
@@ -182,38 +243,49 @@ public final class ApiBench {
                 }
             }
 
-            // 3. Open-loop pulls at a fixed rate.
+            // 3. Open-loop pulls at a fixed rate over a pool of kept-alive connections. A pull due
+            // while every connection is busy waits for one, and that wait counts in its latency.
             ConcurrentLinkedQueue<Double> pull = new ConcurrentLinkedQueue<>();
             AtomicInteger failed = new AtomicInteger();
-            List<CompletableFuture<?>> pending = new ArrayList<>();
+            int total = rate * seconds;
+            CountDownLatch pulled = new CountDownLatch(total);
+            Puller puller = new Puller(nio, PULL_CONNECTIONS, (st, due, at) -> {
+                if (st == 200) {
+                    pull.add((at - due) / 1e6);
+                } else {
+                    failed.incrementAndGet();
+                }
+                pulled.countDown();
+            });
+            byte[][] requests = new byte[nics][];
+            for (int n = 0; n < nics; n++) {
+                requests[n] = nio.get("/v1/agents/nic" + n + "/paths", AGENT_TOKEN);
+            }
+            double cpu1 = nio.cpuMs();
             long intervalNs = 1_000_000_000L / rate;
             long start = System.nanoTime();
-            for (int k = 0; k < rate * seconds; k++) {
+            for (int k = 0; k < total; k++) {
                 long due = start + k * intervalNs;
                 long now;
                 while ((now = System.nanoTime()) < due) {
                     LockSupport.parkNanos(due - now);
                 }
-                HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + (k % nics) + "/paths"))
-                        .header("Authorization", "Bearer " + AGENT_TOKEN).build();
-                pending.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
-                    if (resp != null && resp.statusCode() == 200) {
-                        pull.add((System.nanoTime() - due) / 1e6);
-                    } else {
-                        failed.incrementAndGet();
-                    }
-                }));
+                puller.submit(requests[k % nics], due);
             }
             // A pull still unanswered 30 s after the last was sent counts as failed (the rate was not sustained).
-            awaitQuietly(pending, 30);
+            if (!pulled.await(30, TimeUnit.SECONDS)) {
+                System.err.println("bench: " + pulled.getCount() + " of " + total + " pulls unanswered after 30 s");
+            }
+            double pullCpuMs = nio.cpuMs() - cpu1;
             double[] u = sorted(update);
             double[] p = sorted(new ArrayList<>(pull));
-            int unanswered = rate * seconds - p.length;
+            int unanswered = total - p.length;
             // Unanswered pulls are slower than any answered one: p99 counts them as infinitely slow.
-            double pullP99 = unanswered > rate * seconds / 100 ? Double.POSITIVE_INFINITY : pct(p, 99);
+            double pullP99 = unanswered > total / 100 ? Double.POSITIVE_INFINITY : pct(p, 99);
             return new Result(agents, nics, jobPostMs, pct(u, 50), pct(u, 99), pct(u, 100), u.length, pct(p, 50),
-                    pullP99, p.length, rate, rssMb, parkSeconds);
+                    pullP99, p.length, rate, rssMb, parkSeconds, updateCpuMs, pullCpuMs, seconds, loadAverage());
         } finally {
+            nio.close();
             service.destroy();
             if (!service.waitFor(20, TimeUnit.SECONDS)) {
                 service.destroyForcibly();
@@ -221,35 +293,69 @@ public final class ApiBench {
         }
     }
 
-    /** A few placements, releases and pulls first, so the numbers are of a warm JVM (JIT done). */
-    private static void warmUp(HttpClient http, String base, int nics) throws Exception {
-        StringBuilder eps = new StringBuilder();
-        for (int i = 0; i < nics; i++) {
-            eps.append(i == 0 ? "" : ",").append("\"nic").append(i).append('"');
+    /**
+     * A few placements, pulls, long-polls woken by a release, first, so that the numbers are of a
+     * warm JVM (JIT done) on both sides.
+     */
+    private static void warmUp(HttpClient http, NioHttp nio, String base, int nics) throws Exception {
+        NioHttp.Conn setup = nio.connect();
+        List<NioHttp.Conn> polls = new ArrayList<>();
+        for (int n = 0; n < nics; n++) {
+            polls.add(nio.connect());
         }
         for (int round = 0; round < 5; round++) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                     .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"warm-up\",\"pattern\":\"ring\","
-                            + "\"endpoints\":[" + eps + "],\"demandGbps\":1}")).build(),
+                            + "\"endpoints\":[" + endpoints(nics) + "],\"demandGbps\":1}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             String id = r.body().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
-            for (int k = 0; k < 400; k++) {
-                http.send(HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic" + (k % nics) + "/paths"))
-                        .header("Authorization", "Bearer " + AGENT_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
+            CountDownLatch woken = new CountDownLatch(nics);
+            for (int n = 0; n < nics; n++) {
+                long v = versionOf(nio.call(setup, nio.get("/v1/agents/nic" + n + "/paths", AGENT_TOKEN))
+                        .get(30, TimeUnit.SECONDS));
+                nio.send(polls.get(n), nio.get("/v1/agents/nic" + n + "/paths?since=" + v + "&wait=30", AGENT_TOKEN),
+                        (st, body, at) -> woken.countDown());
             }
+            awaitWaiters(http, base, nics, 60);
             http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/" + id)).DELETE()
                     .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
+            woken.await(40, TimeUnit.SECONDS);
         }
     }
 
-    /** Waits for the futures up to {@code seconds}; the ones not done by then are left to fail. */
-    private static void awaitQuietly(List<? extends CompletableFuture<?>> futures, int seconds) throws Exception {
+    /** {@code "nic0","nic1",...} */
+    private static String endpoints(int nics) {
+        StringBuilder eps = new StringBuilder();
+        for (int i = 0; i < nics; i++) {
+            eps.append(i == 0 ? "" : ",").append("\"nic").append(i).append('"');
+        }
+        return eps.toString();
+    }
+
+    private static final Pattern VERSION = Pattern.compile("\"version\":(\\d+)");
+
+    /** The profile's version; 0 for a NIC that never had a path (204). */
+    static long versionOf(NioHttp.Response r) {
+        if (r.status() == 204) {
+            return 0;
+        }
+        if (r.status() != 200) {
+            throw new IllegalStateException("profile pull answered " + r.status() + ": " + r.text());
+        }
+        Matcher m = VERSION.matcher(r.text());
+        if (!m.find()) {
+            throw new IllegalStateException("profile without a version: " + r.text());
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    private static String loadAverage() {
         try {
-            CompletableFuture.allOf(futures.toArray(new CompletableFuture[0])).get(seconds, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-            System.err.println("bench: " + futures.stream().filter(f -> !f.isDone()).count() + " of " + futures.size()
-                    + " requests unanswered after " + seconds + " s");
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException e) {
+            return "?";
         }
     }
 

@@ -1,0 +1,230 @@
+package io.weft.scheduler.apibench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A minimal HTTP/1.1 client for the benchmark: one selector thread drives every connection, each
+ * connection carries one request at a time and is kept alive. The JDK HttpClient spends far more
+ * CPU per request than the service under test once ten thousand connections are open, and then
+ * the benchmark measures itself; this client does a read, a header scan and a callback per
+ * response. Its thread's CPU time is reported ({@link #cpuMs}) so that a reader can tell.
+ *
+ * <p>Understands what the service sends: Content-Length bodies, chunked bodies (as a whole:
+ * complete once the terminating chunk arrived) and bodiless 204/304.
+ */
+final class NioHttp implements AutoCloseable {
+    /** Called on the selector thread when a response is complete (status -1: connection failed). */
+    interface Done {
+        void done(int status, byte[] body, long atNanos);
+    }
+
+    /** One kept-alive connection; at most one request in flight. */
+    static final class Conn {
+        private final SocketChannel channel;
+        private SelectionKey key;
+        private ByteBuffer out;
+        private ByteBuffer in = ByteBuffer.allocate(4096);
+        private Done pending;
+
+        private Conn(SocketChannel channel) {
+            this.channel = channel;
+        }
+    }
+
+    private final InetSocketAddress address;
+    private final String hostHeader;
+    private final Selector selector;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final List<Conn> conns = new ArrayList<>();
+    private final Thread loop;
+    private volatile boolean open = true;
+
+    NioHttp(String host, int port) throws IOException {
+        this.address = new InetSocketAddress(host, port);
+        this.hostHeader = host + ":" + port;
+        this.selector = Selector.open();
+        this.loop = new Thread(this::run, "bench-nio-http");
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** Opens a connection (blocking connect on the caller's thread) and hands it to the selector. */
+    Conn connect() throws IOException {
+        SocketChannel ch = SocketChannel.open(address);
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        ch.configureBlocking(false);
+        Conn c = new Conn(ch);
+        synchronized (conns) {
+            conns.add(c);
+        }
+        onLoop(() -> {
+            try {
+                c.key = ch.register(selector, 0, c);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot register a connection", e);
+            }
+        });
+        return c;
+    }
+
+    /** The bytes of a GET with the given bearer token (build once, send many times). */
+    byte[] get(String pathAndQuery, String token) {
+        return ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nAuthorization: Bearer " + token
+                + "\r\nAccept: application/json\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Sends a request on an idle connection; {@code done} runs on the selector thread. */
+    void send(Conn c, byte[] request, Done done) {
+        onLoop(() -> {
+            if (c.pending != null) {
+                throw new IllegalStateException("connection busy");
+            }
+            c.pending = done;
+            c.out = ByteBuffer.wrap(request);
+            c.in.clear();
+            write(c);
+        });
+    }
+
+    /** Sends and waits (setup steps: not timed). */
+    CompletableFuture<Response> call(Conn c, byte[] request) {
+        CompletableFuture<Response> f = new CompletableFuture<>();
+        send(c, request, (status, body, at) -> f.complete(new Response(status, body)));
+        return f;
+    }
+
+    record Response(int status, byte[] body) {
+        String text() {
+            return body == null ? "" : new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** CPU time the selector thread has used so far, ms (-1 when the JVM cannot tell). */
+    double cpuMs() {
+        long ns = ManagementFactory.getThreadMXBean().getThreadCpuTime(loop.getId());
+        return ns < 0 ? -1 : ns / 1e6;
+    }
+
+    private void onLoop(Runnable task) {
+        tasks.add(task);
+        selector.wakeup();
+    }
+
+    private void run() {
+        while (open) {
+            try {
+                selector.select();
+                for (Runnable t; (t = tasks.poll()) != null; ) {
+                    t.run();
+                }
+                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+                while (it.hasNext()) {
+                    SelectionKey k = it.next();
+                    it.remove();
+                    Conn c = (Conn) k.attachment();
+                    if (!k.isValid()) {
+                        fail(c);
+                        continue;
+                    }
+                    if (k.isWritable()) {
+                        write(c);
+                    }
+                    if (k.isValid() && k.isReadable()) {
+                        read(c);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                if (open) {
+                    System.err.println("bench: client loop: " + e);
+                }
+            }
+        }
+    }
+
+    private void write(Conn c) {
+        try {
+            c.channel.write(c.out);
+            c.key.interestOps(c.out.hasRemaining() ? SelectionKey.OP_WRITE | SelectionKey.OP_READ
+                    : SelectionKey.OP_READ);
+        } catch (IOException e) {
+            fail(c);
+        }
+    }
+
+    private void read(Conn c) {
+        try {
+            while (true) {
+                if (!c.in.hasRemaining()) {
+                    ByteBuffer bigger = ByteBuffer.allocate(c.in.capacity() * 2);
+                    c.in.flip();
+                    bigger.put(c.in);
+                    c.in = bigger;
+                }
+                int n = c.channel.read(c.in);
+                if (n < 0) {
+                    fail(c);
+                    return;
+                }
+                if (n == 0) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            fail(c);
+            return;
+        }
+        int[] parsed = HttpResponses.complete(c.in.array(), c.in.position());
+        if (parsed == null || c.pending == null) {
+            return;
+        }
+        long at = System.nanoTime();
+        int status = parsed[0];
+        byte[] body = parsed[2] > parsed[1] ? java.util.Arrays.copyOfRange(c.in.array(), parsed[1], parsed[2]) : null;
+        Done d = c.pending;
+        c.pending = null;
+        c.in.clear();
+        c.key.interestOps(0);
+        d.done(status, body, at);
+    }
+
+    private void fail(Conn c) {
+        Done d = c.pending;
+        c.pending = null;
+        try {
+            c.channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        if (d != null) {
+            d.done(-1, null, System.nanoTime());
+        }
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        open = false;
+        selector.wakeup();
+        loop.join(TimeUnit.SECONDS.toMillis(5));
+        synchronized (conns) {
+            for (Conn c : conns) {
+                c.channel.close();
+            }
+        }
+        selector.close();
+    }
+}
