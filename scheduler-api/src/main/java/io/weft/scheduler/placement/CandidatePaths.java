@@ -125,6 +125,48 @@ final class CandidatePaths {
         }
     }
 
+    /** Per switch ordinal: switches reachable from it, nearest first (built on first use). */
+    private int[][] byDistance;
+
+    /**
+     * Direct networks with a distance matrix: the switches reachable from {@code node} (itself
+     * first), in non-decreasing hop distance; null without a matrix. The minimal paths from
+     * {@code node} to every switch are exactly the walks that go one hop further at each step in
+     * this order, which lets the engine cost one leg of every Valiant detour in one pass.
+     */
+    int[] byDistance(int node) {
+        if (dist == null) {
+            return null;
+        }
+        if (byDistance == null) {
+            byDistance = new int[dist.length][];
+        }
+        int o = ordinal[node];
+        if (byDistance[o] == null) {
+            int[] row = dist[o];
+            List<Integer> reach = new ArrayList<>();
+            for (int n = 0; n < ix.nodeCount; n++) {
+                if (ordinal[n] >= 0 && row[ordinal[n]] >= 0) {
+                    reach.add(n);
+                }
+            }
+            reach.sort((x, y) -> row[ordinal[x]] != row[ordinal[y]]
+                    ? Integer.compare(row[ordinal[x]], row[ordinal[y]]) : Integer.compare(x, y));
+            byDistance[o] = reach.stream().mapToInt(Integer::intValue).toArray();
+        }
+        return byDistance[o];
+    }
+
+    /** Hop distance between two switches from the matrix (-1 unreachable); only when {@link #byDistance} is not null. */
+    int distance(int from, int to) {
+        return dist[ordinal[from]][ordinal[to]];
+    }
+
+    /** True for a switch a minimal path may cross (the same test as the minimal DAGs use). */
+    boolean transit(int node) {
+        return ordinal[node] >= 0 && ix.tier[node] != 0;
+    }
+
     /** Routers usable as Valiant intermediates (empty for Clos fabrics). */
     int[] intermediates() {
         return routers;

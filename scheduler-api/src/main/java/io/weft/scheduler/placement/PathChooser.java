@@ -125,7 +125,18 @@ final class PathChooser {
         int[] inter = cands.intermediates();
         double[] b = new double[inter.length];
         double bestB = Double.MAX_VALUE;
-        for (int k = 0; k < inter.length; k++) {
+        if (legBottlenecks(s, d)) {
+            for (int k = 0; k < inter.length; k++) {
+                int i = inter[k];
+                b[k] = Double.MAX_VALUE;
+                if (i == s || i == d || cands.distance(s, i) < 0 || cands.distance(i, d) < 0) {
+                    continue;
+                }
+                b[k] = Math.max(base, Math.max(leg1[i], leg2[i]));
+                bestB = Math.min(bestB, b[k]);
+            }
+        }
+        for (int k = 0; k < inter.length && leg1 == null; k++) {
             int i = inter[k];
             b[k] = Double.MAX_VALUE;
             if (i == s || i == d) {
@@ -178,6 +189,73 @@ final class PathChooser {
             }
         }
         return null;
+    }
+
+    /** Per node: min bottleneck over the minimal paths from the source (leg one) / to the destination (leg two). */
+    private double[] leg1Scratch;
+    private double[] leg2Scratch;
+    /** Set by {@link #legBottlenecks} for the current Valiant call, null when it could not run. */
+    private double[] leg1;
+    private double[] leg2;
+
+    /**
+     * The bottleneck of {@code between(s, i)} and of {@code between(i, d)} for every switch i at
+     * once: a minimal path from s is a walk whose distance from s grows by one at every hop (and
+     * every such walk is minimal), so a min-max DP in distance order from s gives leg one for every
+     * i; the same backwards from d gives leg two. The values are the very maxima and minima the
+     * per-pair DAG pass computes (same arcs, same {@link #after}), so the choice is unchanged, at
+     * O(arcs) per Valiant call instead of O(routers x DAG size). False without a distance matrix.
+     */
+    private boolean legBottlenecks(int s, int d) {
+        leg1 = null;
+        leg2 = null;
+        int[] fromS = cands.byDistance(s);
+        int[] fromD = cands.byDistance(d);
+        if (fromS == null || fromD == null) {
+            return false;
+        }
+        if (leg1Scratch == null) {
+            leg1Scratch = new double[ix.nodeCount];
+            leg2Scratch = new double[ix.nodeCount];
+        }
+        double[] l1 = leg1Scratch;
+        double[] l2 = leg2Scratch;
+        for (int v : fromS) {
+            l1[v] = Double.MAX_VALUE;
+        }
+        l1[s] = 0;
+        for (int v : fromS) {
+            int dv = cands.distance(s, v);
+            for (int a : ix.out[v]) {
+                int w = ix.arcTo[a];
+                if (!cands.transit(w) || cands.distance(s, w) != dv + 1) {
+                    continue;
+                }
+                double x = Math.max(l1[v], after(a));
+                if (x < l1[w]) {
+                    l1[w] = x;
+                }
+            }
+        }
+        for (int v : fromD) {
+            if (v == d) {
+                l2[v] = 0;
+                continue;
+            }
+            int dv = cands.distance(d, v);
+            double best = Double.MAX_VALUE;
+            for (int a : ix.out[v]) {
+                int w = ix.arcTo[a];
+                if (!cands.transit(w) || cands.distance(d, w) != dv - 1) {
+                    continue;
+                }
+                best = Math.min(best, Math.max(after(a), l2[w]));
+            }
+            l2[v] = best;
+        }
+        leg1 = l1;
+        leg2 = l2;
+        return true;
     }
 
     private boolean simple(int[] path) {
