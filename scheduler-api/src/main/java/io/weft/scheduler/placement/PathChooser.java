@@ -258,6 +258,22 @@ final class PathChooser {
         return true;
     }
 
+    /**
+     * For tests: leg one (s to i) and leg two (i to d) bottlenecks for a flow of {@code demandKbps},
+     * by the one-pass DP and by the per-pair DAGs: {dp1, dp2, dag1, dag2}; null without a matrix.
+     */
+    double[] legsBothWays(int s, int i, int d, long demandKbps) {
+        this.demand = demandKbps;
+        this.elephant = false;
+        if (!legBottlenecks(s, d)) {
+            return null;
+        }
+        PathDag d1 = cands.between(s, i);
+        PathDag d2 = cands.between(i, d);
+        return new double[] {leg1[i], leg2[i], d1 == null ? Double.NaN : bottleneck(d1),
+            d2 == null ? Double.NaN : bottleneck(d2)};
+    }
+
     private boolean simple(int[] path) {
         // Paths are short (at most a handful of hops): a quadratic check allocates nothing.
         for (int i = 0; i < path.length; i++) {
