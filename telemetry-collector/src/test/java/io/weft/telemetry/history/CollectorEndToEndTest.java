@@ -144,7 +144,11 @@ class CollectorEndToEndTest {
         assertThat(points.get(4).get("hot").asBoolean()).isTrue();
         assertThat(points.get(0).get("hot").asBoolean()).isFalse();
 
+        // leaf2 is another partition (another task): its last load leaves on that task's own flush of
+        // waiting loads (links-load-interval-ms), up to a second after leaf1's.
         JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        await("five rollups of leaf2-spine1", () -> jdbc.queryForObject(
+                "SELECT count(*) FROM telemetry.link_rollup WHERE link_id = 'leaf2-spine1'", Integer.class) >= 5);
         assertThat(jdbc.queryForObject("SELECT count(*) FROM telemetry.link_rollup WHERE link_id = 'leaf2-spine1'",
                 Integer.class)).isEqualTo(5);
         await("the malformed record counted", () -> get("/v1/status").body.path("counters")
