@@ -25,6 +25,7 @@ import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.Changes;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.job.PathLedger.PathChange;
+import io.weft.scheduler.placement.Candidates;
 import io.weft.scheduler.placement.FabricIndex;
 import io.weft.scheduler.placement.PlacedFlow;
 import io.weft.scheduler.placement.PlacementEngine;
@@ -87,6 +88,8 @@ public class HotspotListener implements SmartLifecycle {
     private final Set<String> movedThisInterval = new HashSet<>();
     private final Map<String, Integer> usedThisInterval = new HashMap<>();
     private final Set<String> unknownLinks = new HashSet<>();
+    /** Candidate paths of the engine's current index; a new index (snapshot, link states) gets new ones. */
+    private Candidates candidates;
 
     private volatile KafkaConsumer<String, String> consumer;
     private volatile Thread feed;
@@ -234,7 +237,7 @@ public class HotspotListener implements SmartLifecycle {
             if (hot.isEmpty()) {
                 return;
             }
-            List<Move> moves = policy.onHotspots(PlacementView.of(engine), hot, used, movedThisInterval);
+            List<Move> moves = policy.onHotspots(view(engine), hot, used, movedThisInterval);
             if (moves.isEmpty()) {
                 return;
             }
@@ -268,7 +271,7 @@ public class HotspotListener implements SmartLifecycle {
                     hot.add(new HotArc(arc, a.start().linkId(), a.start().eventId(), 0, 0));
                 }
             }
-            List<Move> moves = policy.onLinkDown(PlacementView.of(engine), ev.linkId(), arcs, hot);
+            List<Move> moves = policy.onLinkDown(view(engine), ev.linkId(), arcs, hot);
             Map<Move, Active> origin = new LinkedHashMap<>();
             Active a = new Active(ev, received);
             for (Move m : moves) {
@@ -288,9 +291,16 @@ public class HotspotListener implements SmartLifecycle {
         for (var e : moves.entrySet()) {
             Move m = e.getKey();
             HotspotEvent cause = e.getValue().start();
+            PlacedFlow was = engine.placed(m.flowId());
             PlacedFlow p;
             try {
                 p = EnginePin.pin(engine, m.flowId(), m.fromArcs(), m.toArcs());
+                if (was != null && was.encoding().ev() != null && p.encoding().ev() == null) {
+                    // An EV-steered NIC would lose its only way onto the new path: keep the old one.
+                    EnginePin.pin(engine, m.flowId(), m.toArcs(), m.fromArcs());
+                    LOG.info("not moving {}: its new path has no entropy value", m.flowId());
+                    continue;
+                }
             } catch (EnginePin.PinFailure f) {
                 LOG.warn("not moving {}: {}", m.flowId(), f.getMessage());
                 continue;
@@ -355,6 +365,13 @@ public class HotspotListener implements SmartLifecycle {
         }
         LOG.info("moved {} flow slices ({}; {}): event to agents woken {} ms", changes.size(), trigger,
                 pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken));
+    }
+
+    private PlacementView view(PlacementEngine engine) {
+        if (candidates == null || candidates.index() != engine.index()) {
+            candidates = new Candidates(engine.index());
+        }
+        return PlacementView.of(engine, candidates);
     }
 
     /** The arc of the event's hot direction in the current engine, or -1 (unknown link, logged once). */

@@ -32,9 +32,9 @@ public final class PlacementView {
     private final Map<String, FlowInfo> flows = new HashMap<>();
     private final Map<Integer, List<String>> flowsOnArc = new HashMap<>();
 
-    private PlacementView(PlacementEngine engine) {
+    private PlacementView(PlacementEngine engine, Candidates candidates) {
         this.ix = engine.index();
-        this.candidates = new Candidates(ix);
+        this.candidates = candidates;
         this.loadKbps = engine.arcLoadsKbps();
         this.elephants = engine.arcElephants();
         double elephantMinGbps = engine.config().elephantMinGbps();
@@ -55,7 +55,18 @@ public final class PlacementView {
 
     /** Copies the engine's state; the caller holds the engine's lock. */
     public static PlacementView of(PlacementEngine engine) {
-        return new PlacementView(engine);
+        return new PlacementView(engine, new Candidates(engine.index()));
+    }
+
+    /**
+     * Same, reusing candidate paths enumerated for this very index (they are cached per switch
+     * pair, so a long-lived {@link Candidates} saves the search on every pass).
+     */
+    public static PlacementView of(PlacementEngine engine, Candidates candidates) {
+        if (candidates.index() != engine.index()) {
+            throw new IllegalStateException("candidates belong to another fabric index than the engine's");
+        }
+        return new PlacementView(engine, candidates);
     }
 
     public FabricIndex index() {
