@@ -1,0 +1,22 @@
+/**
+ * Closed-loop re-placement: telemetry hotspots and link failures move flows within one statistics
+ * interval, after Reunion's discipline.
+ *
+ * <ul>
+ *   <li>{@link io.weft.scheduler.reroute.ReunionPolicy}: pure decision over a
+ *       {@link io.weft.scheduler.reroute.PlacementView} (a copy of the engine's reservations):
+ *       at most k flows per hot link direction and interval, onto paths whose new arcs stay within
+ *       t elephants counting every move of the pass (no herd), never onto a hot arc, never a flow
+ *       twice per interval; on link-down, every flow on the link at once.</li>
+ *   <li>{@link io.weft.scheduler.reroute.HotspotListener}: consumes {@code weft.hotspots} in its
+ *       own group, keeps the hot set, runs the policy per interval and at once on hotspot-start /
+ *       link-down, pins the moves in the engine and records them through
+ *       {@link io.weft.scheduler.job.PathLedger} (new NIC versions, path history with
+ *       {@code hotspot:<eventId>} or {@code link-down:<linkId>} and timings, a "flows-replaced"
+ *       event) in one transaction.</li>
+ *   <li>Timings: {@code weft_loop_sample_to_event_seconds}, {@code weft_loop_event_to_commit_seconds},
+ *       {@code weft_loop_commit_to_wake_seconds}, {@code weft_loop_event_to_wake_seconds}.</li>
+ *   <li>Settings: {@code weft.reroute.{enabled,k,t,interval-ms,hotspots-topic,group-id}}.</li>
+ * </ul>
+ */
+package io.weft.scheduler.reroute;
