@@ -43,6 +43,8 @@ build_module() {
     [ -z "$stamp" ] && return 0
   fi
   say "building $mod"
+  # copy-dependencies never deletes: a replaced jar (Tomcat -> Jetty, say) would stay and win.
+  rm -rf "$WEFT_HOME/$mod/target/lib" "$WEFT_HOME/$mod/target/bench-lib"
   mvnw -pl "$mod" -am install -DskipTests >&2
   # Maven leaves an up-to-date jar untouched; touch it so the staleness check above settles.
   touch "$WEFT_HOME/$mod"/target/*.jar 2>/dev/null || true
