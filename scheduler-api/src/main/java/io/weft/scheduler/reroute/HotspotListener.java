@@ -360,8 +360,26 @@ public class HotspotListener implements SmartLifecycle {
         Instant committed = stamps[0] == null ? decided : stamps[0];
         Instant woken = stamps[1] == null ? Instant.now() : stamps[1];
         Set<Active> causes = new HashSet<>(moves.values());
+        List<Map<String, Object>> chains = new ArrayList<>();
         for (Active a : causes) {
-            timings.record(a.start().sample(), a.start().detectedAt(), committed, woken);
+            HotspotEvent s = a.start();
+            timings.record(s.sample(), s.detectedAt(), committed, woken);
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("eventId", s.eventId());
+            c.put("linkId", s.linkId());
+            c.put("sampleToEventMs", LoopTimings.millis(s.sample(), s.detectedAt()));
+            c.put("eventToReceivedMs", LoopTimings.millis(s.detectedAt(), a.received()));
+            c.put("eventToCommitMs", LoopTimings.millis(s.detectedAt(), committed));
+            c.put("commitToWakeMs", LoopTimings.millis(committed, woken));
+            c.put("eventToWakeMs", LoopTimings.millis(s.detectedAt(), woken));
+            chains.add(c);
+        }
+        try {
+            // After the agents were woken, so it costs the loop nothing: the whole chain, kept with the events.
+            tx.executeWithoutResult(s -> events.append("loop-timings", pinned.get(0).cause(),
+                    Map.of("trigger", trigger, "flows", changes.size(), "chains", chains)));
+        } catch (RuntimeException e) {
+            LOG.warn("loop timings not recorded: {}", e.toString());
         }
         LOG.info("moved {} flow slices ({}; {}): event to agents woken {} ms", changes.size(), trigger,
                 pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken));

@@ -112,6 +112,11 @@ class LoopEndToEndTest {
                     + "where type = 'flows-replaced' and subject = ?").param("link-down:" + downLink)
                     .query(Integer.class).list();
             assertThat(passes).containsExactly(onIt.size());
+            // The whole timing chain of the hotspot's move is kept with the events.
+            List<Long> eventToWake = jdbc.sql("select (c->>'eventToWakeMs')::bigint from events, "
+                    + "jsonb_array_elements(payload->'chains') c where type = 'loop-timings' and c->>'eventId' = ?")
+                    .param(hotspotId).query(Long.class).list();
+            assertThat(eventToWake).hasSize(1).allMatch(ms -> ms >= 0);
         } finally {
             LoopTestSupport.release(port, jobId);
         }
