@@ -94,15 +94,18 @@ public final class ApiBench {
 
     record Result(int agents, int nics, double jobPostMs, double updateP50Ms, double updateP99Ms, double updateMaxMs,
                   int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate, double rssMb, double parkSeconds,
-                  double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load) {
+                  double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
+                  double updateServiceCpuMs, double pullServiceCpuMs) {
         String json() {
             return String.format(Locale.ROOT, "{\"agents\":%d,\"nics\":%d,\"updated\":%d,\"job_post_ms\":%.1f,"
                             + "\"update_p50_ms\":%.1f,\"update_p99_ms\":%.1f,\"update_max_ms\":%.1f,\"pull_rate\":%d,"
                             + "\"pulls\":%d,\"pull_p50_ms\":%.2f,\"pull_p99_ms\":%s,\"rss_mb\":%.0f,\"park_s\":%.1f,"
-                            + "\"update_client_cpu_ms\":%.0f,\"pull_client_cpu_pct\":%.1f,\"loadavg\":\"%s\"}",
+                            + "\"update_client_cpu_ms\":%.0f,\"pull_client_cpu_pct\":%.1f,\"loadavg\":\"%s\","
+                            + "\"update_first_ms\":%.1f,\"update_service_cpu_ms\":%.0f,\"pull_service_cpu_pct\":%.1f}",
                     agents, nics, updated, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
-                    parkSeconds, updateClientCpuMs, pullClientCpuPct(), load);
+                    parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
+                    pullServiceCpuMs / (pullSeconds * 10.0));
         }
 
         /** The client's selector thread, as a share of one core over the pull phase. */
@@ -115,13 +118,15 @@ public final class ApiBench {
                     agents waiting           %d (over %d NICs; all parked in %.1f s)
                     agents updated           %d
                     job POST (ring, %d flows) %.1f ms
-                    update latency           p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
+                    update latency           first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
                     service RSS              %.0f MB with the agents waiting (goal <= 768 MB)
                     client CPU               %.0f ms for the update; %.1f %% of a core while pulling
+                    service CPU              %.0f ms for the update; %.1f %% of a core while pulling
                     load average             %s""",
-                    agents, nics, parkSeconds, updated, nics, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate,
-                    pullP50Ms, pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(), load);
+                    agents, nics, parkSeconds, updated, nics, jobPostMs, updateFirstMs, updateP50Ms, updateP99Ms,
+                    updateMaxMs, rate, pullP50Ms, pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(),
+                    updateServiceCpuMs, pullServiceCpuMs / (pullSeconds * 10.0), load);
         }
     }
 
@@ -223,6 +228,7 @@ public final class ApiBench {
             String job = "{\"name\":\"bench\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
                     + "],\"demandGbps\":10}";
             double cpu0 = nio.cpuMs();
+            double serviceCpu0 = cpuMs(service.pid());
             long t0 = System.nanoTime();
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                     .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -235,6 +241,7 @@ public final class ApiBench {
                 System.err.println("bench: " + answered.getCount() + " of " + agents + " long-polls unanswered after 120 s");
             }
             double updateCpuMs = nio.cpuMs() - cpu0;
+            double updateServiceCpuMs = cpuMs(service.pid()) - serviceCpu0;
             rssMb = Math.max(rssMb, rssMb(service.pid()));
             List<Double> update = new ArrayList<>();
             for (int i = 0; i < agents; i++) {
@@ -262,6 +269,7 @@ public final class ApiBench {
                 requests[n] = nio.get("/v1/agents/nic" + n + "/paths", AGENT_TOKEN);
             }
             double cpu1 = nio.cpuMs();
+            double serviceCpu1 = cpuMs(service.pid());
             long intervalNs = 1_000_000_000L / rate;
             long start = System.nanoTime();
             for (int k = 0; k < total; k++) {
@@ -277,13 +285,15 @@ public final class ApiBench {
                 System.err.println("bench: " + pulled.getCount() + " of " + total + " pulls unanswered after 30 s");
             }
             double pullCpuMs = nio.cpuMs() - cpu1;
+            double pullServiceCpuMs = cpuMs(service.pid()) - serviceCpu1;
             double[] u = sorted(update);
             double[] p = sorted(new ArrayList<>(pull));
             int unanswered = total - p.length;
             // Unanswered pulls are slower than any answered one: p99 counts them as infinitely slow.
             double pullP99 = unanswered > total / 100 ? Double.POSITIVE_INFINITY : pct(p, 99);
             return new Result(agents, nics, jobPostMs, pct(u, 50), pct(u, 99), pct(u, 100), u.length, pct(p, 50),
-                    pullP99, p.length, rate, rssMb, parkSeconds, updateCpuMs, pullCpuMs, seconds, loadAverage());
+                    pullP99, p.length, rate, rssMb, parkSeconds, updateCpuMs, pullCpuMs, seconds, loadAverage(),
+                    pct(u, 0), updateServiceCpuMs, pullServiceCpuMs);
         } finally {
             nio.close();
             service.destroy();
@@ -348,6 +358,18 @@ public final class ApiBench {
             throw new IllegalStateException("profile without a version: " + r.text());
         }
         return Long.parseLong(m.group(1));
+    }
+
+    /** User + system CPU time of a process so far, ms (Linux /proc, 100 ticks per second). */
+    static double cpuMs(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            // Fields after the command name, which is in parentheses and may contain spaces.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10.0;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     private static String loadAverage() {
