@@ -162,6 +162,28 @@ final class CandidatePaths {
         return dist[ordinal[from]][ordinal[to]];
     }
 
+    private int[] transitOrdinal;
+
+    /**
+     * Per node: its ordinal in the distance matrix when a minimal path may cross it (the same test
+     * as {@link #transit}), else -1; with {@link #distanceRow} it keeps the Valiant scan to array reads.
+     */
+    int[] transitOrdinals() {
+        if (transitOrdinal == null) {
+            int[] t = new int[ix.nodeCount];
+            for (int n = 0; n < t.length; n++) {
+                t[n] = transit(n) ? ordinal[n] : -1;
+            }
+            transitOrdinal = t;
+        }
+        return transitOrdinal;
+    }
+
+    /** Hop distances from a switch to every switch ordinal (-1 unreachable); only when {@link #byDistance} is not null. */
+    int[] distanceRow(int node) {
+        return dist[ordinal[node]];
+    }
+
     /** True for a switch a minimal path may cross (the same test as the minimal DAGs use). */
     boolean transit(int node) {
         return ordinal[node] >= 0 && ix.tier[node] != 0;

@@ -220,18 +220,23 @@ final class PathChooser {
         }
         double[] l1 = leg1Scratch;
         double[] l2 = leg2Scratch;
+        int[] tord = cands.transitOrdinals();
+        int[] rowS = cands.distanceRow(s);
+        int[] rowD = cands.distanceRow(d);
         for (int v : fromS) {
             l1[v] = Double.MAX_VALUE;
         }
         l1[s] = 0;
         for (int v : fromS) {
-            int dv = cands.distance(s, v);
+            int next = rowS[tord[v]] + 1;
+            double bv = l1[v];
             for (int a : ix.out[v]) {
                 int w = ix.arcTo[a];
-                if (!cands.transit(w) || cands.distance(s, w) != dv + 1) {
+                int ow = tord[w];
+                if (ow < 0 || rowS[ow] != next) {
                     continue;
                 }
-                double x = Math.max(l1[v], after(a));
+                double x = Math.max(bv, after(a));
                 if (x < l1[w]) {
                     l1[w] = x;
                 }
@@ -242,11 +247,12 @@ final class PathChooser {
                 l2[v] = 0;
                 continue;
             }
-            int dv = cands.distance(d, v);
+            int prev = rowD[tord[v]] - 1;
             double best = Double.MAX_VALUE;
             for (int a : ix.out[v]) {
                 int w = ix.arcTo[a];
-                if (!cands.transit(w) || cands.distance(d, w) != dv - 1) {
+                int ow = tord[w];
+                if (ow < 0 || rowD[ow] != prev) {
                     continue;
                 }
                 best = Math.min(best, Math.max(after(a), l2[w]));
