@@ -364,17 +364,17 @@ public final class PlacementEngine {
         long[] pairs = new long[job.flows().size()];
         for (int i = 0; i < job.flows().size(); i++) {
             Flow f = job.flows().get(i);
-            String at = "flows[" + i + "]";
+            // Field names are built only for an error: this loop runs for every flow of every job.
             if (!ids.add(f.id()) || slotById.containsKey(f.id())) {
-                throw new PlacementException(at + ".id", "duplicate flow id \"" + f.id() + "\"");
+                throw new PlacementException("flows[" + i + "].id", "duplicate flow id \"" + f.id() + "\"");
             }
-            checkNic(f.srcNic(), at + ".src");
-            checkNic(f.dstNic(), at + ".dst");
+            checkNic(f.srcNic(), i, "src");
+            checkNic(f.dstNic(), i, "dst");
             if (f.srcNic().equals(f.dstNic())) {
-                throw new PlacementException(at + ".dst", "same NIC as src (" + f.srcNic() + ")");
+                throw new PlacementException("flows[" + i + "].dst", "same NIC as src (" + f.srcNic() + ")");
             }
             if (!(f.demandGbps() > 0) || Double.isInfinite(f.demandGbps())) {
-                throw new PlacementException(at + ".demandGbps", "must be > 0 (got " + f.demandGbps() + ")");
+                throw new PlacementException("flows[" + i + "].demandGbps", "must be > 0 (got " + f.demandGbps() + ")");
             }
             pairs[i] = (long) ix.node(f.srcNic()) * ix.nodeCount + ix.node(f.dstNic());
         }
@@ -392,13 +392,14 @@ public final class PlacementEngine {
         }
     }
 
-    private void checkNic(String id, String field) throws PlacementException {
+    private void checkNic(String id, int flow, String end) throws PlacementException {
         int n = id == null ? -1 : ix.node(id);
         if (n < 0) {
-            throw new PlacementException(field, "unknown NIC \"" + id + "\"");
+            throw new PlacementException("flows[" + flow + "]." + end, "unknown NIC \"" + id + "\"");
         }
         if (ix.roles[n] != io.weft.fabric.Role.NIC) {
-            throw new PlacementException(field, "\"" + id + "\" is a " + ix.roles[n].jsonName() + ", not a NIC");
+            throw new PlacementException("flows[" + flow + "]." + end, "\"" + id + "\" is a "
+                    + ix.roles[n].jsonName() + ", not a NIC");
         }
     }
 
@@ -663,15 +664,17 @@ public final class PlacementEngine {
         for (int s : before.keySet()) {
             todo[n++] = s;
         }
+        // A plain add has nothing in before: skip the boxed lookups (one Integer per flow otherwise).
+        boolean none = before.isEmpty();
         for (int s : fresh) {
-            if (!before.containsKey(s)) {
+            if (none || !before.containsKey(s)) {
                 todo[n++] = s;
             }
         }
         todo = Arrays.copyOf(todo, n);
         Arrays.sort(todo);
         for (int s : todo) {
-            int[] old = before.get(s);
+            int[] old = none ? null : before.get(s);
             if (paths[s] == null) {
                 encodings[s] = null;
                 continue;
