@@ -20,6 +20,7 @@ import io.weft.scheduler.reroute.HotspotListener;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -69,6 +70,9 @@ public final class LoopLatencyBench {
         int missed;
         double toCommitMeanMs;
         double toWakeMeanMs;
+        double toCommitMaxMs;
+        double toWakeMaxMs;
+        List<Integer> split;
         try (Devstack dev = Devstack.builder().stateDir(state).kafkaPort(0).postgresPort(0).start()) {
             Map<String, String> props = LoopTestSupport.properties(dev.endpoints(), fabric, INTERVAL_MS);
             props.put("server.port", "0");
@@ -126,6 +130,15 @@ public final class LoopLatencyBench {
                 MeterRegistry meters = ctx.getBean(MeterRegistry.class);
                 toCommitMeanMs = meters.get("weft.loop.event.to.commit").timer().mean(TimeUnit.MILLISECONDS);
                 toWakeMeanMs = meters.get("weft.loop.commit.to.wake").timer().mean(TimeUnit.MILLISECONDS);
+                toCommitMaxMs = meters.get("weft.loop.event.to.commit").timer().max(TimeUnit.MILLISECONDS);
+                toWakeMaxMs = meters.get("weft.loop.commit.to.wake").timer().max(TimeUnit.MILLISECONDS);
+                // The Kafka hop (event detected -> received by the scheduler) against the whole way to the commit.
+                split = ctx.getBean(JdbcClient.class).sql("select percentile_disc(0.5) within group (order by r), "
+                        + "percentile_disc(0.99) within group (order by r), percentile_disc(0.5) within group "
+                        + "(order by k), percentile_disc(0.99) within group (order by k) from (select "
+                        + "(c->>'eventToReceivedMs')::int r, (c->>'eventToCommitMs')::int k from events, "
+                        + "jsonb_array_elements(payload->'chains') c where type = 'loop-timings') t")
+                        .query((rs, n) -> List.of(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4))).single();
             }
         }
         double p50 = percentile(ms, 0.50);
@@ -140,6 +153,12 @@ public final class LoopLatencyBench {
             o.put("loop_events", ms.length);
             putNumber(o, "loop_detected_to_commit_mean_ms", toCommitMeanMs);
             putNumber(o, "loop_commit_to_wake_mean_ms", toWakeMeanMs);
+            putNumber(o, "loop_detected_to_commit_max_ms", toCommitMaxMs);
+            o.put("loop_kafka_hop_p50_ms", split.get(0));
+            o.put("loop_kafka_hop_p99_ms", split.get(1));
+            o.put("loop_detected_to_commit_p50_ms", split.get(2));
+            o.put("loop_detected_to_commit_p99_ms", split.get(3));
+            putNumber(o, "loop_commit_to_wake_max_ms", toWakeMaxMs);
             o.put("loop_missed", missed);
             o.put("loop_measured", "hotspot-start published -> agent long-poll answered with the new version "
                     + "(scheduler-api + embedded devstack, one JVM)");
@@ -149,8 +168,11 @@ public final class LoopLatencyBench {
                     + " (+%d warm-up), %d without a move%n", ms.length, warmup, missed);
             out.printf(Locale.ROOT, "  loop_p50_ms %.2f   loop_p99_ms %.2f   max %.2f   (goal p99 <= 50 ms)%n", p50,
                     p99, ms.length == 0 ? Double.NaN : ms[ms.length - 1]);
-            out.printf(Locale.ROOT, "  in the service (means): event detected -> committed %.2f ms, committed -> agents"
-                    + " woken %.2f ms%n", toCommitMeanMs, toWakeMeanMs);
+            out.printf(Locale.ROOT, "  in the service (mean / max): event detected -> committed %.2f / %.2f ms, "
+                    + "committed -> agents woken %.2f / %.2f ms%n", toCommitMeanMs, toCommitMaxMs, toWakeMeanMs,
+                    toWakeMaxMs);
+            out.printf(Locale.ROOT, "  p50 / p99 (ms, warm-up included): event -> received by the scheduler %d / %d, "
+                    + "event -> committed %d / %d%n", split.get(0), split.get(1), split.get(2), split.get(3));
         }
         out.flush();
         System.exit(0); // non-daemon threads of the broker must not keep the JVM up
