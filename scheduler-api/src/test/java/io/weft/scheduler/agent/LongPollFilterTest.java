@@ -3,6 +3,7 @@ package io.weft.scheduler.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletRequest;
 
 /** What the fast path takes on itself; everything else must fall through to the controller. */
 class LongPollFilterTest {
@@ -46,5 +47,25 @@ class LongPollFilterTest {
         assertThat(LongPollFilter.acceptsJson("text/html,application/*;q=0.8")).isTrue();
         assertThat(LongPollFilter.acceptsJson("text/html")).isFalse();
         assertThat(LongPollFilter.acceptsJson("application/xml")).isFalse();
+    }
+
+    @Test
+    void onlyWaitingAgentPollsAreKeptOutOfRequestObservations() {
+        assertThat(LongPollObservations.isLongPoll(get("/v1/agents/nic1/paths", "since=3&wait=30"))).isTrue();
+        assertThat(LongPollObservations.isLongPoll(get("/v1/agents/nic1/paths", "since=3"))).isFalse();
+        assertThat(LongPollObservations.isLongPoll(get("/v1/agents/nic1/paths", "wait=0"))).isFalse();
+        assertThat(LongPollObservations.isLongPoll(get("/v1/jobs", "wait=30"))).isFalse();
+        MockHttpServletRequest post = get("/v1/agents/nic1/paths", "wait=30");
+        post.setMethod("POST");
+        assertThat(LongPollObservations.isLongPoll(post)).isFalse();
+    }
+
+    private static MockHttpServletRequest get(String path, String query) {
+        MockHttpServletRequest r = new MockHttpServletRequest("GET", path);
+        for (String kv : query.split("&")) {
+            String[] p = kv.split("=");
+            r.addParameter(p[0], p[1]);
+        }
+        return r;
     }
 }
