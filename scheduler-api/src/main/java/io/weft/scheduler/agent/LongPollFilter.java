@@ -22,6 +22,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
  * The fast path of {@code GET /v1/agents/{nic}/paths}: answers well-formed long-polls straight on
@@ -44,6 +45,8 @@ class LongPollFilter extends OncePerRequestFilter {
     private static final Logger LOG = LoggerFactory.getLogger(LongPollFilter.class);
     private static final String PREFIX = "/v1/agents/";
     private static final String SUFFIX = "/paths";
+    /** The route as the controller maps it (the uri tag of http.server.requests). */
+    static final String ROUTE = "/v1/agents/{nic}/paths";
     /** Largest accepted wait, as the controller's {@code @Max}. */
     static final int MAX_WAIT_SECONDS = 86_400;
     /** Writing woken polls is kept off the committing thread, on a few threads of its own. */
@@ -86,6 +89,8 @@ class LongPollFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
+        // Spring MVC would have named the route in the request metrics; it does not see this request.
+        ServerHttpObservationFilter.findObservationContext(request).ifPresent(c -> c.setPathPattern(ROUTE));
         int waitSeconds = Math.min(wait, limits.longPollMaxWaitSeconds());
         if (since == ABSENT || board.version(nic) > since) {
             try {

@@ -101,6 +101,13 @@ class LongPollTest extends ApiTestSupport {
     }
 
     @Test
+    void plainPullsAreCountedUnderTheirRouteInRequestMetrics() {
+        assertThat(get("/v1/agents/nic1/paths", AGENT_12).status()).isEqualTo(200);
+        assertThat(get("/actuator/prometheus", null).raw().body())
+                .containsPattern("http_server_requests_seconds_count\\{[^}]*status=\"200\",uri=\"/v1/agents/\\{nic}/paths\"");
+    }
+
+    @Test
     void unknownNicIs404NamingIt() {
         Reply r = get("/v1/agents/nic99/paths", OPERATOR);
         assertThat(r.status()).isEqualTo(404);
