@@ -55,6 +55,10 @@ public final class ApiBench {
     }
 
     public static void main(String[] args) throws Exception {
+        // stdout is for the result alone (--json is parsed by scripts): whatever the devstack and
+        // its libraries print goes to stderr.
+        java.io.PrintStream results = System.out;
+        System.setOut(System.err);
         // The devstack logs a lot at INFO (Kafka's config dump); keep stdout for the results.
         ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
                 .setLevel(ch.qos.logback.classic.Level.WARN);
@@ -86,7 +90,7 @@ public final class ApiBench {
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
             Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds);
-            System.out.println(json ? r.json() : r.table());
+            results.println(json ? r.json() : r.table());
         } finally {
             deleteTree(dir);
         }
