@@ -168,6 +168,36 @@ public final class PlacementEngine {
     }
 
     /**
+     * Puts one placed flow on a path the caller chose (the re-placement policy, which weighs hotspots
+     * the engine does not know about), leaving every other flow where it is. The path is encoded and
+     * proven like any other; if that fails the flow stays on its old path, with its old encoding.
+     *
+     * @param path arc indices from the source NIC to the destination NIC, as {@link #pathArcs} gives them
+     * @return the flow as now placed
+     * @throws PlacementException the flow is unknown or not placed ({@code flowId}), or the path
+     *                            cannot be encoded ({@code path})
+     */
+    public PlacedFlow pin(String flowId, int[] path) throws PlacementException {
+        Integer slot = slotById.get(flowId);
+        if (slot == null || paths[slot] == null) {
+            throw new PlacementException("flowId", "no placed flow \"" + flowId + "\"");
+        }
+        int s = slot;
+        int[] old = paths[s];
+        unreserve(s);
+        reserve(s, path.clone());
+        List<Unplaced> unplaced = new ArrayList<>();
+        encodeChanged(Map.of(s, old), new int[0], new ArrayList<>(), unplaced);
+        if (!unplaced.isEmpty()) {
+            // encodeChanged released the flow: back onto its old path, re-encoded from the plan.
+            reserve(s, old);
+            encodeChanged(Map.of(), new int[] {s}, new ArrayList<>(), new ArrayList<>());
+            throw new PlacementException("path", "flow " + flowId + ": " + unplaced.get(0).reason());
+        }
+        return placed(flowId);
+    }
+
+    /**
      * Moves the flows crossing these links (hot links from telemetry) onto other paths where one
      * exists; the links stay usable for flows that have no alternative.
      */
