@@ -2,6 +2,7 @@ package io.weft.scheduler.fabric;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ import io.weft.scheduler.job.Changes;
 import io.weft.scheduler.job.JobStore;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.job.PathLedger.PathChange;
+import io.weft.scheduler.placement.FabricIndex;
 import io.weft.scheduler.placement.Flow;
 import io.weft.scheduler.placement.Job;
 import io.weft.scheduler.placement.LinkState;
@@ -146,6 +148,9 @@ public class FabricService {
                 flows.forEach(f -> lost.add(new Unplaced(f, e.getMessage())));
             }
         }
+        if (reason.equals("restart")) {
+            restoreStoredPaths(engine, active);
+        }
         Map<String, String> stored = currentSignatures();
         List<PathChange> changes = new ArrayList<>();
         for (JobStore.ActiveJob j : active) {
@@ -251,6 +256,60 @@ public class FabricService {
     private static boolean sameTopology(FabricPlan a, FabricPlan b) {
         return FabricJson.toTree(a.fabric()).equals(FabricJson.toTree(b.fabric()))
                 && SnapshotJson.planTree(a).equals(SnapshotJson.planTree(b));
+    }
+
+    /**
+     * After a restart the engine placed every job afresh; put each flow back on the path it had
+     * (after drains and hotspot moves, that is not the path a fresh placement picks), so that agents
+     * see no change. A stored path that is no longer usable or encodable keeps the fresh one.
+     */
+    private void restoreStoredPaths(PlacementEngine engine, List<JobStore.ActiveJob> active) {
+        Map<String, List<String>> storedArcs = new HashMap<>();
+        jdbc.sql("select p.flow_id, p.arcs from path_assignments p join flows f on f.id = p.flow_id "
+                        + "join jobs j on j.id = f.job_id where j.state = 'ACTIVE' and p.state = ?")
+                .param(PathLedger.GOOD)
+                .query((rs, n) -> storedArcs.put(rs.getString(1), List.of((String[]) rs.getArray(2).getArray())))
+                .list();
+        int restored = 0;
+        for (JobStore.ActiveJob j : active) {
+            for (PlacedFlow p : engine.placedFlows(j.id())) {
+                String id = p.flow().id();
+                int[] arcs = arcsOf(engine.index(), storedArcs.get(id));
+                if (arcs == null || Arrays.equals(arcs, engine.pathArcs(id))) {
+                    continue;
+                }
+                try {
+                    engine.pin(id, arcs);
+                    restored++;
+                } catch (PlacementException e) {
+                    LOG.info("flow {} keeps its new path: stored path no longer encodes ({})", id, e.getMessage());
+                }
+            }
+        }
+        LOG.info("restart: {} flows put back on their stored paths", restored);
+    }
+
+    /** Arc indices of stored "linkId>toNode" keys, or null if any is gone or not usable now. */
+    private static int[] arcsOf(FabricIndex ix, List<String> keys) {
+        if (keys == null || keys.isEmpty()) {
+            return null;
+        }
+        int[] out = new int[keys.size()];
+        for (int i = 0; i < out.length; i++) {
+            String key = keys.get(i);
+            int cut = key.lastIndexOf('>');
+            int[] pair = cut < 0 ? null : ix.arcsOfLink(key.substring(0, cut));
+            if (pair == null) {
+                return null;
+            }
+            String to = key.substring(cut + 1);
+            int arc = ix.nodeId(ix.to(pair[0])).equals(to) ? pair[0] : ix.nodeId(ix.to(pair[1])).equals(to) ? pair[1] : -1;
+            if (arc < 0 || !ix.usable(arc)) {
+                return null;
+            }
+            out[i] = arc;
+        }
+        return out;
     }
 
     private Map<String, String> currentSignatures() {

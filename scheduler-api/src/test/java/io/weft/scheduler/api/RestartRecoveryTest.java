@@ -37,6 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
 class RestartRecoveryTest {
     private static final String TOKEN = "recovery-token-0123456789";
     private static final String AGENT = "recovery-agent-0123456789";
+    private static final String OPERATOR = "recovery-operator-0123456789";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -96,6 +97,56 @@ class RestartRecoveryTest {
         }
     }
 
+    /**
+     * A drain moves flows and the undrain leaves them where they went (nothing moves without need),
+     * so the paths differ from what a fresh placement picks. A restart must keep them, and the agents
+     * must see no new version.
+     */
+    @Test
+    void pathsMovedByADrainSurviveARestartWithoutNewVersions(DevstackEndpoints e) throws Exception {
+        String schema = "recovery_moved_" + System.nanoTime();
+        ConfigurableApplicationContext first = start(schema, e);
+        String jobId;
+        Map<String, String> pathsBefore;
+        long versionBefore;
+        try {
+            int port = ((WebServerApplicationContext) first).getWebServer().getPort();
+            HttpResponse<String> created = submit(port, 7);
+            assertThat(created.statusCode()).isEqualTo(201);
+            JsonNode job = JSON.readTree(created.body());
+            jobId = job.get("id").asString();
+            String hot = job.get("flows").get(0).get("links").get(1).asString();
+            assertThat(post(port, "/v1/fabric/links/" + hot + "/drain").statusCode()).isEqualTo(200);
+            assertThat(post(port, "/v1/fabric/links/" + hot + "/undrain").statusCode()).isEqualTo(200);
+            pathsBefore = paths(get(port, "/v1/jobs/" + jobId));
+            assertThat(pathsBefore.values()).noneMatch(links -> links.contains(hot));
+            versionBefore = nicVersion(port);
+        } finally {
+            first.close();
+        }
+
+        ConfigurableApplicationContext second = start(schema, e);
+        try {
+            int port2 = ((WebServerApplicationContext) second).getWebServer().getPort();
+            assertThat(paths(get(port2, "/v1/jobs/" + jobId))).isEqualTo(pathsBefore);
+            assertThat(nicVersion(port2)).isEqualTo(versionBefore);
+        } finally {
+            second.close();
+        }
+    }
+
+    private static Map<String, String> paths(JsonNode job) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        job.get("flows").forEach(f -> out.put(f.get("id").asString(), f.get("links").toString()));
+        return out;
+    }
+
+    private HttpResponse<String> post(int port, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", "Bearer " + OPERATOR).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private static ConfigurableApplicationContext start(String schema, DevstackEndpoints e) {
         return new SpringApplicationBuilder(SchedulerApiApplication.class).run(
                 "--server.port=0",
@@ -107,13 +158,14 @@ class RestartRecoveryTest {
                 "--spring.datasource.password=" + e.jdbcPassword(),
                 "--weft.scheduler.kafka.bootstrap-servers=",
                 "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
-                "--weft.scheduler.auth.tokens=s:scheduler=" + TOKEN + ";a:agent:nic1=" + AGENT,
+                "--weft.scheduler.auth.tokens=s:scheduler=" + TOKEN + ";a:agent:nic1=" + AGENT
+                        + ";o:operator=" + OPERATOR,
                 "--spring.jmx.enabled=false");
     }
 
     private HttpResponse<String> submit(int port, int i) throws Exception {
         String body = "{\"name\":\"r" + i + "\",\"pattern\":\"ring\",\"endpoints\":[\"nic1\",\"nic3\",\"nic2\",\"nic4\"],"
-                + "\"demandGbps\":1}";
+                + "\"demandGbps\":" + (i == 7 ? 100 : 1) + "}";
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/jobs"))
                 .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
                 .header("Idempotency-Key", "key-" + i).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
