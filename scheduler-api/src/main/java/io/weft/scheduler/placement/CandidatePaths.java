@@ -228,6 +228,14 @@ final class CandidatePaths {
 
     /** BFS over up arcs from {@code start}; returns the cone in BFS order, distances in {@code dist}. */
     private int[] cone(int start, int[] dist) {
+        return bfs(start, dist, true);
+    }
+
+    /**
+     * BFS from {@code start} that crosses only up arcs ({@code upOnly}, the Clos cone) or only arcs into
+     * switches (NICs never transit); returns the nodes reached in BFS order, distances in {@code dist}.
+     */
+    private int[] bfs(int start, int[] dist, boolean upOnly) {
         int[] q = new int[16];
         int head = 0;
         int tail = 0;
@@ -237,7 +245,7 @@ final class CandidatePaths {
             int u = q[head++];
             for (int a : ix.out[u]) {
                 int w = ix.arcTo[a];
-                if (up(a) && dist[w] < 0) {
+                if ((upOnly ? up(a) : ix.tier[w] > 0) && dist[w] < 0) {
                     dist[w] = dist[u] + 1;
                     if (tail == q.length) {
                         q = Arrays.copyOf(q, tail * 2);
@@ -353,25 +361,7 @@ final class CandidatePaths {
 
     /** BFS between switches (NICs never transit); all shortest paths as an up-only DAG. */
     private int[] bfs(int start, int[] dist) {
-        int[] q = new int[16];
-        int head = 0;
-        int tail = 0;
-        q[tail++] = start;
-        dist[start] = 0;
-        while (head < tail) {
-            int u = q[head++];
-            for (int a : ix.out[u]) {
-                int w = ix.arcTo[a];
-                if (ix.tier[w] > 0 && dist[w] < 0) {
-                    dist[w] = dist[u] + 1;
-                    if (tail == q.length) {
-                        q = Arrays.copyOf(q, tail * 2);
-                    }
-                    q[tail++] = w;
-                }
-            }
-        }
-        return Arrays.copyOf(q, tail);
+        return bfs(start, dist, false);
     }
 
     private PathDag minimal(int s, int d) {
