@@ -87,7 +87,8 @@ class AgentController {
             result.setResult(nothingNewer(nic));
             return result;
         }
-        PathBoard.Waiter w = board.park(nic, since, v -> wakers.execute(() -> answer(result, nic)));
+        PathBoard.Waiter w = board.park(nic, since, v -> wakers.execute(() -> answer(result, nic)),
+                () -> result.setResult(nothingNewer(nic)));
         if (w == null) {
             result.setResult(ResponseEntity.ok(profiles.current(nic)));
             return result;

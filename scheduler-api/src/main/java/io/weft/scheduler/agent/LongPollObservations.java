@@ -28,10 +28,10 @@ class LongPollObservations {
             return false;
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (LongPollFilter.nicOf(path) == null) {
+        if (LongPolls.nicOf(path) == null) {
             return false;
         }
-        int wait = LongPollFilter.parseWait(request.getParameter("wait"));
+        int wait = LongPolls.parseWait(request.getParameter("wait"));
         return wait > 0;
     }
 }

@@ -33,14 +33,19 @@ public class PathBoard {
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile Consumer<Collection<String>> beforeWake = nics -> { };
 
-    /** A parked long-poll: {@code wake} gets the NIC's new version. */
+    /**
+     * A parked long-poll: {@code wake} gets the NIC's new version; {@code release} answers it with
+     * "nothing newer" when the service stops.
+     */
     public static final class Waiter {
         private final long since;
         private final LongConsumer wake;
+        private final Runnable release;
 
-        Waiter(long since, LongConsumer wake) {
+        Waiter(long since, LongConsumer wake, Runnable release) {
             this.since = since;
             this.wake = wake;
+            this.release = release;
         }
     }
 
@@ -61,11 +66,11 @@ public class PathBoard {
      * and the caller answers at once). The re-check after parking closes the race with a publish
      * that landed in between.
      */
-    public Waiter park(String nic, long since, LongConsumer wake) {
+    public Waiter park(String nic, long since, LongConsumer wake, Runnable release) {
         if (version(nic) > since) {
             return null;
         }
-        Waiter w = new Waiter(since, wake);
+        Waiter w = new Waiter(since, wake, release);
         waiters.computeIfAbsent(nic, k -> new CopyOnWriteArrayList<>()).add(w);
         waiting.incrementAndGet();
         long now = version(nic);
@@ -124,6 +129,27 @@ public class PathBoard {
                 w.wake.accept(version);
             }
         }
+    }
+
+    /**
+     * Answers every parked poll with "nothing newer" (service stopping): agents poll again at once,
+     * elsewhere or after the restart, instead of holding the shutdown for their whole wait.
+     */
+    public int releaseAll() {
+        int n = 0;
+        for (var e : waiters.entrySet()) {
+            for (Waiter w : e.getValue()) {
+                if (unpark(e.getKey(), w)) {
+                    n++;
+                    try {
+                        w.release.run();
+                    } catch (RuntimeException ex) {
+                        LOG.debug("releasing a long-poll of {} failed: {}", e.getKey(), ex.toString());
+                    }
+                }
+            }
+        }
+        return n;
     }
 
     public int waiting() {

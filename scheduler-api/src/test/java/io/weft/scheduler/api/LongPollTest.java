@@ -101,10 +101,11 @@ class LongPollTest extends ApiTestSupport {
     }
 
     @Test
-    void plainPullsAreCountedUnderTheirRouteInRequestMetrics() {
+    void pollsAreCountedByAnswerAndWhetherTheyWaited() {
+        String before = get("/actuator/prometheus", null).raw().body();
         assertThat(get("/v1/agents/nic1/paths", AGENT_12).status()).isEqualTo(200);
-        assertThat(get("/actuator/prometheus", null).raw().body())
-                .containsPattern("http_server_requests_seconds_count\\{[^}]*status=\"200\",uri=\"/v1/agents/\\{nic}/paths\"");
+        String after = get("/actuator/prometheus", null).raw().body();
+        assertThat(count(after, "profile", "false")).isEqualTo(count(before, "profile", "false") + 1);
     }
 
     @Test
@@ -139,5 +140,16 @@ class LongPollTest extends ApiTestSupport {
             }
         }
         throw new AssertionError("long-poll waiters never reached " + n);
+    }
+
+    /** weft_agent_polls_seconds_count for one answer and waited tag; 0 before the first such poll. */
+    static double count(String prometheus, String answer, String waited) {
+        var m = java.util.regex.Pattern.compile("weft_agent_polls_seconds_count\\{([^}]*)} (\\S+)").matcher(prometheus);
+        while (m.find()) {
+            if (m.group(1).contains("answer=\"" + answer + "\"") && m.group(1).contains("waited=\"" + waited + "\"")) {
+                return Double.parseDouble(m.group(2));
+            }
+        }
+        return 0;
     }
 }
