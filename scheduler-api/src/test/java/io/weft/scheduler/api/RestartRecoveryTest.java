@@ -135,6 +135,38 @@ class RestartRecoveryTest {
         }
     }
 
+    /**
+     * Stopping answers parked polls with "nothing newer" and ends event streams at once: otherwise the web server's graceful
+     * shutdown would wait for each of them, and the agents would see a cut connection instead of a 304.
+     */
+    @Test
+    void stoppingAnswersParkedPollsWithNothingNewer(DevstackEndpoints e) throws Exception {
+        String schema = "recovery_stop_" + System.nanoTime();
+        ConfigurableApplicationContext ctx = start(schema, e);
+        int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
+        assertThat(submit(port, 1).statusCode()).isEqualTo(201);
+        long v = nicVersion(port);
+        var poll = http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/v1/agents/nic1/paths?since=" + v + "&wait=60")).header("Authorization", "Bearer " + AGENT)
+                .build(), HttpResponse.BodyHandlers.ofString());
+        var events = http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/events"))
+                .header("Authorization", "Bearer " + OPERATOR).header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofString());
+        var board = ctx.getBean(io.weft.scheduler.agent.PathBoard.class);
+        var log = ctx.getBean(io.weft.scheduler.events.EventLog.class);
+        for (int i = 0; i < 200 && (board.waiting() == 0 || log.subscriberCount() == 0); i++) {
+            Thread.sleep(25);
+        }
+        assertThat(board.waiting()).isEqualTo(1);
+        assertThat(log.subscriberCount()).isEqualTo(1);
+        ctx.close();
+        HttpResponse<String> r = poll.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(r.statusCode()).isEqualTo(304);
+        assertThat(r.headers().firstValue("Weft-Version")).hasValue(Long.toString(v));
+        // The event stream ends too (the client reconnects with Last-Event-ID).
+        assertThat(events.get(20, java.util.concurrent.TimeUnit.SECONDS).body()).contains("event:hello");
+    }
+
     private static Map<String, String> paths(JsonNode job) {
         Map<String, String> out = new java.util.TreeMap<>();
         job.get("flows").forEach(f -> out.put(f.get("id").asString(), f.get("links").toString()));
