@@ -78,17 +78,30 @@ public class JobStore {
                 .param(id).update() == 1;
     }
 
-    /** Flow slices of a job lose their paths (release): DENIED, no arcs, with a history row. */
+    /**
+     * Flow slices of a job lose their paths (release): DENIED, no arcs, with a history row. Two
+     * statements for the whole job (each NIC's new version comes in as a pair of arrays), not two
+     * per NIC: releasing a 4,096-NIC job is as cheap as placing it.
+     */
     void retireFlows(String jobId, java.util.Map<String, Long> versions) {
-        for (var e : versions.entrySet()) {
-            jdbc.sql("update path_assignments p set state = 'DENIED', arcs = '{}', carriers = '{}', usids = '{}', "
-                            + "ev = null, version = ? from flows f where f.id = p.flow_id and f.job_id = ? "
-                            + "and f.src_nic = ?")
-                    .params(e.getValue(), jobId, e.getKey()).update();
-            jdbc.sql("insert into path_history (flow_id, job_id, version, arcs, reason) "
-                            + "select id, job_id, ?, '{}', 'released' from flows where job_id = ? and src_nic = ?")
-                    .params(e.getValue(), jobId, e.getKey()).update();
+        if (versions.isEmpty()) {
+            return;
         }
+        String[] nics = versions.keySet().toArray(new String[0]);
+        Long[] numbers = new Long[nics.length];
+        for (int i = 0; i < nics.length; i++) {
+            numbers[i] = versions.get(nics[i]);
+        }
+        jdbc.sql("update path_assignments p set state = 'DENIED', arcs = '{}', carriers = '{}', usids = '{}', "
+                        + "ev = null, version = v.version from flows f, "
+                        + "unnest(cast(? as text[]), cast(? as bigint[])) as v(nic, version) "
+                        + "where f.id = p.flow_id and f.job_id = ? and f.src_nic = v.nic")
+                .params(nics, numbers, jobId).update();
+        jdbc.sql("insert into path_history (flow_id, job_id, version, arcs, reason) "
+                        + "select f.id, f.job_id, v.version, '{}', 'released' from flows f "
+                        + "join unnest(cast(? as text[]), cast(? as bigint[])) as v(nic, version) on f.src_nic = v.nic "
+                        + "where f.job_id = ?")
+                .params(nics, numbers, jobId).update();
     }
 
     List<String> srcNics(String jobId) {
