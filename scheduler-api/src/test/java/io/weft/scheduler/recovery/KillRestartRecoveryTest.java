@@ -1,0 +1,322 @@
+package io.weft.scheduler.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.junit.WeftDevstackTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Issue 5's restart acceptance with a real crash: the service runs as a child JVM, is killed with
+ * SIGKILL while job submissions and agent long-polls are in flight, and is started again on the
+ * same database and port. Then:
+ * <ul>
+ *   <li>every acknowledged (201) job exists exactly once; retrying an unacknowledged submission
+ *       with its Idempotency-Key gives the stored job (200) or a new one (201), never a second;</li>
+ *   <li>the engine's reservations ({@code GET /v1/fabric}) equal the stored paths of the stored
+ *       jobs: no flow lost or counted twice;</li>
+ *   <li>per-NIC versions are at least those agents saw before the kill, and every later change
+ *       gets a strictly higher one;</li>
+ *   <li>agents that resume polling with the last version they saw get exactly what they missed:
+ *       never a version at or below their {@code since}, and their last profile lists exactly the
+ *       stored flows of their NIC; a job placed after the restart wakes every parked agent.</li>
+ * </ul>
+ * The service's output is in {@code target/kill-restart-service-{1,2}.log}; a failure prints the
+ * tails.
+ */
+@WeftDevstackTest
+class KillRestartRecoveryTest {
+    private static final String SCHEDULER = "kill-sched-token-0123456789";
+    private static final String OPERATOR = "kill-oper-token-0123456789";
+    private static final String AGENT = "kill-agent-token-0123456789";
+    private static final List<String> NICS = List.of("nic1", "nic2", "nic3", "nic4");
+    private static final String TOKENS = "sched:scheduler=" + SCHEDULER + ";ops:operator=" + OPERATOR
+            + ";agents:agent:" + String.join(",", NICS) + "=" + AGENT;
+    private static final Path FABRIC = Path.of("../contracts/examples/leaf-spine-2x2.json").toAbsolutePath()
+            .normalize();
+    private static final int AGENTS_PER_NIC = 2;
+    private static final int SUBMITTERS = 4;
+    /** Acknowledged jobs to wait for before the kill. */
+    private static final int ACKED_BEFORE_KILL = 40;
+
+    private static final List<ServiceProcess> CHILDREN = new CopyOnWriteArrayList<>();
+    private static final List<Agent> AGENTS = new CopyOnWriteArrayList<>();
+
+    @AfterAll
+    static void killChildren() throws InterruptedException {
+        AGENTS.forEach(Agent::stop);
+        for (ServiceProcess p : CHILDREN) {
+            p.close();
+        }
+    }
+
+    @Test
+    void acknowledgedJobsReservationsAndVersionsSurviveSigkill(DevstackEndpoints e) throws Exception {
+        Path target = Path.of("target").toAbsolutePath();
+        Path[] logs = {target.resolve("kill-restart-service-1.log"), target.resolve("kill-restart-service-2.log")};
+        for (Path log : logs) {
+            Files.deleteIfExists(log);
+        }
+        try {
+            run(e, logs);
+        } catch (Throwable t) {
+            for (ServiceProcess p : CHILDREN) {
+                System.err.println("---- last 60 lines of " + p.log() + " ----\n" + p.logTail(60));
+            }
+            AGENTS.forEach(a -> System.err.println("agent " + a.nic() + ": " + a.received().size() + " profiles, "
+                    + a.connectionErrors() + " connection errors, violations " + a.violations()));
+            throw t;
+        }
+    }
+
+    private void run(DevstackEndpoints e, Path[] logs) throws Exception {
+        String schema = "kill_restart_" + System.nanoTime();
+        int port = ServiceProcess.freePort();
+        Api api = new Api(port);
+        long t0 = System.nanoTime();
+
+        // 1. The first instance, agents parked on every NIC, a stream of submissions.
+        ServiceProcess first = start(e, schema, port, logs[0], api);
+        double firstStartS = (System.nanoTime() - t0) / 1e9;
+        for (String nic : NICS) {
+            for (int k = 0; k < AGENTS_PER_NIC; k++) {
+                Agent a = new Agent(nic, AGENT, api);
+                AGENTS.add(a);
+                Thread th = new Thread(a, "agent-" + nic + "-" + k);
+                th.setDaemon(true);
+                th.start();
+            }
+        }
+        await("every agent's first profile", 30, () -> AGENTS.stream().allMatch(a -> a.lastVersion() >= 0));
+        JobStream stream = new JobStream(api, SCHEDULER);
+        stream.start(SUBMITTERS);
+        await(ACKED_BEFORE_KILL + " acknowledged jobs and every agent woken", 60,
+                () -> stream.ackedCount() >= ACKED_BEFORE_KILL && AGENTS.stream().allMatch(a -> a.received().size() >= 2));
+
+        // 2. SIGKILL while a submission and a long-poll are out.
+        await("a submission and a long-poll in flight", 10,
+                () -> stream.inFlight() > 0 && AGENTS.stream().anyMatch(Agent::polling));
+        Map<Agent, Integer> errorsAtKill = new HashMap<>();
+        AGENTS.forEach(a -> errorsAtKill.put(a, a.connectionErrors()));
+        int postsInFlight = stream.inFlight();
+        long pollsInFlight = AGENTS.stream().filter(Agent::polling).count();
+        int exit = first.killHard();
+        assertThat(exit).as("exit status of a SIGKILLed JVM").isEqualTo(128 + 9);
+        stream.stopAndJoin();
+        // Every agent's poll has failed: from now on, until the restart, nothing can reach them.
+        await("every agent to notice the service is gone", 10,
+                () -> AGENTS.stream().allMatch(a -> a.connectionErrors() > errorsAtKill.get(a)));
+        Map<Agent, Long> seenBefore = new HashMap<>();
+        Map<String, Long> maxSeenBefore = new TreeMap<>();
+        for (Agent a : AGENTS) {
+            seenBefore.put(a, a.lastVersion());
+            maxSeenBefore.merge(a.nic(), a.lastVersion(), Math::max);
+        }
+        Map<Agent, Integer> profilesBefore = new HashMap<>();
+        AGENTS.forEach(a -> profilesBefore.put(a, a.received().size()));
+        Map<String, String> sent = stream.sent();
+        Map<String, String> acked = stream.acked();
+        assertThat(stream.unexpected()).as("answers other than 201 before the kill").isEmpty();
+        assertThat(acked).hasSizeGreaterThanOrEqualTo(ACKED_BEFORE_KILL);
+
+        // 3. Restart on the same database and port; the agents resume by themselves.
+        long t1 = System.nanoTime();
+        start(e, schema, port, logs[1], api);
+        double secondStartS = (System.nanoTime() - t1) / 1e9;
+
+        // Versions: none went back; a poll with the last version seen gets only what is newer.
+        Map<String, Long> atRestart = versions(api);
+        for (String nic : NICS) {
+            assertThat(atRestart.get(nic)).as(nic + " version after restart").isGreaterThanOrEqualTo(maxSeenBefore.get(nic));
+            HttpResponse<String> r = api.get("/v1/agents/" + nic + "/paths?since=" + maxSeenBefore.get(nic) + "&wait=0",
+                    AGENT, Duration.ofSeconds(10));
+            if (atRestart.get(nic) > maxSeenBefore.get(nic)) {
+                assertThat(r.statusCode()).as(nic + ": a change the agents missed").isEqualTo(200);
+                assertThat(Api.JSON.readTree(r.body()).get("version").asLong()).isEqualTo(atRestart.get(nic));
+            } else {
+                assertThat(r.statusCode()).as(nic + ": nothing new since " + maxSeenBefore.get(nic)).isEqualTo(304);
+                assertThat(r.headers().firstValue("Weft-Version")).hasValue(Long.toString(atRestart.get(nic)));
+            }
+        }
+
+        // Jobs: each acknowledged one exactly once, under the id the 201 gave.
+        Map<String, List<String>> byName = jobsByName(api);
+        byName.forEach((name, ids) -> assertThat(ids).as("jobs named " + name).hasSize(1));
+        for (var a : acked.entrySet()) {
+            assertThat(byName.get(nameOf(a.getKey()))).as("acknowledged " + a.getKey()).containsExactly(a.getValue());
+        }
+        // Unacknowledged ones: the retry returns the stored job (its 201 was lost) or places it now.
+        int replayed = 0;
+        int placedNow = 0;
+        for (var s : sent.entrySet()) {
+            if (acked.containsKey(s.getKey())) {
+                continue;
+            }
+            List<String> stored = byName.get(nameOf(s.getKey()));
+            HttpResponse<String> r = api.postJob(SCHEDULER, s.getKey(), s.getValue());
+            String id = Api.JSON.readTree(r.body()).path("id").asString();
+            if (stored != null) {
+                assertThat(r.statusCode()).as("retry of stored " + s.getKey() + ": " + r.body()).isEqualTo(200);
+                assertThat(id).isEqualTo(stored.get(0));
+                replayed++;
+            } else {
+                assertThat(r.statusCode()).as("retry of lost " + s.getKey() + ": " + r.body()).isEqualTo(201);
+                placedNow++;
+            }
+        }
+        for (String key : acked.keySet().stream().sorted().limit(3).toList()) {
+            HttpResponse<String> r = api.postJob(SCHEDULER, key, sent.get(key));
+            assertThat(r.statusCode()).as("replay of acknowledged " + key).isEqualTo(200);
+            assertThat(Api.JSON.readTree(r.body()).get("id").asString()).isEqualTo(acked.get(key));
+        }
+        byName = jobsByName(api);
+        assertThat(byName.keySet()).as("one job per key sent, no more")
+                .isEqualTo(new TreeSet<>(sent.keySet().stream().map(KillRestartRecoveryTest::nameOf).toList()));
+        byName.forEach((name, ids) -> assertThat(ids).as("jobs named " + name).hasSize(1));
+
+        // Reservations: the engine holds exactly the stored paths.
+        List<JsonNode> jobs = new ArrayList<>();
+        for (List<String> ids : byName.values()) {
+            jobs.add(api.read("/v1/jobs/" + ids.get(0), SCHEDULER));
+        }
+        Map<String, Double> expected = new TreeMap<>();
+        Map<String, Set<String>> flowsBySrc = new TreeMap<>();
+        for (JsonNode job : jobs) {
+            assertThat(job.get("state").asString()).isEqualTo("ACTIVE");
+            for (JsonNode f : job.get("flows")) {
+                assertThat(f.get("state").asString()).as(f.get("id").asString()).isEqualTo("GOOD");
+                flowsBySrc.computeIfAbsent(f.get("src").asString(), k -> new TreeSet<>()).add(f.get("id").asString());
+                JsonNode links = f.get("links");
+                JsonNode nodes = f.get("nodes");
+                for (int i = 0; i < links.size(); i++) {
+                    expected.merge(links.get(i).asString() + " " + nodes.get(i).asString() + ">"
+                            + nodes.get(i + 1).asString(), f.get("demandGbps").asDouble(), Double::sum);
+                }
+            }
+        }
+        Map<String, Double> reserved = new TreeMap<>();
+        api.read("/v1/fabric", OPERATOR).get("reservations").forEach(r -> reserved.merge(r.get("link").asString()
+                + " " + r.get("from").asString() + ">" + r.get("to").asString(), r.get("reservedGbps").asDouble(),
+                Double::sum));
+        assertThat(reserved.keySet()).isEqualTo(expected.keySet());
+        expected.forEach((arc, gbps) -> assertThat(reserved.get(arc)).as(arc).isCloseTo(gbps, within(1e-6)));
+
+        // Agents caught up: each received its NIC's current version, listing exactly the stored flows.
+        Map<String, Long> current = versions(api);
+        await("every agent at its NIC's current version", 30,
+                () -> AGENTS.stream().allMatch(a -> a.lastVersion() == current.get(a.nic())));
+        for (Agent a : AGENTS) {
+            assertThat(a.last().flowIds()).as(a.nic() + "'s profile").isEqualTo(flowsBySrc.get(a.nic()));
+            List<Agent.Profile> after = a.received().subList(profilesBefore.get(a), a.received().size());
+            if (!after.isEmpty()) {
+                assertThat(after.get(0).since()).as(a.nic() + " resumed with the version it last saw")
+                        .isEqualTo(seenBefore.get(a));
+            }
+        }
+
+        // No loss after the kill: a job placed now wakes every parked agent with a newer version.
+        await("every agent parked", 30, () -> api.waiters() == AGENTS.size());
+        HttpResponse<String> created = api.postJob(SCHEDULER, "after-restart",
+                "{\"name\":\"after-restart\",\"pattern\":\"ring\",\"endpoints\":[\"nic1\",\"nic3\",\"nic2\",\"nic4\"],"
+                        + "\"demandGbps\":5}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        Map<String, String> newFlow = new HashMap<>();
+        Api.JSON.readTree(created.body()).get("flows").forEach(f -> {
+            String src = f.get("src").asString();
+            assertThat(f.get("version").asLong()).as("version of the new flow from " + src)
+                    .isGreaterThan(current.get(src));
+            newFlow.put(src, f.get("id").asString());
+        });
+        assertThat(newFlow.keySet()).containsExactlyInAnyOrderElementsOf(NICS);
+        await("every agent woken by the new job", 30, () -> AGENTS.stream().allMatch(a -> a.lastVersion() > current
+                .get(a.nic()) && a.last().flowIds().contains(newFlow.get(a.nic()))));
+        Map<String, Long> end = versions(api);
+        for (String nic : NICS) {
+            assertThat(end.get(nic)).as(nic).isGreaterThan(current.get(nic));
+        }
+        for (Agent a : AGENTS) {
+            assertThat(a.violations()).as("agent of " + a.nic()).isEmpty();
+        }
+
+        System.out.printf(java.util.Locale.ROOT, "kill -9 recovery: %d jobs sent, %d acknowledged before the kill, "
+                        + "%d submissions and %d long-polls in flight at the kill; after restart %d retries replayed a "
+                        + "stored job, %d placed a lost one; starts %.1f s and %.1f s, whole test %.1f s; load %s%n",
+                sent.size(), acked.size(), postsInFlight, pollsInFlight, replayed, placedNow, firstStartS,
+                secondStartS, (System.nanoTime() - t0) / 1e9, Files.readString(Path.of("/proc/loadavg")).trim());
+        AGENTS.forEach(Agent::stop);
+    }
+
+    /** Starts the service and waits until it placed the stored jobs on its fabric. */
+    private ServiceProcess start(DevstackEndpoints e, String schema, int port, Path log, Api api) throws Exception {
+        ServiceProcess p = ServiceProcess.start(e, schema, port, TOKENS, FABRIC, log);
+        CHILDREN.add(p);
+        // GET /v1/fabric takes the placement lock, so a 200 also means the restart's re-placement is done.
+        await("the service on port " + port + " (log " + log + ")", 120, () -> {
+            if (!p.isAlive()) {
+                throw new AssertionError("the service exited; see " + log);
+            }
+            try {
+                return api.get("/v1/fabric", OPERATOR, Duration.ofSeconds(10)).statusCode() == 200;
+            } catch (java.io.IOException notListening) {
+                return false;
+            }
+        });
+        return p;
+    }
+
+    /** Every NIC's current version, from a pull without {@code since}. */
+    private static Map<String, Long> versions(Api api) throws Exception {
+        Map<String, Long> out = new TreeMap<>();
+        for (String nic : NICS) {
+            out.put(nic, api.read("/v1/agents/" + nic + "/paths", AGENT).get("version").asLong());
+        }
+        return out;
+    }
+
+    /** Every stored job (paged), by name. */
+    private static Map<String, List<String>> jobsByName(Api api) throws Exception {
+        Map<String, List<String>> out = new TreeMap<>();
+        int seen = 0;
+        for (int page = 0; ; page++) {
+            JsonNode p = api.read("/v1/jobs?size=100&page=" + page, SCHEDULER);
+            p.get("items").forEach(j -> out.computeIfAbsent(j.get("name").asString(), k -> new ArrayList<>())
+                    .add(j.get("id").asString()));
+            seen += p.get("items").size();
+            if (p.get("items").isEmpty() || seen >= p.get("total").asLong()) {
+                return out;
+            }
+        }
+    }
+
+    /** Job name of a stream key: {@code stream-T-I} is job {@code sT-I}. */
+    private static String nameOf(String key) {
+        return "s" + key.substring("stream-".length());
+    }
+
+    private static void await(String what, int seconds, Callable<Boolean> condition) throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (!condition.call()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + seconds + " s waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
