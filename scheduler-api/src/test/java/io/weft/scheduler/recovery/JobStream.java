@@ -10,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import tools.jackson.databind.JsonNode;
+
 /**
  * A job scheduler submitting a stream of jobs from several threads, each job with its own
  * Idempotency-Key and a unique name. Records what it sent and what the service acknowledged
@@ -27,6 +29,8 @@ final class JobStream {
     private final Map<String, String> sent = new ConcurrentHashMap<>();
     /** Idempotency-Key -> job id, for every 201 received. */
     private final Map<String, String> acked = new ConcurrentHashMap<>();
+    /** Highest per-NIC version any 201 showed (a flow's version is its source NIC's). */
+    private final Map<String, Long> versionsSeen = new ConcurrentHashMap<>();
     private final List<String> unexpected = new CopyOnWriteArrayList<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile boolean stop;
@@ -36,11 +40,11 @@ final class JobStream {
         this.token = token;
     }
 
-    /** The body of stream job {@code key}: a ring over one NIC pair, 1 to 4 Gbit/s per flow. */
+    /** The body of the n-th stream job: a ring over one NIC pair, 1 to 4 Gbit/s per flow, 1 to 3 slices. */
     static String body(String name, int n) {
         String[] pair = PAIRS[n % PAIRS.length];
         return String.format(Locale.ROOT, "{\"name\":\"%s\",\"pattern\":\"ring\",\"endpoints\":[\"%s\",\"%s\"],"
-                + "\"demandGbps\":%d}", name, pair[0], pair[1], 1 + n % 4);
+                + "\"demandGbps\":%d,\"qpSlices\":%d}", name, pair[0], pair[1], 1 + n % 4, 1 + n % 3);
     }
 
     void start(int submitters) {
@@ -62,7 +66,10 @@ final class JobStream {
             try {
                 HttpResponse<String> r = api.postJob(token, key, body);
                 if (r.statusCode() == 201) {
-                    acked.put(key, Api.JSON.readTree(r.body()).get("id").asString());
+                    JsonNode job = Api.JSON.readTree(r.body());
+                    job.get("flows").forEach(f -> versionsSeen.merge(f.get("src").asString(), f.get("version").asLong(),
+                            Math::max));
+                    acked.put(key, job.get("id").asString());
                 } else {
                     unexpected.add(key + ": " + r.statusCode() + " " + r.body());
                 }
@@ -102,6 +109,10 @@ final class JobStream {
 
     Map<String, String> acked() {
         return Map.copyOf(acked);
+    }
+
+    Map<String, Long> versionsSeen() {
+        return Map.copyOf(versionsSeen);
     }
 
     /** Answers other than 201 while the service was up (none expected: every job fits). */
