@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -110,11 +114,11 @@ class KillRestartRecoveryTest {
                 () -> stream.ackedCount() >= ACKED_BEFORE_KILL
                         && AGENTS.stream().allMatch(a -> a.received().size() >= 2));
 
-        // 2. SIGKILL while a submission and a long-poll are out.
-        await("a submission and a long-poll in flight", 10,
-                () -> stream.inFlight() > 0 && AGENTS.stream().anyMatch(Agent::polling));
+        // 2. SIGKILL while submissions and long-polls are out, preferably in the narrowest window: a
+        // job committed whose 201 the scheduler has not received yet (watched in the database).
         Map<Agent, Integer> errorsAtKill = new HashMap<>();
         AGENTS.forEach(a -> errorsAtKill.put(a, a.connectionErrors()));
+        boolean killedAfterCommit = killMidStream(e, schema, first, stream);
         int postsInFlight = stream.inFlight();
         long pollsInFlight = AGENTS.stream().filter(Agent::polling).count();
         int exit = first.killHard();
@@ -263,12 +267,41 @@ class KillRestartRecoveryTest {
         AGENTS.forEach(a -> a.startupErrors().forEach((status, n) -> startupErrors.merge(status, n, Integer::sum)));
         System.out.printf(java.util.Locale.ROOT, "kill -9 recovery: %d jobs sent, %d acknowledged before the kill, "
                         + "%d submissions and %d long-polls in flight at the kill; after restart %d retries replayed a "
-                        + "stored job, %d placed a lost one; agents' polls answered by the starting service, by "
-                        + "status: %s; starts %.1f s and %.1f s, whole test %.1f s; load %s%n",
-                sent.size(), acked.size(), postsInFlight, pollsInFlight, replayed, placedNow, startupErrors,
-                firstStartS, secondStartS, (System.nanoTime() - t0) / 1e9,
+                        + "stored job, %d placed a lost one (killed just after an unacknowledged commit: %s); "
+                        + "agents' polls answered by the starting service, by status: %s; starts %.1f s and %.1f s, "
+                        + "whole test %.1f s; load %s%n",
+                sent.size(), acked.size(), postsInFlight, pollsInFlight, replayed, placedNow, killedAfterCommit,
+                startupErrors, firstStartS, secondStartS, (System.nanoTime() - t0) / 1e9,
                 Files.readString(Path.of("/proc/loadavg")).trim());
         AGENTS.forEach(Agent::stop);
+    }
+
+    /**
+     * Sends SIGKILL once a submission and a long-poll are in flight, as soon as the database holds
+     * more jobs than the scheduler has seen acknowledged (a commit whose 201 is still on its way),
+     * or after 10 s without catching that moment. True if it was caught.
+     */
+    private static boolean killMidStream(DevstackEndpoints e, String schema, ServiceProcess service, JobStream stream)
+            throws Exception {
+        try (Connection db = DriverManager.getConnection(e.jdbcUrl(), e.jdbcUser(), e.jdbcPassword());
+             PreparedStatement count = db.prepareStatement("select count(*) from " + schema + ".jobs")) {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (true) {
+                boolean inFlight = stream.inFlight() > 0 && AGENTS.stream().anyMatch(Agent::polling);
+                long stored;
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    stored = rs.getLong(1);
+                }
+                // Acknowledged jobs are a subset of stored ones: more stored than acknowledged after
+                // the count was taken means one committed and its client has not heard yet.
+                boolean unacknowledgedCommit = stored > stream.ackedCount();
+                if (inFlight && (unacknowledgedCommit || System.nanoTime() > deadline)) {
+                    service.sigkill();
+                    return unacknowledgedCommit;
+                }
+            }
+        }
     }
 
     /** Starts the service and waits until it placed the stored jobs on its fabric. */

@@ -92,7 +92,12 @@ final class ServiceProcess implements AutoCloseable {
         return process.pid();
     }
 
-    /** SIGKILL ({@link Process#destroyForcibly()} on Linux) and wait; returns the exit status (137). */
+    /** Sends SIGKILL ({@link Process#destroyForcibly()} on Linux) without waiting. */
+    void sigkill() {
+        process.destroyForcibly();
+    }
+
+    /** SIGKILL and wait; returns the exit status (137). */
     int killHard() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
