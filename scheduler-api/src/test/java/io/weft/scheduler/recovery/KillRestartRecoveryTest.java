@@ -2,6 +2,7 @@ package io.weft.scheduler.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -58,6 +60,8 @@ class KillRestartRecoveryTest {
     private static final int SUBMITTERS = 4;
     /** Acknowledged jobs to wait for before the kill. */
     private static final int ACKED_BEFORE_KILL = 40;
+    /** Smaller than the job count, so that listing the jobs takes several pages. */
+    private static final int PAGE_SIZE = 16;
 
     private static final List<ServiceProcess> CHILDREN = new CopyOnWriteArrayList<>();
     private static final List<Agent> AGENTS = new CopyOnWriteArrayList<>();
@@ -72,7 +76,7 @@ class KillRestartRecoveryTest {
 
     @Test
     void acknowledgedJobsReservationsAndVersionsSurviveSigkill(DevstackEndpoints e) throws Exception {
-        Path target = Path.of("target").toAbsolutePath();
+        Path target = ServiceProcess.targetDir();
         Path[] logs = {target.resolve("kill-restart-service-1.log"), target.resolve("kill-restart-service-2.log")};
         for (Path log : logs) {
             Files.deleteIfExists(log);
@@ -89,15 +93,60 @@ class KillRestartRecoveryTest {
         }
     }
 
+    /** What the clients knew when the service died. */
+    private record BeforeKill(Kill kill, Map<String, String> sent, Map<String, String> acked,
+                              Map<Agent, Long> agentVersion, Map<Agent, Integer> agentProfiles,
+                              Map<String, Long> maxVersionSeen) {
+    }
+
+    /** The moment of the SIGKILL: requests out, and whether a commit was still unacknowledged. */
+    private record Kill(int posts, int polls, boolean afterUnacknowledgedCommit) {
+    }
+
+    /** Outcome of retrying the unacknowledged submissions. */
+    private record Retries(int replayed, int placedNow) {
+    }
+
     private void run(DevstackEndpoints e, Path[] logs) throws Exception {
         String schema = "kill_restart_" + System.nanoTime();
         int port = ServiceProcess.freePort();
         Api api = new Api(port);
         long t0 = System.nanoTime();
 
-        // 1. The first instance, agents parked on every NIC, a stream of submissions.
         ServiceProcess first = start(e, schema, port, logs[0], api);
         double firstStartS = (System.nanoTime() - t0) / 1e9;
+        startAgents(api);
+        BeforeKill before = submitAndKill(e, schema, api, first);
+
+        // Restart on the same database and port; the agents resume by themselves.
+        long t1 = System.nanoTime();
+        start(e, schema, port, logs[1], api);
+        double secondStartS = (System.nanoTime() - t1) / 1e9;
+
+        checkVersionsDidNotGoBack(api, before.maxVersionSeen());
+        Retries retries = checkJobsExactlyOnce(api, before.sent(), before.acked());
+        Map<String, Set<String>> flowsBySrc = checkReservationsEqualStoredPaths(api);
+        Map<String, Long> current = checkAgentsCaughtUp(api, before, flowsBySrc);
+        checkNewJobWakesEveryAgent(api, current);
+        for (Agent a : AGENTS) {
+            assertThat(a.violations()).as("agent of " + a.nic()).isEmpty();
+        }
+
+        Map<Integer, Integer> startupErrors = new TreeMap<>();
+        AGENTS.forEach(a -> a.startupErrors().forEach((status, n) -> startupErrors.merge(status, n, Integer::sum)));
+        System.out.printf(Locale.ROOT, "kill -9 recovery: %d jobs sent, %d acknowledged before the kill, "
+                        + "%d submissions and %d long-polls in flight at the kill (just after an unacknowledged "
+                        + "commit: %s); after restart %d retries replayed a stored job, %d placed a lost one; "
+                        + "agents' polls answered by the starting service, by status: %s; starts %.1f s and %.1f s, "
+                        + "whole test %.1f s; load %s%n",
+                before.sent().size(), before.acked().size(), before.kill().posts(), before.kill().polls(),
+                before.kill().afterUnacknowledgedCommit(), retries.replayed(), retries.placedNow(), startupErrors,
+                firstStartS, secondStartS, (System.nanoTime() - t0) / 1e9,
+                Files.readString(Path.of("/proc/loadavg")).trim());
+        AGENTS.forEach(Agent::stop);
+    }
+
+    private static void startAgents(Api api) throws Exception {
         for (String nic : NICS) {
             for (int k = 0; k < AGENTS_PER_NIC; k++) {
                 Agent a = new Agent(nic, AGENT, api);
@@ -108,68 +157,98 @@ class KillRestartRecoveryTest {
             }
         }
         await("every agent's first profile", 30, () -> AGENTS.stream().allMatch(a -> a.lastVersion() >= 0));
+    }
+
+    /** Streams submissions, kills the service mid-stream and records what the clients knew. */
+    private static BeforeKill submitAndKill(DevstackEndpoints e, String schema, Api api, ServiceProcess service)
+            throws Exception {
         JobStream stream = new JobStream(api, SCHEDULER);
         stream.start(SUBMITTERS);
         await(ACKED_BEFORE_KILL + " acknowledged jobs and every agent woken", 60,
                 () -> stream.ackedCount() >= ACKED_BEFORE_KILL
                         && AGENTS.stream().allMatch(a -> a.received().size() >= 2));
-
-        // 2. SIGKILL while submissions and long-polls are out, preferably in the narrowest window: a
-        // job committed whose 201 the scheduler has not received yet (watched in the database).
         Map<Agent, Integer> errorsAtKill = new HashMap<>();
         AGENTS.forEach(a -> errorsAtKill.put(a, a.connectionErrors()));
-        boolean killedAfterCommit = killMidStream(e, schema, first, stream);
-        int postsInFlight = stream.inFlight();
-        long pollsInFlight = AGENTS.stream().filter(Agent::polling).count();
-        int exit = first.killHard();
-        assertThat(exit).as("exit status of a SIGKILLed JVM").isEqualTo(128 + 9);
+        Kill kill = killMidStream(e, schema, service, stream);
+        assertThat(service.killHard()).as("exit status of a SIGKILLed JVM").isEqualTo(128 + 9);
         stream.stopAndJoin();
         // Every agent's poll has failed: from now on, until the restart, nothing can reach them.
         await("every agent to notice the service is gone", 10,
                 () -> AGENTS.stream().allMatch(a -> a.connectionErrors() > errorsAtKill.get(a)));
-        Map<Agent, Long> seenBefore = new HashMap<>();
-        Map<String, Long> maxSeenBefore = new TreeMap<>();
+        Map<Agent, Long> agentVersion = new HashMap<>();
+        Map<Agent, Integer> agentProfiles = new HashMap<>();
+        Map<String, Long> maxSeen = new TreeMap<>();
         for (Agent a : AGENTS) {
-            seenBefore.put(a, a.lastVersion());
-            maxSeenBefore.merge(a.nic(), a.lastVersion(), Math::max);
+            agentVersion.put(a, a.lastVersion());
+            agentProfiles.put(a, a.received().size());
+            maxSeen.merge(a.nic(), a.lastVersion(), Math::max);
         }
-        // The scheduler saw versions too: the flows of each 201.
-        stream.versionsSeen().forEach((nic, v) -> maxSeenBefore.merge(nic, v, Math::max));
-        Map<Agent, Integer> profilesBefore = new HashMap<>();
-        AGENTS.forEach(a -> profilesBefore.put(a, a.received().size()));
-        Map<String, String> sent = stream.sent();
-        Map<String, String> acked = stream.acked();
+        // The scheduler saw versions too: those of the flows in each 201.
+        stream.versionsSeen().forEach((nic, v) -> maxSeen.merge(nic, v, Math::max));
         assertThat(stream.unexpected()).as("answers other than 201 before the kill").isEmpty();
-        assertThat(acked).hasSizeGreaterThanOrEqualTo(ACKED_BEFORE_KILL);
+        assertThat(stream.acked()).hasSizeGreaterThanOrEqualTo(ACKED_BEFORE_KILL);
+        return new BeforeKill(kill, stream.sent(), stream.acked(), agentVersion, agentProfiles, maxSeen);
+    }
 
-        // 3. Restart on the same database and port; the agents resume by themselves.
-        long t1 = System.nanoTime();
-        start(e, schema, port, logs[1], api);
-        double secondStartS = (System.nanoTime() - t1) / 1e9;
-
-        // Versions: none went back; a poll with the last version seen gets only what is newer.
-        Map<String, Long> atRestart = versions(api);
-        for (String nic : NICS) {
-            assertThat(atRestart.get(nic)).as(nic + " version after restart")
-                    .isGreaterThanOrEqualTo(maxSeenBefore.get(nic));
-            HttpResponse<String> r = api.get("/v1/agents/" + nic + "/paths?since=" + maxSeenBefore.get(nic) + "&wait=0",
-                    AGENT, Duration.ofSeconds(10));
-            if (atRestart.get(nic) > maxSeenBefore.get(nic)) {
-                assertThat(r.statusCode()).as(nic + ": a change the agents missed").isEqualTo(200);
-                assertThat(Api.JSON.readTree(r.body()).get("version").asLong()).isEqualTo(atRestart.get(nic));
-            } else {
-                assertThat(r.statusCode()).as(nic + ": nothing new since " + maxSeenBefore.get(nic)).isEqualTo(304);
-                assertThat(r.headers().firstValue("Weft-Version")).hasValue(Long.toString(atRestart.get(nic)));
+    /**
+     * Sends SIGKILL once a submission and a long-poll are in flight, as soon as the database holds
+     * more jobs than the scheduler has seen acknowledged (a commit whose 201 is still on its way),
+     * or after 10 s without catching that moment: a random kill almost never lands there.
+     */
+    private static Kill killMidStream(DevstackEndpoints e, String schema, ServiceProcess service, JobStream stream)
+            throws Exception {
+        try (Connection db = DriverManager.getConnection(e.jdbcUrl(), e.jdbcUser(), e.jdbcPassword());
+             PreparedStatement count = db.prepareStatement("select count(*) from " + schema + ".jobs")) {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (true) {
+                int posts = stream.inFlight();
+                int polls = (int) AGENTS.stream().filter(Agent::polling).count();
+                long stored;
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    stored = rs.getLong(1);
+                }
+                // Acknowledged jobs are a subset of stored ones: more stored than acknowledged after
+                // the count was taken means one committed and its client has not heard yet.
+                boolean unacknowledgedCommit = stored > stream.ackedCount();
+                if (posts > 0 && polls > 0 && (unacknowledgedCommit || System.nanoTime() > deadline)) {
+                    service.sigkill();
+                    return new Kill(posts, polls, unacknowledgedCommit);
+                }
             }
         }
+    }
 
-        // Jobs: each acknowledged one exactly once, under the id the 201 gave.
+    /** No NIC's version went back; a poll with the last version seen gets only what is newer. */
+    private static void checkVersionsDidNotGoBack(Api api, Map<String, Long> maxSeen) throws Exception {
+        Map<String, Long> now = versions(api);
+        for (String nic : NICS) {
+            long seen = maxSeen.get(nic);
+            assertThat(now.get(nic)).as(nic + " version after restart").isGreaterThanOrEqualTo(seen);
+            HttpResponse<String> r = api.get("/v1/agents/" + nic + "/paths?since=" + seen + "&wait=0", AGENT,
+                    Duration.ofSeconds(10));
+            if (now.get(nic) > seen) {
+                assertThat(r.statusCode()).as(nic + ": a change the agents missed").isEqualTo(200);
+                assertThat(Api.JSON.readTree(r.body()).get("version").asLong()).isEqualTo(now.get(nic));
+            } else {
+                assertThat(r.statusCode()).as(nic + ": nothing new since " + seen).isEqualTo(304);
+                assertThat(r.headers().firstValue("Weft-Version")).hasValue(Long.toString(now.get(nic)));
+            }
+        }
+    }
+
+    /**
+     * Each acknowledged job exactly once under the id its 201 gave; each unacknowledged one, when
+     * retried with its key, is the stored job (its 201 was lost: 200) or placed now (201); in the
+     * end one job per key sent.
+     */
+    private static Retries checkJobsExactlyOnce(Api api, Map<String, String> sent, Map<String, String> acked)
+            throws Exception {
         Map<String, List<String>> byName = jobsByName(api);
         byName.forEach((name, ids) -> assertThat(ids).as("jobs named " + name).hasSize(1));
         for (var a : acked.entrySet()) {
             assertThat(byName.get(nameOf(a.getKey()))).as("acknowledged " + a.getKey()).containsExactly(a.getValue());
         }
-        // Unacknowledged ones: the retry returns the stored job (its 201 was lost) or places it now.
         int replayed = 0;
         int placedNow = 0;
         for (var s : sent.entrySet()) {
@@ -178,10 +257,9 @@ class KillRestartRecoveryTest {
             }
             List<String> stored = byName.get(nameOf(s.getKey()));
             HttpResponse<String> r = api.postJob(SCHEDULER, s.getKey(), s.getValue());
-            String id = Api.JSON.readTree(r.body()).path("id").asString();
             if (stored != null) {
                 assertThat(r.statusCode()).as("retry of stored " + s.getKey() + ": " + r.body()).isEqualTo(200);
-                assertThat(id).isEqualTo(stored.get(0));
+                assertThat(Api.JSON.readTree(r.body()).get("id").asString()).isEqualTo(stored.get(0));
                 replayed++;
             } else {
                 assertThat(r.statusCode()).as("retry of lost " + s.getKey() + ": " + r.body()).isEqualTo(201);
@@ -197,16 +275,19 @@ class KillRestartRecoveryTest {
         assertThat(byName.keySet()).as("one job per key sent, no more")
                 .isEqualTo(new TreeSet<>(sent.keySet().stream().map(KillRestartRecoveryTest::nameOf).toList()));
         byName.forEach((name, ids) -> assertThat(ids).as("jobs named " + name).hasSize(1));
+        return new Retries(replayed, placedNow);
+    }
 
-        // Reservations: the engine holds exactly the stored paths.
-        List<JsonNode> jobs = new ArrayList<>();
-        for (List<String> ids : byName.values()) {
-            jobs.add(api.read("/v1/jobs/" + ids.get(0), SCHEDULER));
-        }
-        // In kbit/s, the engine's unit (a demand is rounded to it), so the sums compare exactly.
+    /**
+     * The engine's reservations equal the sum of the stored jobs' paths, arc by arc, in kbit/s (the
+     * engine's unit: a slice's demand is rounded to it, so the sums compare exactly). Returns the
+     * stored flow slice ids by source NIC.
+     */
+    private static Map<String, Set<String>> checkReservationsEqualStoredPaths(Api api) throws Exception {
         Map<String, Long> expected = new TreeMap<>();
         Map<String, Set<String>> flowsBySrc = new TreeMap<>();
-        for (JsonNode job : jobs) {
+        for (List<String> ids : jobsByName(api).values()) {
+            JsonNode job = api.read("/v1/jobs/" + ids.get(0), SCHEDULER);
             assertThat(job.get("state").asString()).isEqualTo("ACTIVE");
             for (JsonNode f : job.get("flows")) {
                 assertThat(f.get("state").asString()).as(f.get("id").asString()).isEqualTo("GOOD");
@@ -225,21 +306,31 @@ class KillRestartRecoveryTest {
                 + " " + r.get("from").asString() + ">" + r.get("to").asString(),
                 Math.round(r.get("reservedGbps").asDouble() * 1e6), Long::sum));
         assertThat(reserved).as("engine reservations (kbit/s) vs stored paths").isEqualTo(expected);
+        return flowsBySrc;
+    }
 
-        // Agents caught up: each received its NIC's current version, listing exactly the stored flows.
+    /**
+     * Every agent, resuming with the version it last saw, reached its NIC's current version and
+     * lists exactly the NIC's stored flows. Returns the current versions.
+     */
+    private static Map<String, Long> checkAgentsCaughtUp(Api api, BeforeKill before,
+                                                         Map<String, Set<String>> flowsBySrc) throws Exception {
         Map<String, Long> current = versions(api);
         await("every agent at its NIC's current version", 30,
                 () -> AGENTS.stream().allMatch(a -> a.lastVersion() == current.get(a.nic())));
         for (Agent a : AGENTS) {
             assertThat(a.last().flowIds()).as(a.nic() + "'s profile").isEqualTo(flowsBySrc.get(a.nic()));
-            List<Agent.Profile> after = a.received().subList(profilesBefore.get(a), a.received().size());
+            List<Agent.Profile> after = a.received().subList(before.agentProfiles().get(a), a.received().size());
             if (!after.isEmpty()) {
                 assertThat(after.get(0).since()).as(a.nic() + " resumed with the version it last saw")
-                        .isEqualTo(seenBefore.get(a));
+                        .isEqualTo(before.agentVersion().get(a));
             }
         }
+        return current;
+    }
 
-        // No loss after the kill: a job placed now wakes every parked agent with a newer version.
+    /** No loss after the kill: a job placed now wakes every parked agent with a newer version. */
+    private static void checkNewJobWakesEveryAgent(Api api, Map<String, Long> current) throws Exception {
         await("every agent parked", 30, () -> api.waiters() == AGENTS.size());
         HttpResponse<String> created = api.postJob(SCHEDULER, "after-restart",
                 "{\"name\":\"after-restart\",\"pattern\":\"ring\",\"endpoints\":[\"nic1\",\"nic3\",\"nic2\",\"nic4\"],"
@@ -259,53 +350,11 @@ class KillRestartRecoveryTest {
         for (String nic : NICS) {
             assertThat(end.get(nic)).as(nic).isGreaterThan(current.get(nic));
         }
-        for (Agent a : AGENTS) {
-            assertThat(a.violations()).as("agent of " + a.nic()).isEmpty();
-        }
-
-        Map<Integer, Integer> startupErrors = new TreeMap<>();
-        AGENTS.forEach(a -> a.startupErrors().forEach((status, n) -> startupErrors.merge(status, n, Integer::sum)));
-        System.out.printf(java.util.Locale.ROOT, "kill -9 recovery: %d jobs sent, %d acknowledged before the kill, "
-                        + "%d submissions and %d long-polls in flight at the kill; after restart %d retries replayed a "
-                        + "stored job, %d placed a lost one (killed just after an unacknowledged commit: %s); "
-                        + "agents' polls answered by the starting service, by status: %s; starts %.1f s and %.1f s, "
-                        + "whole test %.1f s; load %s%n",
-                sent.size(), acked.size(), postsInFlight, pollsInFlight, replayed, placedNow, killedAfterCommit,
-                startupErrors, firstStartS, secondStartS, (System.nanoTime() - t0) / 1e9,
-                Files.readString(Path.of("/proc/loadavg")).trim());
-        AGENTS.forEach(Agent::stop);
-    }
-
-    /**
-     * Sends SIGKILL once a submission and a long-poll are in flight, as soon as the database holds
-     * more jobs than the scheduler has seen acknowledged (a commit whose 201 is still on its way),
-     * or after 10 s without catching that moment. True if it was caught.
-     */
-    private static boolean killMidStream(DevstackEndpoints e, String schema, ServiceProcess service, JobStream stream)
-            throws Exception {
-        try (Connection db = DriverManager.getConnection(e.jdbcUrl(), e.jdbcUser(), e.jdbcPassword());
-             PreparedStatement count = db.prepareStatement("select count(*) from " + schema + ".jobs")) {
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (true) {
-                boolean inFlight = stream.inFlight() > 0 && AGENTS.stream().anyMatch(Agent::polling);
-                long stored;
-                try (ResultSet rs = count.executeQuery()) {
-                    rs.next();
-                    stored = rs.getLong(1);
-                }
-                // Acknowledged jobs are a subset of stored ones: more stored than acknowledged after
-                // the count was taken means one committed and its client has not heard yet.
-                boolean unacknowledgedCommit = stored > stream.ackedCount();
-                if (inFlight && (unacknowledgedCommit || System.nanoTime() > deadline)) {
-                    service.sigkill();
-                    return unacknowledgedCommit;
-                }
-            }
-        }
     }
 
     /** Starts the service and waits until it placed the stored jobs on its fabric. */
-    private ServiceProcess start(DevstackEndpoints e, String schema, int port, Path log, Api api) throws Exception {
+    private static ServiceProcess start(DevstackEndpoints e, String schema, int port, Path log, Api api)
+            throws Exception {
         ServiceProcess p = ServiceProcess.start(e, schema, port, TOKENS, FABRIC, log);
         CHILDREN.add(p);
         // GET /v1/fabric takes the placement lock, so a 200 also means the restart's re-placement is done.
@@ -315,7 +364,7 @@ class KillRestartRecoveryTest {
             }
             try {
                 return api.get("/v1/fabric", OPERATOR, Duration.ofSeconds(10)).statusCode() == 200;
-            } catch (java.io.IOException notListening) {
+            } catch (IOException notListening) {
                 return false;
             }
         });
@@ -336,7 +385,7 @@ class KillRestartRecoveryTest {
         Map<String, List<String>> out = new TreeMap<>();
         int seen = 0;
         for (int page = 0; ; page++) {
-            JsonNode p = api.read("/v1/jobs?size=100&page=" + page, SCHEDULER);
+            JsonNode p = api.read("/v1/jobs?size=" + PAGE_SIZE + "&page=" + page, SCHEDULER);
             p.get("items").forEach(j -> out.computeIfAbsent(j.get("name").asString(), k -> new ArrayList<>())
                     .add(j.get("id").asString()));
             seen += p.get("items").size();

@@ -42,8 +42,7 @@ final class ServiceProcess implements AutoCloseable {
     static ServiceProcess start(DevstackEndpoints e, String schema, int port, String tokens, Path fabric, Path log)
             throws IOException {
         Path classes = codeSource();
-        Path target = classes.getParent();
-        Path lib = target.resolve("lib");
+        Path lib = targetDir().resolve("lib");
         if (!Files.isDirectory(lib)) {
             throw new IllegalStateException(lib + " is missing: run ./mvnw -B -q -pl scheduler-api -am install "
                     + "-DskipTests first (it copies the runtime dependencies there)");
@@ -73,6 +72,11 @@ final class ServiceProcess implements AutoCloseable {
         cmd.addAll(List.of("-cp", classes + java.io.File.pathSeparator + lib + "/*",
                 SchedulerApiApplication.class.getName()));
         return cmd;
+    }
+
+    /** The module's build directory (target/), where its runtime dependencies are copied. */
+    static Path targetDir() {
+        return codeSource().getParent();
     }
 
     /** target/classes when run by Maven, or the module jar: either way its parent is target/. */
