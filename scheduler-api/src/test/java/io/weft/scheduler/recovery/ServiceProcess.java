@@ -1,13 +1,16 @@
 package io.weft.scheduler.recovery;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.scheduler.SchedulerApiApplication;
@@ -41,13 +44,7 @@ final class ServiceProcess implements AutoCloseable {
      */
     static ServiceProcess start(DevstackEndpoints e, String schema, int port, String tokens, Path fabric, Path log)
             throws IOException {
-        Path classes = codeSource();
-        Path lib = targetDir().resolve("lib");
-        if (!Files.isDirectory(lib)) {
-            throw new IllegalStateException(lib + " is missing: run ./mvnw -B -q -pl scheduler-api -am install "
-                    + "-DskipTests first (it copies the runtime dependencies there)");
-        }
-        ProcessBuilder pb = new ProcessBuilder(command(classes, lib)).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(command(classpath())).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         var env = pb.environment();
         env.put("WEFT_JDBC_URL", e.jdbcUrl());
@@ -59,19 +56,36 @@ final class ServiceProcess implements AutoCloseable {
         env.put("WEFT_SCHEDULER_PORT", Integer.toString(port));
         env.put("WEFT_TOKENS", tokens);
         env.put("WEFT_TOKENS_FILE", "");
-        Files.writeString(log, "==== service started on port " + port + ", schema " + schema + "\n",
+        Files.writeString(log, "==== service started on port " + port + ", schema " + schema + ", classpath from "
+                        + (Files.isDirectory(targetDir().resolve("lib")) ? "target/lib" : "the test JVM") + "\n",
                 StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
         return new ServiceProcess(pb.start(), log);
     }
 
-    private static List<String> command(Path classes, Path lib) {
+    private static List<String> command(String classpath) {
         List<String> cmd = new java.util.ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(JVM_OPTIONS);
-        cmd.addAll(List.of("-cp", classes + java.io.File.pathSeparator + lib + "/*",
-                SchedulerApiApplication.class.getName()));
+        cmd.addAll(List.of("-cp", classpath, SchedulerApiApplication.class.getName()));
         return cmd;
+    }
+
+    /**
+     * The module's classes and target/lib (its runtime dependencies), as {@code ./weft} runs the
+     * service. target/lib is made at {@code package}, after this test runs in a clean
+     * {@code install}; then the test JVM's own classpath stands in, without test-classes (whose
+     * Spring components the service would scan), with test-only jars the service ignores.
+     */
+    static String classpath() {
+        Path lib = targetDir().resolve("lib");
+        if (Files.isDirectory(lib)) {
+            return codeSource() + File.pathSeparator + lib + "/*";
+        }
+        Path testClasses = targetDir().resolve("test-classes");
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !Path.of(entry).toAbsolutePath().normalize().equals(testClasses))
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     /** The module's build directory (target/), where its runtime dependencies are copied. */
