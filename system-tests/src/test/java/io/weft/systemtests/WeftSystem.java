@@ -102,18 +102,21 @@ final class WeftSystem implements AutoCloseable {
             schedulerEnv.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
             schedulerEnv.put("WEFT_TOKENS", "system-test:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
                     + String.join(",", nics(fabric)) + "=" + AGENT_TOKEN);
-            children.add(ChildService.start("scheduler-api", "scheduler-api", "io.weft.scheduler.SchedulerApiApplication",
-                    "512m", schedulerEnv, List.of(QUIET_KAFKA, "--weft.reroute.interval-ms=" + INTERVAL_MS)));
+            children.add(ChildService.start("scheduler-api", "scheduler-api",
+                    "io.weft.scheduler.SchedulerApiApplication", "512m", schedulerEnv,
+                    List.of(QUIET_KAFKA, "--weft.reroute.interval-ms=" + INTERVAL_MS)));
 
             String someNic = nics(fabric).get(0);
-            await("controller GET /healthz", children, () -> Http.get(controllerPort, "/healthz", null).status() == 200);
+            await("controller GET /healthz", children,
+                    () -> Http.get(controllerPort, "/healthz", null).status() == 200);
             await("collector Kafka Streams RUNNING", children, () -> {
                 Http.Reply r = Http.get(collectorPort, "/v1/status", null);
                 return r.status() == 200 && r.body().path("streams").asText().equals("RUNNING");
             });
             await("scheduler placing on the controller's snapshot", children, () ->
                     Http.get(schedulerPort, "/v1/jobs", SCHEDULER_TOKEN).status() == 200
-                            && Http.get(schedulerPort, "/v1/agents/" + someNic + "/paths", AGENT_TOKEN).status() == 200);
+                            && Http.get(schedulerPort, "/v1/agents/" + someNic + "/paths", AGENT_TOKEN)
+                                    .status() == 200);
             // Both follow weft.hotspots from "latest": an event sent before they hold a partition is lost to them.
             awaitGroupAssigned(devstack, "weft-scheduler-reroute", children);
             awaitGroupAssigned(devstack, "weft-controller-standalone." + fabric.id(), children);
