@@ -28,6 +28,7 @@ import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,8 @@ class ClosedLoopSystemTest {
     private static final Duration LOOP_TIMEOUT = Duration.ofSeconds(60);
 
     private static WeftSystem weft;
+    /** Each test sees only the collector's events of its own time. */
+    private static Instant testStarted;
     private static SchedulerClient scheduler;
     private static final AtomicReference<WeftSystem> RUNNING = new AtomicReference<>();
 
@@ -81,15 +84,17 @@ class ClosedLoopSystemTest {
             }
         }, "weft-system-test-children"));
         long t0 = System.nanoTime();
-        DevstackEndpoints devstack = DevstackExtension.endpoints();
-        long t1 = System.nanoTime();
-        weft = WeftSystem.start(fabric, devstack);
+        weft = WeftSystem.start(fabric, DevstackExtension.endpoints());
         RUNNING.set(weft);
         scheduler = new SchedulerClient(weft.schedulerPort);
-        System.out.printf(Locale.ROOT, "system test: devstack up in %.1f s, then Weft ready in %.1f s "
-                        + "(controller :%d, collector :%d, scheduler :%d; load average %s)%n", (t1 - t0) / 1e9,
-                (System.nanoTime() - t1) / 1e9, weft.controllerPort, weft.collectorPort, weft.schedulerPort,
-                loadAverage());
+        System.out.printf(Locale.ROOT, "system test: Weft ready in %.1f s (controller :%d, collector :%d, "
+                        + "scheduler :%d; load average %s)%n", (System.nanoTime() - t0) / 1e9, weft.controllerPort,
+                weft.collectorPort, weft.schedulerPort, loadAverage());
+    }
+
+    @BeforeEach
+    void markStart() {
+        testStarted = Instant.now();
     }
 
     @AfterAll
@@ -254,6 +259,61 @@ class ClosedLoopSystemTest {
         }
     }
 
+    @Test
+    @Order(3)
+    void aBurstOfHotspotsOnManyLinksMovesEachFlowOnceAndCreatesNoCollision() throws Exception {
+        JsonNode job = scheduler.createRing("burst", interleavedRing(), 100);
+        String jobId = job.get("id").asText();
+        // The uplinks (leaf -> spine) of half the flows, two per leaf, hot in the same gnmic sample.
+        Map<String, String> hotArcOf = new LinkedHashMap<>();
+        for (int i = 0; i < 8; i++) {
+            JsonNode f = job.get("flows").get(i);
+            hotArcOf.put(f.get("id").asText(), SchedulerClient.arcs(f).get(1));
+        }
+        Map<String, Double> hot = new LinkedHashMap<>();
+        Map<String, Double> cool = new LinkedHashMap<>();
+        hotArcOf.values().forEach(a -> {
+            hot.put(a, 0.95);
+            cool.put(a, ScriptedSwitches.BACKGROUND_UTILISATION);
+        });
+        try {
+            assertThat(new HashSet<>(hotArcOf.values())).hasSize(8);
+            weft.switches.setUtilisations(hot);
+            JsonNode moved = awaitJob(jobId, j -> hotArcOf.entrySet().stream().noneMatch(e ->
+                    SchedulerClient.arcs(SchedulerClient.flow(j, e.getKey())).contains(e.getValue())));
+            // Three more intervals, all eight still hot: nothing else moves, nothing collides.
+            WeftSystem.sleep(3 * WeftSystem.INTERVAL_MS);
+            JsonNode settled = scheduler.job(jobId);
+            assertThat(SchedulerClient.movedFlows(job, settled)).containsExactlyInAnyOrderElementsOf(hotArcOf.keySet());
+            assertThat(SchedulerClient.movedFlows(moved, settled)).isEmpty();
+            assertThat(SchedulerClient.fabricArcLoad(settled).values()).allMatch(n -> n <= T);
+            assertThat(SchedulerClient.fabricArcLoad(settled).keySet()).doesNotContainAnyElementsOf(hotArcOf.values());
+            JsonNode history = scheduler.history(jobId);
+            for (String id : hotArcOf.keySet()) {
+                assertThat(changesOf(history, id)).as("path changes of %s", id).hasSize(2);
+                assertThat(changesOf(history, id).get(1).get("reason").asText()).startsWith("hotspot:");
+            }
+            for (String arc : hotArcOf.values()) {
+                String link = arc.substring(0, arc.indexOf('>'));
+                assertThat(awaitHotspots(link, "hotspot-start", 1)).hasSize(1);
+            }
+            System.out.printf(Locale.ROOT, "system test: burst of %d hot uplinks: %d flows moved, max %d per link "
+                    + "direction (load average %s)%n", hotArcOf.size(), hotArcOf.size(),
+                    SchedulerClient.fabricArcLoad(settled).values().stream().mapToInt(Integer::intValue).max()
+                            .orElse(0), loadAverage());
+
+            // Traffic follows the flows: every hotspot ends, nothing moves back.
+            weft.switches.setUtilisations(cool);
+            for (String arc : hotArcOf.values()) {
+                awaitHotspots(arc.substring(0, arc.indexOf('>')), "hotspot-end", 1);
+            }
+            assertThat(SchedulerClient.movedFlows(settled, scheduler.job(jobId))).isEmpty();
+        } finally {
+            weft.switches.setUtilisations(cool);
+            scheduler.release(jobId);
+        }
+    }
+
     // --- helpers
 
     /** Interleaved ring: leaf1-nic1, leaf2-nic1, .., leaf4-nic1, leaf1-nic2, ..: every flow crosses a spine. */
@@ -286,9 +346,10 @@ class ClosedLoopSystemTest {
         return last.get();
     }
 
-    /** The collector's recorded events of one kind on a link (GET /v1/hotspots, newest first). */
+    /** The collector's recorded events of one kind on a link since this test began (GET /v1/hotspots, newest first). */
     private static List<JsonNode> hotspots(String linkId, String kind) {
-        Http.Reply r = Http.get(weft.collectorPort, "/v1/hotspots?linkId=" + linkId + "&kind=" + kind, null);
+        Http.Reply r = Http.get(weft.collectorPort, "/v1/hotspots?linkId=" + linkId + "&kind=" + kind + "&from="
+                + testStarted, null);
         assertThat(r.status()).as("GET /v1/hotspots: %s", r.text()).isEqualTo(200);
         List<JsonNode> out = new ArrayList<>();
         r.body().path("events").forEach(out::add);

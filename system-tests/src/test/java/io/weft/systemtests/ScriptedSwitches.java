@@ -108,6 +108,14 @@ final class ScriptedSwitches implements AutoCloseable {
         }
     }
 
+    /** Sets several link directions ("link>toNode" → utilisation) in the same tick. */
+    synchronized void setUtilisations(Map<String, Double> byArc) {
+        byArc.forEach((arc, u) -> {
+            int gt = arc.indexOf('>');
+            setUtilisation(arc.substring(0, gt), arc.substring(gt + 1), u);
+        });
+    }
+
     /**
      * Sets both switch ports of a link to oper-status {@code status} ("UP" / "DOWN"); a down port's
      * counters stop, an up one's resume at the background utilisation.
