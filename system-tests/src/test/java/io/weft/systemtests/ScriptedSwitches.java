@@ -218,6 +218,6 @@ final class ScriptedSwitches implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        producer.flush();
+        producer.close(java.time.Duration.ofSeconds(5));
     }
 }
