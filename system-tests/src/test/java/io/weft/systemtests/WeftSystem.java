@@ -1,0 +1,255 @@
+package io.weft.systemtests;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.Role;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Weft as deployed, on the devstack: the standalone controller (plans the fabric file, publishes
+ * weft.fabric, follows link-down/up), the telemetry collector and the scheduler API, each its own
+ * JVM on its packaged jar, plus the scripted switches in this JVM. {@link #start} returns once every
+ * part is ready for the loop: the scheduler places on the controller's snapshot, both hotspot
+ * consumers hold their partitions, and the collector has turned the switches' counters into loads.
+ */
+final class WeftSystem implements AutoCloseable {
+    static final String SCHEDULER_TOKEN = "system-test-scheduler-token-0123456789";
+    static final String AGENT_TOKEN = "system-test-agent-token-0123456789";
+    /** The scheduler's statistics interval: its k budget and "one move per flow" reset this often. */
+    static final long INTERVAL_MS = 200;
+    /** How often the scripted switches report (gnmic's sample interval). */
+    static final long TICK_MS = 100;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    /** Kafka clients' INFO lines (configs, rebalances) would bury the services' own in the log tails. */
+    private static final String QUIET_KAFKA = "--logging.level.org.apache.kafka=WARN";
+
+    final Fabric fabric;
+    final DevstackEndpoints devstack;
+    final int controllerPort;
+    final int collectorPort;
+    final int schedulerPort;
+    final List<ChildService> children;
+    final ScriptedSwitches switches;
+
+    private WeftSystem(Fabric fabric, DevstackEndpoints devstack, int controllerPort, int collectorPort,
+                       int schedulerPort, List<ChildService> children, ScriptedSwitches switches) {
+        this.fabric = fabric;
+        this.devstack = devstack;
+        this.controllerPort = controllerPort;
+        this.collectorPort = collectorPort;
+        this.schedulerPort = schedulerPort;
+        this.children = children;
+        this.switches = switches;
+    }
+
+    /** Starts the three services on {@code fabric}; on failure stops what started and throws with their log tails. */
+    static WeftSystem start(Fabric fabric, DevstackEndpoints devstack) {
+        Path target = SystemTestPaths.target();
+        Path fabricFile = target.resolve("fabric.json");
+        Path controllerState = target.resolve("controller-state");
+        Path streamsState = target.resolve("collector-streams");
+        deleteTree(controllerState);
+        deleteTree(streamsState);
+        try {
+            Files.writeString(fabricFile, FabricJson.write(fabric));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int controllerPort = freePort();
+        int collectorPort = freePort();
+        int schedulerPort = freePort();
+        Map<String, String> db = Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(),
+                "WEFT_JDBC_URL", devstack.jdbcUrl(), "WEFT_JDBC_USER", devstack.jdbcUser(),
+                "WEFT_JDBC_PASSWORD", devstack.jdbcPassword());
+        List<ChildService> children = new ArrayList<>();
+        ScriptedSwitches switches = null;
+        try {
+            // All three at once: the scheduler and the collector follow weft.fabric, so the
+            // controller's snapshot reaches them whenever it is published.
+            children.add(ChildService.start("controller", "controller-app/standalone",
+                    "io.weft.controller.standalone.StandaloneController", "256m",
+                    Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers()),
+                    List.of("--fabric", fabricFile.toString(), "--http-port", Integer.toString(controllerPort),
+                            "--state-dir", controllerState.toString())));
+            Map<String, String> collectorEnv = new java.util.HashMap<>(db);
+            collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
+            collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streamsState.toString());
+            children.add(ChildService.start("telemetry-collector", "telemetry-collector",
+                    "io.weft.telemetry.TelemetryCollectorApplication", "512m", collectorEnv, List.of(QUIET_KAFKA)));
+            Map<String, String> schedulerEnv = new java.util.HashMap<>(db);
+            schedulerEnv.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
+            schedulerEnv.put("WEFT_TOKENS", "system-test:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
+                    + String.join(",", nics(fabric)) + "=" + AGENT_TOKEN);
+            children.add(ChildService.start("scheduler-api", "scheduler-api",
+                    "io.weft.scheduler.SchedulerApiApplication", "512m", schedulerEnv,
+                    List.of(QUIET_KAFKA, "--weft.reroute.interval-ms=" + INTERVAL_MS)));
+
+            String someNic = nics(fabric).get(0);
+            await("controller GET /healthz", children,
+                    () -> Http.get(controllerPort, "/healthz", null).status() == 200);
+            await("collector Kafka Streams RUNNING", children, () -> {
+                Http.Reply r = Http.get(collectorPort, "/v1/status", null);
+                return r.status() == 200 && r.body().path("streams").asText().equals("RUNNING");
+            });
+            await("scheduler placing on the controller's snapshot", children, () ->
+                    Http.get(schedulerPort, "/v1/jobs", SCHEDULER_TOKEN).status() == 200
+                            && Http.get(schedulerPort, "/v1/agents/" + someNic + "/paths", AGENT_TOKEN)
+                                    .status() == 200);
+            // Both follow weft.hotspots from "latest": an event sent before they hold a partition is lost to them.
+            awaitGroupAssigned(devstack, "weft-scheduler-reroute", children);
+            awaitGroupAssigned(devstack, "weft-controller-standalone." + fabric.id(), children);
+
+            switches = new ScriptedSwitches(fabric, producer(devstack)).start(TICK_MS);
+            String probeLink = fabric.links().stream().filter(l -> fabric.node(l.a().node()).role() != Role.NIC
+                    && fabric.node(l.b().node()).role() != Role.NIC).findFirst().orElseThrow().id();
+            ScriptedSwitches s = switches;
+            await("collector loads of " + probeLink + " in its history", children, () -> {
+                s.check();
+                Http.Reply r = Http.get(collectorPort, "/v1/links/" + probeLink + "/series", null);
+                return r.status() == 200 && r.body().path("points").size() > 0;
+            });
+            return new WeftSystem(fabric, devstack, controllerPort, collectorPort, schedulerPort, children, switches);
+        } catch (RuntimeException | Error e) {
+            if (switches != null) {
+                switches.close();
+            }
+            String tails = tails(children, 60);
+            children.forEach(ChildService::stop);
+            throw new IllegalStateException("Weft did not start: " + e.getMessage() + "\n" + tails, e);
+        }
+    }
+
+    static List<String> nics(Fabric fabric) {
+        List<String> out = new ArrayList<>();
+        fabric.nodesWithRole(Role.NIC).forEach(n -> out.add(n.id()));
+        return out;
+    }
+
+    /** The last lines of every child's log, headed by its name and log file. */
+    static String tails(List<ChildService> children, int lines) {
+        StringBuilder b = new StringBuilder();
+        for (ChildService c : children) {
+            b.append("----- ").append(c.name()).append(" (").append(c.log()).append("), last ").append(lines)
+                    .append(" lines -----\n").append(c.tail(lines)).append('\n');
+        }
+        return b.toString();
+    }
+
+    String tails(int lines) {
+        return tails(children, lines);
+    }
+
+    ChildService child(String name) {
+        return children.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Polls {@code condition} (the loop is asynchronous across four processes) until it holds; fails
+     * when a child exits or after the readiness timeout.
+     */
+    static void await(String what, List<ChildService> children, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (true) {
+            children.forEach(ChildService::checkAlive);
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + READY_TIMEOUT.toSeconds() + " s waiting for "
+                        + what);
+            }
+            sleep(100);
+        }
+    }
+
+    void await(String what, BooleanSupplier condition) {
+        await(what, children, () -> {
+            switches.check();
+            return condition.getAsBoolean();
+        });
+    }
+
+    private static void awaitGroupAssigned(DevstackEndpoints devstack, String group, List<ChildService> children) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
+        try (Admin admin = Admin.create(p)) {
+            await("consumer group " + group + " holding its partitions", children, () -> {
+                try {
+                    ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all()
+                            .get(10, TimeUnit.SECONDS).get(group);
+                    return d.groupState() == org.apache.kafka.common.GroupState.STABLE
+                            && d.members().stream().map(MemberDescription::assignment)
+                                    .anyMatch(a -> !a.topicPartitions().isEmpty());
+                } catch (Exception notYet) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    static KafkaProducer<String, String> producer(DevstackEndpoints devstack) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear " + dir, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (switches != null) {
+            switches.close();
+        }
+        children.forEach(ChildService::stop);
+    }
+}
