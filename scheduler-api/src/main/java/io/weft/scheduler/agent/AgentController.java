@@ -73,6 +73,7 @@ class AgentController {
     @ApiResponse(responseCode = "304", description = "nothing newer than since within wait seconds")
     @ApiResponse(responseCode = "204", description = "the NIC never had a path")
     @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); poll again", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     DeferredResult<ResponseEntity<EvProfile>> paths(@PathVariable String nic,
             @RequestParam(required = false) @Min(0) Long since,
             @RequestParam(defaultValue = "0") @Min(0) @Max(86_400) int wait) {

@@ -69,10 +69,9 @@ final class Agent implements Runnable {
                         checkNothingNewer(since, r);
                         up = true;
                     }
-                    // A starting service without its fabric yet: 503 says poll again. Today the
-                    // long-poll filter answers 500 then (its 503 ApiException escapes the filter);
-                    // counted apart, see startupErrors(), and a contract breach once it is up.
-                    case 503, 500 -> {
+                    // A starting service without its fabric yet: 503 says poll again (counted apart,
+                    // see startupErrors()); a contract breach once it is up.
+                    case 503 -> {
                         if (up) {
                             violations.add(nic + ": since=" + since + " answered " + r.statusCode()
                                     + " after serving: " + r.body());
