@@ -88,19 +88,28 @@ class AgentController {
             result.setResult(nothingNewer(nic));
             return result;
         }
-        PathBoard.Waiter w = board.park(nic, since, v -> wakers.execute(() -> answer(result, nic)),
-                () -> result.setResult(nothingNewer(nic)));
+        TimeoutWheel.Deadline deadline = new TimeoutWheel.Deadline();
+        PathBoard.Waiter w = board.park(nic, since, v -> {
+            deadline.cancel();
+            wakers.execute(() -> answer(result, nic));
+        }, () -> {
+            deadline.cancel();
+            result.setResult(nothingNewer(nic));
+        });
         if (w == null) {
             result.setResult(ResponseEntity.ok(profiles.current(nic)));
             return result;
         }
         // Our own timer, not the servlet's: the answer is a normal 304/204, not an error.
-        TimeoutWheel.INSTANCE.schedule(waitSeconds * 1000L, () -> {
+        TimeoutWheel.INSTANCE.schedule(deadline, waitSeconds * 1000L, () -> {
             if (board.unpark(nic, w)) {
                 result.setResult(nothingNewer(nic));
             }
         });
-        result.onCompletion(() -> board.unpark(nic, w));
+        result.onCompletion(() -> {
+            board.unpark(nic, w);
+            deadline.cancel();
+        });
         result.onError(e -> board.unpark(nic, w));
         return result;
     }

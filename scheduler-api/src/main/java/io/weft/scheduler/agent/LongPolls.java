@@ -120,14 +120,19 @@ class LongPolls implements SmartLifecycle {
             answer(poll, response, callback, false, false);
             return true;
         }
-        PathBoard.Waiter w = board.park(poll.nic, poll.since,
-                v -> wakers.execute(() -> answer(poll, response, callback, true, true)),
-                () -> answer(poll, response, callback, false, true));
+        TimeoutWheel.Deadline deadline = new TimeoutWheel.Deadline();
+        PathBoard.Waiter w = board.park(poll.nic, poll.since, v -> {
+            deadline.cancel();
+            wakers.execute(() -> answer(poll, response, callback, true, true));
+        }, () -> {
+            deadline.cancel();
+            answer(poll, response, callback, false, true);
+        });
         if (w == null) {
             answer(poll, response, callback, true, false);
             return true;
         }
-        TimeoutWheel.INSTANCE.schedule(waitSeconds * 1000L, () -> {
+        TimeoutWheel.INSTANCE.schedule(deadline, waitSeconds * 1000L, () -> {
             if (board.unpark(poll.nic, w)) {
                 answer(poll, response, callback, false, true);
             }
@@ -135,6 +140,7 @@ class LongPolls implements SmartLifecycle {
         // A connection failure (agent gone, idle timeout) frees the waiter at once.
         request.addFailureListener(failure -> {
             if (board.unpark(poll.nic, w)) {
+                deadline.cancel();
                 callback.failed(failure);
             }
         });

@@ -2,6 +2,7 @@ package io.weft.scheduler.agent;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +26,35 @@ final class TimeoutWheel {
         this.timer = t;
     }
 
-    void schedule(long delayMs, Runnable task) {
-        timer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+    /** Runs {@code task} after the delay unless {@code deadline} is (or was already) cancelled. */
+    void schedule(Deadline deadline, long delayMs, Runnable task) {
+        deadline.set(timer.schedule(task, delayMs, TimeUnit.MILLISECONDS));
+    }
+
+    /**
+     * A scheduled timeout that a woken poll cancels: a woken poll's timeout would otherwise keep its
+     * request and response reachable for the rest of the wait, and agents re-poll at once, so
+     * after one job change 10,000 dead polls would sit in memory beside 10,000 live ones.
+     * Cancelling may happen before the schedule call has returned (a wake can beat it).
+     */
+    static final class Deadline {
+        private ScheduledFuture<?> future;
+        private boolean cancelled;
+
+        synchronized void cancel() {
+            cancelled = true;
+            if (future != null) {
+                future.cancel(false);
+                future = null;
+            }
+        }
+
+        synchronized void set(ScheduledFuture<?> f) {
+            if (cancelled) {
+                f.cancel(false);
+            } else {
+                future = f;
+            }
+        }
     }
 }
