@@ -1,5 +1,8 @@
 package io.weft.telemetry;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -26,6 +29,8 @@ final class ByteKeyCache<V> {
         }
     }
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final Entry<V>[] table;
     private final int mask;
     private final int maxEntries;
@@ -42,13 +47,24 @@ final class ByteKeyCache<V> {
         this.maxEntries = maxEntries;
     }
 
-    /** The hash {@link #get} and {@link #put} expect: 31 * h + b over the bytes, as the scanner computes it. */
+    /**
+     * The hash {@link #get} and {@link #put} expect, in constant time: the length and the first and last
+     * eight bytes (gNMI paths share long prefixes and differ near their end). Keys that collide only
+     * cost a comparison; equality is always checked on every byte.
+     */
     static int hash(byte[] b, int from, int to) {
-        int h = 0;
-        for (int i = from; i < to; i++) {
-            h = 31 * h + b[i];
+        int n = to - from;
+        if (n < 8) {
+            int h = n;
+            for (int i = from; i < to; i++) {
+                h = 31 * h + b[i];
+            }
+            return h;
         }
-        return h;
+        long first = (long) LONGS.get(b, from);
+        long last = (long) LONGS.get(b, to - 8);
+        long h = (first * 0x9E3779B97F4A7C15L) ^ Long.rotateLeft(last * 0xC2B2AE3D27D4EB4FL, 31) ^ n;
+        return (int) (h ^ (h >>> 32));
     }
 
     /** The value of bytes [from, to) of {@code b}, whose {@link #hash} is {@code hash}; null when absent. */

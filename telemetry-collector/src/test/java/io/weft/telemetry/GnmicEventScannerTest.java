@@ -160,6 +160,27 @@ class GnmicEventScannerTest {
         assertThat(again.get(0).interfaceName()).isSameAs(s.interfaceName());
     }
 
+    /** Word-at-a-time string scanning: a special byte at any offset of a long key is seen. */
+    @Test
+    void aSpecialByteAnywhereInALongKeyLeavesTheRecordToTheNextTier() {
+        String record = "{\"timestamp\":1," + TAGS + ",\"values\":{" + OCTETS + ":\"5\"}}";
+        byte[] plain = utf8(record);
+        assertThat(GnmicEventScanner.tryParse(plain)).isNotNull();
+        int keyFrom = record.indexOf(OCTETS) + 1;
+        int keyTo = keyFrom + OCTETS.length() - 2;
+        for (byte special : new byte[] {0x00, 0x01, 0x1f, '\\', (byte) 0x80, (byte) 0xc3, (byte) 0xff}) {
+            for (int at = keyFrom; at < keyTo; at++) {
+                byte[] bad = plain.clone();
+                bad[at] = special;
+                assertThat(GnmicEventScanner.tryParse(bad)).as("byte %02x at %d", special, at).isNull();
+            }
+        }
+        // A byte that is merely unusual (DEL, tilde) inside the key is plain ASCII: still scanned.
+        byte[] odd = plain.clone();
+        odd[keyFrom + 3] = 0x7f;
+        assertThat(GnmicEventScanner.tryParse(odd)).isNotNull();
+    }
+
     /**
      * Seeded random edits of valid records (bytes deleted, inserted, replaced, slices repeated): the
      * scanner answers only records the tree accepts, with the tree's samples.
@@ -174,7 +195,7 @@ class GnmicEventScannerTest {
             }
         }
         bases.add("[{\"timestamp\":1," + TAGS + ",\"values\":{" + OCTETS + ":\"12\",\"/a/b\":[1,-2.5E+3,{\"c\":null}]}}]");
-        String alphabet = "{}[]:,\"\\ 0123456789-+.eEtrufalsn/abcx";
+        String alphabet = "{}[]:,\"\\ \t\n\u0001\u001f\u007f0123456789-+.eEtrufalsn/abcx";
         Random random = new Random(20261121L);
         int scanned = 0;
         int cases = 30_000;

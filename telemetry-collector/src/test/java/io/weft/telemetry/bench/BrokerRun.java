@@ -58,7 +58,7 @@ final class BrokerRun {
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 pool.resetPeakUsage();
             }
-            measure(bootstrap, fabric, produced[0], produced[1], r);
+            measure(bootstrap, fabric, produced[0], produced[1], broker, r);
         } finally {
             broker.getOutputStream().close(); // BrokerMain stops when its stdin closes
             try {
@@ -70,6 +70,22 @@ final class BrokerRun {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** CPU time of the broker's JVM so far (0 where the OS does not say). */
+    private static long cpuNs(Process p) {
+        return p.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    /** The heap pools' use after their last collection, summed. */
+    private static long heapAfterGc() {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                sum += pool.getCollectionUsage().getUsed();
+            }
+        }
+        return sum;
     }
 
     private static String awaitBootstrap(Process broker) throws IOException {
@@ -108,8 +124,8 @@ final class BrokerRun {
         }
     }
 
-    private static void measure(String bootstrap, Fabric fabric, long events, long records, Map<String, Object> r)
-            throws IOException {
+    private static void measure(String bootstrap, Fabric fabric, long events, long records, Process broker,
+                                Map<String, Object> r) throws IOException {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
@@ -124,20 +140,24 @@ final class BrokerRun {
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long firstNs = 0;
         long firstCpu = 0;
+        long firstBrokerCpu = 0;
         long lastNs = 0;
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         // Heap in use, sampled every 5 ms while the topology runs (the pools' peaks, summed, overstate it:
         // eden, survivor and old peak at different moments).
         java.lang.management.MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long heapUsedMax = 0;
+        long heapAfterGcMax = 0;
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
             while (System.nanoTime() < deadline) {
                 heapUsedMax = Math.max(heapUsedMax, memory.getHeapMemoryUsage().getUsed());
+                heapAfterGcMax = Math.max(heapAfterGcMax, heapAfterGc());
                 long seen = counters.get("interfaces.samples");
                 if (firstNs == 0 && seen > 0) {
                     firstNs = System.nanoTime();
                     firstCpu = os.getProcessCpuTime();
+                    firstBrokerCpu = cpuNs(broker);
                 }
                 if (seen >= events) {
                     lastNs = System.nanoTime();
@@ -151,6 +171,7 @@ final class BrokerRun {
                 }
             }
             long cpu = os.getProcessCpuTime() - firstCpu;
+            long brokerCpu = cpuNs(broker) - firstBrokerCpu;
             long done = counters.get("interfaces.samples");
             long wallNs = (lastNs == 0 ? System.nanoTime() : lastNs) - firstNs;
             r.put("mode", "embedded KRaft broker in a child JVM, " + StreamsTuning.STREAM_THREADS + " stream threads");
@@ -161,7 +182,12 @@ final class BrokerRun {
             r.put("complete", done >= events);
             r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
             r.put("ingest_events_per_cpu_s", Math.round(done / (cpu / 1e9)));
+            r.put("broker_cpu_s", Math.round(brokerCpu / 1e7) / 100.0);
+            // Both JVMs: what two cores must do per event when the broker shares them.
+            r.put("ingest_events_per_cpu_s_with_broker", Math.round(done / ((cpu + brokerCpu) / 1e9)));
             r.put("heap_used_max_mb", heapUsedMax / (1024 * 1024));
+            // In use right after a collection (the live data, not garbage waiting for the next one).
+            r.put("heap_after_gc_max_mb", heapAfterGcMax / (1024 * 1024));
             r.put("dead_letters", counters.get("deadletter.not-json") + counters.get("deadletter.bad-counter"));
             if (done >= events) {
                 HotspotLatency.probe(bootstrap, fabric, 100, r);
