@@ -43,6 +43,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 final class BrokerRun {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    static final String OVERRIDE_PREFIX = "weft.bench.streams.";
 
     private BrokerRun() {
     }
@@ -135,6 +136,15 @@ final class BrokerRun {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-state").toString());
         StreamsTuning.apply(p); // as StreamsRunner
+        // Experiments without a rebuild: -Dweft.bench.streams.<streams config>=<value> overrides a setting.
+        Map<String, String> overrides = new java.util.TreeMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(OVERRIDE_PREFIX)) {
+                overrides.put(name.substring(OVERRIDE_PREFIX.length()), System.getProperty(name));
+            }
+        }
+        p.putAll(overrides);
+        r.put("streams_overrides", overrides.isEmpty() ? "none (StreamsTuning as the service)" : overrides.toString());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -174,7 +184,8 @@ final class BrokerRun {
             long brokerCpu = cpuNs(broker) - firstBrokerCpu;
             long done = counters.get("interfaces.samples");
             long wallNs = (lastNs == 0 ? System.nanoTime() : lastNs) - firstNs;
-            r.put("mode", "embedded KRaft broker in a child JVM, " + StreamsTuning.STREAM_THREADS + " stream threads");
+            r.put("mode", "embedded KRaft broker in a child JVM, " + p.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG)
+                    + " stream threads");
             r.put("events", done);
             r.put("records", records);
             r.put("wall_s", Math.round(wallNs / 1e7) / 100.0);
