@@ -78,6 +78,28 @@ final class BrokerRun {
         return p.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
+    /** CPU time of this JVM's Kafka Streams threads so far. */
+    private static long streamThreadsCpuNs() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (java.lang.management.ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+            // The producers' network threads carry the stream thread's name too: counted apart.
+            if (t != null && t.getThreadName().contains("-StreamThread-")
+                    && !t.getThreadName().startsWith("kafka-producer-network-thread")) {
+                sum += Math.max(0, threads.getThreadCpuTime(t.getThreadId()));
+            }
+        }
+        return sum;
+    }
+
+    private static long gcMs() {
+        long sum = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
+    }
+
     /** The heap pools' use after their last collection, summed. */
     private static long heapAfterGc() {
         long sum = 0;
@@ -151,6 +173,9 @@ final class BrokerRun {
         long firstNs = 0;
         long firstCpu = 0;
         long firstBrokerCpu = 0;
+        long firstStreamCpu = 0;
+        long firstJitMs = 0;
+        long firstGcMs = 0;
         long lastNs = 0;
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         // Heap in use, sampled every 5 ms while the topology runs (the pools' peaks, summed, overstate it:
@@ -168,6 +193,9 @@ final class BrokerRun {
                     firstNs = System.nanoTime();
                     firstCpu = os.getProcessCpuTime();
                     firstBrokerCpu = cpuNs(broker);
+                    firstStreamCpu = streamThreadsCpuNs();
+                    firstJitMs = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+                    firstGcMs = gcMs();
                 }
                 if (seen >= events) {
                     lastNs = System.nanoTime();
@@ -182,6 +210,9 @@ final class BrokerRun {
             }
             long cpu = os.getProcessCpuTime() - firstCpu;
             long brokerCpu = cpuNs(broker) - firstBrokerCpu;
+            long streamCpu = streamThreadsCpuNs() - firstStreamCpu;
+            long jitMs = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - firstJitMs;
+            long gcMs = gcMs() - firstGcMs;
             long done = counters.get("interfaces.samples");
             long wallNs = (lastNs == 0 ? System.nanoTime() : lastNs) - firstNs;
             r.put("mode", "embedded KRaft broker in a child JVM, " + p.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG)
@@ -193,6 +224,12 @@ final class BrokerRun {
             r.put("complete", done >= events);
             r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
             r.put("ingest_events_per_cpu_s", Math.round(done / (cpu / 1e9)));
+            // Where the collector's CPU went: the stream threads (poll, process, produce), the JIT compiling
+            // the hot code on the fly (no warm-up in this mode), collections (pause time, a lower bound).
+            r.put("stream_threads_cpu_s", Math.round(streamCpu / 1e7) / 100.0);
+            r.put("ingest_events_per_stream_cpu_s", Math.round(done / (streamCpu / 1e9)));
+            r.put("jit_s", Math.round(jitMs / 10.0) / 100.0);
+            r.put("gc_pause_s", Math.round(gcMs / 10.0) / 100.0);
             r.put("broker_cpu_s", Math.round(brokerCpu / 1e7) / 100.0);
             // Both JVMs: what two cores must do per event when the broker shares them.
             r.put("ingest_events_per_cpu_s_with_broker", Math.round(done / ((cpu + brokerCpu) / 1e9)));
