@@ -57,11 +57,15 @@ public final class GnmicEventParser {
 
     /**
      * Parses one record value as Kafka delivers it (UTF-8 bytes, null for a tombstone), without first
-     * decoding it to a String. Plainly valid records are read without a JSON tree
-     * ({@link GnmicEventFastPath}); the rest (and every error) go through the tree, as {@link #parse(String)}.
+     * decoding it to a String. Plainly valid records are read without a JSON tree: by a byte scanner
+     * ({@link GnmicEventScanner}; ASCII, no escapes), else token by token ({@link GnmicEventFastPath});
+     * the rest (and every error) go through the tree, as {@link #parse(String)}.
      */
     public List<InterfaceSample> parseUtf8(byte[] recordValue) throws TelemetryFormatException {
-        List<InterfaceSample> fast = GnmicEventFastPath.tryParse(recordValue);
+        List<InterfaceSample> fast = GnmicEventScanner.tryParse(recordValue);
+        if (fast == null) {
+            fast = GnmicEventFastPath.tryParse(recordValue); // escapes, non-ASCII names, deep nesting
+        }
         if (fast != null) {
             return fast;
         }

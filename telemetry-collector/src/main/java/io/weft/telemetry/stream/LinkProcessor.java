@@ -52,6 +52,7 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
     private final Clock clock;
     private final LinkDirection.Ids ids;
     private final Duration loadInterval;
+    private final long loadIntervalNs;
     private final List<Emitted> out = new ArrayList<>();
     /** Live state by arc key; one hash lookup per sample finds the direction and its bookkeeping. */
     private final Map<String, Slot> live = new HashMap<>();
@@ -70,6 +71,7 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
         this.clock = clock;
         this.ids = ids;
         this.loadInterval = loadInterval;
+        this.loadIntervalNs = loadInterval.toNanos();
     }
 
     @Override
@@ -88,7 +90,9 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
         final String key;
         final LinkDirection direction;
         boolean dirty;
-        Record<String, Emitted> waitingLoad;
+        // The record is built only when the load leaves: most loads are replaced before (fast sampling).
+        LinkLoad waitingLoad;
+        long waitingRecordTimestamp;
         long waitingBucket;
 
         Slot(String key, LinkDirection direction) {
@@ -98,21 +102,27 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
     }
 
     /** Keeps the latest load of a direction per sample-time bucket; a load of a newer bucket sends the older. */
-    private void coalesce(Slot slot, Record<String, Emitted> r, LinkLoad load) {
-        long bucket = Long.divideUnsigned(load.timestampNs(), loadInterval.toNanos());
+    private void coalesce(Slot slot, LinkLoad load, long recordTimestamp) {
+        long bucket = Long.divideUnsigned(load.timestampNs(), loadIntervalNs);
         if (slot.waitingLoad == null) {
             waiting.add(slot);
         } else if (slot.waitingBucket != bucket) {
-            context.forward(slot.waitingLoad);
+            forwardWaiting(slot);
         }
-        slot.waitingLoad = r;
+        slot.waitingLoad = load;
+        slot.waitingRecordTimestamp = recordTimestamp;
         slot.waitingBucket = bucket;
+    }
+
+    private void forwardWaiting(Slot slot) {
+        // The slot key is the load's key (linkId>toNode), already built: no concatenation per load.
+        context.forward(new Record<>(slot.key, slot.waitingLoad, slot.waitingRecordTimestamp));
     }
 
     /** Forwards the latest waiting load of every direction sampled since the last flush. */
     void flushLoads() {
         for (Slot slot : waiting) {
-            context.forward(slot.waitingLoad);
+            forwardWaiting(slot);
             slot.waitingLoad = null;
         }
         waiting.clear();
@@ -168,12 +178,11 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
             }
             for (Emitted e : out) {
                 if (e instanceof LinkLoad load) {
-                    // arcKey is the load's key (linkId>toNode), already built: no concatenation per load.
-                    Record<String, Emitted> r = new Record<>(arc.arcKey(), e, recordTimestamp);
-                    if (loadInterval.isZero()) {
-                        context.forward(r);
+                    if (loadIntervalNs == 0) {
+                        // arcKey is the load's key (linkId>toNode), already built: no concatenation per load.
+                        context.forward(new Record<>(arc.arcKey(), e, recordTimestamp));
                     } else {
-                        coalesce(slot, r, load);
+                        coalesce(slot, load, recordTimestamp);
                     }
                 } else {
                     context.forward(new Record<>(e.key(), e, recordTimestamp));

@@ -79,6 +79,26 @@ class LoadCoalescingTest {
                 .satisfies(l -> assertThat(l.get("hot").asBoolean()).isTrue());
     }
 
+    /** gnmic sampling every 100 ms: ten samples a second, one load a second (the output does not scale). */
+    @Test
+    void tenSamplesASecondLeaveAsOneLoadASecond() {
+        long octets = 0;
+        int samples = 0;
+        for (int tenth = 10; tenth <= 60; tenth++) {   // 1.0 s .. 6.0 s at 20 % of the line
+            t.send("leaf1", event("leaf1", "eth1", tenth * 100_000_000L, "out-octets", Long.toString(octets)));
+            octets += LINE_OCTETS_PER_S / 50;
+            samples++;
+        }
+        // Seconds 1..5 closed by the next second's first sample; second 6 waits for the flush.
+        List<JsonNode> loads = t.linkLoads();
+        assertThat(timestamps(loads)).containsExactly("spine1@1900000000", "spine1@2900000000", "spine1@3900000000",
+                "spine1@4900000000", "spine1@5900000000");
+        assertThat(loads).allSatisfy(l -> assertThat(l.get("utilisation").asDouble()).isCloseTo(0.2, within(1e-9)));
+        assertThat(samples).isEqualTo(51);
+        t.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertThat(timestamps(t.linkLoads())).containsExactly("spine1@6000000000");
+    }
+
     @Test
     void eachDirectionOfANicPortIsCoalescedOnItsOwn() {
         // leaf1 eth3 faces nic1: its out-octets measure leaf1 > nic1, its in-octets nic1 > leaf1.
