@@ -53,8 +53,11 @@ class LongPolls implements SmartLifecycle {
     private static final String BEARER = "Bearer ";
     /** Largest accepted wait, as the controller's {@code @Max}. */
     static final int MAX_WAIT_SECONDS = 86_400;
-    /** Writing woken polls is kept off the committing thread, on a few threads of its own. */
-    private static final int WAKE_THREADS = 2;
+    /**
+     * Writing woken polls is kept off the committing thread, on one thread per core (at least two):
+     * waking 10,000 agents is CPU-bound (a write, and Jetty re-arming the connection, per agent).
+     */
+    private static final int WAKE_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
     private static final HttpField JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
     private static final byte[] UNREADABLE_PREFIX = ("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\","
             + "\"status\":503,\"detail\":\"the profile of '").getBytes(StandardCharsets.UTF_8);
