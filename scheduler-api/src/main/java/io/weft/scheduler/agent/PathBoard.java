@@ -28,6 +28,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class PathBoard {
     private static final Logger LOG = LoggerFactory.getLogger(PathBoard.class);
+    /** NICs whose profiles are read in one go before their agents are woken. */
+    static final int WAKE_CHUNK = 128;
     private final Map<String, Long> versions = new ConcurrentHashMap<>();
     private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
     private final AtomicInteger waiting = new AtomicInteger();
@@ -95,7 +97,11 @@ public class PathBoard {
         this.beforeWake = hook;
     }
 
-    /** Records committed versions of many NICs (one transaction) and wakes their older waiters. */
+    /**
+     * Records committed versions of many NICs (one transaction) and wakes their older waiters, in
+     * chunks: the first agents are answered while the profiles of the next chunk are being read
+     * (the database works in its own process, so reading and waking overlap on two cores).
+     */
     public void publishAll(Map<String, Long> committed) {
         List<String> withWaiters = new ArrayList<>();
         for (var e : committed.entrySet()) {
@@ -105,15 +111,18 @@ public class PathBoard {
                 withWaiters.add(e.getKey());
             }
         }
-        if (!withWaiters.isEmpty()) {
+        for (int from = 0; from < withWaiters.size(); from += WAKE_CHUNK) {
+            List<String> chunk = withWaiters.subList(from, Math.min(withWaiters.size(), from + WAKE_CHUNK));
             try {
-                beforeWake.accept(withWaiters);
+                beforeWake.accept(chunk);
             } catch (RuntimeException ex) {
                 // Waking must not depend on the preload: woken agents then read their own profile.
-                LOG.warn("preloading {} profiles failed: {}", withWaiters.size(), ex.toString());
+                LOG.warn("preloading {} profiles failed: {}", chunk.size(), ex.toString());
+            }
+            for (String nic : chunk) {
+                publish(nic, committed.get(nic));
             }
         }
-        committed.forEach(this::publish);
     }
 
     /** Records a committed version and wakes the NIC's older waiters. Versions never go back. */
