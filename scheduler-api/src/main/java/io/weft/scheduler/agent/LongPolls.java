@@ -135,6 +135,11 @@ class LongPolls implements SmartLifecycle {
             answer(poll, response, callback, true, false);
             return true;
         }
+        if (stopping && board.unpark(poll.nic, w)) {
+            // stop() released the waiters just before this one was parked
+            answer(poll, response, callback, false, false);
+            return true;
+        }
         TimeoutWheel.INSTANCE.schedule(deadline, waitSeconds * 1000L, () -> {
             if (board.unpark(poll.nic, w)) {
                 answer(poll, response, callback, false, true);
