@@ -205,28 +205,32 @@ class LongPolls implements SmartLifecycle {
 
     /** Answers once: the profile when {@code newer}, else 304/204; then completes the request. */
     private void answer(Poll poll, Response response, Callback callback, boolean newer, boolean waited) {
-        int status;
+        // Counted before the bytes leave: an agent that reads the metrics right after its answer
+        // must find it counted.
         try {
             if (newer) {
                 ProfileBytes.Json p = profiles.current(poll.nic);
-                status = 200;
                 response.setStatus(200);
                 HttpFields.Mutable h = response.getHeaders();
                 h.put(JSON);
                 h.put(HttpHeader.CONTENT_LENGTH, p.bytes().length);
                 h.put("Weft-Version", Long.toString(p.version()));
+                record(poll, 200, waited);
                 response.write(true, ByteBuffer.wrap(p.bytes()), callback);
             } else {
                 long v = board.version(poll.nic);
-                status = v == 0 ? 204 : 304;
+                int status = v == 0 ? 204 : 304;
                 response.setStatus(status);
                 response.getHeaders().put("Weft-Version", Long.toString(v));
+                record(poll, status, waited);
                 callback.succeeded();
             }
         } catch (RuntimeException e) {
             unreadable(poll.nic, response, callback, e);
-            return;
         }
+    }
+
+    private void record(Poll poll, int status, boolean waited) {
         timers.get(key(status, waited)).record(System.nanoTime() - poll.arrivedNs, TimeUnit.NANOSECONDS);
     }
 
