@@ -87,9 +87,15 @@ public class EventLog implements SmartLifecycle {
             try {
                 send(s, e);
             } catch (IOException | IllegalStateException ex) {
-                // The client went away; its completion callback removes it.
+                // The client went away. End its request too: a stream that is only forgotten stays
+                // an open request until its timeout, and holds up a graceful shutdown until then.
                 subscribers.remove(s);
                 LOG.debug("dropping SSE subscriber: {}", ex.toString());
+                try {
+                    s.completeWithError(ex);
+                } catch (RuntimeException alreadyDone) {
+                    // completed by the container in the meantime
+                }
             }
         }
     }
