@@ -24,6 +24,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
 class BodyLimitFilter extends OncePerRequestFilter {
+    private static final long DRAIN_MIN_BYTES = 4L << 20;
     private final long maxBytes;
 
     BodyLimitFilter(LimitsProperties limits) {
@@ -35,11 +36,32 @@ class BodyLimitFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         long declared = request.getContentLengthLong();
         if (declared > maxBytes) {
+            // Read a moderately oversize body before answering: answering and closing with unread
+            // bytes in the socket makes the kernel reset the connection, and the client may then
+            // never see the 413. A body far past the limit is not read; that connection is closed.
+            if (declared <= drainLimit()) {
+                drain(request);
+            } else {
+                response.setHeader("Connection", "close");
+            }
             Problems.write(response, HttpStatus.CONTENT_TOO_LARGE, "body",
                     "request body of " + declared + " bytes exceeds the limit of " + maxBytes + " bytes");
             return;
         }
         chain.doFilter(new LimitedRequest(request, maxBytes), response);
+    }
+
+    /** Oversize bodies up to this size are read and dropped before the 413. */
+    private long drainLimit() {
+        return Math.max(DRAIN_MIN_BYTES, 4 * maxBytes);
+    }
+
+    private static void drain(HttpServletRequest request) throws IOException {
+        byte[] sink = new byte[8192];
+        var in = request.getInputStream();
+        while (in.read(sink) >= 0) {
+            // dropped
+        }
     }
 
     /** Thrown while reading a body past the limit. */
