@@ -2,7 +2,6 @@ package io.weft.telemetry;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -70,90 +69,58 @@ final class GnmicEventFastPath {
 
     /** One event object, the parser on its START_OBJECT; null when the tree parser must decide. */
     private static InterfaceSample event(JsonParser p) throws IOException {
-        long timestampNs = -1;
-        boolean tags = false;
-        boolean values = false;
-        String target = null;
-        String source = null;
-        String interfaceName = null;
-        String interfaceId = null;
-        String queue = null;
-        String operStatus = null;
-        boolean operStatusSeen = false;
-        int tagsSeen = 0; // bit per tag read
-        Map<Counter, Long> counters = new EnumMap<>(Counter.class);
+        EventDraft e = new EventDraft();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken v = p.nextToken();
             switch (field) {
                 case "timestamp" -> {
-                    if (timestampNs >= 0) {
-                        return null;
-                    }
-                    timestampNs = unsigned(p, v);
-                    if (timestampNs < 0) {
+                    if (!e.timestamp(unsigned(p, v))) {
                         return null;
                     }
                 }
                 case "tags" -> {
-                    if (v != JsonToken.START_OBJECT || tags) {
+                    if (v != JsonToken.START_OBJECT || !e.tags()) {
                         return null;
                     }
-                    tags = true;
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String tag = p.currentName();
-                        int bit = switch (tag) {
-                            case "target" -> 1;
-                            case "source" -> 2;
-                            case "interface_name" -> 4;
-                            case "interface_interface-id" -> 8;
-                            case "queue_name" -> 16;
+                        int bit = switch (p.currentName()) {
+                            case "target" -> EventDraft.TARGET;
+                            case "source" -> EventDraft.SOURCE;
+                            case "interface_name" -> EventDraft.INTERFACE_NAME;
+                            case "interface_interface-id" -> EventDraft.INTERFACE_ID;
+                            case "queue_name" -> EventDraft.QUEUE_NAME;
                             default -> 0;
                         };
-                        if ((tagsSeen & bit) != 0) {
+                        if (!e.tag(bit)) {
                             return null;
                         }
-                        tagsSeen |= bit;
                         if (p.nextToken() != JsonToken.VALUE_STRING) {
                             p.skipChildren(); // a non-string tag is ignored, as by the tree parser
                             continue;
                         }
-                        String text = p.getText();
-                        if (text.isEmpty()) {
-                            continue;
-                        }
-                        switch (tag) {
-                            case "target" -> target = text;
-                            case "source" -> source = text;
-                            case "interface_name" -> interfaceName = text;
-                            case "interface_interface-id" -> interfaceId = text;
-                            case "queue_name" -> queue = text;
-                            default -> { }
-                        }
+                        e.tagText(bit, p.getText());
                     }
                 }
                 case "values" -> {
-                    if (v != JsonToken.START_OBJECT || values) {
+                    if (v != JsonToken.START_OBJECT || !e.values()) {
                         return null;
                     }
-                    values = true;
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         Object kind = kind(p.currentName());
                         JsonToken cv = p.nextToken();
                         if (kind instanceof Counter c) {
                             long n = unsigned(p, cv);
-                            if (n < 0 || counters.containsKey(c)) {
+                            if (n < 0 || !e.counter(c, n)) {
                                 return null; // maybe a valid big counter, maybe an error: the tree decides
                             }
-                            counters.put(c, n);
                         } else if (kind == OPER_STATUS) {
-                            if (operStatusSeen) {
+                            if (!e.claimOperStatus()) {
                                 return null;
                             }
-                            operStatusSeen = true;
                             if (cv == JsonToken.VALUE_STRING) {
                                 String s = p.getText();
-                                operStatus = s.substring(s.lastIndexOf(':') + 1).toUpperCase(Locale.ROOT);
+                                e.operStatus(s.substring(s.lastIndexOf(':') + 1).toUpperCase(Locale.ROOT));
                             } else {
                                 p.skipChildren();
                             }
@@ -165,12 +132,7 @@ final class GnmicEventFastPath {
                 default -> p.skipChildren();
             }
         }
-        String t = target != null ? target : source;
-        String i = interfaceName != null ? interfaceName : interfaceId;
-        if (!tags || !values || timestampNs < 0 || t == null || i == null) {
-            return null;
-        }
-        return new InterfaceSample(t, i, queue, timestampNs, counters, operStatus);
+        return e.sample();
     }
 
     /**

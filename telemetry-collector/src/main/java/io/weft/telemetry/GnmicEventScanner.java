@@ -6,7 +6,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -121,17 +120,7 @@ final class GnmicEventScanner {
 
     private InterfaceSample event() {
         expect('{');
-        long timestampNs = -1;
-        boolean tags = false;
-        boolean values = false;
-        String target = null;
-        String source = null;
-        String interfaceName = null;
-        String interfaceId = null;
-        String queue = null;
-        String operStatus = null;
-        boolean operStatusSeen = false;
-        Map<Counter, Long> counters = new EnumMap<>(Counter.class);
+        EventDraft e = new EventDraft();
         ws();
         if (peek() == '}') {
             throw Bail.INSTANCE; // no tags: an error the tree words
@@ -139,43 +128,32 @@ final class GnmicEventScanner {
         while (true) {
             key();
             if (is(TIMESTAMP)) {
-                if (timestampNs >= 0) {
-                    throw Bail.INSTANCE; // a duplicate: the tree keeps the last, this does not mimic it
-                }
-                if (!integer(19) || number < 0) {
-                    throw Bail.INSTANCE; // not a timestamp, or not one this scanner reads: the tree decides
-                }
-                timestampNs = number;
-            } else if (is(TAGS)) {
-                if (tags) {
+                // Not a timestamp this scanner reads, or a duplicate (the tree keeps the last): the tree decides.
+                if (!integer(19) || !e.timestamp(number)) {
                     throw Bail.INSTANCE;
                 }
-                tags = true;
+            } else if (is(TAGS)) {
+                if (!e.tags()) {
+                    throw Bail.INSTANCE;
+                }
                 expect('{');
                 ws();
-                int seen = 0;
                 if (peek() == '}') {
                     i++;
                 } else {
                     while (true) {
                         key();
-                        int bit = is(TARGET) ? 1 : is(SOURCE) ? 2 : is(INTERFACE_NAME) ? 4 : is(INTERFACE_ID) ? 8
-                                : is(QUEUE_NAME) ? 16 : 0;
-                        if ((seen & bit) != 0) {
+                        int bit = is(TARGET) ? EventDraft.TARGET : is(SOURCE) ? EventDraft.SOURCE
+                                : is(INTERFACE_NAME) ? EventDraft.INTERFACE_NAME
+                                : is(INTERFACE_ID) ? EventDraft.INTERFACE_ID
+                                : is(QUEUE_NAME) ? EventDraft.QUEUE_NAME : 0;
+                        if (!e.tag(bit)) {
                             throw Bail.INSTANCE;
                         }
-                        seen |= bit;
                         if (bit != 0 && peek() == '"') {
                             string();
                             if (sTo > sFrom) {
-                                String text = text();
-                                switch (bit) {
-                                    case 1 -> target = text;
-                                    case 2 -> source = text;
-                                    case 4 -> interfaceName = text;
-                                    case 8 -> interfaceId = text;
-                                    default -> queue = text;
-                                }
+                                e.tagText(bit, text());
                             }
                         } else {
                             skipValue(1); // a non-string tag is ignored, as by the tree parser
@@ -186,10 +164,9 @@ final class GnmicEventScanner {
                     }
                 }
             } else if (is(VALUES)) {
-                if (values) {
+                if (!e.values()) {
                     throw Bail.INSTANCE;
                 }
-                values = true;
                 expect('{');
                 ws();
                 if (peek() == '}') {
@@ -199,18 +176,16 @@ final class GnmicEventScanner {
                         key();
                         Object kind = kind();
                         if (kind instanceof Counter c) {
-                            if (!integer(20) || counters.containsKey(c)) {
+                            if (!integer(20) || !e.counter(c, number)) {
                                 throw Bail.INSTANCE; // maybe a valid odd counter, maybe an error: the tree decides
                             }
-                            counters.put(c, number);
                         } else if (kind == OPER_STATUS) {
-                            if (operStatusSeen) {
+                            if (!e.claimOperStatus()) {
                                 throw Bail.INSTANCE;
                             }
-                            operStatusSeen = true;
                             if (peek() == '"') {
                                 string();
-                                operStatus = status();
+                                e.operStatus(status());
                             } else {
                                 skipValue(1);
                             }
@@ -229,12 +204,11 @@ final class GnmicEventScanner {
                 break;
             }
         }
-        String t = target != null ? target : source;
-        String n = interfaceName != null ? interfaceName : interfaceId;
-        if (!tags || !values || timestampNs < 0 || t == null || n == null) {
+        InterfaceSample sample = e.sample();
+        if (sample == null) {
             throw Bail.INSTANCE;
         }
-        return new InterfaceSample(t, n, queue, timestampNs, counters, operStatus);
+        return sample;
     }
 
     /** A member's key and its colon: the key is left in sFrom/sTo/sHash, the position at the value. */
