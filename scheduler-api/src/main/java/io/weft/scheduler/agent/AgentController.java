@@ -1,7 +1,5 @@
 package io.weft.scheduler.agent;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -13,7 +11,6 @@ import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.web.ApiException;
-import jakarta.annotation.PreDestroy;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -41,8 +38,6 @@ import tools.jackson.databind.ObjectMapper;
 @Tag(name = "agents", description = "NIC agents: EV profiles by long-poll, flow reports (scope agent, bound to NICs)")
 class AgentController {
     private static final Logger LOG = LoggerFactory.getLogger(AgentController.class);
-    /** Profiles for woken polls are read off the committing thread, on a few threads of their own. */
-    private static final int WAKE_THREADS = 4;
 
     private final PathBoard board;
     private final ProfileReader profiles;
@@ -50,15 +45,12 @@ class AgentController {
     private final Placement placement;
     private final LimitsProperties limits;
     private final ObjectMapper json;
-    private final ExecutorService wakers = Executors.newFixedThreadPool(WAKE_THREADS, r -> {
-        Thread t = new Thread(r, "weft-longpoll-wake");
-        t.setDaemon(true);
-        return t;
-    });
+    private final PollWriters wakers;
 
     AgentController(PathBoard board, ProfileReader profiles, ReportSink reports, Placement placement,
-                    LimitsProperties limits, ObjectMapper json) {
+                    LimitsProperties limits, PollWriters wakers, ObjectMapper json) {
         this.board = board;
+        this.wakers = wakers;
         this.profiles = profiles;
         this.reports = reports;
         this.placement = placement;
@@ -155,10 +147,5 @@ class AgentController {
         if (!placement.view().isNic(nic)) {
             throw ApiException.notFound("nic", "'" + nic + "' is not a NIC of the current fabric");
         }
-    }
-
-    @PreDestroy
-    void stop() {
-        wakers.shutdownNow();
     }
 }

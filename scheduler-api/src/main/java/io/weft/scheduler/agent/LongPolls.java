@@ -3,8 +3,6 @@ package io.weft.scheduler.agent;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,7 +12,6 @@ import io.weft.scheduler.auth.Caller;
 import io.weft.scheduler.auth.TokenStore;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.fabric.Placement;
-import jakarta.annotation.PreDestroy;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -53,11 +50,6 @@ class LongPolls implements SmartLifecycle {
     private static final String BEARER = "Bearer ";
     /** Largest accepted wait, as the controller's {@code @Max}. */
     static final int MAX_WAIT_SECONDS = 86_400;
-    /**
-     * Writing woken polls is kept off the committing thread, on one thread per core (at least two):
-     * waking 10,000 agents is CPU-bound (a write, and Jetty re-arming the connection, per agent).
-     */
-    private static final int WAKE_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
     private static final HttpField JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
     private static final byte[] UNREADABLE_PREFIX = ("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\","
             + "\"status\":503,\"detail\":\"the profile of '").getBytes(StandardCharsets.UTF_8);
@@ -75,15 +67,12 @@ class LongPolls implements SmartLifecycle {
     private final Map<String, Timer> timers;
     /** Set until the service has started and once it stops: polls are answered at once, never parked. */
     private volatile boolean stopping = true;
-    private final ExecutorService wakers = Executors.newFixedThreadPool(WAKE_THREADS, r -> {
-        Thread t = new Thread(r, "weft-longpoll-write");
-        t.setDaemon(true);
-        return t;
-    });
+    private final PollWriters wakers;
 
     LongPolls(PathBoard board, ProfileBytes profiles, Placement placement, LimitsProperties limits,
-                    TokenStore tokens, MeterRegistry meters) {
+              TokenStore tokens, PollWriters wakers, MeterRegistry meters) {
         this.board = board;
+        this.wakers = wakers;
         this.profiles = profiles;
         this.placement = placement;
         this.limits = limits;
@@ -322,8 +311,4 @@ class LongPolls implements SmartLifecycle {
         return SmartLifecycle.DEFAULT_PHASE;
     }
 
-    @PreDestroy
-    void stopWakers() {
-        wakers.shutdownNow();
-    }
 }
