@@ -27,6 +27,18 @@ need_java() {
 }
 
 need_node() { need_apt node nodejs npm; }
+
+# What the network-namespace lab needs (FACTS.md §1, §7): a fresh Debian machine has none of nft,
+# ping or iperf3. Installed only as root; without root the lab tests say why they cannot run.
+need_lab_tools() {
+  [ "$(id -u)" = 0 ] || return 0
+  need_apt ip iproute2
+  need_apt nft nftables
+  need_apt ping iputils-ping
+  need_apt iperf3 iperf3
+  need_apt tcpdump tcpdump
+  need_apt python3 python3-minimal
+}
 need_go() { command -v go >/dev/null 2>&1 || need_apt go golang-go; }
 
 mvnw() { need_java; (cd "$WEFT_HOME" && ./mvnw -B -q "$@"); }

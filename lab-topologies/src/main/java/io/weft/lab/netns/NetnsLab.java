@@ -112,11 +112,17 @@ public final class NetnsLab {
         if (!Files.exists(Path.of("/proc/sys/net/ipv6/conf/all/seg6_enabled"))) {
             return "the kernel has no SRv6 (no net.ipv6.conf.all.seg6_enabled)";
         }
-        try {
-            new Shell().run("nft", "--version");
-        } catch (LabException e) {
-            return "nftables is missing (apt-get install -y nftables; EV routing marks packets with it): "
-                    + e.getMessage();
+        String[][] tools = {
+            {"nft", "--version", "nftables is missing (apt-get install -y nftables; EV routing marks packets with it)"},
+            {"ping", "-V", "ping is missing (apt-get install -y iputils-ping; the lab's traffic checks use it)"},
+            {"python3", "--version", "python3 is missing (apt-get install -y python3-minimal; EV traffic uses it)"},
+        };
+        for (String[] tool : tools) {
+            try {
+                new Shell().run(tool[0], tool[1]);
+            } catch (LabException e) {
+                return tool[2] + ": " + e.getMessage();
+            }
         }
         return null;
     }

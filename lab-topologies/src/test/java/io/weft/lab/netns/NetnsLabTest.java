@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The plan on the kernel's SRv6 data plane: real namespaces, real End / End.X / End.DT6 routes,
@@ -41,8 +40,7 @@ class NetnsLabTest {
 
     @BeforeEach
     void requireHost() {
-        String problem = NetnsLab.hostProblem();
-        assumeTrue(problem == null, () -> "lab skipped: " + problem);
+        LabHost.require();
     }
 
     @AfterEach
@@ -108,7 +106,6 @@ class NetnsLabTest {
 
     /** Sends UDP with the path's EV (no encap route) and returns tx deltas along the path. */
     private long[] sendEvOver(List<Arc> path, int count) throws Exception {
-        assumeTrue(hasPython(), "EV traffic skipped: no python3 to send UDP from a chosen source port");
         FabricPlan plan = lab.plan();
         String src = path.get(0).from();
         String dst = path.get(path.size() - 1).to();
@@ -318,13 +315,6 @@ class NetnsLabTest {
                 : parallelLink.replaceAll("-2$", "-1");
     }
 
-    private static boolean hasPython() {
-        try {
-            return new Shell().exec(List.of("python3", "-c", "pass"), null).exitCode() == 0;
-        } catch (LabException e) {
-            return false;
-        }
-    }
 
     private static List<Long> boxed(long[] v) {
         return java.util.Arrays.stream(v).boxed().toList();
