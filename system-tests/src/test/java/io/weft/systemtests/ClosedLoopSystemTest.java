@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Issue 6's acceptance, with every part real: switch counters (gnmic events from this JVM) → the
+ * The closed loop with every part real: switch counters (gnmic events from this JVM) → the
  * telemetry collector's hotspot and link-down events → the scheduler API's re-placement → the NIC
  * agent's long-poll (from this JVM), with the standalone controller publishing the fabric and following
  * link-down. Kafka and PostgreSQL are the devstack's; the three services are child JVMs on their

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The plan's forwarding walk on every generator family (issue 3 acceptance): for random (src,
+ * The plan's forwarding walk on every generator family: for random (src,
  * dst, path among every simple path up to two hops longer than minimal, found by DFS), the uSID
  * carriers walk back to the same path, and so does the EV whenever the encoder returns one. Every
  * minimal path must be EV-reachable (EV1/EV2 pick the first two switch hops; the rest is unique

@@ -39,7 +39,7 @@ import java.util.function.Supplier;
 
 /**
  * {@code ./weft bench placement [--json] [--quick] [--case substring]}: the fixed placement suite of
- * issue 4 and the named targets. Each case: warm-up runs, then timed runs of {@code add(job)} on a
+ * the placement engine's goals and the named targets. Each case: warm-up runs, then timed runs of {@code add(job)} on a
  * live engine (released between runs, so the per-snapshot candidate cache is warm, as in service),
  * encodings included (the real plan encoder, which proves every path by its forwarding walk).
  * Then quality: max load, the lower bound (LP over the candidate paths, or a cut bound when the LP

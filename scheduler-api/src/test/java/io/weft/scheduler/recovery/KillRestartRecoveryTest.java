@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Issue 5's restart acceptance with a real crash: the service runs as a child JVM, is killed with
+ * Restart recovery with a real crash: the service runs as a child JVM, is killed with
  * SIGKILL while job submissions and agent long-polls are in flight, and is started again on the
  * same database and port. Then:
  * <ul>
