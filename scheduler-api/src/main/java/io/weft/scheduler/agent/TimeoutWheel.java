@@ -28,7 +28,16 @@ final class TimeoutWheel {
 
     /** Runs {@code task} after the delay unless {@code deadline} is (or was already) cancelled. */
     void schedule(Deadline deadline, long delayMs, Runnable task) {
-        deadline.set(timer.schedule(task, delayMs, TimeUnit.MILLISECONDS));
+        if (deadline.isCancelled()) {
+            return;
+        }
+        // Checked again when due: a short delay can fire before set() has seen a cancel that came
+        // in between (seen on a loaded machine with a 1 ms delay).
+        deadline.set(timer.schedule(() -> {
+            if (!deadline.isCancelled()) {
+                task.run();
+            }
+        }, delayMs, TimeUnit.MILLISECONDS));
     }
 
     /**
@@ -47,6 +56,10 @@ final class TimeoutWheel {
                 future.cancel(false);
                 future = null;
             }
+        }
+
+        synchronized boolean isCancelled() {
+            return cancelled;
         }
 
         synchronized void set(ScheduledFuture<?> f) {
