@@ -11,9 +11,11 @@ import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.web.ApiException;
+import io.weft.scheduler.web.Ids;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -66,7 +68,7 @@ class AgentController {
     @ApiResponse(responseCode = "204", description = "the NIC never had a path")
     @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); poll again", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    DeferredResult<ResponseEntity<EvProfile>> paths(@PathVariable String nic,
+    DeferredResult<ResponseEntity<EvProfile>> paths(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
             @RequestParam(required = false) @Min(0) Long since,
             @RequestParam(defaultValue = "0") @Min(0) @Max(86_400) int wait) {
         requireNic(nic);
@@ -127,7 +129,7 @@ class AgentController {
     @ApiResponse(responseCode = "202", description = "Kafka has the report")
     @ApiResponse(responseCode = "400", description = "bad report; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503", description = "Kafka unavailable; retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    ResponseEntity<Void> report(@PathVariable String nic, @Valid @RequestBody FlowReport report) {
+    ResponseEntity<Void> report(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic, @Valid @RequestBody FlowReport report) {
         requireNic(nic);
         if (!report.nic().equals(nic)) {
             throw ApiException.badRequest("nic", "report is for '" + report.nic() + "' but was posted for '" + nic

@@ -24,7 +24,7 @@ public record FlowReport(
         @NotNull @Pattern(regexp = UINT64, message = UINT64_MESSAGE) String timestampNs,
         @NotNull @Size(max = 100_000) List<@Valid @NotNull FlowSample> flows) {
 
-    static final String UINT64 = "0|[1-9][0-9]{0,19}";
+    static final String UINT64 = "^(0|[1-9][0-9]{0,19})$";
     static final String UINT64_MESSAGE = "must be an unsigned 64-bit integer as a decimal string";
 
     /** One flow; exactly one of {@code ev} and {@code carrier}. */
@@ -34,7 +34,7 @@ public record FlowReport(
             @Size(min = 1) String jobId,
             @NotBlank String dstNic,
             @Min(0) @Max(65535) Integer ev,
-            @Pattern(regexp = "[0-9a-f:]+", message = "must be a lowercase IPv6 address") String carrier,
+            @Pattern(regexp = "^[0-9a-f:]+$", message = "must be a lowercase IPv6 address") String carrier,
             @NotNull @Pattern(regexp = UINT64, message = UINT64_MESSAGE) String bytes,
             @NotNull @PositiveOrZero Double rateGbps,
             @NotNull @Pattern(regexp = UINT64, message = UINT64_MESSAGE) String ecnMarked,

@@ -3,7 +3,11 @@ package io.weft.scheduler.events;
 import java.io.IOException;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.weft.scheduler.web.ApiException;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -24,20 +28,42 @@ class EventsController {
     }
 
     @GetMapping(path = "/v1/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    @Operation(summary = "Stream events; Last-Event-ID replays what was missed (up to 1000)")
-    SseEmitter events(@RequestHeader(name = "Last-Event-ID", required = false) Long lastEventId) throws IOException {
+    @Operation(summary = "Stream events; Last-Event-ID replays what was missed (up to 1000)",
+            description = "Every stream opens (after any replay) with a 'hello' event whose id is where the client "
+                    + "now stands: reconnect from it.")
+    SseEmitter events(@Parameter(in = ParameterIn.HEADER, name = "Last-Event-ID",
+                    schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventIdHeader) throws IOException {
+        Long lastEventId = parseLastEventId(lastEventIdHeader);
         SseEmitter emitter = new SseEmitter(STREAM_TIMEOUT_MS);
         // Subscribe before replaying: an event committed in between may then arrive twice (clients
         // drop ids they have seen) but is never lost.
         log.subscribe(emitter);
+        long position = lastEventId == null ? log.lastId() : lastEventId;
         if (lastEventId != null) {
             for (EventLog.Event e : log.since(lastEventId)) {
                 EventLog.send(emitter, e);
+                position = e.id();
             }
-        } else {
-            // Tell the client where it starts, so its first reconnect can resume from here.
-            emitter.send(SseEmitter.event().name("hello").id(Long.toString(log.lastId())).data("{}"));
         }
+        // The hello names where the client stands, so its next reconnect resumes from there, and gives
+        // every stream a first event at once, even a resumed one with nothing missed.
+        emitter.send(SseEmitter.event().name("hello").id(Long.toString(position)).data("{}"));
         return emitter;
+    }
+
+    /** Null when absent; an empty or non-numeric value is a 400 (Spring would take "" for absent). */
+    private static Long parseLastEventId(String header) {
+        if (header == null) {
+            return null;
+        }
+        try {
+            if (header.matches("[0-9]{1,19}")) {
+                return Long.parseLong(header);
+            }
+        } catch (NumberFormatException e) {
+            // above Long.MAX_VALUE: the same answer as any other bad value
+        }
+        throw ApiException.badRequest("Last-Event-ID", "must be a non-negative 64-bit event id (got '" + header + "')");
     }
 }

@@ -19,6 +19,8 @@ import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.auth.Caller;
 import io.weft.scheduler.placement.PlacementEngine;
 import io.weft.scheduler.placement.Quality;
+import io.weft.scheduler.web.Ids;
+import jakarta.validation.constraints.Pattern;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -84,15 +86,19 @@ class FabricController {
 
     @PostMapping(path = "/v1/fabric/links/{id}/drain", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Drain a link: flows leave it, nothing new uses it")
+    @ApiResponse(responseCode = "200", description = "the link is drained; what moved")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+    DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, true, caller.name());
     }
 
     @PostMapping(path = "/v1/fabric/links/{id}/undrain", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Put a drained link back in service")
+    @ApiResponse(responseCode = "200", description = "the link is back in service")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+    DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, false, caller.name());
     }
 }

@@ -16,6 +16,7 @@ import io.weft.scheduler.job.JobViews.JobSummary;
 import io.weft.scheduler.job.JobViews.JobView;
 import io.weft.scheduler.job.JobViews.Page;
 import io.weft.scheduler.web.ApiException;
+import io.weft.scheduler.web.Ids;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -58,7 +59,7 @@ class JobController {
     @ApiResponse(responseCode = "422", description = "Idempotency-Key reused with a different body", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     ResponseEntity<JobView> create(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @RequestHeader(name = "Idempotency-Key", required = false)
-            @Size(min = 1, max = 200) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII")
+            @Size(min = 1, max = 200) @Pattern(regexp = "^[\\x21-\\x7e]+$", message = "must be printable ASCII")
             String idempotencyKey,
             @Valid @RequestBody JobRequest request) {
         JobService.Created c = jobs.create(caller, idempotencyKey, request);
@@ -69,8 +70,9 @@ class JobController {
 
     @GetMapping(path = "/v1/jobs", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "List jobs, oldest first, optionally by tenant and state")
-    Page<JobSummary> list(@RequestParam(required = false) @Size(min = 1, max = 100) String tenant,
-            @RequestParam(required = false) @Pattern(regexp = "ACTIVE|RELEASED", message = "must be ACTIVE or RELEASED")
+    Page<JobSummary> list(@RequestParam(required = false) @Size(min = 1, max = 100)
+            @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String tenant,
+            @RequestParam(required = false) @Pattern(regexp = "^(ACTIVE|RELEASED)$", message = "must be ACTIVE or RELEASED")
             String state,
             @RequestParam(defaultValue = "0") @Min(0) @Max(1_000_000) int page,
             @RequestParam(defaultValue = "50") @Min(1) int size) {
@@ -82,22 +84,26 @@ class JobController {
 
     @GetMapping(path = "/v1/jobs/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "A job with its flows, current paths and encodings")
+    @ApiResponse(responseCode = "200", description = "the job")
     @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    JobView get(@PathVariable String id) {
+    JobView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return store.find(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
     }
 
     @DeleteMapping(path = "/v1/jobs/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Release a job (idempotent): its reservations go, its agents are told")
+    @ApiResponse(responseCode = "200", description = "the job, released (also when it already was)")
     @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    JobView release(@RequestAttribute(Caller.ATTRIBUTE) Caller caller, @PathVariable String id) {
+    JobView release(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return jobs.release(caller, id);
     }
 
     @GetMapping(path = "/v1/jobs/{id}/history", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Every path change of the job's flows, with the reason")
+    @ApiResponse(responseCode = "200", description = "the job's path changes, oldest first")
     @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    History history(@PathVariable String id) {
+    History history(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return store.history(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
     }
 }

@@ -2,6 +2,7 @@ package io.weft.scheduler.job;
 
 import java.util.List;
 
+import io.weft.scheduler.web.Ids;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.Max;
@@ -23,8 +24,11 @@ import jakarta.validation.constraints.Size;
  *              leaf to cut fabric crossings
  */
 public record JobRequest(
-        @NotBlank @Size(max = 200) String name,
-        @Size(min = 1, max = 100) String tenant,
+        // No control characters: a name is shown in logs and stored as PostgreSQL text (no NUL there).
+        @NotBlank @Size(max = 200) @jakarta.validation.constraints.Pattern(regexp = "^[^\\x00-\\x1F\\x7F]+$",
+                message = "must not contain control characters") String name,
+        @Size(min = 1, max = 100) @jakarta.validation.constraints.Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE)
+        String tenant,
         @NotNull Pattern pattern,
         List<@NotBlank String> endpoints,
         List<@Valid @NotNull FlowRequest> flows,
@@ -33,7 +37,7 @@ public record JobRequest(
         Encoding encoding,
         @Positive Double maxLinkLoad,
         @Min(1) Integer concurrentPeers,
-        @jakarta.validation.constraints.Pattern(regexp = "given|auto", message = "must be given or auto")
+        @jakarta.validation.constraints.Pattern(regexp = "^(given|auto)$", message = "must be given or auto")
         String order) {
 
     /** One explicit flow. A missing demand falls back to the job's. */

@@ -7,7 +7,7 @@ import org.springframework.boot.jetty.JettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Jetty settings for ten thousand NIC agents holding a connection each. */
+/** Jetty settings: ten thousand NIC agents holding a connection each, and errors as problem+json. */
 @Configuration(proxyBeanMethods = false)
 class JettyTuning {
     static final int ACCEPT_QUEUE = 4096;
@@ -46,5 +46,11 @@ class JettyTuning {
                 }
             }
         };
+    }
+
+    /** Jetty's own error answers (before Spring MVC runs) in the API's problem+json shape. */
+    @Bean
+    JettyServerCustomizer problemJsonErrors() {
+        return server -> server.setErrorHandler(new ProblemJsonErrorHandler());
     }
 }

@@ -31,6 +31,31 @@ class EventsTest extends ApiTestSupport {
         response.body().close();
     }
 
+    /** A resumed stream also opens with hello, at the id the client gave when nothing was missed. */
+    @Test
+    void resumedStreamOpensWithHelloAtTheClientsPosition() throws Exception {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        var response = HTTP.sendAsync(builder("/v1/events", OPERATOR).header("Accept", "text/event-stream")
+                .header("Last-Event-ID", "9223372036854775806").GET().build(), HttpResponse.BodyHandlers.ofLines())
+                .get(10, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).isEqualTo(200);
+        Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-reader");
+        reader.setDaemon(true);
+        reader.start();
+        assertThat(waitFor(lines, "event:hello")).isTrue();
+        assertThat(waitFor(lines, "id:9223372036854775806")).isTrue();
+        response.body().close();
+    }
+
+    @Test
+    void emptyOrOversizeLastEventIdIsRefused() {
+        for (String bad : new String[] {"", "x", "9223372036854775808"}) {
+            Reply r = send(builder("/v1/events", OPERATOR).header("Last-Event-ID", bad).GET().build());
+            assertThat(r.status()).as("'" + bad + "'").isEqualTo(400);
+            assertThat(r.body().get("field").asString()).isEqualTo("Last-Event-ID");
+        }
+    }
+
     /** True once a line containing {@code text} arrived (bounded wait, not a speed assertion). */
     private static boolean waitFor(BlockingQueue<String> lines, String text) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

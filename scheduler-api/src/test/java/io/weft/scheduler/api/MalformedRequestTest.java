@@ -2,8 +2,10 @@ package io.weft.scheduler.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpRequest;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -43,6 +45,8 @@ class MalformedRequestTest extends ApiTestSupport {
                 Arguments.of("explicit flow missing dst", "{\"name\":\"x\",\"pattern\":\"explicit\",\"flows\":"
                         + "[{\"src\":\"nic1\",\"demandGbps\":1}]}", 400, "flows[0].dst"),
                 Arguments.of("unknown tenant", RING.replace("}", ",\"tenant\":\"blue\"}"), 400, "tenant"),
+                Arguments.of("tenant not an id", RING.replace("}", ",\"tenant\":\"a b\"}"), 400, "tenant"),
+                Arguments.of("control character in name", RING.replace("\"bad\"", "\"b\\u0000d\""), 400, "name"),
                 Arguments.of("admission limit not a number", RING.replace("}", ",\"maxLinkLoad\":\"low\"}"), 400,
                         "maxLinkLoad"),
                 Arguments.of("oversize body", "{\"name\":\"" + "x".repeat(70_000) + "\"}", 413, "body"));
@@ -67,7 +71,38 @@ class MalformedRequestTest extends ApiTestSupport {
                 Arguments.of("/v1/jobs/job-does-not-exist", 404, "id"),
                 Arguments.of("/v1/jobs/job-does-not-exist/history", 404, "id"),
                 Arguments.of("/v1/agents/nic1/paths?since=-3", 400, "since"),
-                Arguments.of("/v1/agents/nic1/paths?wait=soon", 400, "wait"));
+                Arguments.of("/v1/agents/nic1/paths?wait=soon", 400, "wait"),
+                Arguments.of("/v1/jobs?page=", 400, "page"),
+                Arguments.of("/v1/jobs?tenant=a%00b", 400, "tenant"),
+                Arguments.of("/v1/jobs/job%20one", 400, "id"),
+                Arguments.of("/v1/agents/nic1/paths?since=", 400, "since"));
+    }
+
+    /** Jetty refuses some requests before Spring sees them; they still get problem+json, not HTML. */
+    @Test
+    void requestRefusedByJettyIsProblemJson() {
+        Reply r = get("/v1/jobs/%01x", OPERATOR);
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.contentType()).startsWith("application/problem+json");
+        assertThat(r.body().get("status").asInt()).isEqualTo(400);
+        assertThat(r.body().get("detail").asString()).isNotBlank();
+    }
+
+    /** TRACE is a 405 like any undeclared method: the servlet default would echo the request, token included. */
+    @Test
+    void traceIsNotEchoed() {
+        // The scheduler token may write /v1/jobs, so the answer is about the method, not the scope.
+        Reply r = send(builder("/v1/jobs", SCHEDULER).method("TRACE", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(r.status()).isEqualTo(405);
+        assertThat(r.raw().body()).doesNotContain(SCHEDULER);
+        assertThat(r.header("Allow")).contains("GET");
+    }
+
+    /** The API takes no multipart: a GET claiming a multipart body is answered, not a 500. */
+    @Test
+    void multipartContentTypeIsNotParsed() {
+        Reply r = send(builder("/v1/jobs", OPERATOR).header("Content-Type", "multipart/form-data").GET().build());
+        assertThat(r.status()).isEqualTo(200);
     }
 
     @ParameterizedTest(name = "{0}")
