@@ -1,0 +1,78 @@
+// weft-switch makes a Linux network namespace behave as a Weft switch configured over gNMI.
+//
+//	weft-switch --netns wl-lab-leaf1 --listen 127.0.0.1:50001 --port-map eth1=p0,eth2=p1 --target leaf1
+//
+// Without --netns it operates the namespace it runs in (a containerlab linux node).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"weft.io/switch-agent/internal/kernel"
+	"weft.io/switch-agent/internal/server"
+)
+
+func main() {
+	nsName := flag.String("netns", "", "network namespace to operate (/var/run/netns/<name>); empty: the agent's own")
+	listen := flag.String("listen", "127.0.0.1:9339", "gNMI listen address (9339 is gNMI's IANA port)")
+	portMap := flag.String("port-map", "", "fabric port to link, e.g. eth1=p0,eth2=p1; empty: same names")
+	target := flag.String("target", "", "the switch id (prefix.target); default: --netns, else the host name")
+	cert := flag.String("tls-cert", "", "TLS certificate (PEM); plaintext when empty")
+	key := flag.String("tls-key", "", "TLS key (PEM)")
+	user := flag.String("username", "", "required gRPC metadata username (optional)")
+	pass := flag.String("password", "", "required gRPC metadata password (optional)")
+	flag.Parse()
+	if err := run(*nsName, *listen, *portMap, *target, *cert, *key, *user, *pass); err != nil {
+		fmt.Fprintln(os.Stderr, "weft-switch:", err)
+		os.Exit(1)
+	}
+}
+
+func run(nsName, listen, portMap, target, cert, key, user, pass string) error {
+	ports, err := kernel.ParsePorts(portMap)
+	if err != nil {
+		return err
+	}
+	if target == "" {
+		target = nsName
+		if target == "" {
+			target, _ = os.Hostname()
+		}
+	}
+	k, err := kernel.Open(nsName, ports)
+	if err != nil {
+		return err
+	}
+	defer k.Close()
+	var opts []grpc.ServerOption
+	if cert != "" || key != "" {
+		creds, err := credentials.NewServerTLSFromFile(cert, key)
+		if err != nil {
+			return fmt.Errorf("--tls-cert/--tls-key: %w", err)
+		}
+		opts = append(opts, grpc.Creds(creds))
+	}
+	lis, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", listen, err)
+	}
+	g := grpc.NewServer(opts...)
+	gnmi.RegisterGNMIServer(g, server.New(k, target, user, pass))
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-sig
+		g.GracefulStop()
+	}()
+	log.Printf("weft-switch %s: gNMI on %s, namespace %q", target, lis.Addr(), nsName)
+	return g.Serve(lis)
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"weft.io/switch-agent/internal/kernel"
+	"weft.io/switch-agent/internal/model"
+)
+
+// serve starts the gNMI server for namespace ns on a loopback port, as weft-switch does.
+func serve(t *testing.T, ns, portMap, target string) gnmi.GNMIClient {
+	t.Helper()
+	ports, err := kernel.ParsePorts(portMap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.Open(ns, ports)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpc.NewServer()
+	gnmi.RegisterGNMIServer(g, New(k, target, "", ""))
+	go func() { _ = g.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Close()
+		g.Stop()
+		k.Close()
+	})
+	return gnmi.NewGNMIClient(conn)
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+func readIntent(t *testing.T, file string) model.Intent {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in model.Intent
+	if err := json.Unmarshal(raw, &in); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return in
+}
+
+func setRequest(t *testing.T, in model.Intent) *gnmi.SetRequest {
+	t.Helper()
+	req, err := in.SetRequest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+// normalise parses JSON and orders keyed lists (routes by prefix, addresses by ip): OpenConfig
+// keyed lists carry no order; next hops keep theirs (index = member).
+func normalise(t *testing.T, raw []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	var walk func(any)
+	walk = func(x any) {
+		switch y := x.(type) {
+		case map[string]any:
+			for k, c := range y {
+				if arr, ok := c.([]any); ok && (k == "static" || k == "address") {
+					key := map[string]string{"static": "prefix", "address": "ip"}[k]
+					sort.Slice(arr, func(i, j int) bool {
+						return arr[i].(map[string]any)[key].(string) < arr[j].(map[string]any)[key].(string)
+					})
+				}
+				walk(c)
+			}
+		case []any:
+			for _, c := range y {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	return v
+}
