@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/openconfig/gnmi/proto/gnmi"
-	"weft.io/switch-agent/internal/nstest"
 	"weft.io/switch-agent/internal/model"
+	"weft.io/switch-agent/internal/nstest"
 )
 
 func subReq(t *testing.T, mode gnmi.SubscriptionList_Mode, smode gnmi.SubscriptionMode, interval time.Duration, path string) *gnmi.SubscribeRequest {
