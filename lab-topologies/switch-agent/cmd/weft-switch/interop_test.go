@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"weft.io/switch-agent/internal/model"
 	"weft.io/switch-agent/internal/nstest"
 )
 
@@ -126,4 +132,57 @@ func TestGnmiCliInterop(t *testing.T) {
 			t.Fatalf("VmRSS %d kB, want <= 30 MB", rssKB)
 		}
 	})
+}
+
+// Without --netns the agent operates the namespace it runs in, with fabric port names as link
+// names (a containerlab linux node); here it runs inside a fresh namespace and serves on a unix
+// socket, which the test reaches from the root namespace.
+func TestOwnNamespaceWithoutPortMap(t *testing.T) {
+	nstest.Require(t)
+	dir := t.TempDir()
+	agent := build(t, dir, "weft.io/switch-agent/cmd/weft-switch", "weft-switch")
+	sw, peer := nstest.NS(t), nstest.NS(t)
+	nstest.Veth(t, sw, "eth1", peer, "x0")
+	sock := filepath.Join(dir, "gnmi.sock")
+	cmd := exec.Command("ip", "netns", "exec", sw, agent, "--listen", "unix:"+sock, "--target", "leaf9")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("weft-switch did not listen within 10 s")
+		}
+	}
+	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	p, _ := model.ParsePath("openconfig", "/interfaces/interface[name=eth1]")
+	val := model.NewInterface("eth1", true, []model.Address{{IP: "fe80::9",
+		Config: model.AddressConfig{IP: "fe80::9", PrefixLength: 64, Type: model.LinkLocalUnicast}}})
+	raw, _ := json.Marshal(val)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = gnmi.NewGNMIClient(conn).Set(ctx, &gnmi.SetRequest{Prefix: &gnmi.Path{Target: "leaf9"},
+		Replace: []*gnmi.Update{{Path: p, Val: &gnmi.TypedValue{Value: &gnmi.TypedValue_JsonIetfVal{JsonIetfVal: raw}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := nstest.Run(t, "ip", "-n", sw, "-6", "addr", "show", "dev", "eth1"); !strings.Contains(out, "fe80::9/64") {
+		t.Fatalf("address not set in the agent's own namespace:\n%s", out)
+	}
+	// the switch sysctls went to the agent's namespace, not to the host's
+	if out := nstest.Run(t, "ip", "netns", "exec", sw, "sysctl", "-n", "net.ipv6.conf.eth1.seg6_enabled"); strings.TrimSpace(out) != "1" {
+		t.Fatalf("seg6_enabled on eth1: %s", out)
+	}
+	if out := nstest.Run(t, "ip", "-n", sw, "link", "show", "sid0"); !strings.Contains(out, "UP") {
+		t.Fatalf("anchor: %s", out)
+	}
 }

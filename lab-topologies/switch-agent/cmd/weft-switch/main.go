@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/openconfig/gnmi/proto/gnmi"
@@ -23,7 +24,7 @@ import (
 
 func main() {
 	nsName := flag.String("netns", "", "network namespace to operate (/var/run/netns/<name>); empty: the agent's own")
-	listen := flag.String("listen", "127.0.0.1:9339", "gNMI listen address (9339 is gNMI's IANA port)")
+	listen := flag.String("listen", "127.0.0.1:9339", "gNMI listen address (9339 is gNMI's IANA port), or unix:<path>")
 	portMap := flag.String("port-map", "", "fabric port to link, e.g. eth1=p0,eth2=p1; empty: same names")
 	target := flag.String("target", "", "the switch id (prefix.target); default: --netns, else the host name")
 	cert := flag.String("tls-cert", "", "TLS certificate (PEM); plaintext when empty")
@@ -61,7 +62,13 @@ func run(nsName, listen, portMap, target, cert, key, user, pass string) error {
 		}
 		opts = append(opts, grpc.Creds(creds))
 	}
-	lis, err := net.Listen("tcp", listen)
+	// A unix socket is reachable from any namespace of the host: the way in to an agent that runs
+	// inside its switch's namespace without a route from outside.
+	network, address := "tcp", listen
+	if path, ok := strings.CutPrefix(listen, "unix:"); ok {
+		network, address = "unix", path
+	}
+	lis, err := net.Listen(network, address)
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", listen, err)
 	}
