@@ -12,12 +12,22 @@ import (
 	"github.com/openconfig/gnmi/proto/gnmi"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"weft.io/switch-agent/internal/kernel"
 	"weft.io/switch-agent/internal/model"
 )
 
 // serve starts the gNMI server for namespace ns on a loopback port, as weft-switch does.
 func serve(t *testing.T, ns, portMap, target string) gnmi.GNMIClient {
+	t.Helper()
+	return serveWith(t, ns, portMap, target, "", "")
+}
+
+func withCreds(c context.Context, user, pass string) context.Context {
+	return metadata.AppendToOutgoingContext(c, "username", user, "password", pass)
+}
+
+func serveWith(t *testing.T, ns, portMap, target, user, pass string) gnmi.GNMIClient {
 	t.Helper()
 	ports, err := kernel.ParsePorts(portMap)
 	if err != nil {
@@ -32,7 +42,7 @@ func serve(t *testing.T, ns, portMap, target string) gnmi.GNMIClient {
 		t.Fatal(err)
 	}
 	g := grpc.NewServer()
-	gnmi.RegisterGNMIServer(g, New(k, target, "", ""))
+	gnmi.RegisterGNMIServer(g, New(k, target, user, pass))
 	go func() { _ = g.Serve(lis) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
