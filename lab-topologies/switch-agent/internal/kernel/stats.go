@@ -16,11 +16,31 @@ type PortStats struct {
 	Queue      map[string]uint64 // transmit-pkts, transmit-octets, dropped-pkts, backlog-octets
 }
 
-// Stats samples every fabric port with one link dump and one qdisc dump per port.
+// Stats samples every fabric port: one link dump and one qdisc dump for the namespace.
 func (k *Kernel) Stats() ([]PortStats, error) {
 	links, err := k.h.LinkList()
 	if err != nil {
 		return nil, fmt.Errorf("links: %w", err)
+	}
+	// One dump for every qdisc of the namespace, not one per port: this runs every sample interval.
+	qs, err := k.h.QdiscList(nil)
+	if err != nil {
+		return nil, fmt.Errorf("qdiscs: %w", err)
+	}
+	roots := map[int]map[string]uint64{}
+	for _, q := range qs {
+		qa := q.Attrs()
+		if qa.Parent != netlink.HANDLE_ROOT || qa.Statistics == nil {
+			continue
+		}
+		m := map[string]uint64{}
+		if b := qa.Statistics.Basic; b != nil {
+			m["transmit-octets"], m["transmit-pkts"] = b.Bytes, uint64(b.Packets)
+		}
+		if qq := qa.Statistics.Queue; qq != nil {
+			m["dropped-pkts"], m["backlog-octets"] = uint64(qq.Drops), uint64(qq.Backlog)
+		}
+		roots[qa.LinkIndex] = m
 	}
 	var out []PortStats
 	for _, l := range links {
@@ -36,22 +56,8 @@ func (k *Kernel) Stats() ([]PortStats, error) {
 			s.Counters["out-octets"], s.Counters["out-pkts"] = st.TxBytes, st.TxPackets
 			s.Counters["out-discards"], s.Counters["out-errors"] = st.TxDropped, st.TxErrors
 		}
-		qs, err := k.h.QdiscList(l)
-		if err != nil {
-			return nil, fmt.Errorf("qdiscs of %s: %w", a.Name, err)
-		}
-		for _, q := range qs {
-			qa := q.Attrs()
-			if qa.Parent != netlink.HANDLE_ROOT || qa.Statistics == nil {
-				continue
-			}
-			s.Queue = map[string]uint64{}
-			if b := qa.Statistics.Basic; b != nil {
-				s.Queue["transmit-octets"], s.Queue["transmit-pkts"] = b.Bytes, uint64(b.Packets)
-			}
-			if qq := qa.Statistics.Queue; qq != nil {
-				s.Queue["dropped-pkts"], s.Queue["backlog-octets"] = uint64(qq.Drops), uint64(qq.Backlog)
-			}
+		if q, ok := roots[a.Index]; ok {
+			s.Queue = q
 		}
 		out = append(out, s)
 	}

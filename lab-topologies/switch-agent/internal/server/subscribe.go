@@ -239,36 +239,50 @@ func (s *Server) stream(stream gnmi.GNMI_SubscribeServer, w *writer, subs []sub,
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	done := make(chan struct{})
+	// Subscriptions with the same period and the same "changes only" rule share one ticker and
+	// one kernel sample per tick: gnmic and weft-telemetry ask for three paths at one interval.
+	type group struct {
+		every       time.Duration
+		changesOnly bool
+	}
+	groups := map[group][]sub{}
+	var order []group
 	for _, sb := range subs {
-		sb := sb
 		onChange := sb.mode == gnmi.SubscriptionMode_ON_CHANGE ||
 			sb.mode == gnmi.SubscriptionMode_TARGET_DEFINED && len(sb.path) > 0 && sb.path[len(sb.path)-1].Name == "oper-status"
-		every := sb.interval
+		g := group{every: sb.interval, changesOnly: onChange || sb.suppress}
+		if onChange {
+			g.every = onChangeCheck
+		}
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], sb)
+	}
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for _, g := range order {
+		members := groups[g]
 		var last map[string]string
-		if onChange || sb.suppress {
+		if g.changesOnly {
 			last = map[string]string{}
-			if ls, err := s.sample([]sub{sb}); err == nil { // the initial values were sent
+			if ls, err := s.sample(members); err == nil { // the initial values were sent
 				for _, l := range ls {
 					last[l.key] = l.val.String()
 				}
 			}
 		}
-		if onChange {
-			every = onChangeCheck
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t := time.NewTicker(every)
+			t := time.NewTicker(g.every)
 			defer t.Stop()
 			for {
 				select {
 				case <-done:
 					return
 				case <-t.C:
-					if err := s.sendAll(w, []sub{sb}, last); err != nil {
+					if err := s.sendAll(w, members, last); err != nil {
 						errc <- err
 						return
 					}
