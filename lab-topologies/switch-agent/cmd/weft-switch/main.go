@@ -6,6 +6,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -74,10 +75,15 @@ func run(nsName, listen, portMap, target, cert, key, user, pass string) error {
 	}
 	g := grpc.NewServer(opts...)
 	gnmi.RegisterGNMIServer(g, server.New(k, target, user, pass))
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	go func() {
-		<-sig
+		if err := k.Watch(ctx, log.Default()); err != nil {
+			log.Printf("weft-switch %s: %v (ports coming back up keep no routes)", target, err)
+		}
+	}()
+	go func() {
+		<-ctx.Done()
 		g.GracefulStop()
 	}()
 	log.Printf("weft-switch %s: gNMI on %s, namespace %q", target, lis.Addr(), nsName)

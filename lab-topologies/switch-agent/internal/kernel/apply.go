@@ -35,6 +35,8 @@ func (k *Kernel) Apply(c model.Config) error {
 		}
 	}
 	k.labels = labelsOf(c)
+	running := c.Clone()
+	k.running = &running
 	return nil
 }
 

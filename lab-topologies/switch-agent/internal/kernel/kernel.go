@@ -39,6 +39,9 @@ type Kernel struct {
 	mu     sync.Mutex
 	labels labels
 	nft    *string // the nft script last applied; nil before the first apply
+	// running is the configuration of the last successful Apply: what Watch restores when a
+	// port comes back up. Get never answers from it.
+	running *model.Config
 }
 
 // labels are the names the kernel has no place for (a locator's name, a VRF's name and
@@ -193,4 +196,3 @@ func (k *Kernel) linkNames() (map[int]string, error) {
 }
 
 var _ = unix.RT_TABLE_MAIN
-var _ = model.LoopbackName

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log"
 	"net"
 	"os"
 	"sort"
@@ -44,6 +46,9 @@ func serveWith(t *testing.T, ns, portMap, target, user, pass string) gnmi.GNMICl
 	g := grpc.NewServer()
 	gnmi.RegisterGNMIServer(g, New(k, target, user, pass))
 	go func() { _ = g.Serve(lis) }()
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	watched := make(chan struct{})
+	go func() { _ = k.Watch(watchCtx, log.New(io.Discard, "", 0)); close(watched) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +56,8 @@ func serveWith(t *testing.T, ns, portMap, target, user, pass string) gnmi.GNMICl
 	t.Cleanup(func() {
 		conn.Close()
 		g.Stop()
+		stopWatch()
+		<-watched
 		k.Close()
 	})
 	return gnmi.NewGNMIClient(conn)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openconfig/gnmi/proto/gnmi"
 	"weft.io/switch-agent/internal/nstest"
@@ -91,4 +92,35 @@ func pathMatches(p *gnmi.Path, s string) bool {
 		}
 	}
 	return b.String() == s
+}
+
+// The lab fails a cable by taking its ports down; the kernel then drops the port's addresses and
+// routes (an ECMP route keeps it as a dead next hop). When the port comes up again the agent re-installs
+// its running configuration, as a NOS would, without a new Set.
+func TestPortBackUpGetsItsAddressesAndRoutesBack(t *testing.T) {
+	nstest.Require(t, "nft")
+	sw, _, portMap := wire(t, []string{"eth1", "eth2", "eth3"})
+	in := readIntent(t, golden+"ls-2x2-leaf1.json")
+	c := serve(t, sw, portMap, in.Target)
+	if _, err := c.Set(ctx(t), setRequest(t, in)); err != nil {
+		t.Fatal(err)
+	}
+	before := kernelState(t, sw)
+	nstest.Run(t, "ip", "-n", sw, "link", "set", "p1", "down")
+	routes := nstest.Run(t, "ip", "-n", sw, "-6", "route", "show", "table", "all")
+	// The route through p1 alone is gone; the ECMP route keeps p1 as a dead next hop.
+	if strings.Contains(routes, "fcbb:bb00:3::/48 via fe80::2 dev p1") || !strings.Contains(routes, "dev p1 weight 1 dead") {
+		t.Fatalf("kernel while p1 is down:\n%s", routes)
+	}
+	if addrs := nstest.Run(t, "ip", "-n", sw, "-6", "addr", "show", "dev", "p1"); strings.Contains(addrs, "fe80::1/64") {
+		t.Fatalf("p1 kept its address while down:\n%s", addrs)
+	}
+	nstest.Run(t, "ip", "-n", sw, "link", "set", "p1", "up")
+	deadline := time.Now().Add(5 * time.Second)
+	for kernelState(t, sw) != before {
+		if time.Now().After(deadline) {
+			t.Fatalf("not restored 5 s after p1 came up:\nbefore:\n%s\nnow:\n%s", before, kernelState(t, sw))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
