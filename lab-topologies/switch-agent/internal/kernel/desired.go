@@ -106,7 +106,7 @@ func (k *Kernel) derive(c model.Config) (desired, error) {
 	}
 	sidsWhere := model.Subtree{Kind: model.KindSIDs}.String()
 	for _, name := range sorted(c.Locators) {
-		locAddr, block, node, fn := model.LocatorOf(c.Locators[name])
+		_, block, node, fn := model.LocatorOf(c.Locators[name])
 		for _, key := range sorted(c.SIDs) {
 			s := c.SIDs[key]
 			locName, pfx, _ := strings.Cut(key, "|")
@@ -134,7 +134,6 @@ func (k *Kernel) derive(c model.Config) (desired, error) {
 					seg: &segLocal{action: "End.X", nh6: netip.MustParseAddr(s.Adj), oif: port, dev: port, lblen: block, nflen: node}})
 			}
 		}
-		_ = locAddr
 	}
 	nicPorts := map[string]bool{}
 	firstTable, firstVRF := 0, ""

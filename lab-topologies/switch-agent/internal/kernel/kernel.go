@@ -13,7 +13,6 @@ import (
 
 	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netns"
-	"golang.org/x/sys/unix"
 	"weft.io/switch-agent/internal/model"
 )
 
@@ -194,5 +193,3 @@ func (k *Kernel) linkNames() (map[int]string, error) {
 	}
 	return out, nil
 }
-
-var _ = unix.RT_TABLE_MAIN

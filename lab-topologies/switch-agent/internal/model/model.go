@@ -4,6 +4,8 @@
 // reads back from the kernel, so Get answers in exactly the shape Set accepted.
 package model
 
+import "strconv"
+
 // Config is everything the switch owns: each field is one replaceable subtree.
 type Config struct {
 	// Locators is SRV6_MY_LOCATORS by locator name; nil or empty when none is configured.
@@ -233,7 +235,7 @@ func NewProtocol(name string, routes []Static) Protocol {
 func NewStatic(prefix string, hops []Hop) Static {
 	s := Static{Prefix: prefix, Config: StaticConfig{Prefix: prefix}, NextHops: NextHops{NextHop: []NextHop{}}}
 	for i, h := range hops {
-		idx := itoa(i)
+		idx := strconv.Itoa(i)
 		s.NextHops.NextHop = append(s.NextHops.NextHop, NextHop{
 			Index:        idx,
 			Config:       NextHopConfig{Index: idx, NextHop: h.Gateway},
@@ -247,15 +249,4 @@ func NewStatic(prefix string, hops []Hop) Static {
 type Hop struct {
 	Gateway string
 	Port    string
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }

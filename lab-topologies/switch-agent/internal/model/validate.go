@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"net/netip"
 	"regexp"
 	"sort"
@@ -342,5 +341,3 @@ func sortedNames[V any](m map[string]V) []string {
 func joinKeys(m map[string]bool) string {
 	return strings.Join(sortedNames(m), ", ")
 }
-
-var _ = fmt.Sprint

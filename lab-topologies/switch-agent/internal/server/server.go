@@ -5,7 +5,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -206,5 +205,3 @@ func (s *Server) Set(ctx context.Context, req *gnmi.SetRequest) (*gnmi.SetRespon
 	}
 	return &gnmi.SetResponse{Prefix: req.GetPrefix(), Response: results, Timestamp: s.now().UnixNano()}, nil
 }
-
-var _ = fmt.Sprint

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -191,5 +190,3 @@ func TestSubscribe(t *testing.T) {
 		t.Logf("queue: %v", got[0])
 	})
 }
-
-var _ = strings.Contains
