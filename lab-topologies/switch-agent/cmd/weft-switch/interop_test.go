@@ -104,6 +104,18 @@ func TestGnmiCliInterop(t *testing.T) {
 			t.Fatalf("want InvalidArgument naming the path and field, got %v:\n%s", err, out)
 		}
 	})
+	t.Run("push sends a DeviceIntent file", func(t *testing.T) {
+		intent := filepath.Join(dir, "sw1.json")
+		_ = os.WriteFile(intent, []byte(`{"target":"sw1","replace":[{"origin":"openconfig",`+
+			`"path":"/interfaces/interface[name=eth1]","value":`+strings.Replace(value, "fe80::1", "fe80::7", 2)+`}]}`), 0o644)
+		if out, err := exec.Command(agent, "push", "--address", addr, intent).CombinedOutput(); err != nil ||
+			!strings.Contains(string(out), "sw1: 1 ops applied") {
+			t.Fatalf("push: %v\n%s", err, out)
+		}
+		if out := nstest.Run(t, "ip", "-n", sw, "-6", "addr", "show", "dev", "p0"); !strings.Contains(out, "fe80::7/64") {
+			t.Fatalf("kernel after push:\n%s", out)
+		}
+	})
 	t.Run("Subscribe ONCE returns the port's counters", func(t *testing.T) {
 		out := gnmiCli("-qt", "once", "-display_type", "single", "-t", "sw1", "-q", "interfaces/interface[name=eth1]/state")
 		for _, want := range []string{"oper-status", "UP", "counters/out-pkts"} {

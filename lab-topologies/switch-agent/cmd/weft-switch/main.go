@@ -3,6 +3,7 @@
 //	weft-switch --netns wl-lab-leaf1 --listen 127.0.0.1:50001 --port-map eth1=p0,eth2=p1 --target leaf1
 //
 // Without --netns it operates the namespace it runs in (a containerlab linux node).
+// "weft-switch push --address A intent.json..." sends DeviceIntent files to running agents.
 package main
 
 import (
@@ -24,6 +25,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "push" {
+		if err := push(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "weft-switch push:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	nsName := flag.String("netns", "", "network namespace to operate (/var/run/netns/<name>); empty: the agent's own")
 	listen := flag.String("listen", "127.0.0.1:9339", "gNMI listen address (9339 is gNMI's IANA port), or unix:<path>")
 	portMap := flag.String("port-map", "", "fabric port to link, e.g. eth1=p0,eth2=p1; empty: same names")
