@@ -41,6 +41,48 @@ type Kernel struct {
 	// running is the configuration of the last successful Apply: what Watch restores when a
 	// port comes back up. Get never answers from it.
 	running *model.Config
+
+	watchMu  sync.Mutex
+	watching bool
+	watchers map[chan struct{}]bool
+}
+
+// LinkChanges returns a channel that receives (coalesced) whenever a port's link state changes,
+// and a function to stop receiving; the channel is nil when Watch is not running, and callers
+// must then poll.
+func (k *Kernel) LinkChanges() (<-chan struct{}, func()) {
+	k.watchMu.Lock()
+	defer k.watchMu.Unlock()
+	if !k.watching {
+		return nil, func() {}
+	}
+	ch := make(chan struct{}, 1)
+	if k.watchers == nil {
+		k.watchers = map[chan struct{}]bool{}
+	}
+	k.watchers[ch] = true
+	return ch, func() {
+		k.watchMu.Lock()
+		defer k.watchMu.Unlock()
+		delete(k.watchers, ch)
+	}
+}
+
+func (k *Kernel) notifyLinkChange() {
+	k.watchMu.Lock()
+	defer k.watchMu.Unlock()
+	for ch := range k.watchers {
+		select {
+		case ch <- struct{}{}:
+		default: // one pending signal is enough: the receiver reads the whole state
+		}
+	}
+}
+
+func (k *Kernel) setWatching(on bool) {
+	k.watchMu.Lock()
+	defer k.watchMu.Unlock()
+	k.watching = on
 }
 
 // labels are the names the kernel has no place for (a locator's name, a VRF's name and

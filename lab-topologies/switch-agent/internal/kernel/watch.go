@@ -29,6 +29,8 @@ func (k *Kernel) Watch(ctx context.Context, logger *log.Logger) error {
 	if err != nil {
 		return fmt.Errorf("link updates: %w", err)
 	}
+	k.setWatching(true)
+	defer k.setWatching(false)
 	up := map[int]bool{}
 	if links, err := k.h.LinkList(); err == nil {
 		for _, l := range links {
@@ -49,7 +51,11 @@ func (k *Kernel) Watch(ctx context.Context, logger *log.Logger) error {
 			isUp := a.Flags&(1<<0) != 0
 			was := up[a.Index]
 			up[a.Index] = isUp
-			if _, port := k.ports.Fabric(a.Name); !port || !isUp || was {
+			if _, port := k.ports.Fabric(a.Name); !port {
+				continue
+			}
+			k.notifyLinkChange()
+			if !isUp || was {
 				continue
 			}
 			if err := k.reapply(); err != nil {

@@ -31,6 +31,31 @@ func withCreds(c context.Context, user, pass string) context.Context {
 
 func serveWith(t *testing.T, ns, portMap, target, user, pass string) gnmi.GNMIClient {
 	t.Helper()
+	c, _ := serveFull(t, ns, portMap, target, user, pass)
+	return c
+}
+
+func serveServer(t *testing.T, ns, portMap, target string) (gnmi.GNMIClient, *Server) {
+	t.Helper()
+	return serveFull(t, ns, portMap, target, "", "")
+}
+
+// waitWatching waits until the kernel watcher runs (it starts asynchronously).
+func waitWatching(t *testing.T, s *Server) {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if ch, stop := s.sw.(linkNotifier).LinkChanges(); ch != nil {
+			stop()
+			return
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatal("the kernel watcher did not start")
+		}
+	}
+}
+
+func serveFull(t *testing.T, ns, portMap, target, user, pass string) (gnmi.GNMIClient, *Server) {
+	t.Helper()
 	ports, err := kernel.ParsePorts(portMap)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +69,8 @@ func serveWith(t *testing.T, ns, portMap, target, user, pass string) gnmi.GNMICl
 		t.Fatal(err)
 	}
 	g := grpc.NewServer()
-	gnmi.RegisterGNMIServer(g, New(k, target, user, pass))
+	srv := New(k, target, user, pass)
+	gnmi.RegisterGNMIServer(g, srv)
 	go func() { _ = g.Serve(lis) }()
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	watched := make(chan struct{})
@@ -60,7 +86,7 @@ func serveWith(t *testing.T, ns, portMap, target, user, pass string) gnmi.GNMICl
 		<-watched
 		k.Close()
 	})
-	return gnmi.NewGNMIClient(conn)
+	return gnmi.NewGNMIClient(conn), srv
 }
 
 func ctx(t *testing.T) context.Context {

@@ -27,6 +27,12 @@ type Switch interface {
 	Stats() ([]kernel.PortStats, error)
 }
 
+// linkNotifier is implemented by switches that report link changes as they happen; ON_CHANGE
+// subscriptions then check on each change (and every onChangeFallback) instead of polling.
+type linkNotifier interface {
+	LinkChanges() (<-chan struct{}, func())
+}
+
 // Server implements gnmi.GNMIServer for one switch.
 type Server struct {
 	gnmi.UnimplementedGNMIServer
@@ -38,12 +44,15 @@ type Server struct {
 	now      func() time.Time
 	// MinSampleInterval bounds SAMPLE intervals from below; the default 10 ms.
 	MinSampleInterval time.Duration
+	// OnChangeFallback is how often ON_CHANGE subscriptions also poll when the switch reports
+	// link changes as they happen; the default 1 s.
+	OnChangeFallback time.Duration
 }
 
 // New serves sw as target; username/password, when not empty, are required in the metadata.
 func New(sw Switch, target, username, password string) *Server {
 	return &Server{sw: sw, target: target, username: username, password: password, now: time.Now,
-		MinSampleInterval: 10 * time.Millisecond}
+		MinSampleInterval: 10 * time.Millisecond, OnChangeFallback: time.Second}
 }
 
 func (s *Server) auth(ctx context.Context) error {

@@ -17,7 +17,9 @@ import (
 // DefaultSampleInterval is used for SAMPLE subscriptions that give none.
 const DefaultSampleInterval = time.Second
 
-// onChangeCheck is how often ON_CHANGE subscriptions compare the kernel with what they sent.
+// onChangeCheck is how often ON_CHANGE subscriptions compare the kernel with what they sent
+// when the switch does not report link changes; Server.OnChangeFallback when it does (counters
+// and anything else a link event does not announce).
 const onChangeCheck = 50 * time.Millisecond
 
 // leaf is one telemetry value at a full path.
@@ -244,13 +246,14 @@ func (s *Server) stream(stream gnmi.GNMI_SubscribeServer, w *writer, subs []sub,
 	type group struct {
 		every       time.Duration
 		changesOnly bool
+		onChange    bool
 	}
 	groups := map[group][]sub{}
 	var order []group
 	for _, sb := range subs {
 		onChange := sb.mode == gnmi.SubscriptionMode_ON_CHANGE ||
 			sb.mode == gnmi.SubscriptionMode_TARGET_DEFINED && len(sb.path) > 0 && sb.path[len(sb.path)-1].Name == "oper-status"
-		g := group{every: sb.interval, changesOnly: onChange || sb.suppress}
+		g := group{every: sb.interval, changesOnly: onChange || sb.suppress, onChange: onChange}
 		if onChange {
 			g.every = onChangeCheck
 		}
@@ -272,20 +275,30 @@ func (s *Server) stream(stream gnmi.GNMI_SubscribeServer, w *writer, subs []sub,
 				}
 			}
 		}
+		every := g.every
+		var changes <-chan struct{}
+		if n, ok := s.sw.(linkNotifier); ok && g.onChange {
+			var stop func()
+			if changes, stop = n.LinkChanges(); changes != nil {
+				every = s.OnChangeFallback
+				defer stop()
+			}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t := time.NewTicker(g.every)
+			t := time.NewTicker(every)
 			defer t.Stop()
 			for {
 				select {
 				case <-done:
 					return
 				case <-t.C:
-					if err := s.sendAll(w, members, last); err != nil {
-						errc <- err
-						return
-					}
+				case <-changes:
+				}
+				if err := s.sendAll(w, members, last); err != nil {
+					errc <- err
+					return
 				}
 			}
 		}()

@@ -143,6 +143,22 @@ func TestSubscribe(t *testing.T) {
 		// The kernel's linkwatch delays a carrier change by up to 1 s; the agent checks every 50 ms.
 		t.Logf("ON_CHANGE after %s", time.Since(start))
 	})
+	t.Run("ON_CHANGE comes from the link event, not from polling", func(t *testing.T) {
+		sw, _, portMap := wire(t, []string{"eth1"})
+		c, srv := serveServer(t, sw, portMap, "leaf1")
+		srv.OnChangeFallback = time.Hour // only a link event can trigger the check now
+		waitWatching(t, srv)
+		st, err := c.Subscribe(ctx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Send(subReq(t, gnmi.SubscriptionList_STREAM, gnmi.SubscriptionMode_ON_CHANGE, 0, oper)); err != nil {
+			t.Fatal(err)
+		}
+		recvSync(t, st)
+		nstest.Run(t, "ip", "-n", sw, "link", "set", "p0", "down") // admin down: the event is immediate
+		recvUntil(t, st, "oper-status DOWN", func(v map[string]any) bool { return v[oper] == "DOWN" })
+	})
 	t.Run("POLL answers once per poll", func(t *testing.T) {
 		sw, _, portMap := wire(t, []string{"eth1"})
 		c := serve(t, sw, portMap, "leaf1")
