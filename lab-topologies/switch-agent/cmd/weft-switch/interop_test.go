@@ -66,7 +66,9 @@ func TestGnmiCliInterop(t *testing.T) {
 	}
 	gnmiCli := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command(cli, append([]string{"-insecure", "-a", addr, "-timeout", "10s"}, args...)...).CombinedOutput()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, cli, append([]string{"-insecure", "-a", addr, "-timeout", "10s"}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("gnmi_cli %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
@@ -122,6 +124,24 @@ func TestGnmiCliInterop(t *testing.T) {
 			if !strings.Contains(out, want) {
 				t.Errorf("subscribe output lacks %s:\n%s", want, out)
 			}
+		}
+	})
+	t.Run("Subscribe POLL answers each poll", func(t *testing.T) {
+		out := gnmiCli("-qt", "p", "-polling_interval", "200ms", "-count", "3", "-display_type", "group", "-ts", "raw",
+			"-q", "interfaces/interface[name=eth1]/state/oper-status")
+		if n := strings.Count(out, `"timestamp"`); n != 3 {
+			t.Fatalf("want 3 polled values, got %d:\n%s", n, out)
+		}
+	})
+	t.Run("Subscribe STREAM keeps sampling", func(t *testing.T) {
+		// gnmi_cli asks TARGET_DEFINED without an interval: counters are sampled every second. It
+		// ends the stream at -streaming_duration with DeadlineExceeded, so its exit status is not ours.
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		out, _ := exec.CommandContext(ctx, cli, "-insecure", "-a", addr, "-qt", "s", "-streaming_duration", "2500ms",
+			"-display_type", "single", "-ts", "raw", "-q", "interfaces/interface[name=eth1]/state/counters/out-pkts").CombinedOutput()
+		if n := strings.Count(string(out), "state/counters/out-pkts,"); n < 2 {
+			t.Fatalf("want updates after the initial one, got %d lines:\n%s", n, out)
 		}
 	})
 	t.Run("the agent stays within 30 MB RSS (a k=8 lab runs 80)", func(t *testing.T) {
