@@ -41,6 +41,21 @@ need_lab_tools() {
 }
 need_go() { command -v go >/dev/null 2>&1 || need_apt go golang-go; }
 
+# The lab's gNMI switch agent and telemetry subscriber, rebuilt when a source is newer. Static
+# (CGO_ENABLED=0): the same binary runs in a namespace of this host and in a containerlab node.
+# Prints the directory holding weft-switch and weft-telemetry.
+build_switch_agent() {
+  local mod="$WEFT_HOME/lab-topologies/switch-agent" bin
+  bin="$mod/bin"
+  if [ ! -x "$bin/weft-switch" ] || [ ! -x "$bin/weft-telemetry" ] || [ -n "$(find "$mod" -path "$bin" -prune \
+        -o -newer "$bin/weft-switch" -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' \) -print -quit)" ]; then
+    need_go
+    say "building switch-agent"
+    (cd "$mod" && CGO_ENABLED=0 go build -trimpath -o bin/ ./cmd/weft-switch ./cmd/weft-telemetry) >&2
+  fi
+  echo "$bin"
+}
+
 mvnw() { need_java; (cd "$WEFT_HOME" && ./mvnw -B -q "$@"); }
 
 # Builds a Maven module (and what it needs) when any source under it is newer than its jar.
