@@ -50,13 +50,16 @@ until grep -q 'Ctrl-C to stop' "$state/demo.out" 2>/dev/null; do
   sleep 0.5; t=$((t + 1))
 done
 
-cd "$WEFT_HOME/contracts/openapi"
+# Run from the state dir: schemathesis keeps a cache in its working directory.
+cd "$state"
+spec="$WEFT_HOME/contracts/openapi/scheduler-api.yaml"
+config="$WEFT_HOME/contracts/openapi/schemathesis.toml"
 rc=0
 # Usage: pass <name> <token> [schemathesis options...]
 pass() {
   local name="$1" token="$2"; shift 2
   say "api-fuzz: $name"
-  "$venv/bin/schemathesis" run scheduler-api.yaml --url "$api" --seed "$seed" \
+  "$venv/bin/schemathesis" --config-file "$config" run "$spec" --url "$api" --seed "$seed" \
     ${max_examples:+--max-examples "$max_examples"} \
     -H "Authorization: Bearer $token" --no-color "$@" >"$state/$name.log" 2>&1 || {
     rc=1
