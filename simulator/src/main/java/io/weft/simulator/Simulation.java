@@ -336,8 +336,9 @@ public final class Simulation {
     private void advance(double to) {
         double dt = to - now;
         for (int i = 0; i < specs.size(); i++) {
-            if (state[i] != FlowResult.State.ACTIVE || rate[i] <= 0) {
-                continue;
+            if (state[i] != FlowResult.State.ACTIVE || rate[i] <= 0
+                    || remainingBits[i] == Double.POSITIVE_INFINITY) {
+                continue; // persistent flows never finish
             }
             double size = specs.get(i).sizeBytes() * BITS_PER_BYTE;
             double done = now + remainingBits[i] / (rate[i] * GBPS);
