@@ -10,9 +10,11 @@ import java.util.Arrays;
  *
  * <p>Implementation: all rising flows share one water level, so a direction with capacity c,
  * frozen load u and n rising flows fills at level (c - u) / n. Freezing a flow at the current
- * level never lowers another direction's fill level, so the fill levels sit in a binary heap with
- * lazy deletion, and each flow freezes exactly once: O((F·L + A) log(F·L + A)) for F flows of
- * L arcs over A arcs. Routes come in compressed-row form (one int array for all flows), so a
+ * level never lowers another direction's fill level, so each arc keeps one entry in a binary heap
+ * whose key is a lower bound of its level: an entry that reaches the top with an outdated key is
+ * filed again at its current level, one with the current key is the next bottleneck. Arcs whose
+ * level rises many times but never becomes the minimum cost nothing extra. Each flow freezes
+ * once: O(F·L + (A + F + R) log(A + F)) for F flows of L arcs over A arcs, R re-filings. Routes come in compressed-row form (one int array for all flows), so a
  * solve allocates a handful of primitive arrays and no object per flow or per flow-arc.
  *
  * <p>Not thread-safe: a solver reuses its buffers between calls.
@@ -92,8 +94,12 @@ public final class MaxMinSolver {
                 }
                 continue;
             }
-            if (rising[id] == 0 || key != level[id]) {
-                continue; // stale entry: the arc's level rose since, or its flows are all frozen
+            if (rising[id] == 0) {
+                continue; // all its flows froze elsewhere
+            }
+            if (key < level[id]) {
+                push(level[id], id); // its level rose since it was filed: file it again, at the new level
+                continue;
             }
             water = Math.max(water, key);
             for (int i = arcStart[id]; i < arcStart[id + 1]; i++) {
@@ -115,7 +121,6 @@ public final class MaxMinSolver {
             if (--rising[a] > 0) {
                 // Rounding may put the new level a hair under the water; it cannot really be lower.
                 level[a] = Math.max(rate, (cap[a] - used[a]) / rising[a]);
-                push(level[a], a);
             }
         }
     }
@@ -133,7 +138,7 @@ public final class MaxMinSolver {
         if (frozen.length < flows) {
             frozen = new boolean[flows];
         }
-        int heap = arcs + flows + routeLength;
+        int heap = arcs + flows;
         if (heapKey.length < heap) {
             heapKey = new double[heap];
             heapId = new int[heap];
