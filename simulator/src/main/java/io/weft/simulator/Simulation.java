@@ -277,6 +277,11 @@ public final class Simulation {
         return load;
     }
 
+    /** True while the arc's link is failed. */
+    public boolean arcFailed(int arc) {
+        return conditions.failed(arc);
+    }
+
     /** What the flows of each arc can share now (capacity after failures, throttling, background). */
     public double[] arcCapacitiesGbps() {
         return conditions.capacitiesGbps();
