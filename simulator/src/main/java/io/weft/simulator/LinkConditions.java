@@ -13,6 +13,8 @@ public final class LinkConditions {
     private final boolean[] failed;
     private final double[] factor;
     private final double[] backgroundGbps;
+    private int failedLinks;
+    private long failureVersion;
 
     public LinkConditions(ArcTable arcs) {
         this.arcs = arcs;
@@ -26,8 +28,22 @@ public final class LinkConditions {
     /** Fails or restores a link (both directions). */
     public void setFailed(String linkId, boolean isFailed) {
         int l = arcs.linkIndexOf(linkId);
+        if (failed[2 * l] != isFailed) {
+            failedLinks += isFailed ? 1 : -1;
+            failureVersion++;
+        }
         failed[2 * l] = isFailed;
         failed[2 * l + 1] = isFailed;
+    }
+
+    /** Number of links failed now. */
+    public int failedLinks() {
+        return failedLinks;
+    }
+
+    /** Changes whenever a link fails or comes back (routing caches key on it). */
+    public long failureVersion() {
+        return failureVersion;
     }
 
     /** Scales a link's capacity (both directions) by {@code capacityFactor} in [0, 1]; 1 restores it. */

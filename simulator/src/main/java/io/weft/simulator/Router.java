@@ -15,18 +15,26 @@ import java.util.List;
  *
  * <p>Failures: a steered path is fixed by its encoding, so a failed link on it stalls the flow
  * until it is moved or the link comes back (the underlay is not re-converged around it: uSID
- * carriers name every hop). An ECMP switch drops failed links from its next-hop group and hashes
- * over the rest; with none left the flow stalls.
+ * carriers name every hop). ECMP flows are hashed over the shortest paths of the surviving
+ * links, as an underlay routing protocol leaves them once it has converged (no convergence delay
+ * is modelled): a switch's failed next hops drop out of its group, and where none is left the
+ * distances themselves change. A flow whose destination is cut off stalls.
  */
 public final class Router {
     private final FabricPlan plan;
     private final ArcTable arcs;
     private final EcmpHasher hasher;
+    private final java.util.Map<String, Integer> switchIndex = new java.util.HashMap<>();
+    private final java.util.Map<String, int[]> survivingDistance = new java.util.HashMap<>();
+    private long distanceVersion = -1;
 
     public Router(FabricPlan plan, ArcTable arcs, EcmpHasher hasher) {
         this.plan = plan;
         this.arcs = arcs;
         this.hasher = hasher;
+        for (String s : plan.switches()) {
+            switchIndex.put(s, switchIndex.size());
+        }
     }
 
     /** The walked arcs of a steered flow; WalkException (naming the field) when it does not walk. */
@@ -65,7 +73,8 @@ public final class Router {
                 throw new IllegalStateException("ECMP route from " + srcNic + " to " + dstNic
                         + " exceeds the hop limit: shortest-path next hops cannot loop");
             }
-            List<Arc> hops = plan.nextHops(at, dstSwitch);
+            List<Arc> hops = conditions.failedLinks() == 0 ? plan.nextHops(at, dstSwitch)
+                    : survivingNextHops(at, dstSwitch, conditions);
             int m = 0;
             if (live.length < hops.size()) {
                 live = new Arc[hops.size()];
@@ -84,6 +93,49 @@ public final class Router {
         }
         int[] out = java.util.Arrays.copyOf(route, n);
         return conditions.crossesFailure(out) ? null : out;
+    }
+
+    /**
+     * Next hops on shortest paths over the links still up, in the plan's member order (neighbour
+     * id, then link id), exactly {@link FabricPlan#nextHops} when nothing has failed.
+     */
+    private List<Arc> survivingNextHops(String at, String dstSwitch, LinkConditions conditions) {
+        if (distanceVersion != conditions.failureVersion()) {
+            survivingDistance.clear();
+            distanceVersion = conditions.failureVersion();
+        }
+        int[] d = survivingDistance.computeIfAbsent(dstSwitch, t -> bfs(t, conditions));
+        int here = d[switchIndex.get(at)];
+        List<Arc> out = new java.util.ArrayList<>(2);
+        if (here <= 0) {
+            return out;
+        }
+        for (Arc a : plan.switchArcs(at)) {
+            if (!conditions.failed(arcs.id(a)) && d[switchIndex.get(a.to())] == here - 1) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    private int[] bfs(String target, LinkConditions conditions) {
+        int[] d = new int[switchIndex.size()];
+        java.util.Arrays.fill(d, -1);
+        java.util.ArrayDeque<String> queue = new java.util.ArrayDeque<>();
+        d[switchIndex.get(target)] = 0;
+        queue.add(target);
+        while (!queue.isEmpty()) {
+            String x = queue.poll();
+            int dx = d[switchIndex.get(x)];
+            for (Arc a : plan.switchArcs(x)) {
+                int y = switchIndex.get(a.to());
+                if (d[y] < 0 && !conditions.failed(arcs.id(a))) {
+                    d[y] = dx + 1;
+                    queue.add(a.to());
+                }
+            }
+        }
+        return d;
     }
 
     private String address(String nic) {

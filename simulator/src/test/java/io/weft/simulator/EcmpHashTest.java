@@ -64,6 +64,25 @@ class EcmpHashTest {
     }
 
     @Test
+    void afterADownlinkFailsEcmpAvoidsTheSpineThatCanNoLongerReachTheLeaf() throws Exception {
+        // p2-spine1's only way down to p2-leaf1 fails. A converged underlay stops sending p2-leaf1's
+        // traffic into plane 1 at all (it would need a detour), so every flow crosses p2-spine2.
+        String down = fatTree.fabric().links().stream()
+                .filter(l -> l.touches("p2-spine1") && l.touches("p2-leaf1")).findFirst().orElseThrow().id();
+        Simulation s = simulation(5);
+        s.schedule(LinkEvent.fail(0, down));
+        for (int i = 0; i < 64; i++) {
+            s.addFlow(FlowSpec.persistent("f" + i, "p1-leaf1-nic1", "p2-leaf1-nic1", Routing.ecmp(0xC000 + i)));
+        }
+        s.runUntil(0);
+        for (int i = 0; i < 64; i++) {
+            FlowResult r = s.result("f" + i);
+            assertThat(r.state()).isEqualTo(FlowResult.State.ACTIVE);
+            assertThat(r.route()).hasSize(6).noneMatch(a -> a.to().equals("p2-spine1"));
+        }
+    }
+
+    @Test
     void sourcePortsSpreadEvenlyOverTheNextHops() throws Exception {
         // One NIC, 8,000 RoCEv2 flows with random source ports to a NIC on another leaf of a 4-spine fabric:
         // each spine should get 2,000 +- a few standard deviations (sd ~ 39); chi-square with 3 degrees of
