@@ -26,7 +26,7 @@ class EvalPiecesTest {
         LpBounds.Result all = LpBounds.of(plan, arcs, new boolean[arcs.size()], flows, 400);
         assertThat(all.minMaxLoad()).isCloseTo(1.0, within(1e-9));
         assertThat(all.maxMinRateGbps()).isCloseTo(400, within(1e-9));
-        assertThat(all.pathVariables()).isEqualTo(2);
+        assertThat(all.variables()).isEqualTo(8); // one commodity (leaf1) x 8 switch arcs
         // leaf1-spine1 down: both must cross spine2: load 2.0, 200 each.
         boolean[] failed = new boolean[arcs.size()];
         int l = arcs.linkIndexOf("leaf1-spine1");

@@ -9,25 +9,23 @@ import io.weft.plan.FabricPlan;
 import io.weft.simulator.ArcTable;
 
 import java.util.ArrayList;
-import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * LP bounds for a set of equal-demand NIC-to-NIC flows over the shortest switch paths of the
- * surviving fabric (the path family ECMP hashes over), flows splittable (fractional routing),
- * solved with OR-Tools GLOP. Commodities are aggregated per (source switch, destination switch),
- * which is exact for splittable flows; NIC links enter with their fixed loads.
+ * LP bounds for a set of equal-demand NIC-to-NIC flows on the surviving fabric, for every routing
+ * at once: the multicommodity flow in arc form (one commodity per source switch, any path, flows
+ * splittable), solved with OR-Tools GLOP. NIC links enter with their fixed loads (single-homed
+ * NICs). Valid for ECMP, for Weft's minimal and non-minimal paths, and for anything else.
  *
  * <p>{@code minMaxLoad}: the least possible max link load (load / capacity). {@code maxMinRate}:
  * the largest rate every flow can get at once (maximum concurrent flow), an upper bound on any
  * routing's slowest max-min rate; size / maxMinRate bounds the collective's completion time.
  */
 final class LpBounds {
-    record Result(double minMaxLoad, double maxMinRateGbps, int pathVariables) {
+    record Result(double minMaxLoad, double maxMinRateGbps, int variables) {
     }
 
     private static boolean loaded;
@@ -41,81 +39,81 @@ final class LpBounds {
             Loader.loadNativeLibraries();
             loaded = true;
         }
-        double[] cap = new double[arcs.size()];
-        for (int a = 0; a < cap.length; a++) {
-            cap[a] = failed[a] ? 0 : arcs.capacityGbps(a);
-        }
-        Map<String, Integer> sw = new HashMap<>();
-        for (String s : plan.switches()) {
-            sw.put(s, sw.size());
-        }
-        // Fixed NIC-link flow counts, and switch-pair commodities with their flow counts.
         double[] nicFlows = new double[arcs.size()];
-        Map<String, int[]> pairs = new LinkedHashMap<>();
+        // source switch -> (destination switch -> flow count)
+        Map<String, Map<String, Integer>> commodities = new LinkedHashMap<>();
         for (String[] f : flows) {
             Arc up = plan.attachment(f[0]);
             Arc home = plan.attachment(f[1]);
-            Arc down = new Arc(home.link(), home.to());
             nicFlows[arcs.id(up)]++;
-            nicFlows[arcs.id(down)]++;
+            nicFlows[arcs.id(new Arc(home.link(), home.to()))]++;
             if (!up.to().equals(home.to())) {
-                pairs.computeIfAbsent(up.to() + ">" + home.to(), k -> new int[1])[0]++;
+                commodities.computeIfAbsent(up.to(), k -> new LinkedHashMap<>()).merge(home.to(), 1, Integer::sum);
             }
         }
-        Map<String, int[]> dist = new HashMap<>();
-        List<List<int[]>> paths = new ArrayList<>();
-        List<Integer> counts = new ArrayList<>();
-        int vars = 0;
-        for (Map.Entry<String, int[]> e : pairs.entrySet()) {
-            String[] st = e.getKey().split(">");
-            int[] d = dist.computeIfAbsent(st[1], t -> bfs(plan, arcs, failed, sw, t));
-            List<int[]> ps = new ArrayList<>();
-            enumerate(plan, arcs, failed, sw, d, st[0], new ArrayList<>(), ps);
-            if (ps.isEmpty()) {
-                return new Result(Double.POSITIVE_INFINITY, 0, vars); // some pair is cut off
+        List<Arc> switchArcs = new ArrayList<>();
+        for (String s : plan.switches()) {
+            for (Arc a : plan.switchArcs(s)) {
+                if (!failed[arcs.id(a)]) {
+                    switchArcs.add(a);
+                }
             }
-            paths.add(ps);
-            counts.add(e.getValue()[0]);
-            vars += ps.size();
         }
-        double minMax = solve(cap, nicFlows, paths, counts, demandGbps, true);
-        double maxMin = solve(cap, nicFlows, paths, counts, demandGbps, false);
-        return new Result(minMax, maxMin, vars);
+        double minMax = solve(plan, arcs, switchArcs, nicFlows, commodities, demandGbps, true);
+        double maxMin = solve(plan, arcs, switchArcs, nicFlows, commodities, demandGbps, false);
+        return new Result(minMax, maxMin, commodities.size() * switchArcs.size());
     }
 
     /**
-     * loadMode: minimise U with every commodity routed at full demand and load <= U * capacity.
-     * Otherwise maximise t with every flow at rate t and load <= capacity.
+     * loadMode: minimise U, every flow routed at its demand, load <= U * capacity. Otherwise
+     * maximise t, every flow routed at rate t, load <= capacity.
      */
-    private static double solve(double[] cap, double[] nicFlows, List<List<int[]>> paths, List<Integer> counts,
-                                double demand, boolean loadMode) {
+    private static double solve(FabricPlan plan, ArcTable arcs, List<Arc> switchArcs, double[] nicFlows,
+                                Map<String, Map<String, Integer>> commodities, double demand, boolean loadMode) {
         MPSolver lp = MPSolver.createSolver("GLOP");
         MPVariable u = lp.makeNumVar(0, MPSolver.infinity(), loadMode ? "U" : "t");
-        List<List<MPVariable>> x = new ArrayList<>();
-        List<List<Integer>> arcVars = new ArrayList<>();
-        Map<Integer, MPConstraint> arcRows = new HashMap<>();
-        for (int c = 0; c < paths.size(); c++) {
-            List<MPVariable> xs = new ArrayList<>();
-            MPConstraint route = lp.makeConstraint(0, 0, "route" + c);
-            for (int p = 0; p < paths.get(c).size(); p++) {
-                MPVariable v = lp.makeNumVar(0, MPSolver.infinity(), "x" + c + "_" + p);
-                xs.add(v);
-                route.setCoefficient(v, 1);
-                for (int a : paths.get(c).get(p)) {
-                    arcRow(lp, arcRows, a, cap, nicFlows, demand, u, loadMode).setCoefficient(v, 1);
-                }
-            }
+        Map<Integer, MPConstraint> capacity = new HashMap<>();
+        for (Arc a : switchArcs) {
+            int id = arcs.id(a);
+            MPConstraint c = loadMode ? lp.makeConstraint(-MPSolver.infinity(), 0, "cap" + id)
+                    : lp.makeConstraint(-MPSolver.infinity(), arcs.capacityGbps(id), "cap" + id);
             if (loadMode) {
-                route.setBounds(counts.get(c) * demand, counts.get(c) * demand);
-            } else {
-                route.setCoefficient(u, -counts.get(c));
+                c.setCoefficient(u, -arcs.capacityGbps(id));
             }
-            x.add(xs);
+            capacity.put(id, c);
         }
-        for (int a = 0; a < cap.length; a++) {
+        for (int a = 0; a < nicFlows.length; a++) {
             if (nicFlows[a] > 0) {
-                arcRow(lp, arcRows, a, cap, nicFlows, demand, u, loadMode);
+                MPConstraint c = loadMode
+                        ? lp.makeConstraint(nicFlows[a] * demand / arcs.capacityGbps(a), MPSolver.infinity(), "nic" + a)
+                        : lp.makeConstraint(-MPSolver.infinity(), arcs.capacityGbps(a), "nic" + a);
+                c.setCoefficient(u, loadMode ? 1 : nicFlows[a]);
             }
+        }
+        int k = 0;
+        for (Map.Entry<String, Map<String, Integer>> e : commodities.entrySet()) {
+            String src = e.getKey();
+            // Conservation per switch: out - in = supply (source), -demand (destinations), 0 elsewhere.
+            Map<String, MPConstraint> node = new HashMap<>();
+            int total = e.getValue().values().stream().mapToInt(Integer::intValue).sum();
+            for (String v : plan.switches()) {
+                double count = v.equals(src) ? total : -e.getValue().getOrDefault(v, 0);
+                MPConstraint c;
+                if (loadMode) {
+                    c = lp.makeConstraint(count * demand, count * demand, "c" + k + v);
+                } else {
+                    c = lp.makeConstraint(0, 0, "c" + k + v);
+                    c.setCoefficient(u, -count);
+                }
+                node.put(v, c);
+            }
+            for (Arc a : switchArcs) {
+                MPVariable f = lp.makeNumVar(0, MPSolver.infinity(), "f" + k + "_" + arcs.id(a));
+                node.get(a.from()).setCoefficient(f, 1);
+                node.get(a.to()).setCoefficient(f, -1);
+                capacity.get(arcs.id(a)).setCoefficient(f, 1);
+            }
+            k++;
         }
         lp.objective().setCoefficient(u, 1);
         if (loadMode) {
@@ -124,66 +122,15 @@ final class LpBounds {
             lp.objective().setMaximization();
         }
         MPSolver.ResultStatus status = lp.solve();
-        if (status != MPSolver.ResultStatus.OPTIMAL) {
+        double v;
+        if (status == MPSolver.ResultStatus.INFEASIBLE && loadMode) {
+            v = Double.POSITIVE_INFINITY; // some destination is cut off
+        } else if (status != MPSolver.ResultStatus.OPTIMAL) {
             throw new IllegalStateException("LP " + (loadMode ? "min-max load" : "max-min rate") + ": " + status);
+        } else {
+            v = lp.objective().value();
         }
-        double v = lp.objective().value();
         lp.delete();
         return v;
-    }
-
-    /** load_a (+ NIC load) - U * cap_a <= 0, or load_a + nicFlows_a * t <= cap_a. */
-    private static MPConstraint arcRow(MPSolver lp, Map<Integer, MPConstraint> rows, int a, double[] cap,
-                                       double[] nicFlows, double demand, MPVariable u, boolean loadMode) {
-        MPConstraint c = rows.get(a);
-        if (c == null) {
-            if (loadMode) {
-                c = lp.makeConstraint(-MPSolver.infinity(), -nicFlows[a] * demand, "arc" + a);
-                c.setCoefficient(u, -cap[a]);
-            } else {
-                c = lp.makeConstraint(-MPSolver.infinity(), cap[a], "arc" + a);
-                c.setCoefficient(u, nicFlows[a]);
-            }
-            rows.put(a, c);
-        }
-        return c;
-    }
-
-    private static int[] bfs(FabricPlan plan, ArcTable arcs, boolean[] failed, Map<String, Integer> sw, String target) {
-        int[] d = new int[sw.size()];
-        Arrays.fill(d, -1);
-        d[sw.get(target)] = 0;
-        ArrayDeque<String> q = new ArrayDeque<>(List.of(target));
-        while (!q.isEmpty()) {
-            String x = q.poll();
-            for (Arc a : plan.switchArcs(x)) {
-                int y = sw.get(a.to());
-                if (d[y] < 0 && !failed[arcs.id(a)]) {
-                    d[y] = d[sw.get(x)] + 1;
-                    q.add(a.to());
-                }
-            }
-        }
-        return d;
-    }
-
-    private static void enumerate(FabricPlan plan, ArcTable arcs, boolean[] failed, Map<String, Integer> sw, int[] d,
-                                  String at, List<Integer> prefix, List<int[]> out) {
-        int here = d[sw.get(at)];
-        if (here == 0) {
-            out.add(prefix.stream().mapToInt(Integer::intValue).toArray());
-            return;
-        }
-        if (here < 0) {
-            return;
-        }
-        for (Arc a : plan.switchArcs(at)) {
-            int id = arcs.id(a);
-            if (!failed[id] && d[sw.get(a.to())] == here - 1) {
-                prefix.add(id);
-                enumerate(plan, arcs, failed, sw, d, a.to(), prefix, out);
-                prefix.remove(prefix.size() - 1);
-            }
-        }
     }
 }
