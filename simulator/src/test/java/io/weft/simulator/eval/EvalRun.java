@@ -5,6 +5,7 @@ import io.weft.fabric.Link;
 import io.weft.lab.fabric.DragonflyGenerator;
 import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.lab.fabric.RailGenerator;
 import io.weft.lab.fabric.SlimFlyGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
@@ -79,12 +80,15 @@ public final class EvalRun {
         fabrics.put("leaf-spine 2:1 (16 leaves, 4 spines, 8 NICs per leaf)",
                 LeafSpineGenerator.generate(new LeafSpineGenerator.Params(null, 16, 4, 8, 1, 400, 400, 100, 500)));
         fabrics.put("3-tier fat-tree k=8", FatTreeGenerator.generate(FatTreeGenerator.kary(8)));
+        fabrics.put("rail-optimised (32 servers x 4 rails, 8 servers per group, 4 spines, 1 plane)",
+                RailGenerator.generate(RailGenerator.Params.of(32, 4, 8, 4)));
         fabrics.put("Dragonfly p=2, a=4, h=2 (9 groups)",
                 DragonflyGenerator.generate(DragonflyGenerator.Params.of(2, 4, 2)));
         fabrics.put("Slim Fly q=5", SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(5)));
         StringBuilder md = new StringBuilder();
         header(md, seeds);
         int total = fabrics.size() * 3 * 2;
+        System.setProperty("java.awt.headless", "true");
         int done = 0;
         long t0 = System.nanoTime();
         List<double[]> cctRatios = new ArrayList<>();
@@ -98,6 +102,8 @@ public final class EvalRun {
             md.append("| traffic | flows | failed links | routing | max link load | slowest flow (Gbit/s) "
                     + "| 1 GB collective (ms) | stalled / unplaced |\n");
             md.append("|---|---:|---:|---|---:|---:|---:|---:|\n");
+            BarChart chart = new BarChart(fe.getKey(), "1 GB collective, ms",
+                    List.of("ECMP (mean of " + seeds + " seeds)", "Weft", "bound (unsplittable LP)"));
             for (String traffic : List.of("ring", "permutation", "all-to-all")) {
                 for (double failPct : new double[] {0, 2}) {
                     List<String> failedLinks = failedLinks(fabric, failPct, 77);
@@ -181,6 +187,9 @@ public final class EvalRun {
                             lp.minMaxLoad(), whole, rateBound, DEMAND_GBPS / whole,
                             ms(COLLECTIVE_BYTES * 8 / (rateBound * 1e9) * 1e3),
                             ms(COLLECTIVE_BYTES * 8 * whole / (DEMAND_GBPS * 1e9) * 1e3)));
+                    chart.add(traffic + "\n" + (int) failPct + " % failed", sum[2] / seeds,
+                            unplaced > 0 ? Double.POSITIVE_INFINITY : w.cctMs(),
+                            COLLECTIVE_BYTES * 8 * whole / (DEMAND_GBPS * 1e9) * 1e3);
                     if (unplaced == 0) {
                         cctRatios.add(new double[] {failPct, (sum[2] / seeds) / w.cctMs(), worst.cctMs() / w.cctMs(),
                                 w.maxLoad() <= whole + 1e-9 ? 1 : 0});
@@ -189,6 +198,11 @@ public final class EvalRun {
                     progress(done, total, t0);
                 }
             }
+            // The plot sits next to the report (eval/<fabric id>.png) and is linked from it.
+            String png = "eval/" + fabric.id() + ".png";
+            chart.write(out.toAbsolutePath().getParent().resolve(png));
+            md.append("\n![1 GB collective completion time on ").append(fabric.id()).append("](").append(png)
+                    .append(")\n");
         }
         summary(md, cctRatios);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -293,9 +307,9 @@ public final class EvalRun {
         md.append("# Weft evaluation (partial, first run)\n\n");
         md.append("> **Partial.** Written by `./weft eval` from the flow-level simulator (simulator/README.md: "
                 + "no packets, queues, PFC or DCQCN, so every completion time is optimistic and gaps between "
-                + "routings come from path choice alone). Five small fabrics (72-200 NICs), three traffic "
-                + "patterns; not yet: rail-optimised multi-plane, the seeds' sizes (~1,000 endpoints), pipeline "
-                + "and multi-job traffic, the elephants-per-link bound t, plots.\n\n");
+                + "routings come from path choice alone). Six small fabrics (72-200 NICs), three traffic "
+                + "patterns; not yet: multi-plane rails (the LP below assumes single-homed NICs), the seeds' sizes (~1,000 endpoints), pipeline "
+                + "and multi-job traffic, t as a placement constraint (Reunion's setting).\n\n");
         md.append("Every flow wants 400 Gbit/s (line rate). **Max link load**: offered load / capacity of the "
                 + "busiest link direction (1.00 = exactly full; the LP row is the least any splittable routing "
                 + "over any paths can reach, so it bounds ECMP and Weft alike). **Slowest flow**: smallest max-min fair rate with every "
@@ -344,6 +358,9 @@ public final class EvalRun {
                 + "claim yet; they show the part of the gap that comes from path choice alone. In the fluid "
                 + "model a failed link costs ECMP only the capacity it removes (flows re-hash at once, no loss, "
                 + "no timeouts), which is why the 2 % rows cannot show Spritz-sized factors.\n");
+        md.append("- Every flow here is a 400 Gbit/s elephant on 400 Gbit/s links, so the max link load column is "
+                + "also the number of elephants on the busiest link, Reunion's t: the table gives t for each "
+                + "routing and its lower bound (after the semicolon). Using t as a constraint is not run yet.\n");
         md.append("- Reunion (tail latency) and the SRv6 paper (+28.7 % delivered) need queueing and "
                 + "transport dynamics this model does not have; not addressed here.\n");
     }
