@@ -308,7 +308,8 @@ public final class EvalRun {
         md.append("> **Partial.** Written by `./weft eval` from the flow-level simulator (simulator/README.md: "
                 + "no packets, queues, PFC or DCQCN, so every completion time is optimistic and gaps between "
                 + "routings come from path choice alone). Six small fabrics (72-200 NICs), three traffic "
-                + "patterns; not yet: multi-plane rails (the LP below assumes single-homed NICs), the seeds' sizes (~1,000 endpoints), pipeline "
+                + "patterns; not yet: multi-plane rails (the LP below assumes single-homed NICs), the seeds' sizes (~1,000 endpoints: the any-path LP for a 1,024-NIC fat-tree did not "
+                + "finish within 5 minutes here), pipeline "
                 + "and multi-job traffic, t as a placement constraint (Reunion's setting).\n\n");
         md.append("Every flow wants 400 Gbit/s (line rate). **Max link load**: offered load / capacity of the "
                 + "busiest link direction (1.00 = exactly full; the LP row is the least any splittable routing "
