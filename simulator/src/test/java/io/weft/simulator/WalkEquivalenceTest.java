@@ -3,7 +3,10 @@ package io.weft.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weft.fabric.Arc;
+import io.weft.lab.fabric.DragonflyGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.lab.fabric.RailGenerator;
+import io.weft.lab.fabric.SlimFlyGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PathEncoding;
 import io.weft.plan.walk.ForwardingWalk;
@@ -22,6 +25,14 @@ class WalkEquivalenceTest {
     void parallelLinksNeedUaAndStillRouteExactly() throws Exception {
         check(TestFabrics.plan(LeafSpineGenerator.generate(
                 new LeafSpineGenerator.Params(null, 3, 2, 2, 2, 400, 400, 100, 500))), 200);
+    }
+
+    @Test
+    void lowDiameterAndMultiPlaneFabricsRouteExactly() throws Exception {
+        check(TestFabrics.plan(DragonflyGenerator.generate(DragonflyGenerator.Params.of(2, 4, 2))), 200);
+        check(TestFabrics.plan(SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(5))), 200);
+        check(TestFabrics.plan(RailGenerator.generate(
+                new RailGenerator.Params(null, 16, 4, 8, 2, 2, 400, 400, 100, 500))), 200);
     }
 
     private static void check(FabricPlan plan, int flows) throws Exception {
