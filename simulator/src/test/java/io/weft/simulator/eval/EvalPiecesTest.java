@@ -1,0 +1,74 @@
+package io.weft.simulator.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.weft.fabric.Fabric;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.simulator.ArcTable;
+import io.weft.simulator.Routing;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The evaluation's LP bounds and metrics on a fabric small enough to work out by hand. */
+class EvalPiecesTest {
+    private final Fabric fabric = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 2));
+    private final List<String[]> flows = List.of(new String[] {"leaf1-nic1", "leaf2-nic1"},
+            new String[] {"leaf1-nic2", "leaf2-nic2"});
+
+    @Test
+    void lpBoundsOnTwoLeavesAreTheHandComputedOnes() throws Exception {
+        FabricPlan plan = Planner.plan(fabric, null);
+        ArcTable arcs = new ArcTable(fabric);
+        // Two 400G flows leaf1 -> leaf2 over two 400G spines: load 1.0, both at 400.
+        LpBounds.Result all = LpBounds.of(plan, arcs, new boolean[arcs.size()], flows, 400);
+        assertThat(all.minMaxLoad()).isCloseTo(1.0, within(1e-9));
+        assertThat(all.maxMinRateGbps()).isCloseTo(400, within(1e-9));
+        assertThat(all.variables()).isEqualTo(8); // one commodity (leaf1) x 8 switch arcs
+        // leaf1-spine1 down: both must cross spine2: load 2.0, 200 each.
+        boolean[] failed = new boolean[arcs.size()];
+        int l = arcs.linkIndexOf("leaf1-spine1");
+        failed[2 * l] = true;
+        failed[2 * l + 1] = true;
+        LpBounds.Result one = LpBounds.of(plan, arcs, failed, flows, 400);
+        assertThat(one.minMaxLoad()).isCloseTo(2.0, within(1e-9));
+        assertThat(one.maxMinRateGbps()).isCloseTo(200, within(1e-9));
+    }
+
+    @Test
+    void simulatedMetricsOfACollisionAreTheHandComputedOnes() throws Exception {
+        FabricPlan plan = Planner.plan(fabric, null);
+        ArcTable arcs = new ArcTable(fabric);
+        // Both flows over spine1 (carriers through it): load 2.0, 200 each, 1 GB in 40 ms.
+        var viaSpine1a = io.weft.plan.PathEncoder.encode(plan, List.of(
+                new io.weft.fabric.Arc(fabric.link("leaf1-nic1-up"), "leaf1-nic1"),
+                new io.weft.fabric.Arc(fabric.link("leaf1-spine1"), "leaf1"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-spine1"), "spine1"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-nic1-up"), "leaf2")), "default");
+        var viaSpine1b = io.weft.plan.PathEncoder.encode(plan, List.of(
+                new io.weft.fabric.Arc(fabric.link("leaf1-nic2-up"), "leaf1-nic2"),
+                new io.weft.fabric.Arc(fabric.link("leaf1-spine1"), "leaf1"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-spine1"), "spine1"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-nic2-up"), "leaf2")), "default");
+        EvalRun.Metrics m = EvalRun.simulate(plan, arcs, List.of(), flows,
+                List.of(Routing.srv6(viaSpine1a.carriers()), Routing.srv6(viaSpine1b.carriers())), 1);
+        assertThat(m.maxLoad()).isCloseTo(2.0, within(1e-9));
+        assertThat(m.slowestGbps()).isCloseTo(200, within(1e-9));
+        assertThat(m.cctMs()).isCloseTo(40, within(1e-6));
+        assertThat(m.stalled()).isZero();
+        // The same flows with spine1's link to leaf2 down: both stall, the collective never ends.
+        EvalRun.Metrics down = EvalRun.simulate(plan, arcs, List.of("leaf2-spine1"), flows,
+                List.of(Routing.srv6(viaSpine1a.carriers()), Routing.srv6(viaSpine1b.carriers())), 1);
+        assertThat(down.stalled()).isEqualTo(2);
+        assertThat(down.cctMs()).isInfinite();
+    }
+
+    @Test
+    void twoPercentOfTheSwitchLinksIsAFixedSeededChoice() {
+        Fabric big = LeafSpineGenerator.generate(new LeafSpineGenerator.Params(null, 16, 8, 8, 1, 400, 400, 100, 500));
+        List<String> a = EvalRun.failedLinks(big, 2, 77);
+        assertThat(a).hasSize(3).isEqualTo(EvalRun.failedLinks(big, 2, 77)).allMatch(l -> !l.contains("nic"));
+    }
+}
