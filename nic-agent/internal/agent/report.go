@@ -1,0 +1,134 @@
+package agent
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"weft.io/nic-agent/internal/counters"
+	"weft.io/nic-agent/internal/host"
+	"weft.io/nic-agent/internal/profile"
+)
+
+// Counters are the kernel counters the reports read (counters.NFT; a fake in tests).
+type Counters interface {
+	Track(dsts []string) error
+	Read() (map[string]counters.Count, error)
+}
+
+// flowReport is contracts/schemas/flow-report.schema.json.
+type flowReport struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	NIC           string       `json:"nic"`
+	TimestampNs   string       `json:"timestampNs"`
+	Flows         []flowSample `json:"flows"`
+}
+
+type flowSample struct {
+	FlowID    string   `json:"flowId"`
+	JobID     string   `json:"jobId,omitempty"`
+	DstNIC    string   `json:"dstNic"`
+	EV        *int     `json:"ev,omitempty"`
+	Carrier   string   `json:"carrier,omitempty"`
+	Bytes     string   `json:"bytes"`
+	RateGbps  float64  `json:"rateGbps"`
+	ECNMarked string   `json:"ecnMarked"`
+	CNPCount  string   `json:"cnpCount"`
+	RTTus     *float64 `json:"rttUs"`
+	Drops     string   `json:"drops"`
+}
+
+// reportLoop sends one batched report per interval while entries are active. Counters are
+// cumulative, so a report lost while scheduler-api is away loses no bytes.
+func (a *Agent) reportLoop(ctx context.Context) {
+	t := time.NewTicker(a.cfg.ReportInterval)
+	defer t.Stop()
+	prev := map[string]counters.Count{}
+	prevAt := time.Now()
+	tracked := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s := a.Snapshot()
+		if len(s.Applied.Active) == 0 {
+			continue
+		}
+		var now map[string]counters.Count
+		if a.counters != nil {
+			if key := peersKey(s.Applied.Active); key != tracked {
+				if err := a.counters.Track(peerAddrs(s.Applied.Active)); err != nil {
+					a.log.Warn("cannot count traffic per peer", "err", err)
+				} else {
+					tracked = key
+				}
+			}
+			var err error
+			if now, err = a.counters.Read(); err != nil {
+				a.log.Warn("cannot read the traffic counters", "err", err)
+			}
+		}
+		at := time.Now()
+		r := buildReport(a.cfg.NIC, at, s, now, prev, at.Sub(prevAt))
+		prev, prevAt = now, at
+		if err := a.poller.Report(ctx, r); err != nil {
+			a.m.reports.WithLabelValues("error").Inc()
+			a.log.Debug("report not delivered", "err", err)
+			continue
+		}
+		a.m.reports.WithLabelValues("ok").Inc()
+	}
+}
+
+// buildReport makes one flow per active entry. The kernel counts per peer: with several srv6
+// entries to one peer the peer's count is shared out by the entries' weights (the kernel
+// spreads flows by hash in those proportions), so those per-entry numbers are estimates.
+func buildReport(nic string, at time.Time, s Status, now, prev map[string]counters.Count, dt time.Duration) flowReport {
+	weights := map[string]int{}
+	for _, e := range s.Applied.Active {
+		weights[e.PeerAddr+"|"+e.Format] += e.Weight
+	}
+	r := flowReport{SchemaVersion: 1, NIC: nic, TimestampNs: strconv.FormatInt(at.UnixNano(), 10), Flows: []flowSample{}}
+	for _, e := range s.Applied.Active {
+		share := float64(e.Weight) / float64(weights[e.PeerAddr+"|"+e.Format])
+		c, p := now[e.PeerAddr], prev[e.PeerAddr]
+		f := flowSample{FlowID: e.ID, JobID: e.JobID, DstNIC: e.Peer,
+			Bytes: strconv.FormatUint(uint64(float64(c.Bytes)*share), 10), ECNMarked: "0", CNPCount: "0", Drops: "0"}
+		if c.Bytes >= p.Bytes && dt > 0 {
+			f.RateGbps = float64(c.Bytes-p.Bytes) * share * 8 / dt.Seconds() / 1e9
+		}
+		if e.Format == profile.FormatUDPSport {
+			ev := e.EV
+			f.EV = &ev
+		} else {
+			f.Carrier = e.Carriers[0]
+		}
+		if rtt, ok := s.ProbeRTTus[e.ID]; ok {
+			f.RTTus = &rtt
+		}
+		r.Flows = append(r.Flows, f)
+	}
+	return r
+}
+
+func peerAddrs(active []host.Active) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range active {
+		if !seen[e.PeerAddr] {
+			seen[e.PeerAddr] = true
+			out = append(out, e.PeerAddr)
+		}
+	}
+	return out
+}
+
+func peersKey(active []host.Active) string {
+	k := ""
+	for _, a := range peerAddrs(active) {
+		k += a + ","
+	}
+	return k
+}
