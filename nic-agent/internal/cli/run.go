@@ -24,28 +24,7 @@ import (
 )
 
 func runAgent(args []string, stdout, stderr io.Writer) int {
-	v, code, ok := settings("run", "--server URL --nic ID [flags]", args, stderr, func(fs *pflag.FlagSet) {
-		fs.String("server", "http://127.0.0.1:8082", "scheduler-api base URL")
-		fs.String("nic", "", "this NIC's id in the fabric (required)")
-		fs.String("token", "", "agent bearer token bound to the NIC (prefer --token-file or the environment)")
-		fs.String("token-file", "", "file holding the agent bearer token")
-		fs.String("netns", "", "program this named network namespace instead of the agent's own (lab)")
-		fs.String("dev", "", "uplink interface (default: the IPv6 default route's)")
-		fs.String("via", "", "uplink gateway (default: the IPv6 default route's)")
-		fs.String("address", "", "this NIC's IPv6 address, the source in the EV file (default: the first global one on --dev)")
-		fs.String("state-file", "/var/lib/weft/nic-agent/state.json", "last applied version and routes (\"\" = none)")
-		fs.String("ev-file", "/run/weft/ev-ports", "HCCL-shaped EV file, one 'src,dst=sport,...' line per peer (\"\" = none)")
-		fs.String("metrics-addr", "127.0.0.1:9464", "Prometheus /metrics listen address (\"\" = off)")
-		fs.Duration("wait", 30*time.Second, "long-poll wait asked of scheduler-api")
-		fs.Duration("backoff-max", 30*time.Second, "longest wait between retries while scheduler-api is unreachable")
-		fs.Duration("report-interval", time.Second, "flow report interval (0 = no reports)")
-		fs.Duration("probe-interval", time.Second, "probe interval per entry (0 = no probes)")
-		fs.Duration("probe-timeout", 500*time.Millisecond, "a probe unanswered this long is lost")
-		fs.Int("probe-losses", 3, "lost probes in a row that make an entry ASSUMED_BAD")
-		fs.String("log-level", "info", "debug, info, warn or error")
-		fs.String("log-format", "json", "json or text")
-		fs.Bool("once", false, "fetch and apply the current profile once, then exit (debugging)")
-	})
+	v, code, ok := settings("run", "--server URL --nic ID [flags]", args, stderr, runFlags)
 	if !ok {
 		return code
 	}
@@ -136,6 +115,30 @@ func runAgent(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// runFlags defines the flags of `nic-agent run` (also the keys of its config file).
+func runFlags(fs *pflag.FlagSet) {
+	fs.String("server", "http://127.0.0.1:8082", "scheduler-api base URL")
+	fs.String("nic", "", "this NIC's id in the fabric (required)")
+	fs.String("token", "", "agent bearer token bound to the NIC (prefer --token-file or the environment)")
+	fs.String("token-file", "", "file holding the agent bearer token")
+	fs.String("netns", "", "program this named network namespace instead of the agent's own (lab)")
+	fs.String("dev", "", "uplink interface (default: the IPv6 default route's)")
+	fs.String("via", "", "uplink gateway (default: the IPv6 default route's)")
+	fs.String("address", "", "this NIC's IPv6 address, the source in the EV file (default: the first global one on --dev)")
+	fs.String("state-file", "/var/lib/weft/nic-agent/state.json", "last applied version and routes (\"\" = none)")
+	fs.String("ev-file", "/run/weft/ev-ports", "HCCL-shaped EV file, one 'src,dst=sport,...' line per peer (\"\" = none)")
+	fs.String("metrics-addr", "127.0.0.1:9464", "Prometheus /metrics listen address (\"\" = off)")
+	fs.Duration("wait", 30*time.Second, "long-poll wait asked of scheduler-api")
+	fs.Duration("backoff-max", 30*time.Second, "longest wait between retries while scheduler-api is unreachable")
+	fs.Duration("report-interval", time.Second, "flow report interval (0 = no reports)")
+	fs.Duration("probe-interval", time.Second, "probe interval per entry (0 = no probes)")
+	fs.Duration("probe-timeout", 500*time.Millisecond, "a probe unanswered this long is lost")
+	fs.Int("probe-losses", 3, "lost probes in a row that make an entry ASSUMED_BAD")
+	fs.String("log-level", "info", "debug, info, warn or error")
+	fs.String("log-format", "json", "json or text")
+	fs.Bool("once", false, "fetch and apply the current profile once, then exit (debugging)")
 }
 
 func newLogger(level, format string, w io.Writer) (*slog.Logger, error) {
