@@ -68,6 +68,7 @@ class AgentLabSystemTest {
     private ChildService scheduler;
     private final List<Process> agents = new ArrayList<>();
     private final List<Path> agentLogs = new ArrayList<>();
+    private final Map<String, Integer> metricsPorts = new HashMap<>();
 
     @AfterEach
     void tearDown() throws Exception {
@@ -108,14 +109,21 @@ class AgentLabSystemTest {
             startAgent(agentBin, dir, nic, port);
         }
 
+        long t0 = System.nanoTime();
         JsonNode job = createRing(port, List.of("nic1", "nic3"));
+        long posted = System.nanoTime();
         JsonNode forward = flow(job, "nic1", "nic3");
         String spine = spineOf(forward);
         String other = spine.equals("spine1") ? "spine2" : "spine1";
         awaitRoutes(plan, job);
+        // Timings are printed, not asserted: the machine is shared (the wait polls every 100 ms).
+        System.out.printf(Locale.ROOT, "agent lab: job POST answered in %.0f ms, then both agents' routes in the "
+                + "kernel %.0f ms later (load %s)%n", (posted - t0) / 1e6, (System.nanoTime() - posted) / 1e6,
+                loadAverage());
         assertTrafficCrosses(plan, spine, other);
 
         // Maintenance on nic1's leaf link to that spine: the scheduler moves the flow, the agents follow.
+        long t1 = System.nanoTime();
         Http.Reply drained = Http.send(Http.request(port, "/v1/fabric/links/leaf1-" + spine + "/drain", OPERATOR_TOKEN)
                 .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build());
         assertThat(drained.status()).as("drain: %s", drained.text()).isEqualTo(200);
@@ -126,7 +134,48 @@ class AgentLabSystemTest {
             return spineOf(flow(moved[0], "nic1", "nic3")).equals(other);
         });
         awaitRoutes(plan, moved[0]);
+        System.out.printf(Locale.ROOT, "agent lab: drain POST -> re-placed routes in the kernel %.0f ms (load %s)%n",
+                (System.nanoTime() - t1) / 1e6, loadAverage());
         assertTrafficCrosses(plan, other, spine);
+
+        // The real service accepted the agents' flow reports (it validates them field by field), and
+        // the agents' probes along their carriers were answered through the fabric.
+        for (String nic : metricsPorts.keySet()) {
+            await(nic + "'s reports accepted and probes answered", () -> {
+                String m = metrics(nic);
+                return counter(m, "weft_agent_reports_total{result=\"ok\"}") > 0
+                        && counter(m, "weft_agent_probes_total{result=\"ok\"}") > 0;
+            });
+            String m = metrics(nic);
+            System.out.printf(Locale.ROOT, "agent lab: %s reports ok %.0f, failed %.0f; probes ok %.0f, lost %.0f%n", nic,
+                    counter(m, "weft_agent_reports_total{result=\"ok\"}"),
+                    counter(m, "weft_agent_reports_total{result=\"error\"}"),
+                    counter(m, "weft_agent_probes_total{result=\"ok\"}"),
+                    counter(m, "weft_agent_probes_total{result=\"lost\"}"));
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private String metrics(String nic) {
+        Http.Reply r = Http.get(metricsPorts.get(nic), "/metrics", null);
+        return r.status() == 200 ? r.text() : "";
+    }
+
+    /** The value of one series in Prometheus text, 0 when absent. */
+    private static double counter(String text, String series) {
+        for (String line : text.split("\n")) {
+            if (line.startsWith(series + " ")) {
+                return Double.parseDouble(line.substring(series.length() + 1).trim());
+            }
+        }
+        return 0;
     }
 
     /** Pings nic1 -> nic3 and checks, with the switches' tx counters, that they went over {@code spine} only. */
@@ -236,10 +285,12 @@ class AgentLabSystemTest {
         Path home = dir.resolve(nic);
         Files.createDirectories(home);
         Path log = dir.resolve("agent-" + nic + ".log");
+        int metricsPort = freePort();
+        metricsPorts.put(nic, metricsPort);
         ProcessBuilder pb = new ProcessBuilder(bin.toString(), "run", "--nic", nic,
                 "--server", "http://127.0.0.1:" + port, "--netns", lab.layout().namespace(nic),
                 "--state-file", home.resolve("state.json").toString(), "--ev-file", home.resolve("ev-ports").toString(),
-                "--socket", home.resolve("agent.sock").toString(), "--metrics-addr", "", "--wait", "20s",
+                "--socket", home.resolve("agent.sock").toString(), "--metrics-addr", "127.0.0.1:" + metricsPort, "--wait", "20s",
                 "--log-format", "text").redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("WEFT_"));
         pb.environment().put("WEFT_AGENT_TOKEN", WeftSystem.AGENT_TOKEN); // the token through the environment
