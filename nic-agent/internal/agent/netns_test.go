@@ -92,7 +92,13 @@ func watchRoutes(t *testing.T, ns string) *routeMonitor {
 	m := &routeMonitor{done: make(chan struct{})}
 	ch := make(chan netlink.RouteUpdate, 256)
 	if err := netlink.RouteSubscribeWithOptions(ch, m.done, netlink.RouteSubscribeOptions{Namespace: &h,
-		ErrorCallback: func(err error) { t.Logf("route monitor: %v", err) }}); err != nil {
+		ErrorCallback: func(err error) {
+			select {
+			case <-m.done: // the socket's receive fails once the monitor is stopped
+			default:
+				t.Errorf("route monitor: %v", err)
+			}
+		}}); err != nil {
 		t.Fatal(err)
 	}
 	go func() {
@@ -251,12 +257,38 @@ func TestAgentInNetns(t *testing.T) {
 		}
 	})
 
+	t.Run("multipath to one path and back: replaced in place", func(t *testing.T) {
+		for _, step := range []struct {
+			version int64
+			entries []profile.Entry
+			want    string
+		}{
+			{3, []profile.Entry{{ID: "f2#srv6", Format: "srv6", Carriers: []string{cA}, Weight: 1, State: "GOOD"}},
+				p3 + "  encap seg6 mode encap.red segs 1 [ " + cA + " ]"},
+			{4, testProfile(2, cB).Peers[1].Entries, "weight 85"},
+		} {
+			mon := watchRoutes(t, ns)
+			p := testProfile(step.version, cB)
+			p.Peers[1].Entries = step.entries
+			fake.set(p)
+			waitFor(t, fmt.Sprintf("version %d applied", step.version), func() bool { return ag.a.Snapshot().Version == step.version })
+			time.Sleep(100 * time.Millisecond)
+			mon.stop()
+			if got := mon.ours(); strings.Join(got, ",") != "new "+p3+"/128" {
+				t.Errorf("version %d: route notifications = %q, want one replace of %s and no delete", step.version, got, p3)
+			}
+			if text := kernelRoutes(t, ns); !strings.Contains(text, step.want) {
+				t.Errorf("version %d: kernel lacks %q:\n%s", step.version, step.want, text)
+			}
+		}
+	})
+
 	t.Run("restart from the state file: nothing deleted or re-added", func(t *testing.T) {
 		ag.stop()
 		before := kernelRoutes(t, ns)
 		mon := watchRoutes(t, ns)
 		ag2 := startAgent(parent, ns, fake.srv.URL, dir)
-		waitFor(t, "version 2 resumed", func() bool { return ag2.a.Snapshot().Version == 2 })
+		waitFor(t, "version 4 resumed", func() bool { return ag2.a.Snapshot().Version == 4 })
 		waitFor(t, "connected", func() bool { return ag2.a.Snapshot().State == StateConnected })
 		time.Sleep(200 * time.Millisecond)
 		mon.stop()
@@ -279,8 +311,8 @@ func TestAgentInNetns(t *testing.T) {
 		waitFor(t, "fail-static", func() bool { return ag.a.Snapshot().State == StateFailStatic })
 		waitFor(t, "three failed retries", func() bool { return ag.a.Snapshot().Failures >= 3 })
 		s := ag.a.Snapshot()
-		if s.LastError == "" || s.RetryIn == "" || s.Version != 2 {
-			t.Errorf("status = %+v, want the error, a retry delay and version 2", s)
+		if s.LastError == "" || s.RetryIn == "" || s.Version != 4 {
+			t.Errorf("status = %+v, want the error, a retry delay and version 4", s)
 		}
 		if after := kernelRoutes(t, ns); after != before {
 			t.Errorf("routes changed while the controller was down:\nbefore %s\nafter  %s", before, after)

@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +49,10 @@ type ICMP struct {
 	mu   sync.Mutex
 	seq  uint16
 	slot map[string]int
-	buf  []byte
+	// routed is the carriers each slot's table holds, so a probe re-programs its route only when
+	// the entry's carriers changed, not every time.
+	routed map[int]string
+	buf    []byte
 }
 
 // NewICMP opens a raw ICMPv6 socket in the namespace netnsName ("" = the agent's own) and
@@ -68,7 +72,7 @@ func NewICMP(netnsName string, h *netlink.Handle, dev, via string) (*ICMP, error
 		return nil, fmt.Errorf("probe socket filter: %w", err)
 	}
 	return &ICMP{h: h, up: route.Route{Dev: dev, Via: via}, fd: fd, id: uint16(os.Getpid()),
-		slot: map[string]int{}, buf: make([]byte, 1500)}, nil
+		slot: map[string]int{}, routed: map[int]string{}, buf: make([]byte, 1500)}, nil
 }
 
 // socketIn creates the raw socket inside the target namespace; a socket stays in the namespace
@@ -125,6 +129,7 @@ func (p *ICMP) Forget(keep map[string]bool) {
 		if !keep[id] {
 			p.dropSlot(s)
 			delete(p.slot, id)
+			delete(p.routed, s)
 		}
 	}
 }
@@ -163,12 +168,16 @@ func (p *ICMP) Probe(ctx context.Context, path Path, timeout time.Duration) (tim
 	copy(dst.Addr[:], net.ParseIP(path.Peer).To16())
 	start := time.Now()
 	if err := unix.Sendto(p.fd, msg, 0, &dst); err != nil {
+		delete(p.routed, s)
 		return 0, fmt.Errorf("probe %s: send: %w", path.ID, err)
 	}
 	deadline := start.Add(timeout)
 	for {
 		left := time.Until(deadline)
 		if left <= 0 || ctx.Err() != nil {
+			// The kernel drops routes through a device that went down: program the slot's route
+			// again before the next probe rather than trust the cache.
+			delete(p.routed, s)
 			return 0, fmt.Errorf("probe %s: %w", path.ID, ErrLost)
 		}
 		tv := unix.NsecToTimeval(left.Nanoseconds())
@@ -178,6 +187,7 @@ func (p *ICMP) Probe(ctx context.Context, path Path, timeout time.Duration) (tim
 			if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
 				continue
 			}
+			delete(p.routed, s)
 			return 0, fmt.Errorf("probe %s: receive: %w", path.ID, err)
 		}
 		sa, ok := from.(*unix.SockaddrInet6)
@@ -211,6 +221,10 @@ func (p *ICMP) prepare(_ context.Context, path Path) (int, error) {
 		}
 		p.slot[path.ID] = s
 	}
+	key := path.Peer + "|" + strings.Join(path.Carriers, ",")
+	if p.routed[s] == key {
+		return s, nil
+	}
 	link, err := p.h.LinkByName(p.up.Dev)
 	if err != nil {
 		return 0, fmt.Errorf("dev: %q: %w", p.up.Dev, err)
@@ -228,5 +242,6 @@ func (p *ICMP) prepare(_ context.Context, path Path) (int, error) {
 	if err := p.h.RouteReplace(r); err != nil {
 		return 0, fmt.Errorf("probe %s: route in table %d: %w", path.ID, FirstTable+s, err)
 	}
+	p.routed[s] = key
 	return s, nil
 }
