@@ -105,12 +105,12 @@ class AgentLabSystemTest {
         lab = new NetnsLab(plan, "ag" + RUN);
         lab.up(NetnsLab.Progress.NONE);
         int port = startScheduler(DevstackExtension.endpoints(), fabricFile);
-        for (String nic : List.of("nic1", "nic3")) {
+        for (String nic : List.of("nic1", "nic2", "nic3", "nic4")) {
             startAgent(agentBin, dir, nic, port);
         }
 
         long t0 = System.nanoTime();
-        JsonNode job = createRing(port, List.of("nic1", "nic3"));
+        JsonNode job = createRing(port, List.of("nic1", "nic3"), "srv6");
         long posted = System.nanoTime();
         JsonNode forward = flow(job, "nic1", "nic3");
         String spine = spineOf(forward);
@@ -138,13 +138,46 @@ class AgentLabSystemTest {
                 (System.nanoTime() - t1) / 1e6, loadAverage());
         assertTrafficCrosses(plan, other, spine);
 
-        // The real service accepted the agents' flow reports (it validates them field by field), and
-        // the agents' probes along their carriers were answered through the fabric.
+        // EV mode: no routes, the agent hands the entropy value to the training stack (its EV file and
+        // `nic-agent ev-ports`); datagrams sent with it as UDP source port take the spine the flow names.
+        JsonNode evJob = createRing(port, List.of("nic2", "nic4"), "ev");
+        JsonNode evFlow = flow(evJob, "nic2", "nic4");
+        int ev = evFlow.get("ev").asInt();
+        String evSpine = spineOf(evFlow);
+        String line = plan.nicAddress("nic2") + "," + plan.nicAddress("nic4") + "=" + ev;
+        Path evFile = dir.resolve("nic2").resolve("ev-ports");
+        await("nic2's EV file naming " + line, () -> readOrEmpty(evFile).contains(line));
+        String printed = run(agentBin.toString(), "ev-ports", "--socket", dir.resolve("nic2").resolve("agent.sock").toString());
+        assertThat(printed).as("nic-agent ev-ports").contains(line);
+        assertThat(run("ip", "-n", lab.layout().namespace("nic2"), "-6", "route", "show", "proto", "200"))
+                .as("an EV job installs no route").doesNotContain(plan.nicAddress("nic4"));
+        List<Arc> evVia = LabPaths.via(plan, "nic2", "nic4", List.of("leaf1", evSpine, "leaf2"));
+        List<Arc> evNot = LabPaths.via(plan, "nic2", "nic4",
+                List.of("leaf1", evSpine.equals("spine1") ? "spine2" : "spine1", "leaf2"));
+        long[] beforeVia = lab.txPackets(evVia);
+        long[] beforeNot = lab.txPackets(evNot);
+        lab.sendUdp("nic2", "nic4", ev, 100);
+        long[] dVia = delta(beforeVia, lab.txPackets(evVia));
+        long[] dNot = delta(beforeNot, lab.txPackets(evNot));
+        System.out.printf(Locale.ROOT, "agent lab: EV %d from nic2's EV file: tx over %s %s, other spine %s%n", ev,
+                evSpine, java.util.Arrays.toString(dVia), java.util.Arrays.toString(dNot));
+        for (int i = 0; i < evVia.size(); i++) {
+            assertThat(dVia[i]).as("tx on %s (EV %d over %s)", evVia.get(i), ev, evSpine).isGreaterThanOrEqualTo(100);
+        }
+        for (int i = 1; i < evNot.size() - 1; i++) {
+            assertThat(dNot[i]).as("tx on %s (the spine EV %d does not select)", evNot.get(i), ev)
+                    .isLessThanOrEqualTo(IDLE_NOISE);
+        }
+
+        // The real service accepted every agent's flow reports (it validates them field by field), and
+        // the SRv6 agents' probes along their carriers were answered through the fabric (EV entries
+        // are not probed).
         for (String nic : metricsPorts.keySet()) {
-            await(nic + "'s reports accepted and probes answered", () -> {
+            boolean srv6 = nic.equals("nic1") || nic.equals("nic3");
+            await(nic + "'s reports accepted" + (srv6 ? " and probes answered" : ""), () -> {
                 String m = metrics(nic);
                 return counter(m, "weft_agent_reports_total{result=\"ok\"}") > 0
-                        && counter(m, "weft_agent_probes_total{result=\"ok\"}") > 0;
+                        && (!srv6 || counter(m, "weft_agent_probes_total{result=\"ok\"}") > 0);
             });
             String m = metrics(nic);
             System.out.printf(Locale.ROOT, "agent lab: %s reports ok %.0f, failed %.0f; probes ok %.0f, lost %.0f%n", nic,
@@ -152,6 +185,14 @@ class AgentLabSystemTest {
                     counter(m, "weft_agent_reports_total{result=\"error\"}"),
                     counter(m, "weft_agent_probes_total{result=\"ok\"}"),
                     counter(m, "weft_agent_probes_total{result=\"lost\"}"));
+        }
+    }
+
+    private static String readOrEmpty(Path f) {
+        try {
+            return Files.readString(f);
+        } catch (IOException e) {
+            return "";
         }
     }
 
@@ -298,10 +339,10 @@ class AgentLabSystemTest {
         agentLogs.add(log);
     }
 
-    private static JsonNode createRing(int port, List<String> nics) {
-        Http.Reply r = Http.post(port, "/v1/jobs", WeftSystem.SCHEDULER_TOKEN, "{\"name\":\"agent-lab\",\"pattern\":"
-                + "\"ring\",\"order\":\"given\",\"endpoints\":[\"" + String.join("\",\"", nics) + "\"],"
-                + "\"demandGbps\":100,\"encoding\":\"srv6\"}");
+    private static JsonNode createRing(int port, List<String> nics, String encoding) {
+        Http.Reply r = Http.post(port, "/v1/jobs", WeftSystem.SCHEDULER_TOKEN, "{\"name\":\"agent-lab-" + encoding
+                + "\",\"pattern\":\"ring\",\"order\":\"given\",\"endpoints\":[\"" + String.join("\",\"", nics)
+                + "\"],\"demandGbps\":100,\"encoding\":\"" + encoding + "\"}");
         assertThat(r.status()).as("job: %s", r.text()).isEqualTo(201);
         return r.body();
     }
