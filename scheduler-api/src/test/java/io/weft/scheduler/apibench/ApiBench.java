@@ -110,12 +110,21 @@ public final class ApiBench {
                             + "\"update_client_cpu_ms\":%.0f,\"pull_client_cpu_pct\":%.1f,\"loadavg\":\"%s\","
                             + "\"update_first_ms\":%.1f,\"update_service_cpu_ms\":%.0f,\"pull_service_cpu_pct\":%.1f,"
                             + "\"update_round1_p50_ms\":%.1f,\"update_round1_p99_ms\":%.1f,"
-                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f}",
+                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f,"
+                            + "\"service_cpu_us_per_agent\":%.1f}",
                     agents, nics, updated, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
                     parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
                     pullServiceCpuMs / (pullSeconds * 10.0), pct(f, 50), pct(f, 99), first.serviceCpuMs(),
-                    first.jobPostMs());
+                    first.jobPostMs(), serviceCpuUsPerAgent());
+        }
+
+        /**
+         * The service's CPU for one update divided by the agents it reached: the job's placement and
+         * commit plus every woken agent's answer, in microseconds per agent (goal <= 10).
+         */
+        double serviceCpuUsPerAgent() {
+            return updated == 0 ? Double.NaN : updateServiceCpuMs * 1000.0 / updated;
         }
 
         /** The client's selector thread, as a share of one core over the pull phase. */
@@ -133,11 +142,11 @@ public final class ApiBench {
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
                     service RSS              %.0f MB with the agents waiting (goal <= 768 MB)
                     client CPU               %.0f ms for the update; %.1f %% of a core while pulling
-                    service CPU              %.0f ms for the update; %.1f %% of a core while pulling
+                    service CPU              %.0f ms for the update (%.1f us per agent, goal <= 10); %.1f %% of a core while pulling
                     load average             %s""",
                     agents, nics, parkSeconds, updated, nics, jobPostMs, updateFirstMs, updateP50Ms, updateP99Ms,
                     updateMaxMs, pct(first.latencies(), 50), pct(first.latencies(), 99), first.serviceCpuMs(), rate, pullP50Ms, pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(),
-                    updateServiceCpuMs, pullServiceCpuMs / (pullSeconds * 10.0), load);
+                    updateServiceCpuMs, serviceCpuUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), load);
         }
     }
 
