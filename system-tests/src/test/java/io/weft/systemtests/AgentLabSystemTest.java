@@ -116,6 +116,9 @@ class AgentLabSystemTest {
         String spine = spineOf(forward);
         String other = spine.equals("spine1") ? "spine2" : "spine1";
         awaitRoutes(plan, job);
+        String status = run(agentBin.toString(), "status", "--socket", dir.resolve("nic1").resolve("agent.sock").toString());
+        assertThat(status).as("nic-agent status").startsWith("nic nic1: connected, version ")
+                .contains("route " + plan.nicAddress("nic3") + "/128 dev ");
         // Timings are printed, not asserted: the machine is shared (the wait polls every 100 ms).
         System.out.printf(Locale.ROOT, "agent lab: job POST answered in %.0f ms, then both agents' routes in the "
                 + "kernel %.0f ms later (load %s)%n", (posted - t0) / 1e6, (System.nanoTime() - posted) / 1e6,
