@@ -48,8 +48,10 @@ type Agent struct {
 	prog     route.Programmer
 	counters Counters // nil = no kernel counters in reports
 	prober   Prober   // nil = no probes
-	log      *slog.Logger
-	m        *metrics
+	// nicCounters are the RDMA NIC's ECN/CNP/loss counts; nil where the host exposes none.
+	nicCounters NICCounters
+	log         *slog.Logger
+	m           *metrics
 
 	mu      sync.Mutex
 	profile *profile.Profile // last profile received (applied, perhaps partly)

@@ -77,6 +77,7 @@ func TestRunRefusesBadSettingsNamingThem(t *testing.T) {
 		{[]string{"run", "--nic", "n1", "--server", "ftp://x"}, "server:"},
 		{[]string{"run", "--nic", "n1", "--log-level", "loud"}, "log-level:"},
 		{[]string{"run", "--nic", "n1", "--token-file", "/nonexistent/token"}, "token-file:"},
+		{[]string{"run", "--nic", "n1", "--rdma-dev", "no_such_rdma0"}, "rdma-dev:"},
 		{[]string{"status", "--socket", "/nonexistent/agent.sock"}, "socket: is the agent running?"},
 		{[]string{"ev-ports", "--socket", "/nonexistent/agent.sock"}, "socket: is the agent running?"},
 	}

@@ -44,6 +44,12 @@ func runAgent(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "run", err, exitUsage)
 	}
+	var rdma *counters.RDMA
+	if dev := v.GetString("rdma-dev"); dev != "" {
+		if rdma, err = counters.NewRDMA("/sys", dev, v.GetInt("rdma-port")); err != nil {
+			return fail(stderr, "run", err, exitUsage)
+		}
+	}
 	ns := v.GetString("netns")
 	prog, err := route.NewNetlink(ns)
 	if err != nil {
@@ -79,6 +85,9 @@ func runAgent(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	a := agent.New(cfg, client, prog, cnt, prb, log)
+	if rdma != nil {
+		a.UseNICCounters(rdma)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	log.Info("nic-agent starting", "version", Version, "nic", cfg.NIC, "server", v.GetString("server"), "netns", ns,
@@ -136,6 +145,8 @@ func runFlags(fs *pflag.FlagSet) {
 	fs.Duration("probe-interval", time.Second, "probe interval per entry (0 = no probes)")
 	fs.Duration("probe-timeout", 500*time.Millisecond, "a probe unanswered this long is lost")
 	fs.Int("probe-losses", 3, "lost probes in a row that make an entry ASSUMED_BAD")
+	fs.String("rdma-dev", "", "RDMA device whose hw_counters give ECN marks, CNPs and losses in reports, e.g. mlx5_0 (\"\" = none)")
+	fs.Int("rdma-port", 1, "port of --rdma-dev")
 	fs.String("log-level", "info", "debug, info, warn or error")
 	fs.String("log-format", "json", "json or text")
 	fs.Bool("once", false, "fetch and apply the current profile once, then exit (debugging)")
