@@ -33,11 +33,15 @@ type Config struct {
 	ProbeInterval  time.Duration // 0 = no probes
 	ProbeTimeout   time.Duration
 	ProbeLosses    int // consecutive lost probes that make an entry ASSUMED_BAD
+	// Stream follows the profile stream (one long-lived response) and falls back to long-polls
+	// when the server has none.
+	Stream bool
 }
 
 // Poller is the part of scheduler-api the loop needs (scheduler.Client; a fake in tests).
 type Poller interface {
 	Paths(ctx context.Context, since int64, wait time.Duration) (scheduler.Poll, error)
+	Stream(ctx context.Context, since int64, opened func(), onProfile func(*profile.Profile)) error
 	Report(ctx context.Context, r any) error
 }
 
@@ -126,7 +130,46 @@ func (a *Agent) Run(ctx context.Context, once bool) error {
 		}
 	}
 	bo := backoff{base: a.cfg.BackoffBase, max: a.cfg.BackoffMax}
+	streaming := a.cfg.Stream && !once
 	for ctx.Err() == nil {
+		if streaming {
+			opened := time.Now()
+			err := a.poller.Stream(ctx, since, func() {
+				bo.reset()
+				a.m.connected.Set(1)
+				a.setOnline()
+			}, func(p *profile.Profile) {
+				a.m.polls.WithLabelValues("changed").Inc()
+				a.setOnline()
+				if err := a.apply(ctx, p, "stream"); err != nil {
+					a.log.Error("apply failed; keeping what the kernel holds", "version", p.Version, "err", err)
+				}
+				since = p.Version
+			})
+			switch {
+			case ctx.Err() != nil:
+			case errors.Is(err, scheduler.ErrNoStream):
+				a.log.Info("scheduler-api has no profile stream; long-polling instead")
+				streaming = false
+			case err == nil && time.Since(opened) >= time.Second:
+				a.log.Debug("profile stream ended; reconnecting", "since", since)
+			default:
+				if err == nil {
+					// A stream the server ends at once (it is stopping) is retried with backoff, not in a loop.
+					err = errors.New("profile stream ended at once")
+				}
+				d := bo.next()
+				a.m.polls.WithLabelValues("error").Inc()
+				a.m.connected.Set(0)
+				a.setOffline(err, d)
+				a.log.Warn("scheduler-api unreachable; keeping the applied paths", "err", err, "retryIn", d, "failures", bo.failures)
+				select {
+				case <-ctx.Done():
+				case <-time.After(d):
+				}
+			}
+			continue
+		}
 		wait := a.cfg.Wait
 		if once {
 			wait = 0

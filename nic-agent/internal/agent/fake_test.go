@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -23,12 +24,17 @@ type fakeScheduler struct {
 	changed chan struct{}
 	reports []json.RawMessage
 	srv     *httptest.Server
+	// noStream makes the stream endpoint answer 404 like a scheduler-api without it.
+	noStream bool
+	polls    int // GET .../paths requests
+	streams  int // GET .../paths/stream requests
 }
 
 func newFakeScheduler(t *testing.T, token string, p profile.Profile) *fakeScheduler {
 	f := &fakeScheduler{t: t, token: token, p: p, changed: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/agents/{nic}/paths", f.paths)
+	mux.HandleFunc("GET /v1/agents/{nic}/paths/stream", f.stream)
 	mux.HandleFunc("POST /v1/agents/{nic}/reports", f.report)
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(f.srv.Close)
@@ -55,10 +61,62 @@ func (f *fakeScheduler) authorized(w http.ResponseWriter, r *http.Request) bool 
 	return true
 }
 
+func (f *fakeScheduler) count(n *int) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	*n++
+	return *n
+}
+
+func (f *fakeScheduler) requests() (polls, streams int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.polls, f.streams
+}
+
+// stream serves server-sent events: one "profile" event per version newer than since.
+func (f *fakeScheduler) stream(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	off := f.noStream
+	f.mu.Unlock()
+	if off {
+		http.Error(w, `{"title":"Not Found","status":404}`, http.StatusNotFound)
+		return
+	}
+	if !f.authorized(w, r) {
+		return
+	}
+	f.count(&f.streams)
+	since := int64(-1)
+	if s := r.URL.Query().Get("since"); s != "" {
+		since, _ = strconv.ParseInt(s, 10, 64)
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+	for {
+		f.mu.Lock()
+		p, ch := f.p, f.changed
+		f.mu.Unlock()
+		if since < 0 || p.Version > since {
+			b, _ := json.Marshal(p)
+			fmt.Fprintf(w, "event: profile\nid: %d\ndata: %s\n\n", p.Version, b)
+			w.(http.Flusher).Flush()
+			since = p.Version
+		}
+		select {
+		case <-ch:
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
 func (f *fakeScheduler) paths(w http.ResponseWriter, r *http.Request) {
 	if !f.authorized(w, r) {
 		return
 	}
+	f.count(&f.polls)
 	since := int64(-1)
 	if s := r.URL.Query().Get("since"); s != "" {
 		since, _ = strconv.ParseInt(s, 10, 64)

@@ -64,7 +64,8 @@ func runAgent(args []string, stdout, stderr io.Writer) int {
 	cfg := agent.Config{NIC: v.GetString("nic"), Uplink: up, StateFile: v.GetString("state-file"),
 		EVFile: v.GetString("ev-file"), Wait: v.GetDuration("wait"), BackoffMax: v.GetDuration("backoff-max"),
 		ReportInterval: v.GetDuration("report-interval"), ProbeInterval: v.GetDuration("probe-interval"),
-		ProbeTimeout: v.GetDuration("probe-timeout"), ProbeLosses: v.GetInt("probe-losses")}
+		ProbeTimeout: v.GetDuration("probe-timeout"), ProbeLosses: v.GetInt("probe-losses"),
+		Stream: v.GetBool("stream")}
 	once := v.GetBool("once")
 	var cnt agent.Counters
 	var prb agent.Prober
@@ -139,6 +140,7 @@ func runFlags(fs *pflag.FlagSet) {
 	fs.String("state-file", "/var/lib/weft/nic-agent/state.json", "last applied version and routes (\"\" = none)")
 	fs.String("ev-file", "/run/weft/ev-ports", "HCCL-shaped EV file, one 'src,dst=sport,...' line per peer (\"\" = none)")
 	fs.String("metrics-addr", "127.0.0.1:9464", "Prometheus /metrics listen address (\"\" = off)")
+	fs.Bool("stream", true, "follow the profile stream (one long-lived response); long-poll when the server has none")
 	fs.Duration("wait", 30*time.Second, "long-poll wait asked of scheduler-api")
 	fs.Duration("backoff-max", 30*time.Second, "longest wait between retries while scheduler-api is unreachable")
 	fs.Duration("report-interval", time.Second, "flow report interval (0 = no reports)")
