@@ -335,7 +335,10 @@ class AgentLabSystemTest {
                 "--server", "http://127.0.0.1:" + port, "--netns", lab.layout().namespace(nic),
                 "--state-file", home.resolve("state.json").toString(), "--ev-file", home.resolve("ev-ports").toString(),
                 "--socket", home.resolve("agent.sock").toString(), "--metrics-addr", "127.0.0.1:" + metricsPort, "--wait", "20s",
-                "--log-format", "text").redirectErrorStream(true).redirectOutput(log.toFile());
+                "--log-format", "text",
+                // nic1 and nic3 follow the profile stream, nic2 and nic4 long-poll: both ways are exercised.
+                "--stream=" + (nic.equals("nic1") || nic.equals("nic3")))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("WEFT_"));
         pb.environment().put("WEFT_AGENT_TOKEN", WeftSystem.AGENT_TOKEN); // the token through the environment
         agents.add(pb.start());
