@@ -13,7 +13,8 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The streaming variant of the agent contract, {@code GET /v1/agents/{nic}/paths/stream?since=}: one
+ * The streaming variant of the agent contract, {@code GET /v1/agents/{nic}/paths/stream?since=}, for
+ * the requests {@link StreamFastPath} leaves to the servlet chain (and its OpenAPI description): one
  * long-lived response per agent in which every newer version of the NIC's profile is one server-sent
  * event ({@code event: profile}, {@code id:} the version, {@code data:} the EvProfile JSON). A path
  * change then costs one write per agent instead of an answer plus the agent's next request.
@@ -44,10 +45,19 @@ class PathStreams {
                 .description("open agent profile streams (GET /v1/agents/{nic}/paths/stream)").register(meters);
     }
 
+    /** Counts a stream opened (here or by {@link StreamFastPath}) in weft.agent.streams. */
+    void opened() {
+        open.incrementAndGet();
+    }
+
+    void closed() {
+        open.decrementAndGet();
+    }
+
     /** Opens a stream; since &lt; 0 sends the current profile at once. */
     SseEmitter open(String nic, long since) {
         Stream s = new Stream(nic, since, new SseEmitter(STREAM_TIMEOUT_MS));
-        open.incrementAndGet();
+        opened();
         s.emitter.onCompletion(s::close);
         s.emitter.onTimeout(s::close);
         s.emitter.onError(e -> s.close());
@@ -145,7 +155,7 @@ class PathStreams {
                 return;
             }
             counted = false;
-            open.decrementAndGet();
+            closed();
             closed = true;
             heartbeat.cancel();
             if (waiter != null) {
