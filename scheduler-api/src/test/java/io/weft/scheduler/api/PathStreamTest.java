@@ -3,7 +3,9 @@ package io.weft.scheduler.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +55,7 @@ class PathStreamTest extends ApiTestSupport {
     void everyNewVersionIsOneEventOnTheSameResponse() throws Exception {
         long v0 = get("/v1/agents/nic2/paths", AGENT_12).body().get("version").asLong();
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        List<String> jobs = new ArrayList<>();
         CompletableFuture<HttpResponse<Stream<String>>> stream = open("/v1/agents/nic2/paths/stream?since=" + v0,
                 AGENT_12, events);
         try {
@@ -61,7 +64,7 @@ class PathStreamTest extends ApiTestSupport {
             assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
             assertThat(events.poll(300, TimeUnit.MILLISECONDS)).as("nothing newer than since yet").isNull();
 
-            createRing("stream-1", 40, "nic2", "nic3");
+            jobs.add(createRing("stream-1", 40, "nic2", "nic3").get("id").asString());
             Event first = events.poll(20, TimeUnit.SECONDS);
             assertThat(first).as("an event after the first job").isNotNull();
             assertThat(first.name()).isEqualTo("profile");
@@ -70,13 +73,15 @@ class PathStreamTest extends ApiTestSupport {
             assertThat(Long.parseLong(first.id())).isEqualTo(p1.get("version").asLong()).isGreaterThan(v0);
             assertThat(p1.get("peers")).isNotEmpty();
 
-            createRing("stream-2", 40, "nic2", "nic4");
+            jobs.add(createRing("stream-2", 40, "nic2", "nic4").get("id").asString());
             Event second = events.poll(20, TimeUnit.SECONDS);
             assertThat(second).as("a second event on the same response").isNotNull();
             assertThat(Long.parseLong(second.id())).isGreaterThan(Long.parseLong(first.id()));
             assertThat(JSON.readTree(second.data()).get("version").asLong()).isEqualTo(Long.parseLong(second.id()));
         } finally {
             stream.thenAccept(r -> r.body().close());
+            // The context and database are shared with the other API tests: leave no reservation.
+            jobs.forEach(id -> delete("/v1/jobs/" + id, SCHEDULER));
         }
     }
 
