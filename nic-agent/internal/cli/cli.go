@@ -24,9 +24,12 @@ type verb struct {
 
 func verbs() map[string]verb {
 	return map[string]verb{
-		"version": {"print the agent version", runVersion},
-		"encode":  {"print the uSID carriers for a block and a uSID list", runEncode},
-		"ev":      {"print the entropy value (UDP source port) that selects EV table members", runEV},
+		"version":  {"print the agent version", runVersion},
+		"encode":   {"print the uSID carriers for a block and a uSID list", runEncode},
+		"ev":       {"print the entropy value (UDP source port) that selects EV table members", runEV},
+		"run":      {"pull this NIC's paths from scheduler-api and program the host", runAgent},
+		"status":   {"print the running agent's state, routes, EV ports and rejections", runStatus},
+		"ev-ports": {"print the running agent's EV ports in HCCL's src,dst=sport,... shape", runEVPorts},
 	}
 }
 
@@ -57,7 +60,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, all[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, all[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'nic-agent <command> -h' for a command's flags.")
 }

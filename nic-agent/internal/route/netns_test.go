@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -65,21 +64,27 @@ func showRoutes(t *testing.T, ns string) string {
 	return string(out)
 }
 
-func TestIPRouteInNetns(t *testing.T) {
+func TestNetlinkInNetns(t *testing.T) {
 	ns := newTestNetns(t)
 	ctx := context.Background()
-	r := NewIPRoute(ns)
+	r, err := NewNetlink(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	path1 := []string{"fcbb:bb00:1:12:2:e000::"}
 	path2 := []string{"fcbb:bb00:1:2:3:4:5:6", "fcbb:bb00:7::"}
+	one := Route{Dst: "2001:db8:100::/64", Dev: "v0", Via: "2001:db8:ff::2", Nexthops: []Nexthop{{Carriers: path1, Weight: 1}}}
 
-	err := r.ReplaceEncap(ctx, "2001:db8:100::/64", path1, "v0", "2001:db8:ff::2")
+	err = r.Replace(ctx, one)
 	if errors.Is(err, ErrUnsupported) {
-		t.Skipf("kernel lacks SRv6 encap: %v", err)
+		cannotRun(t, fmt.Sprintf("kernel lacks SRv6 encap: %v", err))
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.ReplaceEncap(ctx, "2001:db8:1::5/128", path1, "v0", ""); err != nil {
+	onLink := Route{Dst: "2001:db8:1::5/128", Dev: "v0", Nexthops: []Nexthop{{Carriers: path1, Weight: 1}}}
+	if err := r.Replace(ctx, onLink); err != nil {
 		t.Fatal(err)
 	}
 	// A seg6 route the agent did not program: List and Delete must leave it alone.
@@ -98,13 +103,13 @@ func TestIPRouteInNetns(t *testing.T) {
 			t.Fatalf("ip -6 route show lacks %q:\n%s", want, text)
 		}
 	}
-	assertList(t, r, []Route{
-		{Dst: "2001:db8:1::5/128", Carriers: path1, Dev: "v0"},
-		{Dst: "2001:db8:100::/64", Carriers: path1, Dev: "v0", Via: "2001:db8:ff::2"},
-	})
+	assertList(t, r, []Route{onLink, one})
 
-	// Replacing moves the destination to the new path in place: still one route for it.
-	if err := r.ReplaceEncap(ctx, "2001:db8:100::/64", path2, "v0", "2001:db8:ff::2"); err != nil {
+	// Replacing moves the destination to the new path in place: still one route for it, and the
+	// SRH lists the carriers in the order given (iproute2 prints them first to last).
+	two := one
+	two.Nexthops = []Nexthop{{Carriers: path2, Weight: 1}}
+	if err := r.Replace(ctx, two); err != nil {
 		t.Fatal(err)
 	}
 	text = showRoutes(t, ns)
@@ -115,6 +120,23 @@ func TestIPRouteInNetns(t *testing.T) {
 		t.Fatalf("after replace there are %d routes to 2001:db8:100::/64:\n%s", n, text)
 	}
 
+	// Several weighted next hops: one multipath route, each next hop with its own encapsulation.
+	multi := one
+	multi.Nexthops = []Nexthop{{Carriers: path1, Weight: 3}, {Carriers: path2, Weight: 1}}
+	if err := r.Replace(ctx, multi); err != nil {
+		t.Fatal(err)
+	}
+	text = showRoutes(t, ns)
+	for _, want := range []string{
+		"nexthop  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] via 2001:db8:ff::2 dev v0 weight 3",
+		"nexthop  encap seg6 mode encap.red segs 2 [ fcbb:bb00:1:2:3:4:5:6 fcbb:bb00:7:: ] via 2001:db8:ff::2 dev v0 weight 1",
+	} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("multipath: ip -6 route show lacks %q:\n%s", want, text)
+		}
+	}
+	assertList(t, r, []Route{onLink, multi})
+
 	if err := r.Delete(ctx, "2001:db8:1::5/128"); err != nil {
 		t.Fatal(err)
 	}
@@ -124,33 +146,75 @@ func TestIPRouteInNetns(t *testing.T) {
 	if err := r.Delete(ctx, "2001:db8:200::/64"); !errors.Is(err, ErrNoRoute) {
 		t.Fatalf("deleting the foreign route: %v, want ErrNoRoute", err)
 	}
-	assertList(t, r, []Route{{Dst: "2001:db8:100::/64", Carriers: path2, Dev: "v0", Via: "2001:db8:ff::2"}})
+	assertList(t, r, []Route{multi})
 	if text := showRoutes(t, ns); !strings.Contains(text, "2001:db8:200::/64") {
 		t.Fatalf("the foreign route is gone:\n%s", text)
 	}
 }
 
-func TestIPRouteKernelRejection(t *testing.T) {
-	ns := newTestNetns(t)
-	r := NewIPRoute(ns)
-	// Valid input the kernel refuses: the gateway is not on any connected network.
-	err := r.ReplaceEncap(context.Background(), "2001:db8:100::/64", []string{"fcbb:bb00:1::"}, "v0", "2001:db8:ee::1")
-	if errors.Is(err, ErrUnsupported) {
-		t.Skipf("kernel lacks SRv6 encap: %v", err)
+func TestNetlinkRejectsBadInputNamingTheField(t *testing.T) {
+	good := []Nexthop{{Carriers: []string{"fcbb:bb00:1::"}, Weight: 1}}
+	tests := []struct {
+		name  string
+		r     Route
+		field string
+	}{
+		{"dst not a prefix", Route{Dst: "2001:db8::1", Dev: "v0", Nexthops: good}, "dst"},
+		{"dst IPv4", Route{Dst: "10.0.0.0/8", Dev: "v0", Nexthops: good}, "dst"},
+		{"dst host bits", Route{Dst: "2001:db8::1/64", Dev: "v0", Nexthops: good}, "dst"},
+		{"no next hop", Route{Dst: "2001:db8::/64", Dev: "v0"}, "nexthops"},
+		{"no carriers", Route{Dst: "2001:db8::/64", Dev: "v0", Nexthops: []Nexthop{{Weight: 1}}}, "nexthops[0].carriers"},
+		{"bad carrier", Route{Dst: "2001:db8::/64", Dev: "v0", Nexthops: []Nexthop{{Carriers: []string{"fcbb::", "nope"}}}}, "nexthops[0].carriers[1]"},
+		{"weight zero in multipath", Route{Dst: "2001:db8::/64", Dev: "v0",
+			Nexthops: []Nexthop{good[0], {Carriers: []string{"fcbb::"}, Weight: 0}}}, "nexthops[1].weight"},
+		{"weight too large", Route{Dst: "2001:db8::/64", Dev: "v0",
+			Nexthops: []Nexthop{good[0], {Carriers: []string{"fcbb::"}, Weight: 257}}}, "nexthops[1].weight"},
+		{"empty dev", Route{Dst: "2001:db8::/64", Nexthops: good}, "dev"},
+		{"dev too long", Route{Dst: "2001:db8::/64", Dev: "a-very-long-ifname", Nexthops: good}, "dev"},
+		{"via IPv4", Route{Dst: "2001:db8::/64", Dev: "v0", Via: "10.0.0.1", Nexthops: good}, "via"},
+		{"via with zone", Route{Dst: "2001:db8::/64", Dev: "v0", Via: "fe80::1%v0", Nexthops: good}, "via"},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Check(tt.r)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error = %v, want ErrInvalid", err)
+			}
+			if !strings.HasPrefix(err.Error(), tt.field+":") {
+				t.Fatalf("error %q does not start with the field name %q", err, tt.field)
+			}
+		})
+	}
+}
+
+func TestNetlinkKernelRejection(t *testing.T) {
+	ns := newTestNetns(t)
+	r, err := NewNetlink(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// Valid input the kernel refuses: the gateway is not on any connected network.
+	err = r.Replace(context.Background(), Route{Dst: "2001:db8:100::/64", Dev: "v0", Via: "2001:db8:ee::1",
+		Nexthops: []Nexthop{{Carriers: []string{"fcbb:bb00:1::"}, Weight: 1}}})
 	if err == nil || !strings.Contains(err.Error(), "2001:db8:100::/64") {
 		t.Fatalf("error = %v, want one naming the destination", err)
 	}
 	assertList(t, r, nil)
 }
 
-func assertList(t *testing.T, r *IPRoute, want []Route) {
+func assertList(t *testing.T, r *Netlink, want []Route) {
 	t.Helper()
 	got, err := r.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, want) {
+	if len(got) != len(want) {
 		t.Fatalf("List = %+v\nwant   %+v", got, want)
+	}
+	for i := range got {
+		if !Equal(got[i], want[i]) {
+			t.Fatalf("List[%d] = %+v\nwant      %+v", i, got[i], want[i])
+		}
 	}
 }

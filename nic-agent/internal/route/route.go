@@ -10,20 +10,31 @@ import (
 	"strings"
 )
 
-// Route is one encapsulating route as the kernel holds it.
+// Route is one encapsulating route as the kernel holds it: one destination, one or more
+// weighted SRv6 next hops. Several next hops make a multipath route: the kernel spreads flows
+// over them by hash, in proportion to the weights.
 type Route struct {
-	Dst      string   // destination prefix, e.g. 2001:db8:1::/64 (a host is written /128)
-	Carriers []string // uSID carriers: [0] becomes the outer destination, the rest the SRH
-	Dev      string   // outgoing interface
-	Via      string   // next hop; empty when the route is on-link
+	Dst      string    // destination prefix, e.g. 2001:db8:1::/64 (a host is written /128)
+	Dev      string    // outgoing interface
+	Via      string    // next hop; empty when the route is on-link
+	Nexthops []Nexthop // at least one
 }
+
+// Nexthop is one encapsulation of a route.
+type Nexthop struct {
+	Carriers []string // uSID carriers: [0] becomes the outer destination, the rest the SRH
+	Weight   int      // 1..256, relative share of flows; ignored with a single next hop
+}
+
+// MaxWeight is the largest next-hop weight the kernel holds (rtnh_hops + 1 in one byte).
+const MaxWeight = 256
 
 // Programmer is the seam between the agent and the host's routing table. Implementations only
 // list and delete routes they programmed themselves, never other routes of the host.
 type Programmer interface {
-	// ReplaceEncap creates or atomically replaces the route to dstPrefix; replacing it moves
-	// the destination's traffic to the new path at once.
-	ReplaceEncap(ctx context.Context, dstPrefix string, carriers []string, dev, via string) error
+	// Replace creates or atomically replaces the route to r.Dst; replacing it moves the
+	// destination's traffic to the new next hops at once, with no moment without a route.
+	Replace(ctx context.Context, r Route) error
 	// Delete removes the route to dstPrefix; ErrNoRoute when there is none.
 	Delete(ctx context.Context, dstPrefix string) error
 	// List returns the routes this programmer owns.
@@ -68,26 +79,63 @@ func checkDev(dev string) error {
 	return nil
 }
 
-// checkEncap validates a ReplaceEncap request at the boundary, naming the bad field.
-func checkEncap(dstPrefix string, carriers []string, dev, via string) error {
-	if _, err := checkPrefix("dst", dstPrefix); err != nil {
+// Check validates a route at the boundary, before anything reaches the kernel, naming the bad field.
+func Check(r Route) error {
+	if _, err := checkPrefix("dst", r.Dst); err != nil {
 		return err
 	}
-	if len(carriers) == 0 {
-		return fmt.Errorf("carriers: at least one carrier is needed: %w", ErrInvalid)
+	if len(r.Nexthops) == 0 {
+		return fmt.Errorf("nexthops: at least one next hop is needed: %w", ErrInvalid)
 	}
-	for i, c := range carriers {
-		if _, err := checkAddr(fmt.Sprintf("carriers[%d]", i), c); err != nil {
-			return err
+	for i, nh := range r.Nexthops {
+		if len(nh.Carriers) == 0 {
+			return fmt.Errorf("nexthops[%d].carriers: at least one carrier is needed: %w", i, ErrInvalid)
+		}
+		for j, c := range nh.Carriers {
+			if _, err := checkAddr(fmt.Sprintf("nexthops[%d].carriers[%d]", i, j), c); err != nil {
+				return err
+			}
+		}
+		if len(r.Nexthops) > 1 && (nh.Weight < 1 || nh.Weight > MaxWeight) {
+			return fmt.Errorf("nexthops[%d].weight: %d is outside 1..%d: %w", i, nh.Weight, MaxWeight, ErrInvalid)
 		}
 	}
-	if err := checkDev(dev); err != nil {
+	if err := checkDev(r.Dev); err != nil {
 		return err
 	}
-	if via != "" {
-		if _, err := checkAddr("via", via); err != nil {
+	if r.Via != "" {
+		if _, err := checkAddr("via", r.Via); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Equal reports whether two routes program the same forwarding (weights count only when
+// there are several next hops; carriers compare as addresses, not text).
+func Equal(a, b Route) bool {
+	if a.Dst != b.Dst || a.Dev != b.Dev || !sameAddr(a.Via, b.Via) || len(a.Nexthops) != len(b.Nexthops) {
+		return false
+	}
+	for i := range a.Nexthops {
+		x, y := a.Nexthops[i], b.Nexthops[i]
+		if len(a.Nexthops) > 1 && x.Weight != y.Weight || len(x.Carriers) != len(y.Carriers) {
+			return false
+		}
+		for j := range x.Carriers {
+			if !sameAddr(x.Carriers[j], y.Carriers[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func sameAddr(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, err1 := netip.ParseAddr(a)
+	y, err2 := netip.ParseAddr(b)
+	return err1 == nil && err2 == nil && x == y
 }

@@ -27,6 +27,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -48,10 +49,12 @@ class AgentController {
     private final LimitsProperties limits;
     private final ObjectMapper json;
     private final PollWriters wakers;
+    private final PathStreams streams;
 
     AgentController(PathBoard board, ProfileReader profiles, ReportSink reports, Placement placement,
-                    LimitsProperties limits, PollWriters wakers, ObjectMapper json) {
+                    LimitsProperties limits, PollWriters wakers, PathStreams streams, ObjectMapper json) {
         this.board = board;
+        this.streams = streams;
         this.wakers = wakers;
         this.profiles = profiles;
         this.reports = reports;
@@ -106,6 +109,21 @@ class AgentController {
         });
         result.onError(e -> board.unpark(nic, w));
         return result;
+    }
+
+    @GetMapping(path = "/v1/agents/{nic}/paths/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Operation(summary = "Stream the NIC's EV profile (server-sent events)", description = "One long-lived "
+            + "response instead of repeated long-polls: an event 'profile' (id = the version, data = the EvProfile "
+            + "JSON) at once when the NIC's version is newer than since (or since is absent), then one for every "
+            + "newer version; comments every 30 s keep it open. It ends after an hour or when the service stops: "
+            + "reconnect with since = the last id. Agents fall back to the long-poll where this is absent.")
+    @ApiResponse(responseCode = "200", description = "the stream: each 'profile' event's data is an EvProfile",
+            content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(implementation = EvProfile.class)))
+    @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    SseEmitter stream(@PathVariable String nic, @RequestParam(required = false) @Min(0) Long since) {
+        requireNic(nic);
+        return streams.open(nic, since == null ? -1 : since);
     }
 
     private void answer(DeferredResult<ResponseEntity<EvProfile>> result, String nic) {

@@ -12,10 +12,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public record EvProfile(String nic, long version, List<Peer> peers) {
 
     /**
+     * @param address   the peer NIC's IPv6 address from the fabric plan (the destination an agent routes
+     *                  into its carriers); null when the peer is no longer in the fabric
      * @param minActive fewest entries the agent must keep in use for this peer: it may stop using
      *                  entries it finds bad (ASSUMED_BAD) down to this count, not below
      */
-    public record Peer(String peer, int minActive, List<Entry> entries) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Peer(String peer, String address, int minActive, List<Entry> entries) {
     }
 
     /**

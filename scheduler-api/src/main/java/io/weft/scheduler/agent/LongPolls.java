@@ -68,10 +68,12 @@ class LongPolls implements SmartLifecycle {
     /** Set until the service has started and once it stops: polls are answered at once, never parked. */
     private volatile boolean stopping = true;
     private final PollWriters wakers;
+    private final StreamFastPath streams;
 
     LongPolls(PathBoard board, ProfileBytes profiles, Placement placement, LimitsProperties limits,
-              TokenStore tokens, PollWriters wakers, MeterRegistry meters) {
+              TokenStore tokens, PollWriters wakers, StreamFastPath streams, MeterRegistry meters) {
         this.board = board;
+        this.streams = streams;
         this.wakers = wakers;
         this.profiles = profiles;
         this.placement = placement;
@@ -95,6 +97,9 @@ class LongPolls implements SmartLifecycle {
 
     /** Answers (now or later) a poll it fully understands and returns true; else false, touching nothing. */
     boolean take(Request request, Response response, Callback callback) {
+        if (streams.take(request, response, callback, stopping)) {
+            return true;
+        }
         Poll poll = accept(request);
         if (poll == null) {
             return false;

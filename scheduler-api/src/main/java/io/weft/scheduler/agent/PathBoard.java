@@ -43,11 +43,14 @@ public class PathBoard {
         private final long since;
         private final LongConsumer wake;
         private final Runnable release;
+        /** Counted in the waiters gauge: long-polls are, profile streams (which re-park) are not. */
+        private final boolean counted;
 
-        Waiter(long since, LongConsumer wake, Runnable release) {
+        Waiter(long since, LongConsumer wake, Runnable release, boolean counted) {
             this.since = since;
             this.wake = wake;
             this.release = release;
+            this.counted = counted;
         }
     }
 
@@ -69,12 +72,19 @@ public class PathBoard {
      * that landed in between.
      */
     public Waiter park(String nic, long since, LongConsumer wake, Runnable release) {
+        return park(nic, since, wake, release, true);
+    }
+
+    /** {@link #park}, for a profile stream when {@code counted} is false (not a waiting long-poll). */
+    Waiter park(String nic, long since, LongConsumer wake, Runnable release, boolean counted) {
         if (version(nic) > since) {
             return null;
         }
-        Waiter w = new Waiter(since, wake, release);
+        Waiter w = new Waiter(since, wake, release, counted);
         waiters.computeIfAbsent(nic, k -> new CopyOnWriteArrayList<>()).add(w);
-        waiting.incrementAndGet();
+        if (counted) {
+            waiting.incrementAndGet();
+        }
         long now = version(nic);
         if (now > since && unpark(nic, w)) {
             wake.accept(now);
@@ -86,7 +96,9 @@ public class PathBoard {
     public boolean unpark(String nic, Waiter w) {
         List<Waiter> list = waiters.get(nic);
         if (list != null && list.remove(w)) {
-            waiting.decrementAndGet();
+            if (w.counted) {
+                waiting.decrementAndGet();
+            }
             return true;
         }
         return false;
@@ -134,7 +146,9 @@ public class PathBoard {
         }
         for (Waiter w : list) {
             if (w.since < version && list.remove(w)) {
-                waiting.decrementAndGet();
+                if (w.counted) {
+                    waiting.decrementAndGet();
+                }
                 w.wake.accept(version);
             }
         }

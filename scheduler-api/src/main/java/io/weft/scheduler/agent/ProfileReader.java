@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.weft.plan.FabricPlan;
+import io.weft.scheduler.fabric.Placement;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -21,11 +23,13 @@ import org.springframework.stereotype.Component;
 class ProfileReader {
     private final JdbcClient jdbc;
     private final PathBoard board;
+    private final Placement placement;
     private final Map<String, EvProfile> latest = new ConcurrentHashMap<>();
 
-    ProfileReader(JdbcClient jdbc, PathBoard board) {
+    ProfileReader(JdbcClient jdbc, PathBoard board, Placement placement) {
         this.jdbc = jdbc;
         this.board = board;
+        this.placement = placement;
         board.beforeWake(this::preload);
     }
 
@@ -93,12 +97,28 @@ class ProfileReader {
                 })
                 .list();
         Map<String, EvProfile> out = new HashMap<>();
+        FabricPlan plan = placement.ready() ? placement.view().plan() : null;
         for (String nic : nics) {
             List<EvProfile.Peer> peers = new ArrayList<>();
             bySrc.getOrDefault(nic, Map.of()).forEach((peer, entries) -> peers.add(new EvProfile.Peer(peer,
-                    entries.stream().anyMatch(e -> e.state().equals("GOOD")) ? 1 : 0, entries)));
+                    addressOf(plan, peer), entries.stream().anyMatch(e -> e.state().equals("GOOD")) ? 1 : 0, entries)));
             out.put(nic, new EvProfile(nic, versions.getOrDefault(nic, 0L), peers));
         }
         return out;
+    }
+
+    /**
+     * The peer's address as planned: agents route to it, and they cannot read the fabric themselves
+     * (an agent token only reaches its own NIC). Addresses are stable across plans of one fabric.
+     */
+    private static String addressOf(FabricPlan plan, String nic) {
+        if (plan == null) {
+            return null;
+        }
+        try {
+            return plan.nicAddress(nic);
+        } catch (IllegalArgumentException gone) {
+            return null; // the peer left the fabric; the agent rejects the peer, naming it
+        }
     }
 }

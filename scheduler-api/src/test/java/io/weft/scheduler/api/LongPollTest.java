@@ -33,6 +33,15 @@ class LongPollTest extends ApiTestSupport {
         JsonNode peer = peer(profile, "nic3");
         assertThat(peer).as("profile has peer nic3: " + profile).isNotNull();
         assertThat(peer.get("minActive").asInt()).isEqualTo(1);
+        // The agent routes to the peer's planned address; it cannot read /v1/fabric with its token.
+        String planned = null;
+        for (JsonNode n : get("/v1/fabric", OPERATOR).body().at("/plan/nics")) {
+            if (n.get("id").asString().equals("nic3")) {
+                planned = n.get("address").asString();
+            }
+        }
+        assertThat(planned).as("plan has nic3").isNotNull();
+        assertThat(peer.get("address").asString()).isEqualTo(planned);
         String jobId = job.get("id").asString();
         JsonNode flow = job.get("flows").get(0);
         boolean srv6 = false;

@@ -65,6 +65,7 @@ public final class ApiBench {
         ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
                 .setLevel(ch.qos.logback.classic.Level.WARN);
         boolean json = false;
+        boolean stream = false;
         int agents = 10_000;
         int nics = 1024;
         int rate = 1000;
@@ -72,12 +73,13 @@ public final class ApiBench {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
+                case "--stream" -> stream = true;
                 case "--agents" -> agents = Integer.parseInt(args[++i]);
                 case "--nics" -> nics = Integer.parseInt(args[++i]);
                 case "--rate" -> rate = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 default -> {
-                    System.err.println("usage: ApiBench [--json] [--agents N] [--nics N] [--rate R] [--seconds S]");
+                    System.err.println("usage: ApiBench [--json] [--stream] [--agents N] [--nics N] [--rate R] [--seconds S]");
                     System.exit(2);
                 }
             }
@@ -91,7 +93,7 @@ public final class ApiBench {
                 .start()) {
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
-            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds);
+            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream);
             results.println(json ? r.json() : r.table());
         } finally {
             deleteTree(dir);
@@ -110,12 +112,21 @@ public final class ApiBench {
                             + "\"update_client_cpu_ms\":%.0f,\"pull_client_cpu_pct\":%.1f,\"loadavg\":\"%s\","
                             + "\"update_first_ms\":%.1f,\"update_service_cpu_ms\":%.0f,\"pull_service_cpu_pct\":%.1f,"
                             + "\"update_round1_p50_ms\":%.1f,\"update_round1_p99_ms\":%.1f,"
-                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f}",
+                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f,"
+                            + "\"service_cpu_us_per_agent\":%.1f}",
                     agents, nics, updated, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
                     parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
                     pullServiceCpuMs / (pullSeconds * 10.0), pct(f, 50), pct(f, 99), first.serviceCpuMs(),
-                    first.jobPostMs());
+                    first.jobPostMs(), serviceCpuUsPerAgent());
+        }
+
+        /**
+         * The service's CPU for one update divided by the agents it reached: the job's placement and
+         * commit plus every woken agent's answer, in microseconds per agent (goal <= 10).
+         */
+        double serviceCpuUsPerAgent() {
+            return updated == 0 ? Double.NaN : updateServiceCpuMs * 1000.0 / updated;
         }
 
         /** The client's selector thread, as a share of one core over the pull phase. */
@@ -133,11 +144,11 @@ public final class ApiBench {
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
                     service RSS              %.0f MB with the agents waiting (goal <= 768 MB)
                     client CPU               %.0f ms for the update; %.1f %% of a core while pulling
-                    service CPU              %.0f ms for the update; %.1f %% of a core while pulling
+                    service CPU              %.0f ms for the update (%.1f us per agent, goal <= 10); %.1f %% of a core while pulling
                     load average             %s""",
                     agents, nics, parkSeconds, updated, nics, jobPostMs, updateFirstMs, updateP50Ms, updateP99Ms,
                     updateMaxMs, pct(first.latencies(), 50), pct(first.latencies(), 99), first.serviceCpuMs(), rate, pullP50Ms, pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(),
-                    updateServiceCpuMs, pullServiceCpuMs / (pullSeconds * 10.0), load);
+                    updateServiceCpuMs, serviceCpuUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), load);
         }
     }
 
@@ -192,7 +203,7 @@ public final class ApiBench {
         }
     }
 
-    static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds)
+    static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream)
             throws Exception {
         int port = freePort();
         Process service = startService(e, fabric, nics, port);
@@ -215,8 +226,17 @@ public final class ApiBench {
                     Thread.sleep(10); // let the accept queue drain; this is a load test, not a SYN flood
                 }
             }
-            Round first = updateRound(http, nio, base, service, conns, nics, "bench-1");
-            Round second = updateRound(http, nio, base, service, conns, nics, "bench-2");
+            Round first;
+            Round second;
+            if (stream) {
+                // The streaming variant: each agent holds one profile stream; a change is one event on it.
+                Streams streams = openStreams(http, nio, base, conns, nics);
+                first = streamRound(http, nio, base, service, streams, nics, "bench-1");
+                second = streamRound(http, nio, base, service, streams, nics, "bench-2");
+            } else {
+                first = updateRound(http, nio, base, service, conns, nics, "bench-1");
+                second = updateRound(http, nio, base, service, conns, nics, "bench-2");
+            }
             double rssMb = Math.max(first.rssMb(), second.rssMb());
             double parkSeconds = first.parkSeconds();
 
@@ -336,6 +356,80 @@ public final class ApiBench {
             }
         }
         return new Round(jobPostMs, sorted(update), clientCpuMs, serviceCpuMs, rssMb, parkSeconds);
+    }
+
+    /** Open profile streams and, per round, when each agent got its first event after the job POST. */
+    static final class Streams {
+        final int agents;
+        final double parkSeconds;
+        volatile long[] doneAt;
+        volatile CountDownLatch answered;
+
+        Streams(int agents, double parkSeconds) {
+            this.agents = agents;
+            this.parkSeconds = parkSeconds;
+        }
+    }
+
+    private static Streams openStreams(HttpClient http, NioHttp nio, String base, NioHttp.Conn[] conns, int nics)
+            throws Exception {
+        NioHttp.Conn setup = nio.connect();
+        long[] since = new long[nics];
+        for (int n = 0; n < nics; n++) {
+            since[n] = versionOf(nio.call(setup, nio.get("/v1/agents/nic" + n + "/paths", AGENT_TOKEN))
+                    .get(30, TimeUnit.SECONDS));
+        }
+        long start = System.nanoTime();
+        Streams[] holder = new Streams[1];
+        for (int i = 0; i < conns.length; i++) {
+            int idx = i;
+            nio.stream(conns[i], nio.getStream("/v1/agents/nic" + (i % nics) + "/paths/stream?since=" + since[i % nics],
+                    AGENT_TOKEN), at -> {
+                        Streams st = holder[0];
+                        long[] done = st == null ? null : st.doneAt;
+                        if (done != null && done[idx] == 0) {
+                            done[idx] = at;
+                            st.answered.countDown();
+                        }
+                    });
+        }
+        awaitGauge(http, base, "weft_agent_streams", conns.length, 180);
+        holder[0] = new Streams(conns.length, (System.nanoTime() - start) / 1e9);
+        return holder[0];
+    }
+
+    /** One job change with every agent's stream open: latencies (ms from the POST) and costs. */
+    private static Round streamRound(HttpClient http, NioHttp nio, String base, Process service, Streams streams,
+                                     int nics, String name) throws Exception {
+        double rssMb = rssMb(service.pid());
+        String job = "{\"name\":\"" + name + "\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
+                + "],\"demandGbps\":10}";
+        long[] doneAt = new long[streams.agents];
+        streams.answered = new CountDownLatch(streams.agents);
+        streams.doneAt = doneAt;
+        double cpu0 = nio.cpuMs();
+        double serviceCpu0 = cpuMs(service.pid());
+        long t0 = System.nanoTime();
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
+                .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
+        double jobPostMs = (System.nanoTime() - t0) / 1e6;
+        if (created.statusCode() != 201) {
+            throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
+        }
+        if (!streams.answered.await(120, TimeUnit.SECONDS)) {
+            System.err.println("bench: " + streams.answered.getCount() + " of " + streams.agents
+                    + " streams got no event after 120 s");
+        }
+        double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
+        rssMb = Math.max(rssMb, rssMb(service.pid()));
+        List<Double> update = new ArrayList<>();
+        for (long at : doneAt) {
+            if (at != 0) {
+                update.add((at - t0) / 1e6);
+            }
+        }
+        return new Round(jobPostMs, sorted(update), nio.cpuMs() - cpu0, serviceCpuMs, rssMb, streams.parkSeconds);
     }
 
     private static void warmUp(HttpClient http, NioHttp nio, String base, int nics) throws Exception {
@@ -472,7 +566,11 @@ public final class ApiBench {
     }
 
     private static void awaitWaiters(HttpClient http, String base, int n, int timeoutS) throws Exception {
-        Pattern gauge = Pattern.compile("(?m)^weft_longpoll_waiters\\{[^}]*} ([0-9.E]+)");
+        awaitGauge(http, base, "weft_longpoll_waiters", n, timeoutS);
+    }
+
+    private static void awaitGauge(HttpClient http, String base, String name, int n, int timeoutS) throws Exception {
+        Pattern gauge = Pattern.compile("(?m)^" + name + "\\{[^}]*} ([0-9.E]+)");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
         int seen = -1;
         while (System.nanoTime() < deadline) {
@@ -487,7 +585,7 @@ public final class ApiBench {
             }
             Thread.sleep(100);
         }
-        throw new IllegalStateException("only " + seen + " of " + n + " long-polls were parked after " + timeoutS + " s");
+        throw new IllegalStateException("only " + seen + " of " + n + " " + name + " after " + timeoutS + " s");
     }
 
     /** A 2-tier leaf-spine: {@code leaves} leaves, 8 spines, 16 NICs per leaf, 400G everywhere. */

@@ -33,6 +33,11 @@ final class NioHttp implements AutoCloseable {
         void done(int status, byte[] body, long atNanos);
     }
 
+    /** Called on the selector thread for every profile event a stream receives. */
+    interface Event {
+        void event(long atNanos);
+    }
+
     /** One kept-alive connection; at most one request in flight. */
     static final class Conn {
         private final SocketChannel channel;
@@ -40,6 +45,8 @@ final class NioHttp implements AutoCloseable {
         private ByteBuffer out;
         private ByteBuffer in = ByteBuffer.allocate(4096);
         private Done pending;
+        /** Set while the connection carries a server-sent event stream. */
+        private Event streaming;
 
         private Conn(SocketChannel channel) {
             this.channel = channel;
@@ -99,6 +106,55 @@ final class NioHttp implements AutoCloseable {
             c.in.clear();
             write(c);
         });
+    }
+
+    /**
+     * Opens a server-sent event stream on an idle connection: {@code event} runs for every
+     * {@code event:profile} line that arrives, for as long as the connection lives. The bytes are
+     * scanned for the marker, not parsed (chunk framing is ignored): the service writes each event,
+     * marker included, in one chunk.
+     */
+    void stream(Conn c, byte[] request, Event event) {
+        onLoop(() -> {
+            if (c.pending != null || c.streaming != null) {
+                throw new IllegalStateException("connection busy");
+            }
+            c.streaming = event;
+            c.out = ByteBuffer.wrap(request);
+            c.in.clear();
+            write(c);
+        });
+    }
+
+    /** The bytes of a stream request (Accept: text/event-stream). */
+    byte[] getStream(String pathAndQuery, String token) {
+        return ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nAuthorization: Bearer " + token
+                + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static final byte[] PROFILE_EVENT = "event:profile".getBytes(StandardCharsets.US_ASCII);
+
+    /** Reports every profile marker in the stream's buffer and keeps only a possible partial one. */
+    private static void scanStream(Conn c) {
+        byte[] a = c.in.array();
+        int end = c.in.position();
+        int last = -1;
+        outer:
+        for (int i = 0; i + PROFILE_EVENT.length <= end; i++) {
+            for (int j = 0; j < PROFILE_EVENT.length; j++) {
+                if (a[i + j] != PROFILE_EVENT[j]) {
+                    continue outer;
+                }
+            }
+            c.streaming.event(System.nanoTime());
+            last = i + PROFILE_EVENT.length;
+        }
+        int keep = Math.max(last, end - (PROFILE_EVENT.length - 1));
+        if (keep > 0) {
+            int rest = end - Math.max(0, keep);
+            System.arraycopy(a, end - rest, a, 0, rest);
+            c.in.position(rest);
+        }
     }
 
     /** Sends and waits (setup steps: not timed). */
@@ -186,6 +242,10 @@ final class NioHttp implements AutoCloseable {
             }
         } catch (IOException e) {
             fail(c);
+            return;
+        }
+        if (c.streaming != null) {
+            scanStream(c);
             return;
         }
         int[] parsed = HttpResponses.complete(c.in.array(), c.in.position());

@@ -1,0 +1,69 @@
+package agent
+
+import (
+	"testing"
+	"time"
+
+	"weft.io/nic-agent/internal/counters"
+	"weft.io/nic-agent/internal/host"
+)
+
+func reportStatus() Status {
+	return Status{Applied: host.Desired{Active: []host.Active{
+		{Peer: "nic2", PeerAddr: "fd00::2", ID: "a#srv6", Format: "srv6", Carriers: []string{"fcbb:bb00:1::"}, Weight: 3},
+		{Peer: "nic2", PeerAddr: "fd00::2", ID: "b#srv6", Format: "srv6", Carriers: []string{"fcbb:bb00:2::"}, Weight: 1},
+		{Peer: "nic3", PeerAddr: "fd00::3", ID: "c#ev", Format: "udp-sport", EV: 49920, Weight: 1},
+	}}, ProbeRTTus: map[string]float64{"a#srv6": 42}}
+}
+
+// TestBuildReportSharesPeerCountsByWeight: the kernel counts per peer; two entries to one peer
+// share its bytes 3:1, and the EV flow carries its port instead of a carrier.
+func TestBuildReportSharesPeerCountsByWeight(t *testing.T) {
+	prev := map[string]counters.Count{"fd00::2": {Bytes: 1000}, "fd00::3": {Bytes: 0}}
+	now := map[string]counters.Count{"fd00::2": {Bytes: 1000 + 8000}, "fd00::3": {Bytes: 500}}
+	r, sent := buildReport("nic1", time.Unix(0, 42), reportStatus(), now, prev, time.Second)
+	if r.SchemaVersion != 1 || r.NIC != "nic1" || r.TimestampNs != "42" || len(r.Flows) != 3 {
+		t.Fatalf("report = %+v", r)
+	}
+	a, b, c := r.Flows[0], r.Flows[1], r.Flows[2]
+	if a.Bytes != "6750" || b.Bytes != "2250" || sent[0] != 6000 || sent[1] != 2000 || sent[2] != 500 {
+		t.Fatalf("bytes a=%s b=%s sent=%v, want 3:1 of the peer's 9000 (6000:2000 in the interval)", a.Bytes, b.Bytes, sent)
+	}
+	if a.Carrier != "fcbb:bb00:1::" || a.EV != nil || c.EV == nil || *c.EV != 49920 || c.Carrier != "" {
+		t.Fatalf("encodings: a %+v, c %+v", a, c)
+	}
+	if a.RTTus == nil || *a.RTTus != 42 || b.RTTus != nil {
+		t.Fatalf("rtt a=%v b=%v, want 42 and null", a.RTTus, b.RTTus)
+	}
+	if a.RateGbps != 6000*8/1e9 {
+		t.Fatalf("rate a = %v Gbit/s", a.RateGbps)
+	}
+	if a.ECNMarked != "0" || a.CNPCount != "0" || a.Drops != "0" {
+		t.Fatalf("without NIC counters ECN/CNP/drops must be 0: %+v", a)
+	}
+}
+
+// TestNICCountsAreSharedByBytesAndAccumulated: what the NIC counted before the agent looked is
+// nobody's; later increases go to the flows by the bytes each sent in the interval.
+func TestNICCountsAreSharedByBytesAndAccumulated(t *testing.T) {
+	var n nicShares
+	n.acc = map[string]counters.NICCount{}
+	r, _ := buildReport("nic1", time.Unix(0, 1), reportStatus(), nil, nil, time.Second)
+	n.add(counters.NICCount{ECNMarked: 1000, CNPs: 1000, Drops: 1000}, &r, []float64{0, 0, 0})
+	if r.Flows[0].ECNMarked != "0" || r.Flows[2].Drops != "0" {
+		t.Fatalf("counts from before the agent looked were given to flows: %+v", r.Flows)
+	}
+	for round, want := range [][3]string{{"60", "20", "20"}, {"120", "40", "40"}} {
+		r, _ = buildReport("nic1", time.Unix(0, 2), reportStatus(), nil, nil, time.Second)
+		c := counters.NICCount{ECNMarked: 1000 + uint64(round+1)*100, CNPs: 1000, Drops: 1000 + uint64(round+1)*10}
+		n.add(c, &r, []float64{600, 200, 200})
+		for i, f := range r.Flows {
+			if f.ECNMarked != want[i] {
+				t.Fatalf("round %d flow %s ecnMarked = %s, want %s", round, f.FlowID, f.ECNMarked, want[i])
+			}
+		}
+		if r.Flows[0].CNPCount != "0" || r.Flows[0].Drops != []string{"6", "12"}[round] {
+			t.Fatalf("round %d flow a: cnp %s drops %s", round, r.Flows[0].CNPCount, r.Flows[0].Drops)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunOnceProgramsANamespace runs `nic-agent run --once --netns` against an httptest stand-in
+// of scheduler-api (the real one is Java; system-tests runs real agents against it) and reads the
+// route back from the kernel.
+func TestRunOnceProgramsANamespace(t *testing.T) {
+	if os.Geteuid() != 0 {
+		cannotRun(t, "needs root to create network namespaces")
+	}
+	ns := fmt.Sprintf("weft-cli-%d-%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
+	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
+		cannotRun(t, "cannot create a network namespace: "+strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
+	for _, args := range [][]string{
+		{"link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+		{"link", "set", "v0", "up"}, {"link", "set", "v1", "up"},
+		{"-6", "addr", "add", "2001:db8:ff::1/64", "dev", "v0", "nodad"},
+		{"-6", "route", "add", "default", "via", "2001:db8:ff::2", "dev", "v0"},
+	} {
+		if out, err := exec.Command("ip", append([]string{"-n", ns}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %s: %s", strings.Join(args, " "), out)
+		}
+	}
+	profile := map[string]any{"nic": "nic1", "version": 4, "peers": []any{map[string]any{
+		"peer": "nic2", "address": "fd00:ef7:12::2", "minActive": 1, "entries": []any{
+			map[string]any{"id": "f#srv6", "format": "srv6", "value": "fcbb:bb00:1:e000::",
+				"carriers": []string{"fcbb:bb00:1:e000::", "fcbb:bb00:2:e000::"}, "weight": 1, "state": "GOOD"},
+			map[string]any{"id": "f#mpls", "format": "mpls", "value": "16", "weight": 1, "state": "GOOD"}}}}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/agents/nic1/paths" || r.Header.Get("Authorization") != "Bearer tok" {
+			http.Error(w, "no", http.StatusForbidden)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(profile)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	t.Setenv("WEFT_AGENT_TOKEN", "tok")
+	var stdout, stderr bytes.Buffer
+	code := Run([]string{"run", "--once", "--nic", "nic1", "--server", srv.URL, "--netns", ns, "--log-level", "error",
+		"--state-file", filepath.Join(dir, "state.json"), "--ev-file", filepath.Join(dir, "ev")}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := "version 4: 1 routes, 0 EV peers, 1 rejected\nrejected peers[0].entries[1].format: unknown format \"mpls\" (srv6 or udp-sport)\n"
+	if stdout.String() != want {
+		t.Fatalf("stdout = %q, want %q", stdout.String(), want)
+	}
+	out, _ := exec.Command("ip", "-n", ns, "-6", "route", "show", "proto", "200").CombinedOutput()
+	if !strings.Contains(string(out), "segs 2 [ fcbb:bb00:1:e000:: fcbb:bb00:2:e000:: ] via 2001:db8:ff::2 dev v0") {
+		t.Fatalf("kernel routes:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "state.json")); err != nil {
+		t.Fatalf("no state file: %v", err)
+	}
+}
+
+func cannotRun(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("cannot run under CI=true: %s", why)
+	}
+	t.Skip(why)
+}

@@ -1,0 +1,234 @@
+// Package host turns a profile into what this host must hold (routes, entropy values) and
+// brings the kernel there with as few changes as possible.
+package host
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+
+	"weft.io/nic-agent/internal/profile"
+	"weft.io/nic-agent/internal/route"
+)
+
+// Uplink is how this host leaves towards the fabric: every SRv6 route goes out this way.
+type Uplink struct {
+	Dev     string // e.g. eth0
+	Via     string // the leaf's address (often link-local); empty when on-link
+	Address string // this NIC's own IPv6 address (the source in the EV file)
+}
+
+// Rejection is one entry (or a whole peer, Entry empty) the agent refused, with the field at fault.
+type Rejection struct {
+	Peer   string `json:"peer"`
+	Entry  string `json:"entry,omitempty"`
+	Field  string `json:"field"`
+	Reason string `json:"reason"`
+}
+
+func (r Rejection) String() string { return r.Field + ": " + r.Reason }
+
+// Active is an entry the host uses: traffic to Peer is sent with it.
+type Active struct {
+	Peer     string   `json:"peer"`
+	PeerAddr string   `json:"peerAddr"`
+	ID       string   `json:"id"`
+	JobID    string   `json:"jobId,omitempty"`
+	Format   string   `json:"format"`
+	Carriers []string `json:"carriers,omitempty"` // srv6
+	EV       int      `json:"ev,omitempty"`       // udp-sport
+	Weight   int      `json:"weight"`
+	// Fallback is true when the entry is not GOOD (or the agent's probes found it bad) and is used
+	// only because minActive asks for more entries than there are good ones.
+	Fallback bool `json:"fallback,omitempty"`
+}
+
+// EVPorts is the entropy values (UDP source ports) for traffic from this NIC to one peer.
+type EVPorts struct {
+	Peer  string `json:"peer"`
+	Src   string `json:"src"`
+	Dst   string `json:"dst"`
+	Ports []int  `json:"ports"`
+}
+
+// Desired is everything one profile version asks of this host.
+type Desired struct {
+	Version  int64         `json:"version"`
+	Routes   []route.Route `json:"routes"` // sorted by destination
+	EV       []EVPorts     `json:"ev"`     // sorted by peer
+	Active   []Active      `json:"active"`
+	Rejected []Rejection   `json:"rejected,omitempty"`
+}
+
+// Compile decides the routes and entropy values for profile p. bad holds the ids of entries the
+// agent's own probes found failing: they are treated as ASSUMED_BAD. A bad entry or peer is
+// rejected (and listed), everything else is used.
+//
+// Per peer and format: GOOD entries are used; when fewer than minActive are, the ASSUMED_BAD
+// (or probe-failed), then UNKNOWN ones are added until minActive is reached; DENIED never is
+// (OCP MRC semantics). Several srv6 entries make one multipath route weighted by their weights.
+func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
+	d := Desired{Version: p.Version}
+	seen := map[string]int{}
+	for i, peer := range p.Peers {
+		field := fmt.Sprintf("peers[%d]", i)
+		if peer.Peer == "" {
+			d.Rejected = append(d.Rejected, Rejection{Field: field + ".peer", Reason: "empty peer id"})
+			continue
+		}
+		if j, dup := seen[peer.Peer]; dup {
+			d.Rejected = append(d.Rejected, Rejection{Peer: peer.Peer, Field: field + ".peer",
+				Reason: fmt.Sprintf("peer %q already listed at peers[%d]", peer.Peer, j)})
+			continue
+		}
+		seen[peer.Peer] = i
+		addr, err := netip.ParseAddr(peer.Address)
+		if err != nil || !addr.Is6() || addr.Is4In6() || addr.Zone() != "" {
+			d.Rejected = append(d.Rejected, Rejection{Peer: peer.Peer, Field: field + ".address",
+				Reason: fmt.Sprintf("peer %q has no IPv6 address (%q)", peer.Peer, peer.Address)})
+			continue
+		}
+		var srv6, ev []candidate
+		for j, e := range peer.Entries {
+			c, rej := check(peer, addr.String(), e, fmt.Sprintf("%s.entries[%d]", field, j), bad)
+			if rej != nil {
+				d.Rejected = append(d.Rejected, *rej)
+				continue
+			}
+			if c.Format == profile.FormatSRv6 {
+				srv6 = append(srv6, c)
+			} else {
+				ev = append(ev, c)
+			}
+		}
+		if use := choose(srv6, peer.MinActive); len(use) > 0 {
+			d.Routes = append(d.Routes, routeOf(addr, up, use))
+			for _, c := range use {
+				d.Active = append(d.Active, c.Active)
+			}
+		}
+		if use := choose(ev, peer.MinActive); len(use) > 0 {
+			ports := make([]int, 0, len(use))
+			for _, c := range use {
+				if !slices.Contains(ports, c.EV) {
+					ports = append(ports, c.EV)
+				}
+				d.Active = append(d.Active, c.Active)
+			}
+			d.EV = append(d.EV, EVPorts{Peer: peer.Peer, Src: up.Address, Dst: addr.String(), Ports: ports})
+		}
+	}
+	slices.SortFunc(d.Routes, func(a, b route.Route) int { return strings.Compare(a.Dst, b.Dst) })
+	slices.SortFunc(d.EV, func(a, b EVPorts) int { return strings.Compare(a.Peer, b.Peer) })
+	return d
+}
+
+// candidate is a valid entry and how eager the agent is to use it (lower is better).
+type candidate struct {
+	Active
+	rank int
+}
+
+const (
+	rankGood = iota
+	rankProbedBad
+	rankAssumedBad
+	rankUnknown
+	rankDenied
+)
+
+func check(peer profile.Peer, addr string, e profile.Entry, field string, bad map[string]bool) (candidate, *Rejection) {
+	reject := func(f, why string) (candidate, *Rejection) {
+		return candidate{}, &Rejection{Peer: peer.Peer, Entry: e.ID, Field: field + f, Reason: why}
+	}
+	if e.ID == "" {
+		return reject(".id", "empty entry id")
+	}
+	c := candidate{Active: Active{Peer: peer.Peer, PeerAddr: addr, ID: e.ID, JobID: e.JobID, Format: e.Format,
+		Weight: max(1, e.Weight)}}
+	switch e.State {
+	case profile.Good:
+		c.rank = rankGood
+		if bad[e.ID] {
+			c.rank = rankProbedBad
+		}
+	case profile.AssumedBad:
+		c.rank = rankAssumedBad
+	case profile.Unknown:
+		c.rank = rankUnknown
+	case profile.Denied:
+		c.rank = rankDenied
+	default:
+		return reject(".state", fmt.Sprintf("unknown state %q (GOOD, ASSUMED_BAD, DENIED or UNKNOWN)", e.State))
+	}
+	if c.rank == rankDenied {
+		return c, nil // DENIED entries need no valid value: they are never used
+	}
+	switch e.Format {
+	case profile.FormatSRv6:
+		if len(e.Carriers) == 0 {
+			return reject(".carriers", "no carriers")
+		}
+		for k, s := range e.Carriers {
+			a, err := netip.ParseAddr(s)
+			if err != nil || !a.Is6() || a.Is4In6() || a.Zone() != "" {
+				return reject(fmt.Sprintf(".carriers[%d]", k), fmt.Sprintf("%q is not an IPv6 address", s))
+			}
+			c.Carriers = append(c.Carriers, a.String())
+		}
+	case profile.FormatUDPSport:
+		v, err := strconv.Atoi(e.Value)
+		if err != nil || v < 0 || v > 65535 {
+			return reject(".value", fmt.Sprintf("%q is not a UDP port (0..65535)", e.Value))
+		}
+		c.EV = v
+	default:
+		return reject(".format", fmt.Sprintf("unknown format %q (srv6 or udp-sport)", e.Format))
+	}
+	return c, nil
+}
+
+// choose returns the entries to use: the GOOD ones, topped up to minActive from the next best.
+func choose(cs []candidate, minActive int) []candidate {
+	usable := slices.DeleteFunc(slices.Clone(cs), func(c candidate) bool { return c.rank == rankDenied })
+	slices.SortStableFunc(usable, func(a, b candidate) int { return a.rank - b.rank })
+	n := 0
+	for n < len(usable) && usable[n].rank == rankGood {
+		n++
+	}
+	n = min(len(usable), max(n, minActive))
+	out := usable[:n]
+	for i := range out {
+		out[i].Fallback = out[i].rank != rankGood
+	}
+	return out
+}
+
+// routeOf makes the route to one peer: one next hop per distinct carrier list (entries on the
+// same path add their weights; the kernel refuses two identical next hops), weights scaled to
+// the kernel's 1..256.
+func routeOf(addr netip.Addr, up Uplink, use []candidate) route.Route {
+	var nhs []route.Nexthop
+	for _, c := range use {
+		i := slices.IndexFunc(nhs, func(n route.Nexthop) bool { return slices.Equal(n.Carriers, c.Carriers) })
+		if i < 0 {
+			nhs = append(nhs, route.Nexthop{Carriers: c.Carriers})
+			i = len(nhs) - 1
+		}
+		nhs[i].Weight += c.Weight
+	}
+	top := 0
+	for _, n := range nhs {
+		top = max(top, n.Weight)
+	}
+	for i := range nhs {
+		if len(nhs) == 1 {
+			nhs[i].Weight = 1
+			continue
+		}
+		nhs[i].Weight = max(1, min(route.MaxWeight, int((int64(nhs[i].Weight)*route.MaxWeight+int64(top)/2)/int64(top))))
+	}
+	return route.Route{Dst: netip.PrefixFrom(addr, 128).String(), Dev: up.Dev, Via: up.Via, Nexthops: nhs}
+}

@@ -1,0 +1,138 @@
+package host
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"weft.io/nic-agent/internal/profile"
+	"weft.io/nic-agent/internal/route"
+)
+
+var up = Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1"}
+
+func srv6(id, state string, weight int, carriers ...string) profile.Entry {
+	return profile.Entry{ID: id, JobID: "j1", Format: profile.FormatSRv6, Value: first(carriers), Carriers: carriers,
+		Weight: weight, State: state}
+}
+
+func sport(id, state, value string) profile.Entry {
+	return profile.Entry{ID: id, JobID: "j1", Format: profile.FormatUDPSport, Value: value, Weight: 1, State: state}
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+func peer(minActive int, entries ...profile.Entry) profile.Peer {
+	return profile.Peer{Peer: "nic2", Address: "fd00:ef7:12::2", MinActive: minActive, Entries: entries}
+}
+
+func TestCompileRoutes(t *testing.T) {
+	c1, c2, c3 := "fcbb:bb00:11:1:12:e000::", "fcbb:bb00:11:2:12:e000::", "fcbb:bb00:7::"
+	tests := []struct {
+		name string
+		peer profile.Peer
+		bad  map[string]bool
+		want []route.Nexthop // nil = no route
+	}{
+		{"one GOOD entry", peer(1, srv6("a", "GOOD", 50000, c1)),
+			nil, []route.Nexthop{{Carriers: []string{c1}, Weight: 1}}},
+		{"two carriers make an SRH", peer(1, srv6("a", "GOOD", 1, c1, c3)),
+			nil, []route.Nexthop{{Carriers: []string{c1, c3}, Weight: 1}}},
+		{"weighted GOOD entries make a multipath route", peer(1, srv6("a", "GOOD", 30000, c1), srv6("b", "GOOD", 10000, c2)),
+			nil, []route.Nexthop{{Carriers: []string{c1}, Weight: 256}, {Carriers: []string{c2}, Weight: 85}}},
+		{"entries on one path add their weights", peer(1, srv6("a", "GOOD", 1, c1), srv6("b", "GOOD", 1, c1), srv6("c", "GOOD", 2, c2)),
+			nil, []route.Nexthop{{Carriers: []string{c1}, Weight: 256}, {Carriers: []string{c2}, Weight: 256}}},
+		{"DENIED is never used", peer(1, srv6("a", "DENIED", 1, c1), srv6("b", "GOOD", 1, c2)),
+			nil, []route.Nexthop{{Carriers: []string{c2}, Weight: 1}}},
+		{"only DENIED: no route", peer(1, srv6("a", "DENIED", 1)), nil, nil},
+		{"ASSUMED_BAD skipped while a GOOD one is left", peer(1, srv6("a", "ASSUMED_BAD", 1, c1), srv6("b", "GOOD", 1, c2)),
+			nil, []route.Nexthop{{Carriers: []string{c2}, Weight: 1}}},
+		{"minActive brings ASSUMED_BAD back", peer(2, srv6("a", "ASSUMED_BAD", 1, c1), srv6("b", "GOOD", 1, c2)),
+			nil, []route.Nexthop{{Carriers: []string{c2}, Weight: 256}, {Carriers: []string{c1}, Weight: 256}}},
+		{"probe-bad entry: traffic moves to the next GOOD one", peer(1, srv6("a", "GOOD", 1, c1), srv6("b", "GOOD", 1, c2)),
+			map[string]bool{"a": true}, []route.Nexthop{{Carriers: []string{c2}, Weight: 1}}},
+		{"probe-bad but minActive 1 and nothing else: still used", peer(1, srv6("a", "GOOD", 1, c1)),
+			map[string]bool{"a": true}, []route.Nexthop{{Carriers: []string{c1}, Weight: 1}}},
+		{"UNKNOWN only after ASSUMED_BAD", peer(1, srv6("u", "UNKNOWN", 1, c1), srv6("a", "ASSUMED_BAD", 1, c2)),
+			nil, []route.Nexthop{{Carriers: []string{c2}, Weight: 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Compile(profile.Profile{NIC: "nic1", Version: 7, Peers: []profile.Peer{tt.peer}}, up, tt.bad)
+			if len(d.Rejected) > 0 {
+				t.Fatalf("rejected %v", d.Rejected)
+			}
+			if tt.want == nil {
+				if len(d.Routes) != 0 {
+					t.Fatalf("routes = %+v, want none", d.Routes)
+				}
+				return
+			}
+			want := route.Route{Dst: "fd00:ef7:12::2/128", Dev: "eth0", Via: "fe80::1", Nexthops: tt.want}
+			if len(d.Routes) != 1 || !reflect.DeepEqual(d.Routes[0], want) {
+				t.Fatalf("routes = %+v\nwant %+v", d.Routes, want)
+			}
+			if err := route.Check(d.Routes[0]); err != nil {
+				t.Fatalf("compiled route fails the programmer's check: %v", err)
+			}
+		})
+	}
+}
+
+func TestCompileRejectsBadEntriesByNameAndAppliesTheRest(t *testing.T) {
+	good := srv6("good", "GOOD", 1, "fcbb:bb00:11:1:12:e000::")
+	p := profile.Profile{NIC: "nic1", Version: 3, Peers: []profile.Peer{
+		peer(1, good,
+			profile.Entry{ID: "fmt", Format: "mpls", Value: "16", Weight: 1, State: "GOOD"},
+			srv6("carrier", "GOOD", 1, "fcbb:bb00:11:1::", "not-an-address"),
+			srv6("empty", "GOOD", 1),
+			sport("port", "GOOD", "70000"),
+			profile.Entry{ID: "state", Format: "srv6", Carriers: []string{"fcbb::"}, Weight: 1, State: "MAYBE"},
+			sport("ev", "GOOD", "49920")),
+		{Peer: "nic9", MinActive: 1, Entries: []profile.Entry{good}}, // no address
+	}}
+	d := Compile(p, up, nil)
+	want := map[string]string{
+		"fmt":     "peers[0].entries[1].format",
+		"carrier": "peers[0].entries[2].carriers[1]",
+		"empty":   "peers[0].entries[3].carriers",
+		"port":    "peers[0].entries[4].value",
+		"state":   "peers[0].entries[5].state",
+		"":        "peers[1].address",
+	}
+	if len(d.Rejected) != len(want) {
+		t.Fatalf("rejected = %+v, want %d", d.Rejected, len(want))
+	}
+	for _, r := range d.Rejected {
+		if want[r.Entry] != r.Field {
+			t.Errorf("rejection of %q names field %q, want %q (%s)", r.Entry, r.Field, want[r.Entry], r.Reason)
+		}
+		if r.Entry == "" && (r.Peer != "nic9" || !strings.Contains(r.Reason, "nic9")) {
+			t.Errorf("peer rejection does not name the peer: %+v", r)
+		}
+	}
+	if len(d.Routes) != 1 || d.Routes[0].Nexthops[0].Carriers[0] != "fcbb:bb00:11:1:12:e000::" {
+		t.Fatalf("the good entry was not applied: %+v", d.Routes)
+	}
+	wantEV := []EVPorts{{Peer: "nic2", Src: "fd00:ef7:11::1", Dst: "fd00:ef7:12::2", Ports: []int{49920}}}
+	if !reflect.DeepEqual(d.EV, wantEV) {
+		t.Fatalf("ev = %+v, want %+v", d.EV, wantEV)
+	}
+}
+
+func TestCompileEVPortsHonourStates(t *testing.T) {
+	p := profile.Profile{NIC: "nic1", Version: 1, Peers: []profile.Peer{peer(1,
+		sport("a", "GOOD", "49920"), sport("b", "DENIED", ""), sport("c", "GOOD", "50176"), sport("d", "ASSUMED_BAD", "50432"))}}
+	d := Compile(p, up, map[string]bool{"c": true})
+	if len(d.Rejected) != 0 {
+		t.Fatalf("rejected %v", d.Rejected)
+	}
+	if len(d.EV) != 1 || !reflect.DeepEqual(d.EV[0].Ports, []int{49920}) {
+		t.Fatalf("ev = %+v, want only 49920 (b DENIED, c probe-bad, d ASSUMED_BAD)", d.EV)
+	}
+}

@@ -1,0 +1,111 @@
+package io.weft.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The streaming variant of the agent contract: GET /v1/agents/{nic}/paths/stream. */
+class PathStreamTest extends ApiTestSupport {
+
+    /** One parsed server-sent event: its name, id and data. */
+    record Event(String name, String id, String data) {
+    }
+
+    /** Opens a stream and feeds its events to a queue from a reader thread. */
+    private CompletableFuture<HttpResponse<Stream<String>>> open(String path, String token, BlockingQueue<Event> events) {
+        CompletableFuture<HttpResponse<Stream<String>>> f = HTTP.sendAsync(builder(path, token)
+                .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
+        f.thenAccept(r -> {
+            if (r.statusCode() != 200) {
+                return;
+            }
+            Thread t = new Thread(() -> {
+                Map<String, String> fields = new HashMap<>();
+                r.body().forEach(line -> {
+                    if (line.isEmpty()) {
+                        if (fields.containsKey("data")) {
+                            events.add(new Event(fields.get("event"), fields.get("id"), fields.get("data")));
+                        }
+                        fields.clear();
+                    } else if (!line.startsWith(":")) {
+                        int colon = line.indexOf(':');
+                        fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
+                    }
+                });
+            }, "sse-reader");
+            t.setDaemon(true);
+            t.start();
+        });
+        return f;
+    }
+
+    @Test
+    void everyNewVersionIsOneEventOnTheSameResponse() throws Exception {
+        long v0 = get("/v1/agents/nic2/paths", AGENT_12).body().get("version").asLong();
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        List<String> jobs = new ArrayList<>();
+        CompletableFuture<HttpResponse<Stream<String>>> stream = open("/v1/agents/nic2/paths/stream?since=" + v0,
+                AGENT_12, events);
+        try {
+            HttpResponse<Stream<String>> r = stream.get(10, TimeUnit.SECONDS);
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+            assertThat(events.poll(300, TimeUnit.MILLISECONDS)).as("nothing newer than since yet").isNull();
+
+            jobs.add(createRing("stream-1", 40, "nic2", "nic3").get("id").asString());
+            Event first = events.poll(20, TimeUnit.SECONDS);
+            assertThat(first).as("an event after the first job").isNotNull();
+            assertThat(first.name()).isEqualTo("profile");
+            JsonNode p1 = JSON.readTree(first.data());
+            assertThat(p1.get("nic").asString()).isEqualTo("nic2");
+            assertThat(Long.parseLong(first.id())).isEqualTo(p1.get("version").asLong()).isGreaterThan(v0);
+            assertThat(p1.get("peers")).isNotEmpty();
+
+            jobs.add(createRing("stream-2", 40, "nic2", "nic4").get("id").asString());
+            Event second = events.poll(20, TimeUnit.SECONDS);
+            assertThat(second).as("a second event on the same response").isNotNull();
+            assertThat(Long.parseLong(second.id())).isGreaterThan(Long.parseLong(first.id()));
+            assertThat(JSON.readTree(second.data()).get("version").asLong()).isEqualTo(Long.parseLong(second.id()));
+        } finally {
+            stream.thenAccept(r -> r.body().close());
+            // The context and database are shared with the other API tests: leave no reservation.
+            jobs.forEach(id -> delete("/v1/jobs/" + id, SCHEDULER));
+        }
+    }
+
+    @Test
+    void withoutSinceTheCurrentProfileComesAtOnce() throws Exception {
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> stream = open("/v1/agents/nic1/paths/stream", AGENT_12, events);
+        try {
+            Event e = events.poll(10, TimeUnit.SECONDS);
+            assertThat(e).isNotNull();
+            assertThat(e.name()).isEqualTo("profile");
+            assertThat(JSON.readTree(e.data()).get("nic").asString()).isEqualTo("nic1");
+        } finally {
+            stream.thenAccept(r -> r.body().close());
+        }
+    }
+
+    @Test
+    void theStreamIsGuardedLikeTheLongPoll() throws Exception {
+        assertThat(HTTP.send(builder("/v1/agents/nic2/paths/stream", AGENT_3).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).as("another NIC's token").isEqualTo(403);
+        assertThat(HTTP.send(builder("/v1/agents/nic2/paths/stream", null).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).as("no token").isEqualTo(401);
+        Reply unknown = get("/v1/agents/nic99/paths/stream", OPERATOR);
+        assertThat(unknown.status()).isEqualTo(404);
+    }
+}
