@@ -1,0 +1,181 @@
+package io.weft.southbound.gnmi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.gnmi.proto.CapabilityRequest;
+import com.github.gnmi.proto.CapabilityResponse;
+import com.github.gnmi.proto.Encoding;
+import com.github.gnmi.proto.GetRequest;
+import com.github.gnmi.proto.GetResponse;
+import com.github.gnmi.proto.ModelData;
+import com.github.gnmi.proto.Notification;
+import com.github.gnmi.proto.Path;
+import com.github.gnmi.proto.SetRequest;
+import com.github.gnmi.proto.SetResponse;
+import com.github.gnmi.proto.TypedValue;
+import com.github.gnmi.proto.Update;
+import com.github.gnmi.proto.UpdateResult;
+import com.github.gnmi.proto.gNMIGrpc;
+import com.google.protobuf.ByteString;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-process gNMI server playing one switch: it stores what Set replaces (keyed by canonical
+ * path, as a JSON tree so Get re-serialises rather than echoes the request bytes), answers Get
+ * from that store, and can be told to misbehave: reject a path, answer slowly, drop the connection
+ * in the middle of a Set, lack a model. Records every SetRequest so tests can count ops.
+ */
+final class FakeSwitch implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final String name;
+    final Map<String, JsonNode> store = new ConcurrentHashMap<>();
+    final List<SetRequest> sets = new CopyOnWriteArrayList<>();
+    final AtomicInteger gets = new AtomicInteger();
+    volatile List<String> models = GnmiSession.REQUIRED_MODELS;
+    volatile String rejectPath;       // a Set touching this path (plain, without origin) is INVALID_ARGUMENT
+    volatile long delayMs;            // every RPC answers this late
+    volatile boolean dropNextSet;     // the next Set kills the server (connection drop mid-push)
+    private volatile Server server;
+
+    FakeSwitch(String name) {
+        this.name = name;
+    }
+
+    FakeSwitch start() throws IOException {
+        server = InProcessServerBuilder.forName(name).addService(new Service()).build().start();
+        return this;
+    }
+
+    /** A switch restarting with an empty kernel: nothing of the old config survives. */
+    FakeSwitch restartEmpty() throws IOException {
+        stop();
+        store.clear();
+        return start();
+    }
+
+    void stop() {
+        Server s = server;
+        if (s != null) {
+            s.shutdownNow();
+            try {
+                s.awaitTermination();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        server = null;
+    }
+
+    int opsInSet(int i) {
+        SetRequest r = sets.get(i);
+        return r.getReplaceCount() + r.getDeleteCount();
+    }
+
+    int totalOps() {
+        int n = 0;
+        for (int i = 0; i < sets.size(); i++) {
+            n += opsInSet(i);
+        }
+        return n;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void pause() {
+        if (delayMs > 0) {
+            try {
+                Thread.sleep(delayMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private final class Service extends gNMIGrpc.gNMIImplBase {
+        @Override
+        public void capabilities(CapabilityRequest request, StreamObserver<CapabilityResponse> out) {
+            pause();
+            CapabilityResponse.Builder b = CapabilityResponse.newBuilder().setGNMIVersion("0.10.0")
+                    .addSupportedEncodings(Encoding.JSON).addSupportedEncodings(Encoding.JSON_IETF);
+            for (String m : models) {
+                b.addSupportedModels(ModelData.newBuilder().setName(m)
+                        .setOrganization(m.startsWith("openconfig") ? "OpenConfig" : "Weft"));
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        }
+
+        @Override
+        public void set(SetRequest request, StreamObserver<SetResponse> out) {
+            pause();
+            if (dropNextSet) {
+                dropNextSet = false;
+                // Never answer; the server goes away under the call as a crashing agent would.
+                new Thread(FakeSwitch.this::stop).start();
+                return;
+            }
+            for (Update u : request.getReplaceList()) {
+                String plain = GnmiPaths.format(Path.newBuilder().addAllElem(u.getPath().getElemList()).build());
+                if (plain.equals(rejectPath)) {
+                    out.onError(Status.INVALID_ARGUMENT.withDescription(
+                            "replace " + plain + ": config.mtu: unsupported field").asRuntimeException());
+                    return;
+                }
+            }
+            sets.add(request);
+            SetResponse.Builder resp = SetResponse.newBuilder();
+            for (Path d : request.getDeleteList()) {
+                store.remove(GnmiPaths.format(request.getPrefix(), d));
+                resp.addResponse(UpdateResult.newBuilder().setPath(d).setOp(UpdateResult.Operation.DELETE));
+            }
+            for (Update u : request.getReplaceList()) {
+                try {
+                    store.put(GnmiPaths.format(request.getPrefix(), u.getPath()),
+                            JSON.readTree(u.getVal().getJsonIetfVal().toByteArray()));
+                } catch (IOException e) {
+                    out.onError(Status.INVALID_ARGUMENT.withDescription("bad json").asRuntimeException());
+                    return;
+                }
+                resp.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.REPLACE));
+            }
+            out.onNext(resp.build());
+            out.onCompleted();
+        }
+
+        @Override
+        public void get(GetRequest request, StreamObserver<GetResponse> out) {
+            pause();
+            gets.incrementAndGet();
+            GetResponse.Builder resp = GetResponse.newBuilder();
+            for (Path p : request.getPathList()) {
+                Notification.Builder n = Notification.newBuilder().setTimestamp(System.nanoTime())
+                        .setPrefix(Path.newBuilder().setTarget(request.getPrefix().getTarget()));
+                JsonNode v = store.get(GnmiPaths.format(request.getPrefix(), p));
+                if (v != null) {
+                    try {
+                        n.addUpdate(Update.newBuilder().setPath(p).setVal(TypedValue.newBuilder()
+                                .setJsonIetfVal(ByteString.copyFrom(JSON.writeValueAsBytes(v)))));
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+                resp.addNotification(n);
+            }
+            out.onNext(resp.build());
+            out.onCompleted();
+        }
+    }
+}
