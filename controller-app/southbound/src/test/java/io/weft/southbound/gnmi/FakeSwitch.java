@@ -20,8 +20,10 @@ import com.google.protobuf.ByteString;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,38 +34,64 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An in-process gNMI server playing one switch: it stores what Set replaces (keyed by canonical
  * path, as a JSON tree so Get re-serialises rather than echoes the request bytes), answers Get
  * from that store, and can be told to misbehave: reject a path, answer slowly, drop the connection
- * in the middle of a Set, lack a model. Records every SetRequest so tests can count ops.
+ * in the middle of a Set, lack a model. Records every SetRequest so tests can count ops. Listens
+ * in-process (by name) or, with {@link #tcp}, on a loopback TCP port (shared by the standalone
+ * controller's tests through this module's test jar).
  */
-final class FakeSwitch implements AutoCloseable {
+public final class FakeSwitch implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    final String name;
-    final Map<String, JsonNode> store = new ConcurrentHashMap<>();
-    final List<SetRequest> sets = new CopyOnWriteArrayList<>();
-    final AtomicInteger gets = new AtomicInteger();
-    volatile List<String> models = GnmiSession.REQUIRED_MODELS;
-    volatile String rejectPath;       // a Set touching this path (plain, without origin) is INVALID_ARGUMENT
-    volatile long delayMs;            // every RPC answers this late
-    volatile boolean dropNextSet;     // the next Set kills the server (connection drop mid-push)
+    public final String name;
+    public final Map<String, JsonNode> store = new ConcurrentHashMap<>();
+    public final List<SetRequest> sets = new CopyOnWriteArrayList<>();
+    public final AtomicInteger gets = new AtomicInteger();
+    public volatile List<String> models = GnmiSession.REQUIRED_MODELS;
+    public volatile String rejectPath;       // a Set touching this path (plain, without origin) is INVALID_ARGUMENT
+    public volatile long delayMs;            // every RPC answers this late
+    public volatile boolean dropNextSet;     // the next Set kills the server (connection drop mid-push)
+    private final boolean tcp;
+    private volatile int port;
     private volatile Server server;
 
-    FakeSwitch(String name) {
-        this.name = name;
+    /** An in-process switch reached by {@code name}. */
+    public FakeSwitch(String name) {
+        this(name, false);
     }
 
-    FakeSwitch start() throws IOException {
-        server = InProcessServerBuilder.forName(name).addService(new Service()).build().start();
+    private FakeSwitch(String name, boolean tcp) {
+        this.name = name;
+        this.tcp = tcp;
+    }
+
+    /** A switch on a loopback TCP port (chosen at the first start, kept across restarts). */
+    public static FakeSwitch tcp(String name) {
+        return new FakeSwitch(name, true);
+    }
+
+    public FakeSwitch start() throws IOException {
+        if (tcp) {
+            server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+                    .addService(new Service()).build().start();
+            port = server.getPort();
+        } else {
+            server = InProcessServerBuilder.forName(name).addService(new Service()).build().start();
+        }
         return this;
     }
 
+    /** The TCP port (after start). */
+    public int port() {
+        return port;
+    }
+
     /** A switch restarting with an empty kernel: nothing of the old config survives. */
-    FakeSwitch restartEmpty() throws IOException {
+    public FakeSwitch restartEmpty() throws IOException {
         stop();
         store.clear();
         return start();
     }
 
-    void stop() {
+    public void stop() {
         Server s = server;
         if (s != null) {
             s.shutdownNow();
@@ -76,12 +104,12 @@ final class FakeSwitch implements AutoCloseable {
         server = null;
     }
 
-    int opsInSet(int i) {
+    public int opsInSet(int i) {
         SetRequest r = sets.get(i);
         return r.getReplaceCount() + r.getDeleteCount();
     }
 
-    int totalOps() {
+    public int totalOps() {
         int n = 0;
         for (int i = 0; i < sets.size(); i++) {
             n += opsInSet(i);

@@ -27,7 +27,9 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             "  --http-host ADDR   address to listen on (default 127.0.0.1)",
             "  --state-dir DIR    keeps the last snapshot so ids and versions survive restarts (default .weft)",
             "  --poll-ms N        how often the file is checked for changes (default " + DEFAULT_POLL_MS + ")",
-            "HTTP: GET /fabric (the snapshot), GET /healthz, PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+            "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
+            "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+            "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
             "With Kafka, link-down/link-up events on weft.hotspots set links down and up again.");
 
     public ControllerOptions {
