@@ -1,7 +1,5 @@
 package io.weft.southbound.gnmi;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.gnmi.proto.CapabilityRequest;
 import com.github.gnmi.proto.CapabilityResponse;
@@ -109,8 +107,11 @@ public final class GnmiSession implements AutoCloseable {
     public void set(Collection<IntentOp> replace, Collection<Path> delete) {
         SetRequest.Builder req = SetRequest.newBuilder().setPrefix(Path.newBuilder().setTarget(target.switchId()));
         for (IntentOp op : replace) {
+            if (op.json() == null) {
+                throw new IllegalStateException("op " + op.key() + " of " + target.switchId() + " has no value to send");
+            }
             req.addReplace(Update.newBuilder().setPath(op.path())
-                    .setVal(TypedValue.newBuilder().setJsonIetfVal(ByteString.copyFrom(compact(op.value())))));
+                    .setVal(TypedValue.newBuilder().setJsonIetfVal(ByteString.copyFrom(op.json()))));
         }
         req.addAllDelete(delete);
         deadline().set(req.build());
@@ -121,11 +122,11 @@ public final class GnmiSession implements AutoCloseable {
      * left out of the result; so is the whole answer when the switch says NOT_FOUND (nothing of
      * Weft's is there yet, e.g. after a restart with an empty kernel).
      *
-     * @return canonical path to the confirmed value
+     * @return canonical path to the digest of the confirmed value ({@link CanonicalJson#digest})
      * @throws StatusRuntimeException the RPC failed for another reason
      */
-    public Map<String, JsonNode> get(Collection<IntentOp> ops) {
-        Map<String, JsonNode> out = new HashMap<>();
+    public Map<String, String> get(Collection<IntentOp> ops) {
+        Map<String, String> out = new HashMap<>();
         if (ops.isEmpty()) {
             return out;
         }
@@ -145,22 +146,28 @@ public final class GnmiSession implements AutoCloseable {
             }
             throw e;
         }
+        Map<String, String> expected = new HashMap<>();
+        for (IntentOp op : ops) {
+            expected.put(op.key(), op.digest());
+        }
         for (Notification n : resp.getNotificationList()) {
             for (Update u : n.getUpdateList()) {
-                JsonNode v = value(u.getVal());
-                if (v != null) {
-                    out.put(GnmiPaths.format(n.getPrefix(), u.getPath()), v);
+                String key = GnmiPaths.format(n.getPrefix(), u.getPath());
+                String d = digest(u.getVal(), expected.get(key));
+                if (d != null) {
+                    out.put(key, d);
                 }
             }
         }
         return out;
     }
 
-    private gNMIGrpc.gNMIBlockingStub deadline() {
-        return stub.withDeadlineAfter(rpcTimeoutMs, TimeUnit.MILLISECONDS);
-    }
-
-    private JsonNode value(TypedValue v) {
+    /**
+     * The canonical digest of a read-back value. Fast path: a switch that answers in canonical form
+     * (as Weft sent it) is confirmed by hashing the bytes as they are, without parsing what may be
+     * megabytes of routes; anything else is parsed and canonicalised first.
+     */
+    private static String digest(TypedValue v, String expected) {
         ByteString bytes;
         if (v.getValueCase() == TypedValue.ValueCase.JSON_IETF_VAL) {
             bytes = v.getJsonIetfVal();
@@ -169,20 +176,23 @@ public final class GnmiSession implements AutoCloseable {
         } else {
             return null;
         }
+        byte[] raw = bytes.toByteArray();
+        if (expected != null) {
+            String asIs = CanonicalJson.digest(raw);
+            if (asIs.equals(expected)) {
+                return asIs;
+            }
+        }
         try {
-            return JSON.readTree(bytes.toByteArray());
+            return CanonicalJson.digest(JSON.readTree(raw));
         } catch (IOException e) {
             // An unparsable read-back counts as "not confirmed": the op is pushed again.
             return null;
         }
     }
 
-    static byte[] compact(JsonNode value) {
-        try {
-            return JSON.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise an intent value: " + e.getMessage(), e);
-        }
+    private gNMIGrpc.gNMIBlockingStub deadline() {
+        return stub.withDeadlineAfter(rpcTimeoutMs, TimeUnit.MILLISECONDS);
     }
 
     /** Drops the connection at once (in-flight RPCs fail with CANCELLED/UNAVAILABLE). */

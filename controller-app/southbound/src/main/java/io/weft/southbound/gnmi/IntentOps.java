@@ -44,7 +44,8 @@ public final class IntentOps {
                 throw new IllegalArgumentException(where + "." + e.getMessage(), e);
             }
             String key = GnmiPaths.format(path);
-            if (ops.put(key, new IntentOp(key, path, op.get("value"))) != null) {
+            byte[] json = CanonicalJson.bytes(op.get("value"));
+            if (ops.put(key, new IntentOp(key, path, CanonicalJson.digest(json), json)) != null) {
                 throw new IllegalArgumentException(where + ".path: " + key + " appears twice");
             }
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Keeps every switch that has a gNMI endpoint at the latest plan's device intent.
@@ -72,8 +73,18 @@ public final class Provisioner implements AutoCloseable {
      * @return problems with individual intents (a malformed intent is skipped, naming the field); empty if none
      */
     public List<String> provision(Map<String, GnmiTarget> targets, Map<String, ? extends JsonNode> intents) {
+        return provision(targets, intents::get);
+    }
+
+    /**
+     * As {@link #provision(Map, Map)}, rendering each switch's intent on demand: one switch at a time
+     * on the calling thread, handed to the workers at once (pushes start while later switches are
+     * still rendering), and only digests are kept once a switch confirmed. {@code intentOf} may be
+     * called again later, on a worker, to re-send ops a switch lost; it must keep answering the same
+     * intent until the next {@code provision}.
+     */
+    public List<String> provision(Map<String, GnmiTarget> targets, Function<String, ? extends JsonNode> intentOf) {
         List<String> problems = new ArrayList<>();
-        List<SwitchSync> toSchedule = new ArrayList<>();
         synchronized (lock) {
             for (SwitchSync d : new ArrayList<>(devices.values())) {
                 if (!targets.containsKey(d.id)) {
@@ -84,17 +95,21 @@ public final class Provisioner implements AutoCloseable {
                     }
                 }
             }
-            for (Map.Entry<String, GnmiTarget> e : targets.entrySet()) {
-                String id = e.getKey();
-                Map<String, IntentOp> ops = null;
-                JsonNode intent = intents.get(id);
-                if (intent != null) {
-                    try {
-                        ops = IntentOps.read(id, intent);
-                    } catch (IllegalArgumentException ex) {
-                        problems.add(ex.getMessage());
-                        log.accept("gnmi: " + ex.getMessage() + " (switch " + id + " keeps its previous intent)");
-                    }
+        }
+        boolean any = false;
+        for (Map.Entry<String, GnmiTarget> e : targets.entrySet()) {
+            String id = e.getKey();
+            Map<String, IntentOp> ops = null;
+            try {
+                JsonNode intent = intentOf.apply(id);
+                ops = intent == null ? null : IntentOps.read(id, intent);
+            } catch (IllegalArgumentException ex) {
+                problems.add(ex.getMessage());
+                log.accept("gnmi: " + ex.getMessage() + " (switch " + id + " keeps its previous intent)");
+            }
+            synchronized (lock) {
+                if (closed) {
+                    break;
                 }
                 SwitchSync d = devices.get(id);
                 boolean changed = false;
@@ -107,20 +122,20 @@ public final class Provisioner implements AutoCloseable {
                     d.failures = 0;
                     changed = true;
                 }
-                if (ops != null && !sameOps(ops, d.desired)) {
-                    d.desired = ops;
+                if (ops != null && !sameOps(ops, d.desired())) {
+                    d.desire(ops, intentOf);
                     changed = true;
+                } else if (ops != null) {
+                    d.desire(d.desired(), intentOf); // same ops: keep the stripped ones, let go of the old plan
                 }
                 if (changed) {
                     d.markPending();
-                    toSchedule.add(d);
+                    schedule(d, true);
+                    any = true;
                 }
             }
-            for (SwitchSync d : toSchedule) {
-                schedule(d, true);
-            }
         }
-        if (!toSchedule.isEmpty()) {
+        if (any) {
             fireChanged();
         }
         return problems;
@@ -216,7 +231,7 @@ public final class Provisioner implements AutoCloseable {
         boolean again = false;
         synchronized (lock) {
             d.running = false;
-            if (d.removed) {
+            if (d.removed || closed) {
                 d.dropSession();
             } else if (outcome == SwitchSync.Outcome.RETRY) {
                 d.failures++;
@@ -261,7 +276,7 @@ public final class Provisioner implements AutoCloseable {
             return false;
         }
         for (IntentOp op : a.values()) {
-            if (!op.value().equals(b.get(op.key()).value())) {
+            if (!op.digest().equals(b.get(op.key()).digest())) {
                 return false;
             }
         }

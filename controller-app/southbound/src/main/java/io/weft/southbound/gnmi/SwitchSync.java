@@ -2,6 +2,7 @@ package io.weft.southbound.gnmi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.gnmi.proto.Path;
+import java.util.function.Function;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
@@ -28,14 +29,17 @@ final class SwitchSync {
 
     // Written by the provisioner (under its lock), read by the worker.
     volatile GnmiTarget target;
-    volatile Map<String, IntentOp> desired = Map.of();
     volatile boolean verifyDue; // read the switch back before diffing (reconnect, periodic resync)
+    // The latest intent (guarded by this object's monitor: the worker strips it once confirmed) and
+    // how to render it again when a stripped op must be re-sent (drift, restart).
+    private Map<String, IntentOp> desired = Map.of();
+    private Function<String, ? extends JsonNode> source;
 
     // Worker-only.
     private GnmiSession session;
     private GnmiTarget sessionTarget;
     private boolean capabilitiesOk;
-    private Map<String, JsonNode> confirmed; // null: unknown, Get before diffing
+    private Map<String, String> confirmed; // op key to digest; null: unknown, Get before diffing
     private final Map<String, Path> owned = new LinkedHashMap<>(); // paths Weft set and has not deleted
 
     // Scheduling, guarded by the provisioner's lock.
@@ -63,6 +67,52 @@ final class SwitchSync {
         this.log = log;
     }
 
+    synchronized Map<String, IntentOp> desired() {
+        return desired;
+    }
+
+    synchronized void desire(Map<String, IntentOp> ops, Function<String, ? extends JsonNode> renderAgain) {
+        desired = ops;
+        source = renderAgain;
+    }
+
+    /** Drops the JSON of a confirmed intent (only digests stay), unless a newer intent replaced it meanwhile. */
+    private synchronized void stripIfCurrent(Map<String, IntentOp> confirmedIntent) {
+        if (desired != confirmedIntent) {
+            return;
+        }
+        Map<String, IntentOp> stripped = new LinkedHashMap<>();
+        for (IntentOp op : confirmedIntent.values()) {
+            stripped.put(op.key(), op.withoutJson());
+        }
+        desired = stripped;
+    }
+
+    /** The ops to send with their JSON: from the intent if still there, else rendered again. */
+    private List<IntentOp> withJson(List<IntentOp> ops) {
+        boolean missing = false;
+        for (IntentOp op : ops) {
+            missing |= op.json() == null;
+        }
+        if (!missing) {
+            return ops;
+        }
+        Function<String, ? extends JsonNode> src;
+        synchronized (this) {
+            src = source;
+        }
+        Map<String, IntentOp> fresh = IntentOps.read(id, src.apply(id));
+        List<IntentOp> out = new ArrayList<>();
+        for (IntentOp op : ops) {
+            IntentOp f = fresh.get(op.key());
+            if (f == null || !f.digest().equals(op.digest())) {
+                throw new IllegalStateException("rendering " + id + " again gave a different " + op.key());
+            }
+            out.add(op.json() != null ? op : f);
+        }
+        return out;
+    }
+
     DeviceStatus status() {
         GnmiTarget t = target;
         return new DeviceStatus(id, t.endpoint(), state, lastError, sinceMs, lastSyncMs, opsSent, sets, lastPushOps);
@@ -87,7 +137,7 @@ final class SwitchSync {
      * @return whether the switch is in sync, needs a retry with backoff, or waits for a new intent / resync
      */
     Outcome sync() {
-        Map<String, IntentOp> want = desired;
+        Map<String, IntentOp> want = desired();
         List<IntentOp> replace = List.of();
         try {
             ensureSession();
@@ -97,7 +147,7 @@ final class SwitchSync {
             }
             replace = new ArrayList<>();
             for (IntentOp op : want.values()) {
-                if (!op.value().equals(confirmed.get(op.key()))) {
+                if (!op.digest().equals(confirmed.get(op.key()))) {
                     replace.add(op);
                 }
             }
@@ -109,8 +159,10 @@ final class SwitchSync {
                     owned.put(op.key(), op.path());
                 }
                 inSync();
+                stripIfCurrent(want);
                 return Outcome.DONE;
             }
+            replace = withJson(replace);
             session.set(replace, delete.values());
             sets++;
             opsSent += replace.size() + delete.size();
@@ -120,11 +172,11 @@ final class SwitchSync {
             for (IntentOp op : replace) {
                 owned.put(op.key(), op.path());
             }
-            Map<String, JsonNode> got = session.get(replace);
+            Map<String, String> got = session.get(replace);
             List<String> differ = new ArrayList<>();
             for (IntentOp op : replace) {
-                JsonNode v = got.get(op.key());
-                if (op.value().equals(v)) {
+                String v = got.get(op.key());
+                if (op.digest().equals(v)) {
                     confirmed.put(op.key(), v);
                 } else {
                     confirmed.remove(op.key());
@@ -138,6 +190,7 @@ final class SwitchSync {
                 return Outcome.RETRY;
             }
             inSync();
+            stripIfCurrent(want);
             return Outcome.DONE;
         } catch (GnmiSession.UnsupportedSwitchException e) {
             dropSession();

@@ -42,13 +42,51 @@ public final class FakeSwitch implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public final String name;
-    public final Map<String, JsonNode> store = new ConcurrentHashMap<>();
+    /** Canonical path to the value's JSON as received (bytes: a k=16 fabric's config would not fit as trees). */
+    public final Map<String, byte[]> store = new ConcurrentHashMap<>();
     public final List<SetRequest> sets = new CopyOnWriteArrayList<>();
     public final AtomicInteger gets = new AtomicInteger();
     public volatile List<String> models = GnmiSession.REQUIRED_MODELS;
     public volatile String rejectPath;       // a Set touching this path (plain, without origin) is INVALID_ARGUMENT
     public volatile long delayMs;            // every RPC answers this late
     public volatile boolean dropNextSet;     // the next Set kills the server (connection drop mid-push)
+    public volatile boolean reorder;         // Get answers with object members in reverse order
+
+    /** The stored value of a path as a JSON tree, or null. */
+    public JsonNode value(String key) {
+        byte[] v = store.get(key);
+        try {
+            return v == null ? null : JSON.readTree(v);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The same JSON with every object's members in reverse order: what a switch with its own order sends. */
+    private static byte[] reversed(byte[] json) {
+        try {
+            return JSON.writeValueAsBytes(reverse(JSON.readTree(json)));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode reverse(JsonNode n) {
+        if (n.isObject()) {
+            java.util.List<String> names = new java.util.ArrayList<>();
+            n.fieldNames().forEachRemaining(names::add);
+            java.util.Collections.reverse(names);
+            com.fasterxml.jackson.databind.node.ObjectNode o = JSON.createObjectNode();
+            names.forEach(name -> o.set(name, reverse(n.get(name))));
+            return o;
+        }
+        if (n.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode a = JSON.createArrayNode();
+            n.forEach(e -> a.add(reverse(e)));
+            return a;
+        }
+        return n;
+    }
     private final boolean tcp;
     private volatile int port;
     private volatile Server server;
@@ -170,13 +208,7 @@ public final class FakeSwitch implements AutoCloseable {
                 resp.addResponse(UpdateResult.newBuilder().setPath(d).setOp(UpdateResult.Operation.DELETE));
             }
             for (Update u : request.getReplaceList()) {
-                try {
-                    store.put(GnmiPaths.format(request.getPrefix(), u.getPath()),
-                            JSON.readTree(u.getVal().getJsonIetfVal().toByteArray()));
-                } catch (IOException e) {
-                    out.onError(Status.INVALID_ARGUMENT.withDescription("bad json").asRuntimeException());
-                    return;
-                }
+                store.put(GnmiPaths.format(request.getPrefix(), u.getPath()), u.getVal().getJsonIetfVal().toByteArray());
                 resp.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.REPLACE));
             }
             out.onNext(resp.build());
@@ -191,14 +223,10 @@ public final class FakeSwitch implements AutoCloseable {
             for (Path p : request.getPathList()) {
                 Notification.Builder n = Notification.newBuilder().setTimestamp(System.nanoTime())
                         .setPrefix(Path.newBuilder().setTarget(request.getPrefix().getTarget()));
-                JsonNode v = store.get(GnmiPaths.format(request.getPrefix(), p));
+                byte[] v = store.get(GnmiPaths.format(request.getPrefix(), p));
                 if (v != null) {
-                    try {
-                        n.addUpdate(Update.newBuilder().setPath(p).setVal(TypedValue.newBuilder()
-                                .setJsonIetfVal(ByteString.copyFrom(JSON.writeValueAsBytes(v)))));
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
+                    n.addUpdate(Update.newBuilder().setPath(p).setVal(TypedValue.newBuilder()
+                            .setJsonIetfVal(ByteString.copyFrom(reorder ? reversed(v) : v))));
                 }
                 resp.addNotification(n);
             }

@@ -71,10 +71,12 @@ final class DeviceProvisioning implements AutoCloseable {
         onStatesChanged = r;
     }
 
-    /** Hands the plan's device intents of every switch with a gNMI endpoint to the provisioner. */
+    /**
+     * Hands the plan's device intents of every switch with a gNMI endpoint to the provisioner. Returns
+     * once every switch's intent is rendered and queued; pushes run on the provisioner's workers.
+     */
     void onPlan(FabricPlan plan) {
         Map<String, GnmiTarget> targets = new LinkedHashMap<>();
-        Map<String, ObjectNode> intents = new LinkedHashMap<>();
         for (Node n : plan.fabric().nodes()) {
             GnmiEndpoint g = n.gnmi();
             if (g == null || !n.role().isSwitch()) {
@@ -82,9 +84,10 @@ final class DeviceProvisioning implements AutoCloseable {
             }
             targets.put(n.id(), new GnmiTarget(n.id(), g.address(), g.port(), g.tls(), g.caFile(), g.certFile(),
                     g.keyFile(), secret(n, "usernameEnv", g.usernameEnv()), secret(n, "passwordEnv", g.passwordEnv())));
-            intents.put(n.id(), DeviceIntent.render(plan, n.id()));
         }
-        for (String p : provisioner.provision(targets, intents)) {
+        // Rendered one switch at a time and handed over at once: at k=16 all intents together are ~160 MB of
+        // JSON, too much to hold as trees; the provisioner keeps digests once a switch confirmed.
+        for (String p : provisioner.provision(targets, sw -> DeviceIntent.render(plan, sw))) {
             problem.accept(p);
         }
     }
