@@ -88,6 +88,9 @@ public final class FakeSwitch implements AutoCloseable {
         return n;
     }
     private final boolean tcp;
+    private final javax.net.ssl.KeyManagerFactory tls; // null: plaintext
+    /** The request headers of the last call (username/password metadata). */
+    public volatile io.grpc.Metadata lastHeaders;
     private volatile int port;
     private volatile Server server;
 
@@ -97,8 +100,13 @@ public final class FakeSwitch implements AutoCloseable {
     }
 
     private FakeSwitch(String name, boolean tcp) {
+        this(name, tcp, null);
+    }
+
+    private FakeSwitch(String name, boolean tcp, javax.net.ssl.KeyManagerFactory tls) {
         this.name = name;
         this.tcp = tcp;
+        this.tls = tls;
     }
 
     /** A switch on a loopback TCP port (chosen at the first start, kept across restarts). */
@@ -106,13 +114,31 @@ public final class FakeSwitch implements AutoCloseable {
         return new FakeSwitch(name, true);
     }
 
+    /** A switch on a loopback TCP port serving TLS with the given key and certificate. */
+    public static FakeSwitch tls(String name, javax.net.ssl.KeyManagerFactory keys) {
+        return new FakeSwitch(name, true, keys);
+    }
+
     public FakeSwitch start() throws IOException {
+        io.grpc.ServerServiceDefinition service = io.grpc.ServerInterceptors.intercept(new Service(),
+                new io.grpc.ServerInterceptor() {
+                    @Override
+                    public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, R> call,
+                            io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
+                        lastHeaders = headers;
+                        return next.startCall(call, headers);
+                    }
+                });
         if (tcp) {
-            server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
-                    .addService(new Service()).build().start();
+            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port));
+            if (tls != null) {
+                b.sslContext(io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts.configure(
+                        io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder.forServer(tls)).build());
+            }
+            server = b.addService(service).build().start();
             port = server.getPort();
         } else {
-            server = InProcessServerBuilder.forName(name).addService(new Service()).build().start();
+            server = InProcessServerBuilder.forName(name).addService(service).build().start();
         }
         return this;
     }

@@ -90,6 +90,7 @@ public final class SouthboundBench {
             r.put("full_push_ms", ms(t3, t4));
             r.put("full_push_in_sync", count(p, DeviceState.IN_SYNC));
             r.put("full_push_ops", fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum());
+            r.put("full_push_mb_sent", round(setBytes(fakes.values(), null) / 1e6));
             long heapWith = usedHeapAfterGc();
 
             // One leaf-spine link leaves the fabric: re-plan against the previous plan; the switches whose
@@ -134,6 +135,7 @@ public final class SouthboundBench {
             r.put("replan_in_sync_ms", ms(t7, t8));
             r.put("replan_switches_repushed", repushed);
             r.put("replan_ops_sent", fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum() - opsBefore);
+            r.put("replan_mb_sent", round(setBytes(fakes.values(), setsBefore) / 1e6));
             r.put("replan_in_sync", count(p, DeviceState.IN_SYNC));
             changed.clear();
             heapWith = Math.max(heapWith, 0);
@@ -177,6 +179,18 @@ public final class SouthboundBench {
             }
         }
         throw new IllegalStateException("no leaf-spine link");
+    }
+
+    /** Bytes of the SetRequests the fakes received (after the given per-switch counts, if any). */
+    private static long setBytes(java.util.Collection<FakeSwitch> fakes, Map<String, Integer> after) {
+        long n = 0;
+        for (FakeSwitch f : fakes) {
+            int from = after == null ? 0 : after.get(f.name.substring("bench-".length()));
+            for (int i = from; i < f.sets.size(); i++) {
+                n += f.sets.get(i).getSerializedSize();
+            }
+        }
+        return n;
     }
 
     private static int count(Provisioner p, DeviceState s) {
