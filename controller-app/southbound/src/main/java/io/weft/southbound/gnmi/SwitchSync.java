@@ -40,6 +40,7 @@ final class SwitchSync {
     private GnmiTarget sessionTarget;
     private boolean capabilitiesOk;
     private Map<String, String> confirmed; // op key to digest; null: unknown, Get before diffing
+    private Status.Code lastFailure;
     private final Map<String, Path> owned = new LinkedHashMap<>(); // paths Weft set and has not deleted
 
     // Scheduling, guarded by the provisioner's lock.
@@ -242,9 +243,11 @@ final class SwitchSync {
         // since a Set cut off in flight may or may not have been applied.
         dropSession();
         String msg = "switch " + id + " at " + target.endpoint() + " unreachable: " + text;
-        if (state != DeviceState.UNREACHABLE || !msg.equals(lastError)) {
+        // One line per outage and cause, not per retry (deadline texts differ in their timings).
+        if (state != DeviceState.UNREACHABLE || code != lastFailure) {
             log.accept("gnmi: " + msg + (sent.isEmpty() ? "" : " (pushing " + first(keys(sent)) + ")"));
         }
+        lastFailure = code;
         setState(DeviceState.UNREACHABLE, msg);
         return Outcome.RETRY;
     }
