@@ -4,10 +4,12 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -38,6 +40,8 @@ final class DeviceProvisioning implements AutoCloseable {
     private final UnaryOperator<String> env;
     private final Consumer<String> problem;
     private final ScheduledExecutorService debounce;
+    private final ExecutorService renderer;
+    private final AtomicReference<FabricPlan> nextPlan = new AtomicReference<>();
     private final AtomicBoolean publishScheduled = new AtomicBoolean();
     private volatile Runnable onStatesChanged = () -> { };
 
@@ -50,6 +54,11 @@ final class DeviceProvisioning implements AutoCloseable {
         this.problem = problem;
         this.debounce = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "weft-device-states");
+            t.setDaemon(true);
+            return t;
+        });
+        this.renderer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "weft-provision");
             t.setDaemon(true);
             return t;
         });
@@ -72,23 +81,41 @@ final class DeviceProvisioning implements AutoCloseable {
     }
 
     /**
-     * Hands the plan's device intents of every switch with a gNMI endpoint to the provisioner. Returns
-     * once every switch's intent is rendered and queued; pushes run on the provisioner's workers.
+     * Hands the plan's device intents of every switch with a gNMI endpoint to the provisioner, on the
+     * provisioning thread: rendering a large fabric takes seconds (k=16: 320 switches, ~160 MB of
+     * JSON) and must not delay the snapshot. Plans that arrive while one is being rendered replace
+     * each other; only the latest is provisioned.
      */
     void onPlan(FabricPlan plan) {
-        Map<String, GnmiTarget> targets = new LinkedHashMap<>();
-        for (Node n : plan.fabric().nodes()) {
-            GnmiEndpoint g = n.gnmi();
-            if (g == null || !n.role().isSwitch()) {
-                continue;
-            }
-            targets.put(n.id(), new GnmiTarget(n.id(), g.address(), g.port(), g.tls(), g.caFile(), g.certFile(),
-                    g.keyFile(), secret(n, "usernameEnv", g.usernameEnv()), secret(n, "passwordEnv", g.passwordEnv())));
+        if (nextPlan.getAndSet(plan) == null) {
+            renderer.execute(this::provisionLatest);
         }
-        // Rendered one switch at a time and handed over at once: at k=16 all intents together are ~160 MB of
-        // JSON, too much to hold as trees; the provisioner keeps digests once a switch confirmed.
-        for (String p : provisioner.provision(targets, sw -> DeviceIntent.render(plan, sw))) {
-            problem.accept(p);
+    }
+
+    private void provisionLatest() {
+        try {
+            FabricPlan plan = nextPlan.getAndSet(null);
+            if (plan == null) {
+                return;
+            }
+            Map<String, GnmiTarget> targets = new LinkedHashMap<>();
+            for (Node n : plan.fabric().nodes()) {
+                GnmiEndpoint g = n.gnmi();
+                if (g == null || !n.role().isSwitch()) {
+                    continue;
+                }
+                targets.put(n.id(), new GnmiTarget(n.id(), g.address(), g.port(), g.tls(), g.caFile(), g.certFile(),
+                        g.keyFile(), secret(n, "usernameEnv", g.usernameEnv()),
+                        secret(n, "passwordEnv", g.passwordEnv())));
+            }
+            // Rendered one switch at a time and handed over at once: all intents together are too much to
+            // hold as trees at k=16; the provisioner keeps digests once a switch confirmed.
+            for (String p : provisioner.provision(targets, sw -> DeviceIntent.render(plan, sw))) {
+                problem.accept(p);
+            }
+        } catch (RuntimeException e) {
+            // One bad plan must not kill the provisioning thread.
+            problem.accept("provisioning failed: " + e);
         }
     }
 
@@ -216,6 +243,7 @@ final class DeviceProvisioning implements AutoCloseable {
 
     @Override
     public void close() {
+        renderer.shutdownNow();
         debounce.shutdownNow();
         provisioner.close();
     }
