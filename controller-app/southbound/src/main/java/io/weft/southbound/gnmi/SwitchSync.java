@@ -140,6 +140,15 @@ final class SwitchSync {
     Outcome sync() {
         Map<String, IntentOp> want = desired();
         List<IntentOp> replace = List.of();
+        boolean noIntent;
+        synchronized (this) {
+            noIntent = source == null;
+        }
+        if (noIntent) {
+            // Never had a valid intent (the first one was malformed): nothing to confirm, not "in sync".
+            setState(DeviceState.PENDING, "switch " + id + " has no valid intent yet");
+            return Outcome.WAIT_FOR_CHANGE;
+        }
         try {
             ensureSession();
             if (confirmed == null || verifyDue) {

@@ -309,5 +309,11 @@ class ProvisionerTest {
         bad.put("leaf1", leaf1);
         List<String> problems = provisioner(2000, 16, 60_000).provision(targets, bad);
         assertThat(problems).singleElement().asString().contains("leaf1").contains("replace[2].path");
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        assertThat(provisioner.device("leaf2").state()).isEqualTo(DeviceState.IN_SYNC);
+        assertThat(provisioner.device("leaf1").state()).as("no valid intent is not in sync")
+                .isEqualTo(DeviceState.PENDING);
+        assertThat(provisioner.device("leaf1").lastError()).contains("no valid intent");
+        assertThat(fakes.get("leaf1").sets).isEmpty();
     }
 }
