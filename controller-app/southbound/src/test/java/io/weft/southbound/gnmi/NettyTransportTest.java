@@ -97,6 +97,40 @@ class NettyTransportTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(5000);
     }
 
+    @Test
+    void agentKilledThenRestartedEmptyOnTheSamePortIsResyncedWithoutAManualStep() throws Exception {
+        fake = FakeSwitch.tcp("leaf1").start();
+        Map<String, ObjectNode> intents = Intents.leafSpine2x2();
+        provisioner = new Provisioner(new ProvisionerConfig(4, 1000, 50, 300, 300), new NettyChannels(), log::add);
+        provisioner.provision(Map.of("leaf1", GnmiTarget.plaintext("leaf1", "127.0.0.1", fake.port())),
+                Map.of("leaf1", intents.get("leaf1")));
+        awaitState(DeviceState.IN_SYNC);
+        int ops = fake.totalOps();
+
+        fake.stop(); // the agent dies
+        awaitState(DeviceState.UNREACHABLE);
+        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1").contains("127.0.0.1:" + fake.port());
+
+        fake.restartEmpty(); // back with an empty kernel on the same port
+        long end = System.currentTimeMillis() + 10_000;
+        while (fake.sets.size() < 2 && System.currentTimeMillis() < end) {
+            Thread.sleep(20);
+        }
+        awaitState(DeviceState.IN_SYNC);
+        assertThat(fake.sets).as("one full re-push after the restart").hasSize(2);
+        assertThat(fake.opsInSet(1)).isEqualTo(ops);
+        assertThat(fake.store).hasSize(ops);
+    }
+
+    private void awaitState(DeviceState state) throws Exception {
+        long end = System.currentTimeMillis() + 10_000;
+        while (provisioner.device("leaf1").state() != state) {
+            assertThat(System.currentTimeMillis()).as("leaf1 " + state + ", now " + provisioner.device("leaf1"))
+                    .isLessThan(end);
+            Thread.sleep(20);
+        }
+    }
+
     private Path keystore(String alias) throws Exception {
         Path ks = dir.resolve(alias + ".p12");
         run("keytool", "-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1",
