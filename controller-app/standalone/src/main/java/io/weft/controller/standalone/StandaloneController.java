@@ -60,7 +60,9 @@ public final class StandaloneController implements AutoCloseable {
             }
         }
         DeviceProvisioning devices = new DeviceProvisioning(
-                new Provisioner(ProvisionerConfig.defaults(), new NettyChannels(), line -> err.println("controller: " + line)),
+                new Provisioner(new ProvisionerConfig(ProvisionerConfig.DEFAULT_MAX_IN_FLIGHT, options.gnmiTimeoutMs(),
+                        ProvisionerConfig.DEFAULT_BACKOFF_INITIAL_MS, ProvisionerConfig.DEFAULT_BACKOFF_MAX_MS,
+                        options.gnmiResyncMs()), new NettyChannels(), line -> err.println("controller: " + line)),
                 System::getenv, line -> err.println("controller: " + line));
         FabricController controller = new FabricController(options.fabricFile(), new SnapshotStore(options.stateDir()),
                 kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line), devices);
