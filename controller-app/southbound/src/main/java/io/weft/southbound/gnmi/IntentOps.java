@@ -45,7 +45,8 @@ public final class IntentOps {
             }
             String key = GnmiPaths.format(path);
             byte[] json = CanonicalJson.bytes(op.get("value"));
-            if (ops.put(key, new IntentOp(key, path, CanonicalJson.digest(json), json)) != null) {
+            String digest = CanonicalJson.digest(json);
+            if (ops.put(key, new IntentOp(key, path, digest, json)) != null) {
                 throw new IllegalArgumentException(where + ".path: " + key + " appears twice");
             }
         }

@@ -21,6 +21,22 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void keyedListsCompareInAnyOrderNextHopsDoNot() throws Exception {
+        String routes = "{\"static\":[{\"prefix\":\"fcbb:bb00:2::/48\",\"next-hops\":{\"next-hop\":[{\"index\":\"0\"},{\"index\":\"1\"}]}},"
+                + "{\"prefix\":\"fcbb:bb00:1::/48\"}]}";
+        String byKey = "{\"static\":[{\"prefix\":\"fcbb:bb00:1::/48\"},"
+                + "{\"next-hops\":{\"next-hop\":[{\"index\":\"0\"},{\"index\":\"1\"}]},\"prefix\":\"fcbb:bb00:2::/48\"}]}";
+        String hopsSwapped = "{\"static\":[{\"prefix\":\"fcbb:bb00:1::/48\"},"
+                + "{\"next-hops\":{\"next-hop\":[{\"index\":\"1\"},{\"index\":\"0\"}]},\"prefix\":\"fcbb:bb00:2::/48\"}]}";
+        assertThat(CanonicalJson.digest(json.readTree(routes))).isEqualTo(CanonicalJson.digest(json.readTree(byKey)));
+        assertThat(CanonicalJson.digest(json.readTree(routes))).isNotEqualTo(CanonicalJson.digest(json.readTree(hopsSwapped)));
+        // On the wire too: routes by prefix, next hops as rendered.
+        assertThat(new String(CanonicalJson.bytes(json.readTree(routes)), StandardCharsets.UTF_8))
+                .isEqualTo(new String(CanonicalJson.bytes(json.readTree(byKey)), StandardCharsets.UTF_8))
+                .startsWith("{\"static\":[{\"prefix\":\"fcbb:bb00:1::/48\"}");
+    }
+
+    @Test
     void valuesKeepTheirType() throws Exception {
         assertThat(CanonicalJson.digest(json.readTree("{\"i\":0}")))
                 .isNotEqualTo(CanonicalJson.digest(json.readTree("{\"i\":\"0\"}")));

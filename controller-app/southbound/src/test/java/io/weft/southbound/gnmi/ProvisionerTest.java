@@ -76,14 +76,19 @@ class ProvisionerTest {
                 () -> provisioner.device(sw) != null && provisioner.device(sw).state() == state);
     }
 
+    /** The switch holds exactly the intent's ops, compared in canonical form (keyed lists in key order). */
     private void assertStoreMatches(String sw, JsonNode intent) {
-        Map<String, JsonNode> expected = new LinkedHashMap<>();
+        Map<String, String> expected = new LinkedHashMap<>();
         for (JsonNode op : intent.get("replace")) {
-            expected.put(GnmiPaths.key(op.get("origin").asText(), op.get("path").asText()), op.get("value"));
+            expected.put(GnmiPaths.key(op.get("origin").asText(), op.get("path").asText()), canonical(op.get("value")));
         }
-        Map<String, JsonNode> actual = new LinkedHashMap<>();
-        fakes.get(sw).store.keySet().forEach(k -> actual.put(k, fakes.get(sw).value(k)));
+        Map<String, String> actual = new LinkedHashMap<>();
+        fakes.get(sw).store.keySet().forEach(k -> actual.put(k, canonical(fakes.get(sw).value(k))));
         assertThat(actual).as("config on " + sw).isEqualTo(expected);
+    }
+
+    private static String canonical(JsonNode v) {
+        return new String(CanonicalJson.bytes(v), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test

@@ -162,7 +162,7 @@ public final class SouthboundBench {
             ObjectNode intent = DeviceIntent.render(plan, sw);
             byte[] json = CanonicalJson.bytes(intent);
             bytes[0] += json.length;
-            out.put(sw, CanonicalJson.digest(json));
+            out.put(sw, CanonicalJson.digest(intent));
             if (each != null) {
                 each.accept(sw, intent);
             }
