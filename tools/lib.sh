@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for ./weft subcommands: install what is missing, build what is stale, run Java.
 # Sourced, never executed. Everything here is idempotent: a second call costs a few stat()s.
 
@@ -58,11 +59,32 @@ build_switch_agent() {
 
 mvnw() { need_java; (cd "$WEFT_HOME" && ./mvnw -B -q "$@"); }
 
+# The main jar of a built module (not its -tests jar); fails when there is none.
+# Usage: module_jar <module-dir>
+module_jar() {
+  local j
+  for j in "$1"/target/*.jar; do
+    case "$j" in *-tests.jar) ;; *) [ -f "$j" ] && { printf '%s\n' "$j"; return 0; } ;; esac
+  done
+  return 1
+}
+
+# JVM options into the array JAVA_OPTS: $WEFT_JAVA_OPTS when set (split on spaces: JVM options
+# hold none), else the defaults given. Usage: java_opts [default option...]
+# shellcheck disable=SC2120  # the subcommands in tools/weft.d pass their defaults
+java_opts() {
+  if [ -n "${WEFT_JAVA_OPTS:-}" ]; then
+    read -r -a JAVA_OPTS <<<"$WEFT_JAVA_OPTS"
+  else
+    JAVA_OPTS=("$@")
+  fi
+}
+
 # Builds a Maven module (and what it needs) when any source under it is newer than its jar.
 # Usage: build_module <module-dir>
 build_module() {
   local mod="$1" jar stamp
-  jar=$(ls "$WEFT_HOME/$mod"/target/*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -1 || true)
+  jar=$(module_jar "$WEFT_HOME/$mod" || true)
   if [ -n "$jar" ] && [ -d "$WEFT_HOME/$mod/target/lib" ]; then
     stamp=$(find "$WEFT_HOME/$mod" "$WEFT_HOME/controller-app/core/src" "$WEFT_HOME/contracts" -path '*/target' -prune \
               -o -newer "$jar" -type f \( -name '*.java' -o -name 'pom.xml' -o -name '*.json' -o -name '*.yml' \
@@ -83,6 +105,8 @@ run_java() {
   local mod="$1" main="$2"; shift 2
   build_module "$mod"
   local jar
-  jar=$(ls "$WEFT_HOME/$mod"/target/*.jar | grep -v -- '-tests.jar' | head -1)
-  exec java ${WEFT_JAVA_OPTS:-} -cp "$jar:$WEFT_HOME/$mod/target/lib/*" "$main" "$@"
+  jar=$(module_jar "$WEFT_HOME/$mod")
+  # shellcheck disable=SC2119  # no defaults: the JVM's own
+  java_opts
+  exec java "${JAVA_OPTS[@]}" -cp "$jar:$WEFT_HOME/$mod/target/lib/*" "$main" "$@"
 }
