@@ -81,7 +81,19 @@ class FabricSchemaTest {
                 Arguments.of("id-with-arrow", "$.nodes[0].id"),
                 Arguments.of("endpoint-without-port", "$.links[0].a"),
                 Arguments.of("schema-version-2", "$.schemaVersion"),
-                Arguments.of("node-without-role", "$.nodes[1]"));
+                Arguments.of("node-without-role", "$.nodes[1]"),
+                Arguments.of("gnmi-unknown-field", "$.nodes[0].gnmi"),
+                Arguments.of("gnmi-port-string", "$.nodes[0].gnmi.port"));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSwitchMayNameItsGnmiEndpoint() {
+        JsonNode f = SchemaSupport.parse("{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[{\"id\":\"leaf1\",\"role\":\"leaf\","
+                + "\"gnmi\":{\"address\":\"127.0.0.1\",\"port\":50001,\"tls\":true,\"caFile\":\"ca.pem\","
+                + "\"certFile\":\"c.pem\",\"keyFile\":\"k.pem\",\"usernameEnv\":\"GNMI_USER\",\"passwordEnv\":\"GNMI_PW\"}}],"
+                + "\"links\":[]}");
+        Set<ValidationMessage> errors = SchemaSupport.validate("fabric.schema.json", f);
+        assertThat(errors).as(SchemaSupport.describe(errors)).isEmpty();
     }
 
     private static Set<String> ids(JsonNode array) {

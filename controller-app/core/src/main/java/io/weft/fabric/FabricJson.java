@@ -33,7 +33,9 @@ public final class FabricJson {
             "$schema", "schemaVersion", "id", "name", "family", "srv6", "tenants", "params", "nodes", "links");
     private static final Set<String> SRV6_FIELDS = Set.of("block");
     private static final Set<String> NODE_FIELDS = Set.of(
-            "id", "name", "role", "pod", "group", "plane", "rail", "server", "srv6NodeId", "address");
+            "id", "name", "role", "pod", "group", "plane", "rail", "server", "srv6NodeId", "address", "gnmi");
+    private static final Set<String> GNMI_FIELDS = Set.of(
+            "address", "port", "tls", "caFile", "certFile", "keyFile", "usernameEnv", "passwordEnv");
     private static final Set<String> LINK_FIELDS = Set.of("id", "a", "b", "capacityGbps", "latencyNs");
     private static final Set<String> END_FIELDS = Set.of("node", "port");
 
@@ -145,7 +147,25 @@ public final class FabricJson {
                 .server(optionalString(n, at, "server"))
                 .srv6NodeId(optionalInt(n, at, "srv6NodeId"))
                 .address(optionalString(n, at, "address"))
+                .gnmi(gnmi(n.get("gnmi"), at + ".gnmi"))
                 .build();
+    }
+
+    private static GnmiEndpoint gnmi(JsonNode g, String at) throws FabricFormatException {
+        if (g == null || g.isNull()) {
+            return null;
+        }
+        requireObject(g, at);
+        onlyFields(g, at, GNMI_FIELDS);
+        Integer port = optionalInt(g, at, "port");
+        JsonNode tls = g.get("tls");
+        if (tls != null && !tls.isBoolean()) {
+            throw new FabricFormatException(at + ".tls: must be true or false");
+        }
+        return new GnmiEndpoint(requiredString(g, at, "address"), port == null ? GnmiEndpoint.DEFAULT_PORT : port,
+                tls != null && tls.booleanValue(), optionalString(g, at, "caFile"), optionalString(g, at, "certFile"),
+                optionalString(g, at, "keyFile"), optionalString(g, at, "usernameEnv"),
+                optionalString(g, at, "passwordEnv"));
     }
 
     private static Link link(JsonNode l, String at) throws FabricFormatException {
@@ -250,6 +270,19 @@ public final class FabricJson {
         return v;
     }
 
+    private static void gnmiTree(ObjectNode o, GnmiEndpoint g) {
+        o.put("address", g.address());
+        o.put("port", g.port());
+        o.put("tls", g.tls());
+        String[][] files = {{"caFile", g.caFile()}, {"certFile", g.certFile()}, {"keyFile", g.keyFile()},
+            {"usernameEnv", g.usernameEnv()}, {"passwordEnv", g.passwordEnv()}};
+        for (String[] f : files) {
+            if (f[1] != null) {
+                o.put(f[0], f[1]);
+            }
+        }
+    }
+
     /** The fabric as a JSON tree, fields in schema order, optional fields only when set. */
     public static ObjectNode toTree(Fabric f) {
         ObjectNode root = MAPPER.createObjectNode();
@@ -281,6 +314,9 @@ public final class FabricJson {
             putIfSet(o, "srv6NodeId", n.srv6NodeId());
             if (n.address() != null) {
                 o.put("address", n.address());
+            }
+            if (n.gnmi() != null) {
+                gnmiTree(o.putObject("gnmi"), n.gnmi());
             }
         }
         ArrayNode links = root.putArray("links");

@@ -25,6 +25,7 @@ public final class FabricValidator {
     static final Pattern PORT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}");
     /** Highest uN id: 0xE000-0xFFFF are per-node function ids (the uSID local block). */
     public static final int MAX_NODE_ID = 0xDFFF;
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final int MAX_PROBLEMS_IN_EXCEPTION = 3;
     private static final String HEX = "0123456789abcdef";
 
@@ -124,8 +125,53 @@ public final class FabricValidator {
             if (n.address() != null && parseIpv6(n.address()) == null) {
                 out.add(what + ": address \"" + n.address() + "\" is not a valid IPv6 address");
             }
+            if (n.gnmi() != null) {
+                checkGnmi(what, n, out);
+            }
         }
+        checkGnmiEndpointsUnique(nodes, out);
         return firstIndex;
+    }
+
+    private static void checkGnmi(String what, Node n, List<String> out) {
+        GnmiEndpoint g = n.gnmi();
+        if (!n.role().isSwitch()) {
+            out.add(what + ": gnmi is for switches only (the controller configures switches, not NICs)");
+        }
+        if (g.address().isEmpty() || g.address().chars().anyMatch(Character::isWhitespace)) {
+            out.add(what + ": gnmi.address \"" + g.address() + "\" is not a host name or IP address");
+        }
+        if (g.port() < 1 || g.port() > 65535) {
+            out.add(what + ": gnmi.port must be in 1..65535 (got " + g.port() + ")");
+        }
+        if ((g.certFile() == null) != (g.keyFile() == null)) {
+            out.add(what + ": gnmi.certFile and gnmi.keyFile go together (mutual TLS needs both)");
+        }
+        if (!g.tls() && (g.caFile() != null || g.certFile() != null || g.keyFile() != null)) {
+            out.add(what + ": gnmi.tls is false but certificate files are given (set \"tls\": true)");
+        }
+        for (String env : new String[] {g.usernameEnv(), g.passwordEnv()}) {
+            if (env != null && !ENV_NAME.matcher(env).matches()) {
+                out.add(what + ": gnmi environment variable name \"" + env + "\" is not a valid name ([A-Za-z_][A-Za-z0-9_]*)");
+            }
+        }
+        if (g.passwordEnv() != null && g.usernameEnv() == null) {
+            out.add(what + ": gnmi.passwordEnv without gnmi.usernameEnv");
+        }
+    }
+
+    /** Two switches on one gNMI endpoint would be configured with each other's intents. */
+    private static void checkGnmiEndpointsUnique(List<Node> nodes, List<String> out) {
+        Map<String, String> seen = new HashMap<>();
+        for (Node n : nodes) {
+            if (n.gnmi() != null) {
+                String ep = n.gnmi().address() + ":" + n.gnmi().port();
+                String other = seen.putIfAbsent(ep, n.id());
+                if (other != null) {
+                    out.add("gnmi endpoint " + ep + " used by both " + other + " and " + n.id());
+                }
+            }
+        }
     }
 
     private static void notNegative(String what, String field, Integer v, List<String> out) {

@@ -18,6 +18,7 @@ public final class Node {
     private final String server;
     private final Integer srv6NodeId;
     private final String address;
+    private final GnmiEndpoint gnmi;
 
     private Node(Builder b) {
         this.id = Objects.requireNonNull(b.id, "id");
@@ -30,6 +31,7 @@ public final class Node {
         this.server = b.server;
         this.srv6NodeId = b.srv6NodeId;
         this.address = b.address;
+        this.gnmi = b.gnmi;
     }
 
     public static Builder builder(String id, Role role) {
@@ -46,6 +48,7 @@ public final class Node {
         b.server = server;
         b.srv6NodeId = srv6NodeId;
         b.address = address;
+        b.gnmi = gnmi;
         return b;
     }
 
@@ -96,6 +99,11 @@ public final class Node {
         return address;
     }
 
+    /** Where the controller configures this switch over gNMI, or null when it does not. */
+    public GnmiEndpoint gnmi() {
+        return gnmi;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -108,7 +116,8 @@ public final class Node {
         return id.equals(n.id) && name.equals(n.name) && role == n.role && Objects.equals(pod, n.pod)
                 && Objects.equals(group, n.group) && Objects.equals(plane, n.plane)
                 && Objects.equals(rail, n.rail) && Objects.equals(server, n.server)
-                && Objects.equals(srv6NodeId, n.srv6NodeId) && Objects.equals(address, n.address);
+                && Objects.equals(srv6NodeId, n.srv6NodeId) && Objects.equals(address, n.address)
+                && Objects.equals(gnmi, n.gnmi);
     }
 
     @Override
@@ -133,6 +142,7 @@ public final class Node {
         private String server;
         private Integer srv6NodeId;
         private String address;
+        private GnmiEndpoint gnmi;
 
         private Builder(String id, Role role) {
             this.id = id;
@@ -176,6 +186,11 @@ public final class Node {
 
         public Builder address(String v) {
             address = v;
+            return this;
+        }
+
+        public Builder gnmi(GnmiEndpoint v) {
+            gnmi = v;
             return this;
         }
 

@@ -41,6 +41,31 @@ class FabricJsonTest {
     }
 
     @Test
+    void gnmiObjectIsReadStrictlyWithDefaults() throws Exception {
+        String node = HEAD + "\"nodes\":[{\"id\":\"s\",\"role\":\"leaf\",\"gnmi\":%s}],\"links\":[]}";
+        Fabric f = FabricJson.parse(String.format(node, "{\"address\":\"10.0.0.1\"}"));
+        GnmiEndpoint g = f.node("s").gnmi();
+        assertThat(g.address()).isEqualTo("10.0.0.1");
+        assertThat(g.port()).isEqualTo(GnmiEndpoint.DEFAULT_PORT);
+        assertThat(g.tls()).isFalse();
+        assertThat(g.usernameEnv()).isNull();
+        assertThatThrownBy(() -> FabricJson.parse(String.format(node, "{\"address\":\"a\",\"user\":\"x\"}")))
+                .hasMessage("$.nodes[0].gnmi.user: unknown field");
+        assertThatThrownBy(() -> FabricJson.parse(String.format(node, "{\"port\":1}")))
+                .hasMessage("$.nodes[0].gnmi.address: required");
+        assertThatThrownBy(() -> FabricJson.parse(String.format(node, "{\"address\":\"a\",\"tls\":\"yes\"}")))
+                .hasMessage("$.nodes[0].gnmi.tls: must be true or false");
+        assertThatThrownBy(() -> FabricJson.parse(String.format(node, "{\"address\":\"a\",\"port\":\"9339\"}")))
+                .hasMessage("$.nodes[0].gnmi.port: must be an integer");
+
+        String full = "{\"address\":\"sw1.example\",\"port\":50001,\"tls\":true,\"caFile\":\"ca.pem\","
+                + "\"certFile\":\"c.pem\",\"keyFile\":\"k.pem\",\"usernameEnv\":\"GNMI_USER\",\"passwordEnv\":\"GNMI_PW\"}";
+        Fabric withAll = FabricJson.parse(String.format(node, full));
+        assertThat(FabricJson.parse(FabricJson.write(withAll)).node("s")).isEqualTo(withAll.node("s"));
+        assertThat(FabricJson.toTree(withAll).get("nodes").get(0).get("gnmi").toString()).isEqualTo(full);
+    }
+
+    @Test
     void writeThenParseKeepsEverything() throws Exception {
         Fabric f = FabricJson.parse(Contracts.read("examples/clos3-tiny.json"));
         Fabric again = FabricJson.parse(FabricJson.write(f));

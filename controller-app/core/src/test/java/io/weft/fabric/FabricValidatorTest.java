@@ -114,6 +114,29 @@ class FabricValidatorTest {
     }
 
     @Test
+    void gnmiEndpointsAreCheckedNamingTheSwitchAndField() throws Exception {
+        assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "127.0.0.1").put("port", 50001)))
+                .isEmpty();
+        assertThat(problemsAfter(r -> node(r, 3).putObject("gnmi").put("address", "127.0.0.1")))
+                .containsExactly("nic h1: gnmi is for switches only (the controller configures switches, not NICs)");
+        assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "127.0.0.1").put("port", 70000)))
+                .containsExactly("leaf leaf1: gnmi.port must be in 1..65535 (got 70000)");
+        assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("tls", true)
+                .put("certFile", "c.pem")))
+                .containsExactly("leaf leaf1: gnmi.certFile and gnmi.keyFile go together (mutual TLS needs both)");
+        assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("caFile", "ca.pem")))
+                .containsExactly("leaf leaf1: gnmi.tls is false but certificate files are given (set \"tls\": true)");
+        assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("usernameEnv", "A-B")))
+                .containsExactly("leaf leaf1: gnmi environment variable name \"A-B\" is not a valid name ([A-Za-z_][A-Za-z0-9_]*)");
+        assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("passwordEnv", "PW")))
+                .containsExactly("leaf leaf1: gnmi.passwordEnv without gnmi.usernameEnv");
+        assertThat(problemsAfter(r -> {
+            node(r, 0).putObject("gnmi").put("address", "127.0.0.1").put("port", 50001);
+            node(r, 1).putObject("gnmi").put("address", "127.0.0.1").put("port", 50001);
+        })).containsExactly("gnmi endpoint 127.0.0.1:50001 used by both leaf1 and leaf2");
+    }
+
+    @Test
     void capacityNotPositive() throws Exception {
         assertThat(problemsAfter(r -> link(r, 0).put("capacityGbps", 0)))
                 .containsExactly("link l1: capacityGbps must be > 0 (got 0)");

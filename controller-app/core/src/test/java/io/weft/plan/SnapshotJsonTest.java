@@ -83,6 +83,33 @@ class SnapshotJsonTest {
     }
 
     @Test
+    void snapshotWithGnmiEndpointsAndDeviceStatesMeetsTheSchemaAndReadsBack() throws Exception {
+        Fabric base = TestFabrics.leafSpine(2, 2, 1, 1);
+        java.util.List<io.weft.fabric.Node> nodes = new java.util.ArrayList<>();
+        for (io.weft.fabric.Node n : base.nodes()) {
+            nodes.add(n.id().equals("leaf1") ? n.toBuilder().gnmi(new io.weft.fabric.GnmiEndpoint("127.0.0.1", 50001,
+                    false, null, null, null, "GNMI_USER", null)).build() : n);
+        }
+        ObjectNode withGnmi = FabricJson.toTree(new Fabric(base.id(), base.name(), base.family(), base.srv6Block(),
+                base.tenants(), nodes, base.links(), base.params()));
+        Fabric fabric = FabricJson.fromTree(withGnmi);
+        FabricPlan plan = Planner.plan(fabric, null);
+        ObjectNode tree = SnapshotJson.toTree(plan, Map.of(), 3);
+        // What the standalone controller adds when it provisions switches over gNMI.
+        tree.putObject("deviceStates").putObject("leaf1").put("state", "unreachable")
+                .put("lastError", "switch leaf1 at 127.0.0.1:50001 unreachable: UNAVAILABLE");
+        assertThat(SNAPSHOT_SCHEMA.validate(tree)).as("schema errors").isEmpty();
+        ((ObjectNode) tree.get("deviceStates").get("leaf1")).put("state", "confused");
+        assertThat(SNAPSHOT_SCHEMA.validate(tree)).as("unknown device state").isNotEmpty();
+        ((ObjectNode) tree.get("deviceStates").get("leaf1")).put("state", "in-sync");
+
+        JsonNode read = FabricJson.mapper().readTree(FabricJson.mapper().writeValueAsString(tree));
+        FabricPlan rebuilt = SnapshotJson.planFromTree(read);
+        assertThat(rebuilt.fabric().node("leaf1").gnmi().port()).isEqualTo(50001);
+        assertThat(SnapshotJson.planTree(rebuilt)).isEqualTo(SnapshotJson.planTree(plan));
+    }
+
+    @Test
     void badSnapshotsAndLinkStatesAreRejectedNamingThePlace() throws Exception {
         FabricPlan plan = Planner.plan(TestFabrics.leafSpine(2, 2, 1, 1), null);
         assertThatThrownBy(() -> SnapshotJson.toTree(plan, Map.of("nope", "up"), 1))

@@ -11,15 +11,26 @@ import java.nio.file.Path;
  * @param httpPort       HTTP port (0 = any free port)
  * @param stateDir       where the last published snapshot is kept between runs
  * @param pollMs         how often the fabric file's modification time and size are checked
+ * @param gnmiTimeoutMs  deadline of every gNMI RPC to a switch
+ * @param gnmiResyncMs   how often every gNMI switch is read back (a restarted switch is re-pushed)
  */
 public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
-                                long pollMs) {
+                                long pollMs, long gnmiTimeoutMs, long gnmiResyncMs) {
     public static final int DEFAULT_HTTP_PORT = 8181;
     public static final long DEFAULT_POLL_MS = 1000;
+    public static final long DEFAULT_GNMI_TIMEOUT_MS = 5000;
+    public static final long DEFAULT_GNMI_RESYNC_MS = 30_000;
+
+    /** Default gNMI timings. */
+    public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
+                             long pollMs) {
+        this(fabricFile, kafkaBootstrap, httpHost, httpPort, stateDir, pollMs, DEFAULT_GNMI_TIMEOUT_MS,
+                DEFAULT_GNMI_RESYNC_MS);
+    }
 
     static final String USAGE = String.join("\n",
             "usage: ./weft controller --fabric FILE [--kafka HOST:PORT] [--http-port N] [--http-host ADDR]",
-            "                         [--state-dir DIR] [--poll-ms N]",
+            "                         [--state-dir DIR] [--poll-ms N] [--gnmi-timeout-ms N] [--gnmi-resync-ms N]",
             "  --fabric FILE      fabric file (contracts/fabric.schema.json); re-planned whenever it changes",
             "  --kafka HOST:PORT  publish snapshots to topic weft.fabric (default: $WEFT_KAFKA_BOOTSTRAP;",
             "                     none = HTTP only)",
@@ -27,7 +38,12 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             "  --http-host ADDR   address to listen on (default 127.0.0.1)",
             "  --state-dir DIR    keeps the last snapshot so ids and versions survive restarts (default .weft)",
             "  --poll-ms N        how often the file is checked for changes (default " + DEFAULT_POLL_MS + ")",
-            "HTTP: GET /fabric (the snapshot), GET /healthz, PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+            "  --gnmi-timeout-ms N  deadline of each gNMI call to a switch (default " + DEFAULT_GNMI_TIMEOUT_MS + ")",
+            "  --gnmi-resync-ms N   every switch is read back this often; drift is re-pushed (default "
+                    + DEFAULT_GNMI_RESYNC_MS + ")",
+            "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
+            "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+            "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
             "With Kafka, link-down/link-up events on weft.hotspots set links down and up again.");
 
     public ControllerOptions {
@@ -39,6 +55,12 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         }
         if (pollMs < 10) {
             throw new IllegalArgumentException("--poll-ms: must be >= 10, got " + pollMs);
+        }
+        if (gnmiTimeoutMs < 1) {
+            throw new IllegalArgumentException("--gnmi-timeout-ms: must be >= 1, got " + gnmiTimeoutMs);
+        }
+        if (gnmiResyncMs < 100) {
+            throw new IllegalArgumentException("--gnmi-resync-ms: must be >= 100, got " + gnmiResyncMs);
         }
         if (kafkaBootstrap != null && !kafkaBootstrap.matches("[^\\s,:]+:\\d{1,5}(,[^\\s,:]+:\\d{1,5})*")) {
             throw new IllegalArgumentException("--kafka: must be host:port[,host:port...], got '" + kafkaBootstrap + "'");
@@ -53,6 +75,8 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         int port = DEFAULT_HTTP_PORT;
         Path state = Path.of(".weft");
         long pollMs = DEFAULT_POLL_MS;
+        long gnmiTimeoutMs = DEFAULT_GNMI_TIMEOUT_MS;
+        long gnmiResyncMs = DEFAULT_GNMI_RESYNC_MS;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             switch (flag) {
@@ -65,10 +89,12 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
                 case "--http-port" -> port = (int) number(value(args, ++i, flag), flag);
                 case "--state-dir" -> state = Path.of(value(args, ++i, flag));
                 case "--poll-ms" -> pollMs = number(value(args, ++i, flag), flag);
+                case "--gnmi-timeout-ms" -> gnmiTimeoutMs = number(value(args, ++i, flag), flag);
+                case "--gnmi-resync-ms" -> gnmiResyncMs = number(value(args, ++i, flag), flag);
                 default -> throw new IllegalArgumentException("unknown option '" + flag + "'");
             }
         }
-        return new ControllerOptions(fabric, kafka, host, port, state, pollMs);
+        return new ControllerOptions(fabric, kafka, host, port, state, pollMs, gnmiTimeoutMs, gnmiResyncMs);
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
@@ -38,6 +39,7 @@ final class FabricController {
     private final SnapshotSink sink; // null: HTTP only
     private final Consumer<String> info;
     private final Consumer<String> problem;
+    private final DeviceProvisioning devices; // null: nothing is provisioned
 
     private final Set<String> drained = new TreeSet<>();
     private final Set<String> down = new TreeSet<>();
@@ -46,12 +48,42 @@ final class FabricController {
     private volatile String kafkaError; // the last publish failure, until a publish succeeds
     private volatile boolean publishPending;
 
+    private Map<String, String> publishedDeviceStates = Map.of(); // guarded by this
+
     FabricController(Path file, SnapshotStore store, SnapshotSink sink, Consumer<String> info, Consumer<String> problem) {
+        this(file, store, sink, info, problem, null);
+    }
+
+    /** @param devices provisions every plan to the switches with a gNMI endpoint; null for none */
+    FabricController(Path file, SnapshotStore store, SnapshotSink sink, Consumer<String> info, Consumer<String> problem,
+                     DeviceProvisioning devices) {
         this.file = file;
         this.store = store;
         this.sink = sink;
         this.info = info;
         this.problem = problem;
+        this.devices = devices;
+        if (devices != null) {
+            devices.onStatesChanged(this::onDeviceStatesChanged);
+        }
+    }
+
+    /**
+     * Publishes the next version when a switch's provisioning state changed since the last snapshot
+     * (the provisioner calls this, debounced). Error texts and sync times ride along but alone do not
+     * make a new version.
+     */
+    synchronized void onDeviceStatesChanged() {
+        Snapshot cur = current;
+        if (devices == null || cur == null) {
+            return;
+        }
+        Map<String, String> now = devices.stateNames();
+        if (!now.equals(publishedDeviceStates)) {
+            Map<String, Integer> counts = new java.util.TreeMap<>();
+            now.values().forEach(s -> counts.merge(s, 1, Integer::sum));
+            republish(cur, "device states " + counts);
+        }
     }
 
     /** Plans the file for the first time; throws (one line) when it is unusable, so the process can exit 2. */
@@ -155,6 +187,7 @@ final class FabricController {
             lastVersion = Math.max(earlier == null ? 0 : earlier.path("version").asLong(0), cur == null ? 0 : cur.version());
         }
         FabricPlan plan = FabricFileLoader.plan(file, fabric, previous);
+        provision(plan);
         long t1 = System.nanoTime();
         // Links that left the fabric take their states with them.
         drained.removeIf(id -> fabric.link(id) == null);
@@ -182,14 +215,33 @@ final class FabricController {
         return next.version();
     }
 
+    /** Hands the plan to the southbound; one bad intent must not stop the snapshot from being published. */
+    private void provision(FabricPlan plan) {
+        if (devices == null) {
+            return;
+        }
+        try {
+            devices.onPlan(plan);
+        } catch (RuntimeException e) {
+            problem.accept("provisioning the plan of " + plan.fabric().id() + " failed: " + e);
+        }
+    }
+
     private Snapshot snapshot(FabricPlan plan, long version) throws FabricFileException {
         Map<String, String> states = new LinkedHashMap<>();
         drained.forEach(id -> states.put(id, "drained"));
         down.forEach(id -> states.put(id, "down")); // down wins over drained
         try {
             // Compact: snapshots of large fabrics are MBs on Kafka and over HTTP; indentation adds a third.
+            ObjectNode tree = SnapshotJson.toTree(plan, states, version);
+            if (devices != null) {
+                publishedDeviceStates = devices.stateNames();
+                if (!publishedDeviceStates.isEmpty()) {
+                    tree.set("deviceStates", devices.snapshotStates());
+                }
+            }
             byte[] json = FabricJson.mapper().writer().without(SerializationFeature.INDENT_OUTPUT)
-                    .writeValueAsBytes(SnapshotJson.toTree(plan, states, version));
+                    .writeValueAsBytes(tree);
             return new Snapshot(plan.fabric().id(), version, FabricJson.toTree(plan.fabric()), plan, json);
         } catch (JsonProcessingException | RuntimeException e) {
             throw new FabricFileException(file + ": snapshot: " + e.getMessage());

@@ -17,6 +17,8 @@ import io.weft.fabric.FabricJson;
 /**
  * {@code GET /fabric}: the current snapshot (ETag = version, so pollers get 304 until it changes);
  * {@code GET /healthz}: served version and the last unresolved problem;
+ * {@code GET /devices}: each gNMI switch's provisioning state, last error, last sync, ops sent;
+ * {@code GET /metrics}: the same as Prometheus gauges and counters (text format);
  * {@code PUT /links/<id>/state} with {@code {"state":"drained"}} or {@code {"state":"up"}}: an operator
  * drains a link or returns it to service (answers the version carrying it). JSON only.
  */
@@ -26,9 +28,16 @@ final class FabricHttpServer implements AutoCloseable {
     private static final int MAX_BODY_BYTES = 4096;
 
     private final FabricController controller;
+    private final DeviceProvisioning devices; // null: no southbound
 
     FabricHttpServer(String host, int port, FabricController controller) throws IOException {
+        this(host, port, controller, null);
+    }
+
+    FabricHttpServer(String host, int port, FabricController controller, DeviceProvisioning devices)
+            throws IOException {
         this.controller = controller;
+        this.devices = devices;
         this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
         this.executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "weft-controller-http");
@@ -51,8 +60,9 @@ final class FabricHttpServer implements AutoCloseable {
                 linkState(exchange, path.substring("/links/".length(), path.length() - "/state".length()));
                 return;
             }
-            if (!path.equals("/fabric") && !path.equals("/healthz")) {
-                send(exchange, 404, error("no such resource " + path + " (try /fabric or /healthz)"));
+            if (!path.equals("/fabric") && !path.equals("/healthz") && !path.equals("/devices")
+                    && !path.equals("/metrics")) {
+                send(exchange, 404, error("no such resource " + path + " (try /fabric, /healthz, /devices or /metrics)"));
                 return;
             }
             if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
@@ -62,6 +72,21 @@ final class FabricHttpServer implements AutoCloseable {
             }
             if (path.equals("/healthz")) {
                 send(exchange, 200, FabricJson.mapper().writeValueAsBytes(controller.status()));
+                return;
+            }
+            if (path.equals("/devices")) {
+                ObjectNode body = devices != null ? devices.devicesJson()
+                        : FabricJson.mapper().createObjectNode().put("note", "no switch is provisioned");
+                if (devices == null) {
+                    body.putObject("counts");
+                    body.putArray("devices");
+                }
+                send(exchange, 200, FabricJson.mapper().writeValueAsBytes(body));
+                return;
+            }
+            if (path.equals("/metrics")) {
+                String text = devices == null ? "" : devices.metrics();
+                send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
                 return;
             }
             Snapshot s = controller.current();
@@ -114,7 +139,11 @@ final class FabricHttpServer implements AutoCloseable {
     }
 
     private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        send(exchange, status, "application/json", body);
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
         boolean head = exchange.getRequestMethod().equals("HEAD");
         exchange.sendResponseHeaders(status, head ? -1 : body.length);
         if (!head) {

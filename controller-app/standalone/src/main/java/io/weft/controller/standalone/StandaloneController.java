@@ -6,10 +6,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.weft.southbound.gnmi.NettyChannels;
+import io.weft.southbound.gnmi.Provisioner;
+import io.weft.southbound.gnmi.ProvisionerConfig;
+
 /**
  * The Weft controller without ONOS: {@code ./weft controller --fabric f.json [--kafka host:port]
  * [--http-port 8181]}. Plans the fabric file, publishes the snapshot to Kafka ({@code weft.fabric}) and
- * serves it at {@code GET /fabric}; polls the file and re-plans on every change. Link states come from
+ * serves it at {@code GET /fabric}; polls the file and re-plans on every change. Switches with a {@code gnmi}
+ * endpoint in the fabric file are configured over gNMI on every plan ({@code GET /devices}, {@code GET /metrics}). Link states come from
  * {@code PUT /links/<id>/state} (drain) and, with Kafka, link-down/link-up events on {@code weft.hotspots}.
  *
  * <p>Exit codes: 0 after SIGINT/SIGTERM, 2 for a bad command line or an unusable fabric file at start,
@@ -22,9 +27,12 @@ public final class StandaloneController implements AutoCloseable {
     private final FabricHttpServer http;
     private final ScheduledExecutorService watcher;
     private final HotspotListener hotspots; // null without Kafka
+    private final DeviceProvisioning devices;
 
     private StandaloneController(ControllerOptions options, FabricController controller, SnapshotSink sink,
-                                 FabricHttpServer http, ScheduledExecutorService watcher, HotspotListener hotspots) {
+                                 FabricHttpServer http, ScheduledExecutorService watcher, HotspotListener hotspots,
+                                 DeviceProvisioning devices) {
+        this.devices = devices;
         this.options = options;
         this.controller = controller;
         this.sink = sink;
@@ -51,14 +59,20 @@ public final class StandaloneController implements AutoCloseable {
                 throw new StartException("Kafka at " + options.kafkaBootstrap() + " is not usable: " + rootMessage(e));
             }
         }
+        DeviceProvisioning devices = new DeviceProvisioning(
+                new Provisioner(new ProvisionerConfig(ProvisionerConfig.DEFAULT_MAX_IN_FLIGHT, options.gnmiTimeoutMs(),
+                        ProvisionerConfig.DEFAULT_BACKOFF_INITIAL_MS, ProvisionerConfig.DEFAULT_BACKOFF_MAX_MS,
+                        options.gnmiResyncMs()), new NettyChannels(), line -> err.println("controller: " + line)),
+                System::getenv, line -> err.println("controller: " + line));
         FabricController controller = new FabricController(options.fabricFile(), new SnapshotStore(options.stateDir()),
-                kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line));
+                kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line), devices);
         FileWatcher files = new FileWatcher(options.fabricFile());
         // The port first: a controller that cannot serve must not publish a version before it exits.
         FabricHttpServer http;
         try {
-            http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller);
+            http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller, devices);
         } catch (IOException e) {
+            devices.close();
             closeSink(kafka);
             throw new StartException("HTTP port " + options.httpHost() + ":" + options.httpPort() + " is not usable: "
                     + e.getMessage());
@@ -67,6 +81,7 @@ public final class StandaloneController implements AutoCloseable {
             controller.start();
         } catch (FabricFileException | RuntimeException e) {
             http.close();
+            devices.close();
             closeSink(kafka);
             throw e;
         }
@@ -90,7 +105,7 @@ public final class StandaloneController implements AutoCloseable {
         HotspotListener hotspots = kafka == null ? null
                 : new HotspotListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
                         line -> err.println("controller: " + line)).start();
-        return new StandaloneController(options, controller, kafka, http, watcher, hotspots);
+        return new StandaloneController(options, controller, kafka, http, watcher, hotspots, devices);
     }
 
     int httpPort() {
@@ -102,7 +117,7 @@ public final class StandaloneController implements AutoCloseable {
     }
 
     String describe() {
-        return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz), "
+        return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
                         + ", link-down/up from " + HotspotListener.TOPIC)
                 + ", watching " + options.fabricFile();
@@ -121,6 +136,7 @@ public final class StandaloneController implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         http.close();
+        devices.close();
         closeSink(sink);
     }
 

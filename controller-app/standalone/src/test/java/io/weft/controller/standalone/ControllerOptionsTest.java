@@ -18,6 +18,20 @@ class ControllerOptionsTest {
         assertThat(o.httpHost()).isEqualTo("127.0.0.1");
         assertThat(o.httpPort()).isEqualTo(8181);
         assertThat(o.pollMs()).isEqualTo(1000);
+        assertThat(o.gnmiTimeoutMs()).isEqualTo(5000);
+        assertThat(o.gnmiResyncMs()).isEqualTo(30_000);
+    }
+
+    @Test
+    void gnmiTimingsAreFlagsWithLimits() {
+        ControllerOptions o = ControllerOptions.parse(new String[] {"--fabric", "f", "--gnmi-timeout-ms", "800",
+                "--gnmi-resync-ms", "2000"}, null);
+        assertThat(o.gnmiTimeoutMs()).isEqualTo(800);
+        assertThat(o.gnmiResyncMs()).isEqualTo(2000);
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--gnmi-resync-ms", "5"}, null))
+                .hasMessage("--gnmi-resync-ms: must be >= 100, got 5");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--gnmi-timeout-ms", "0"}, null))
+                .hasMessage("--gnmi-timeout-ms: must be >= 1, got 0");
     }
 
     @Test

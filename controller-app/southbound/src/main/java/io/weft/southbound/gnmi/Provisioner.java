@@ -1,0 +1,312 @@
+package io.weft.southbound.gnmi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Keeps every switch that has a gNMI endpoint at the latest plan's device intent.
+ *
+ * <ul>
+ *   <li>{@link #provision} hands over the whole picture (targets and intents of one plan); a switch
+ *       whose intent did not change is not touched, a changed one is synced: only ops whose value
+ *       differs from what the switch last confirmed by Get are sent.</li>
+ *   <li>At most {@code maxInFlight} switches sync at once, each RPC under a deadline, so a slow or
+ *       dead switch holds one worker for at most one deadline and nothing else waits for it.</li>
+ *   <li>A transport failure makes the switch UNREACHABLE and retries with capped exponential backoff
+ *       and jitter on a fresh channel, reading the switch back first; intents that arrive meanwhile
+ *       replace each other (latest wins), so an outage costs one push when the switch is back.</li>
+ *   <li>A refusal (missing model, rejected Set, bad credentials) makes it REJECTED with the
+ *       switch's text; it is tried again on the next changed intent and at every resync.</li>
+ *   <li>Every {@code resyncIntervalMs} each idle switch is read back and re-pushed where it drifted
+ *       (e.g. restarted with an empty kernel): no manual step after an outage.</li>
+ * </ul>
+ *
+ * <p>Log lines go to the given consumer (one line each, naming the switch and the path) so the
+ * standalone controller and the ONOS app can route them to their own logs.
+ */
+public final class Provisioner implements AutoCloseable {
+    private final ProvisionerConfig config;
+    private final ChannelFactory channels;
+    private final Consumer<String> log;
+    private final ExecutorService workers;
+    private final ScheduledExecutorService timer;
+    private final Object lock = new Object();
+    private final Map<String, SwitchSync> devices = new TreeMap<>(); // guarded by lock
+    private final AtomicInteger active = new AtomicInteger(); // queued + running syncs
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    public Provisioner(ProvisionerConfig config, ChannelFactory channels, Consumer<String> log) {
+        this.config = config;
+        this.channels = channels;
+        this.log = log;
+        AtomicInteger n = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(config.maxInFlight(), config.maxInFlight(), 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> daemon(r, "weft-gnmi-" + n.incrementAndGet()));
+        ((ThreadPoolExecutor) workers).allowCoreThreadTimeOut(true);
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "weft-gnmi-timer"));
+        t.setRemoveOnCancelPolicy(true);
+        this.timer = t;
+        timer.scheduleWithFixedDelay(this::resyncAll, config.resyncIntervalMs(), config.resyncIntervalMs(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The switches to provision and their intents (as {@code DeviceIntent.render} produces them).
+     * Switches not in {@code targets} are forgotten (their sessions closed, their config left alone);
+     * a switch in {@code targets} without an intent keeps its previous one.
+     *
+     * @return problems with individual intents (a malformed intent is skipped, naming the field); empty if none
+     */
+    public List<String> provision(Map<String, GnmiTarget> targets, Map<String, ? extends JsonNode> intents) {
+        return provision(targets, intents::get);
+    }
+
+    /**
+     * As {@link #provision(Map, Map)}, rendering each switch's intent on demand: one switch at a time
+     * on the calling thread, handed to the workers at once (pushes start while later switches are
+     * still rendering), and only digests are kept once a switch confirmed. {@code intentOf} may be
+     * called again later, on a worker, to re-send ops a switch lost; it must keep answering the same
+     * intent until the next {@code provision}.
+     */
+    public List<String> provision(Map<String, GnmiTarget> targets, Function<String, ? extends JsonNode> intentOf) {
+        List<String> problems = new ArrayList<>();
+        synchronized (lock) {
+            for (SwitchSync d : new ArrayList<>(devices.values())) {
+                if (!targets.containsKey(d.id)) {
+                    devices.remove(d.id);
+                    d.removed = true;
+                    if (!d.running && !d.queued) {
+                        d.dropSession();
+                    }
+                }
+            }
+        }
+        boolean any = false;
+        for (Map.Entry<String, GnmiTarget> e : targets.entrySet()) {
+            String id = e.getKey();
+            Map<String, IntentOp> ops = null;
+            try {
+                JsonNode intent = intentOf.apply(id);
+                ops = intent == null ? null : IntentOps.read(id, intent);
+            } catch (IllegalArgumentException ex) {
+                problems.add(ex.getMessage());
+                log.accept("gnmi: " + ex.getMessage() + " (switch " + id + " keeps its previous intent)");
+            }
+            synchronized (lock) {
+                if (closed) {
+                    break;
+                }
+                SwitchSync d = devices.get(id);
+                boolean changed = false;
+                if (d == null) {
+                    d = new SwitchSync(id, e.getValue(), channels, config.rpcTimeoutMs(), log);
+                    devices.put(id, d);
+                    changed = true;
+                } else if (!d.target.equals(e.getValue())) {
+                    d.target = e.getValue();
+                    d.failures = 0;
+                    changed = true;
+                }
+                if (ops != null && !sameOps(ops, d.desired())) {
+                    d.desire(ops, intentOf);
+                    changed = true;
+                } else if (ops != null) {
+                    d.desire(d.desired(), intentOf); // same ops: keep the stripped ones, let go of the old plan
+                }
+                if (changed) {
+                    d.markPending();
+                    schedule(d, true);
+                    any = true;
+                }
+            }
+        }
+        if (any) {
+            fireChanged();
+        }
+        return problems;
+    }
+
+    /** All switches, by id. */
+    public List<DeviceStatus> devices() {
+        List<DeviceStatus> out = new ArrayList<>();
+        synchronized (lock) {
+            for (SwitchSync d : devices.values()) {
+                out.add(d.status());
+            }
+        }
+        return out;
+    }
+
+    /** One switch, or null. */
+    public DeviceStatus device(String id) {
+        synchronized (lock) {
+            SwitchSync d = devices.get(id);
+            return d == null ? null : d.status();
+        }
+    }
+
+    /** Called (on a provisioner thread) after any switch's state may have changed; must not block. */
+    public void addListener(Runnable onChange) {
+        listeners.add(onChange);
+    }
+
+    /**
+     * Waits until no sync is queued or running (switches waiting out a backoff do not count).
+     *
+     * @return false on timeout
+     */
+    public boolean awaitIdle(long timeoutMs) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        synchronized (active) {
+            while (active.get() > 0) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(active, left);
+            }
+        }
+        return true;
+    }
+
+    /** Reads every idle switch back now, as the periodic resync does (e.g. after an operator repaired one). */
+    public void resyncAll() {
+        synchronized (lock) {
+            for (SwitchSync d : devices.values()) {
+                if (!d.running && !d.queued && !d.backoffPending) {
+                    d.verifyDue = true;
+                    schedule(d, true);
+                }
+            }
+        }
+    }
+
+    /** With {@code now}, a switch waiting out a backoff stays waiting: its newest intent goes with the retry. */
+    private void schedule(SwitchSync d, boolean now) {
+        synchronized (lock) {
+            if (closed || d.removed) {
+                return;
+            }
+            if (d.running) {
+                d.rerun = true;
+                return;
+            }
+            if (d.queued || (now && d.backoffPending)) {
+                return;
+            }
+            d.queued = true;
+            active.incrementAndGet();
+        }
+        workers.execute(() -> run(d));
+    }
+
+    private void run(SwitchSync d) {
+        synchronized (lock) {
+            d.queued = false;
+            d.running = true;
+        }
+        SwitchSync.Outcome outcome;
+        try {
+            outcome = d.sync();
+        } catch (RuntimeException e) {
+            // A bug must not kill the worker or leave the switch marked running forever.
+            log.accept("gnmi: switch " + d.id + ": sync failed: " + e);
+            outcome = SwitchSync.Outcome.RETRY;
+        }
+        boolean again = false;
+        synchronized (lock) {
+            d.running = false;
+            if (d.removed || closed) {
+                d.dropSession();
+            } else if (outcome == SwitchSync.Outcome.RETRY) {
+                d.failures++;
+                d.rerun = false; // the retry takes the newest intent
+                long delay = config.backoffMs(d.failures, ThreadLocalRandom.current().nextDouble());
+                d.backoffPending = true;
+                timer.schedule(() -> {
+                    synchronized (lock) {
+                        d.backoffPending = false;
+                    }
+                    schedule(d, false);
+                }, delay, TimeUnit.MILLISECONDS);
+            } else {
+                d.failures = 0;
+                again = d.rerun;
+                d.rerun = false;
+            }
+        }
+        if (again) {
+            schedule(d, true);
+        }
+        fireChanged();
+        synchronized (active) {
+            if (active.decrementAndGet() == 0) {
+                active.notifyAll();
+            }
+        }
+    }
+
+    private void fireChanged() {
+        for (Runnable l : listeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                log.accept("gnmi: device-state listener failed: " + e);
+            }
+        }
+    }
+
+    private static boolean sameOps(Map<String, IntentOp> a, Map<String, IntentOp> b) {
+        if (!a.keySet().equals(b.keySet())) {
+            return false;
+        }
+        for (IntentOp op : a.values()) {
+            if (!op.digest().equals(b.get(op.key()).digest())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Stops syncing: running RPCs are cancelled with their channels; switches keep what they have. */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+        }
+        timer.shutdownNow();
+        workers.shutdownNow();
+        try {
+            workers.awaitTermination(config.rpcTimeoutMs() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (lock) {
+            for (SwitchSync d : devices.values()) {
+                d.dropSession();
+            }
+            devices.clear();
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.weft.southbound.gnmi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class CanonicalJsonTest {
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void memberOrderDoesNotMatterArrayOrderDoes() throws Exception {
+        String a = "{\"b\":1,\"a\":{\"y\":[1,2],\"x\":\"s\"},\"c\":true}";
+        String b = "{\"c\":true,\"a\":{\"x\":\"s\",\"y\":[1,2]},\"b\":1}";
+        String c = "{\"c\":true,\"a\":{\"x\":\"s\",\"y\":[2,1]},\"b\":1}";
+        assertThat(new String(CanonicalJson.bytes(json.readTree(a)), StandardCharsets.UTF_8))
+                .isEqualTo("{\"a\":{\"x\":\"s\",\"y\":[1,2]},\"b\":1,\"c\":true}");
+        assertThat(CanonicalJson.digest(json.readTree(a))).isEqualTo(CanonicalJson.digest(json.readTree(b)));
+        assertThat(CanonicalJson.digest(json.readTree(a))).isNotEqualTo(CanonicalJson.digest(json.readTree(c)));
+    }
+
+    @Test
+    void valuesKeepTheirType() throws Exception {
+        assertThat(CanonicalJson.digest(json.readTree("{\"i\":0}")))
+                .isNotEqualTo(CanonicalJson.digest(json.readTree("{\"i\":\"0\"}")));
+        assertThat(new String(CanonicalJson.bytes(json.readTree("{\"n\":null,\"f\":1.50,\"u\":\"\\u00e9\"}")),
+                StandardCharsets.UTF_8)).isEqualTo("{\"f\":1.5,\"n\":null,\"u\":\"é\"}");
+    }
+}

@@ -1,0 +1,319 @@
+package io.weft.southbound.gnmi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The provisioner against in-process gNMI servers (real grpc-java transport and stubs, fake switch
+ * behind them): full push, diff-only re-plans, and each failure the issue names.
+ */
+class ProvisionerTest {
+    private static final ChannelFactory IN_PROCESS = t -> InProcessChannelBuilder.forName(t.address()).build();
+    private static int run;
+
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final Map<String, FakeSwitch> fakes = new LinkedHashMap<>();
+    private Map<String, ObjectNode> intents;
+    private Map<String, GnmiTarget> targets;
+    private Provisioner provisioner;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        run++;
+        intents = Intents.leafSpine2x2();
+        targets = new LinkedHashMap<>();
+        for (String sw : intents.keySet()) {
+            String name = "gnmi-test-" + run + "-" + sw;
+            targets.put(sw, GnmiTarget.plaintext(sw, name, 9339));
+            fakes.put(sw, new FakeSwitch(name));
+        }
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (provisioner != null) {
+            provisioner.close();
+        }
+        fakes.values().forEach(FakeSwitch::close);
+    }
+
+    private Provisioner provisioner(long rpcTimeoutMs, int maxInFlight, long resyncMs) {
+        provisioner = new Provisioner(new ProvisionerConfig(maxInFlight, rpcTimeoutMs, 20, 200, resyncMs),
+                IN_PROCESS, log::add);
+        return provisioner;
+    }
+
+    private void startAll() throws Exception {
+        for (FakeSwitch f : fakes.values()) {
+            f.start();
+        }
+    }
+
+    private static void await(String what, long timeoutMs, java.util.function.BooleanSupplier cond) throws Exception {
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (!cond.getAsBoolean()) {
+            if (System.currentTimeMillis() > end) {
+                throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private void awaitState(String sw, DeviceState state, long timeoutMs) throws Exception {
+        await(sw + " " + state + " (now " + provisioner.device(sw) + ")", timeoutMs,
+                () -> provisioner.device(sw) != null && provisioner.device(sw).state() == state);
+    }
+
+    private void assertStoreMatches(String sw, JsonNode intent) {
+        Map<String, JsonNode> expected = new LinkedHashMap<>();
+        for (JsonNode op : intent.get("replace")) {
+            expected.put(GnmiPaths.key(op.get("origin").asText(), op.get("path").asText()), op.get("value"));
+        }
+        Map<String, JsonNode> actual = new LinkedHashMap<>();
+        fakes.get(sw).store.keySet().forEach(k -> actual.put(k, fakes.get(sw).value(k)));
+        assertThat(actual).as("config on " + sw).isEqualTo(expected);
+    }
+
+    @Test
+    void fullPushThenInSyncConfirmedByGet() throws Exception {
+        startAll();
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        for (String sw : intents.keySet()) {
+            DeviceStatus s = provisioner.device(sw);
+            assertThat(s.state()).as(sw).isEqualTo(DeviceState.IN_SYNC);
+            assertThat(s.lastSyncMs()).isPositive();
+            FakeSwitch f = fakes.get(sw);
+            assertThat(f.sets).as("one SetRequest per switch push").hasSize(1);
+            assertThat(f.sets.get(0).getPrefix().getTarget()).isEqualTo(sw);
+            assertThat(f.opsInSet(0)).isEqualTo(Intents.opCount(intents.get(sw)));
+            assertThat(s.opsSent()).isEqualTo(Intents.opCount(intents.get(sw)));
+            assertThat(f.sets.get(0).getReplace(0).getVal().getJsonIetfVal().toStringUtf8())
+                    .as("compact JSON").doesNotContain("\n").startsWith("{");
+            assertStoreMatches(sw, intents.get(sw));
+        }
+    }
+
+    @Test
+    void rePlanSendsOnlyTheOpsThatChanged() throws Exception {
+        startAll();
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+
+        // The same plan again: nothing is sent anywhere.
+        provisioner.provision(targets, Intents.leafSpine2x2());
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        fakes.values().forEach(f -> assertThat(f.sets).as(f.name).hasSize(1));
+
+        // leaf1: one op changes value, one op (an interface) is no longer wanted.
+        ObjectNode leaf1 = intents.get("leaf1");
+        int last = Intents.opCount(leaf1) - 1;
+        String removed = Intents.plainPath(leaf1, 3);
+        ObjectNode next = Intents.withoutOp(Intents.withChangedOp(leaf1, last, "v2"), 3);
+        Map<String, ObjectNode> replan = new LinkedHashMap<>(intents);
+        replan.put("leaf1", next);
+        provisioner.provision(targets, replan);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+
+        FakeSwitch f = fakes.get("leaf1");
+        assertThat(f.sets).hasSize(2);
+        assertThat(f.sets.get(1).getReplaceCount()).as("replaced ops").isEqualTo(1);
+        assertThat(f.sets.get(1).getDeleteCount()).as("deleted ops").isEqualTo(1);
+        assertThat(GnmiPaths.format(f.sets.get(1).getDelete(0))).isEqualTo("openconfig:" + removed);
+        assertThat(provisioner.device("leaf1").lastPushOps()).isEqualTo(2);
+        assertStoreMatches("leaf1", next);
+        for (String other : List.of("leaf2", "spine1", "spine2")) {
+            assertThat(fakes.get(other).sets).as(other + " untouched").hasSize(1);
+        }
+    }
+
+    @Test
+    void unreachableUntilTheServerAppearsThenInSync() throws Exception {
+        provisioner(500, 16, 60_000).provision(targets, intents);
+        awaitState("leaf1", DeviceState.UNREACHABLE, 3000);
+        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1").contains("UNAVAILABLE");
+        assertThat(log).anyMatch(l -> l.contains("leaf1") && l.contains("unreachable"));
+
+        startAll();
+        for (String sw : intents.keySet()) {
+            awaitState(sw, DeviceState.IN_SYNC, 3000);
+            assertStoreMatches(sw, intents.get(sw));
+        }
+        assertThat(provisioner.device("leaf1").lastError()).isNull();
+    }
+
+    @Test
+    void rejectedSetKeepsTheSwitchTextAndNamesThePath() throws Exception {
+        startAll();
+        String bad = Intents.plainPath(intents.get("leaf1"), 3); // an interface
+        fakes.get("leaf1").rejectPath = bad;
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        awaitState("leaf1", DeviceState.REJECTED, 3000);
+        String err = provisioner.device("leaf1").lastError();
+        assertThat(err).contains("leaf1").contains(bad).contains("INVALID_ARGUMENT").contains("config.mtu");
+        assertThat(log).anyMatch(l -> l.contains("leaf1") && l.contains(bad) && l.contains("config.mtu"));
+        assertThat(fakes.get("leaf1").store).as("all or nothing").isEmpty();
+        awaitState("leaf2", DeviceState.IN_SYNC, 3000);
+
+        // The operator fixes the switch; the next changed intent goes through.
+        fakes.get("leaf1").rejectPath = null;
+        Map<String, ObjectNode> replan = new LinkedHashMap<>(intents);
+        replan.put("leaf1", Intents.withChangedOp(intents.get("leaf1"), 0, "fixed"));
+        provisioner.provision(targets, replan);
+        awaitState("leaf1", DeviceState.IN_SYNC, 3000);
+        assertStoreMatches("leaf1", replan.get("leaf1"));
+    }
+
+    @Test
+    void switchWithoutTheModelsIsRejectedWithTheReason() throws Exception {
+        startAll();
+        fakes.get("spine1").models = List.of("openconfig-interfaces");
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        awaitState("spine1", DeviceState.REJECTED, 3000);
+        assertThat(provisioner.device("spine1").lastError())
+                .contains("spine1").contains("model sonic-db").contains("model openconfig-network-instance");
+        assertThat(fakes.get("spine1").sets).isEmpty();
+        awaitState("spine2", DeviceState.IN_SYNC, 3000);
+    }
+
+    @Test
+    void slowSwitchHitsItsDeadlineAndNobodyElseWaits() throws Exception {
+        startAll();
+        fakes.get("spine1").delayMs = 3000;
+        long t0 = System.currentTimeMillis();
+        // Two workers: the slow switch holds one for a deadline, the other serves the three others.
+        provisioner(300, 2, 60_000).provision(targets, intents);
+        for (String sw : List.of("leaf1", "leaf2", "spine2")) {
+            awaitState(sw, DeviceState.IN_SYNC, 2000);
+        }
+        long othersMs = System.currentTimeMillis() - t0;
+        awaitState("spine1", DeviceState.UNREACHABLE, 2000);
+        assertThat(provisioner.device("spine1").lastError()).contains("DEADLINE_EXCEEDED");
+        assertThat(othersMs).as("others in sync long before the slow switch's 3 s").isLessThan(2000);
+
+        fakes.get("spine1").delayMs = 0;
+        awaitState("spine1", DeviceState.IN_SYNC, 5000);
+    }
+
+    @Test
+    void connectionDroppedInTheMiddleOfAPushIsRetried() throws Exception {
+        startAll();
+        FakeSwitch leaf2 = fakes.get("leaf2");
+        leaf2.dropNextSet = true;
+        provisioner(1000, 16, 60_000).provision(targets, intents);
+        awaitState("leaf2", DeviceState.UNREACHABLE, 3000);
+        assertThat(leaf2.sets).isEmpty();
+        leaf2.start(); // the agent comes back
+        awaitState("leaf2", DeviceState.IN_SYNC, 3000);
+        assertThat(leaf2.sets).hasSize(1);
+        assertStoreMatches("leaf2", intents.get("leaf2"));
+    }
+
+    @Test
+    void rePlansDuringAnOutageCoalesceIntoOnePush() throws Exception {
+        for (String sw : List.of("leaf2", "spine1", "spine2")) {
+            fakes.get(sw).start();
+        }
+        provisioner(300, 16, 60_000).provision(targets, intents);
+        awaitState("leaf1", DeviceState.UNREACHABLE, 3000);
+        ObjectNode latest = null;
+        for (int i = 1; i <= 5; i++) {
+            latest = Intents.withChangedOp(intents.get("leaf1"), 0, "replan-" + i);
+            Map<String, ObjectNode> replan = new LinkedHashMap<>(intents);
+            replan.put("leaf1", latest);
+            provisioner.provision(targets, replan);
+            Thread.sleep(20);
+        }
+        fakes.get("leaf1").start();
+        awaitState("leaf1", DeviceState.IN_SYNC, 3000);
+        assertThat(fakes.get("leaf1").sets).as("one push after the outage").hasSize(1);
+        assertStoreMatches("leaf1", latest);
+    }
+
+    @Test
+    void switchRestartedWithAnEmptyKernelIsResyncedWithoutAManualStep() throws Exception {
+        startAll();
+        provisioner(500, 16, 200).provision(targets, intents);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        awaitState("spine2", DeviceState.IN_SYNC, 3000);
+        fakes.get("spine2").restartEmpty();
+        await("spine2 re-pushed after its restart", 5000, () -> fakes.get("spine2").sets.size() >= 2);
+        awaitState("spine2", DeviceState.IN_SYNC, 3000);
+        assertStoreMatches("spine2", intents.get("spine2"));
+        assertThat(fakes.get("leaf1").sets).as("healthy switches are read back, not re-pushed").hasSize(1);
+    }
+
+    @Test
+    void readBackInAnotherMemberOrderCountsAsConfirmed() throws Exception {
+        startAll();
+        fakes.values().forEach(f -> f.reorder = true);
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        for (String sw : intents.keySet()) {
+            assertThat(provisioner.device(sw).state()).as(sw).isEqualTo(DeviceState.IN_SYNC);
+        }
+        provisioner.resyncAll();
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        fakes.values().forEach(f -> assertThat(f.sets).as(f.name + ": nothing re-sent").hasSize(1));
+    }
+
+    @Test
+    void onDemandIntentsAreRenderedAgainWhenASwitchLosesThem() throws Exception {
+        startAll();
+        java.util.concurrent.atomic.AtomicInteger renders = new java.util.concurrent.atomic.AtomicInteger();
+        provisioner(500, 16, 60_000).provision(targets, sw -> {
+            renders.incrementAndGet();
+            return intents.get(sw);
+        });
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        assertThat(renders.get()).isEqualTo(4);
+        fakes.get("leaf1").store.clear(); // lost behind Weft's back
+        provisioner.resyncAll();
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        assertThat(renders.get()).as("leaf1 rendered again to re-send").isEqualTo(5);
+        assertThat(fakes.get("leaf1").sets).hasSize(2);
+        assertStoreMatches("leaf1", intents.get("leaf1"));
+    }
+
+    @Test
+    void switchesNoLongerInTheFabricAreForgotten() throws Exception {
+        startAll();
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        Map<String, GnmiTarget> fewer = new LinkedHashMap<>(targets);
+        fewer.remove("spine2");
+        provisioner.provision(fewer, intents);
+        List<String> ids = new ArrayList<>();
+        provisioner.devices().forEach(d -> ids.add(d.device()));
+        assertThat(ids).containsExactly("leaf1", "leaf2", "spine1");
+    }
+
+    @Test
+    void malformedIntentIsReportedNamingTheField() throws Exception {
+        startAll();
+        Map<String, ObjectNode> bad = new LinkedHashMap<>(intents);
+        ObjectNode leaf1 = intents.get("leaf1").deepCopy();
+        ((ObjectNode) leaf1.get("replace").get(2)).put("path", "interfaces/no-slash");
+        bad.put("leaf1", leaf1);
+        List<String> problems = provisioner(2000, 16, 60_000).provision(targets, bad);
+        assertThat(problems).singleElement().asString().contains("leaf1").contains("replace[2].path");
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        assertThat(provisioner.device("leaf2").state()).isEqualTo(DeviceState.IN_SYNC);
+        assertThat(provisioner.device("leaf1").state()).as("no valid intent is not in sync")
+                .isEqualTo(DeviceState.PENDING);
+        assertThat(provisioner.device("leaf1").lastError()).contains("no valid intent");
+        assertThat(fakes.get("leaf1").sets).isEmpty();
+    }
+}

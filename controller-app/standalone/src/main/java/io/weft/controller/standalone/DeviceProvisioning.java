@@ -1,0 +1,250 @@
+package io.weft.controller.standalone;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.GnmiEndpoint;
+import io.weft.fabric.Node;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.intent.DeviceIntent;
+import io.weft.southbound.gnmi.DeviceState;
+import io.weft.southbound.gnmi.DeviceStatus;
+import io.weft.southbound.gnmi.GnmiTarget;
+import io.weft.southbound.gnmi.Provisioner;
+
+/**
+ * The standalone controller's southbound: on every plan, each switch with a {@code gnmi} endpoint in
+ * the fabric file gets its device intent through the {@link Provisioner}. Serves what the switches
+ * are doing as JSON ({@code GET /devices}), Prometheus gauges ({@code GET /metrics}) and the
+ * snapshot's {@code deviceStates}; calls back (debounced) when a switch changes state so the
+ * controller can publish it.
+ */
+final class DeviceProvisioning implements AutoCloseable {
+    /** State changes within this window are published as one snapshot version, not one each. */
+    static final long STATE_PUBLISH_DEBOUNCE_MS = 500;
+
+    private final Provisioner provisioner;
+    private final UnaryOperator<String> env;
+    private final Consumer<String> problem;
+    private final ScheduledExecutorService debounce;
+    private final ExecutorService renderer;
+    private final AtomicReference<FabricPlan> nextPlan = new AtomicReference<>();
+    private final AtomicBoolean publishScheduled = new AtomicBoolean();
+    private volatile Runnable onStatesChanged = () -> { };
+
+    /**
+     * @param env reads the environment variables named by {@code gnmi.usernameEnv}/{@code passwordEnv}
+     */
+    DeviceProvisioning(Provisioner provisioner, UnaryOperator<String> env, Consumer<String> problem) {
+        this.provisioner = provisioner;
+        this.env = env;
+        this.problem = problem;
+        this.debounce = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "weft-device-states");
+            t.setDaemon(true);
+            return t;
+        });
+        this.renderer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "weft-provision");
+            t.setDaemon(true);
+            return t;
+        });
+        provisioner.addListener(() -> {
+            if (publishScheduled.compareAndSet(false, true)) {
+                debounce.schedule(() -> {
+                    publishScheduled.set(false);
+                    try {
+                        onStatesChanged.run();
+                    } catch (RuntimeException e) {
+                        problem.accept("publishing device states failed: " + e);
+                    }
+                }, STATE_PUBLISH_DEBOUNCE_MS, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    void onStatesChanged(Runnable r) {
+        onStatesChanged = r;
+    }
+
+    /**
+     * Hands the plan's device intents of every switch with a gNMI endpoint to the provisioner, on the
+     * provisioning thread: rendering a large fabric takes seconds (k=16: 320 switches, ~160 MB of
+     * JSON) and must not delay the snapshot. Plans that arrive while one is being rendered replace
+     * each other; only the latest is provisioned.
+     */
+    void onPlan(FabricPlan plan) {
+        if (nextPlan.getAndSet(plan) == null) {
+            renderer.execute(this::provisionLatest);
+        }
+    }
+
+    private void provisionLatest() {
+        try {
+            FabricPlan plan = nextPlan.getAndSet(null);
+            if (plan == null) {
+                return;
+            }
+            Map<String, GnmiTarget> targets = new LinkedHashMap<>();
+            for (Node n : plan.fabric().nodes()) {
+                GnmiEndpoint g = n.gnmi();
+                if (g == null || !n.role().isSwitch()) {
+                    continue;
+                }
+                targets.put(n.id(), new GnmiTarget(n.id(), g.address(), g.port(), g.tls(), g.caFile(), g.certFile(),
+                        g.keyFile(), secret(n, "usernameEnv", g.usernameEnv()),
+                        secret(n, "passwordEnv", g.passwordEnv())));
+            }
+            // Rendered one switch at a time and handed over at once: all intents together are too much to
+            // hold as trees at k=16; the provisioner keeps digests once a switch confirmed.
+            for (String p : provisioner.provision(targets, sw -> DeviceIntent.render(plan, sw))) {
+                problem.accept(p);
+            }
+        } catch (RuntimeException e) {
+            // One bad plan must not kill the provisioning thread.
+            problem.accept("provisioning failed: " + e);
+        }
+    }
+
+    private String secret(Node n, String field, String name) {
+        if (name == null) {
+            return null;
+        }
+        String v = env.apply(name);
+        if (v == null) {
+            problem.accept("switch " + n.id() + ": gnmi." + field + " names " + name + ", which is not set");
+        }
+        return v;
+    }
+
+    List<DeviceStatus> devices() {
+        return provisioner.devices();
+    }
+
+    /** device id to state name, the part of deviceStates that decides whether a new version is due. */
+    Map<String, String> stateNames() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (DeviceStatus d : provisioner.devices()) {
+            m.put(d.device(), name(d.state()));
+        }
+        return m;
+    }
+
+    /** The snapshot's {@code deviceStates} (fabric-snapshot.schema.json); empty when no switch has gNMI. */
+    ObjectNode snapshotStates() {
+        ObjectNode o = FabricJson.mapper().createObjectNode();
+        for (DeviceStatus d : provisioner.devices()) {
+            ObjectNode s = o.putObject(d.device()).put("state", name(d.state()));
+            if (d.lastError() != null) {
+                s.put("lastError", d.lastError());
+            }
+            if (d.lastSyncMs() > 0) {
+                s.put("lastSyncAt", Instant.ofEpochMilli(d.lastSyncMs()).toString());
+            }
+        }
+        return o;
+    }
+
+    /** {@code GET /devices}. */
+    ObjectNode devicesJson() {
+        ObjectNode root = FabricJson.mapper().createObjectNode();
+        ObjectNode counts = root.putObject("counts");
+        for (DeviceState s : DeviceState.values()) {
+            counts.put(name(s), 0);
+        }
+        ArrayNode list = root.putArray("devices");
+        for (DeviceStatus d : provisioner.devices()) {
+            counts.put(name(d.state()), counts.get(name(d.state())).asInt() + 1);
+            ObjectNode o = list.addObject();
+            o.put("device", d.device());
+            o.put("endpoint", d.endpoint());
+            o.put("state", name(d.state()));
+            o.put("since", Instant.ofEpochMilli(d.sinceMs()).toString());
+            if (d.lastError() == null) {
+                o.putNull("lastError");
+            } else {
+                o.put("lastError", d.lastError());
+            }
+            if (d.lastSyncMs() > 0) {
+                o.put("lastSyncAt", Instant.ofEpochMilli(d.lastSyncMs()).toString());
+            } else {
+                o.putNull("lastSyncAt");
+            }
+            o.put("opsSent", d.opsSent());
+            o.put("sets", d.sets());
+            o.put("lastPushOps", d.lastPushOps());
+        }
+        return root;
+    }
+
+    /** {@code GET /metrics}: Prometheus text exposition format 0.0.4. */
+    String metrics() {
+        List<DeviceStatus> devices = provisioner.devices();
+        StringBuilder b = new StringBuilder(256 + devices.size() * 400);
+        b.append("# HELP weft_device_state 1 for the provisioning state a switch is in, 0 for the others.\n");
+        b.append("# TYPE weft_device_state gauge\n");
+        for (DeviceStatus d : devices) {
+            for (DeviceState s : DeviceState.values()) {
+                b.append("weft_device_state{device=\"").append(label(d.device())).append("\",state=\"")
+                        .append(name(s)).append("\"} ").append(d.state() == s ? 1 : 0).append('\n');
+            }
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (DeviceState s : DeviceState.values()) {
+            counts.put(name(s), 0);
+        }
+        devices.forEach(d -> counts.merge(name(d.state()), 1, Integer::sum));
+        b.append("# HELP weft_devices Switches with a gNMI endpoint, by provisioning state.\n");
+        b.append("# TYPE weft_devices gauge\n");
+        counts.forEach((s, n) -> b.append("weft_devices{state=\"").append(s).append("\"} ").append(n).append('\n'));
+        counter(b, devices, "weft_device_ops_sent_total", "Replace and delete ops in accepted SetRequests.",
+                "counter", d -> d.opsSent());
+        counter(b, devices, "weft_device_sets_total", "Accepted SetRequests.", "counter", d -> d.sets());
+        b.append("# HELP weft_device_last_sync_timestamp_seconds When the switch last confirmed the intent (0: never).\n");
+        b.append("# TYPE weft_device_last_sync_timestamp_seconds gauge\n");
+        for (DeviceStatus d : devices) {
+            b.append("weft_device_last_sync_timestamp_seconds{device=\"").append(label(d.device())).append("\"} ")
+                    .append(d.lastSyncMs() / 1000.0).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static void counter(StringBuilder b, List<DeviceStatus> devices, String metric, String help, String type,
+                                java.util.function.ToLongFunction<DeviceStatus> value) {
+        b.append("# HELP ").append(metric).append(' ').append(help).append('\n');
+        b.append("# TYPE ").append(metric).append(' ').append(type).append('\n');
+        for (DeviceStatus d : devices) {
+            b.append(metric).append("{device=\"").append(label(d.device())).append("\"} ")
+                    .append(value.applyAsLong(d)).append('\n');
+        }
+    }
+
+    /** in-sync, pending, unreachable, rejected: the names of the snapshot contract. */
+    static String name(DeviceState s) {
+        return s.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    private static String label(String v) {
+        return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    @Override
+    public void close() {
+        renderer.shutdownNow();
+        debounce.shutdownNow();
+        provisioner.close();
+    }
+}
