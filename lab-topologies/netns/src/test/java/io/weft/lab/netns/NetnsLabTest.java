@@ -80,7 +80,7 @@ class NetnsLabTest {
 
     @Test
     void leafSpine2x2SteersBySpineAndMovesWhenReprogrammed() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("ls"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("ls"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -119,7 +119,7 @@ class NetnsLabTest {
 
     @Test
     void entropyValueAloneSteersBySpine() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("ev"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("ev"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -153,7 +153,7 @@ class NetnsLabTest {
 
     @Test
     void entropyValueTakesADragonflyValiantDetour() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), tag("evdf"));
+        up(FabricJson.read(Path.of("../../contracts/examples/dragonfly-tiny.json")), tag("evdf"));
         FabricPlan plan = lab.plan();
         // Minimal g0-r0 -> g2-r0 is 2 router hops; EV1 and EV2 send it the long way round (4 hops).
         List<Arc> valiant = LabPaths.via(plan, "g0-r0-nic0", "g2-r0-nic0",
@@ -176,7 +176,7 @@ class NetnsLabTest {
         String prefix = LabLayout.prefix(tag);
         sh.run("ip", "netns", "add", prefix + "stale");
         try {
-            up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag);
+            up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag);
             assertThat(NetnsLab.namespaces(sh)).filteredOn(ns -> ns.startsWith(prefix))
                     .hasSize(8).doesNotContain(prefix + "stale");
             assertThat(NetnsLab.down(tag, sh)).isEqualTo(8);
@@ -188,7 +188,7 @@ class NetnsLabTest {
 
     @Test
     void aDownLinkLosesThePathUntilItIsReprogrammedAroundIt() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("dn"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("dn"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -203,7 +203,7 @@ class NetnsLabTest {
 
     @Test
     void aTokenBucketOnOneSpineLinkDropsWhatExceedsItsRate() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("tb"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("tb"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         pingOver(viaA, PINGS);
@@ -251,7 +251,7 @@ class NetnsLabTest {
 
     @Test
     void dragonflyDecapAloneInTheSecondCarrierStillDelivers() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), tag("df"));
+        up(FabricJson.read(Path.of("../../contracts/examples/dragonfly-tiny.json")), tag("df"));
         FabricPlan plan = lab.plan();
         // Six routers + decap = 7 uSIDs: the egress uN ends carrier 0 and the decap function is
         // alone in carrier 1, so the egress router meets it only after loading it from the SRH.
