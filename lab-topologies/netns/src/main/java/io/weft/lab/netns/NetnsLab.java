@@ -229,8 +229,23 @@ public final class NetnsLab {
         switches.forEach(sw -> ordered.put(sw, ports.get(sw)));
         SwitchAgents.writeTargets(dir, ordered);
         writeGnmiFabric(dir, ordered);
-        LabProvisioning.sync(plan, ordered, syncTimeoutMs, line -> { });
+        LabProvisioning.sync(plan, ordered, syncTimeoutMs, provisionerLog());
         progress.step("switches IN_SYNC over gNMI", switches.size(), switches.size());
+    }
+
+    /** The provisioner's state changes, one line each, appended to {@code <labDir>/provisioner.log}. */
+    private java.util.function.Consumer<String> provisionerLog() {
+        Path f = labDir().resolve("provisioner.log");
+        return line -> {
+            synchronized (this) {
+                try {
+                    Files.writeString(f, java.time.Instant.now() + " " + line + "\n",
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException e) {
+                    // Logging must not fail the build; the sync's own error still names the switch.
+                }
+            }
+        };
     }
 
     /** The fabric with each switch's agent as its gnmi endpoint: a controller can take over from the lab. */
@@ -526,7 +541,7 @@ public final class NetnsLab {
             }
         }
         if (!ends.isEmpty()) {
-            LabProvisioning.sync(plan, ends, syncTimeoutMs, line -> { });
+            LabProvisioning.sync(plan, ends, syncTimeoutMs, provisionerLog());
         }
     }
 

@@ -31,6 +31,8 @@ final class SwitchAgents {
     static final String LOOPBACK = "127.0.0.1";
     /** How long an agent may take from exec to an accepting port. */
     private static final long READY_TIMEOUT_MS = 20_000;
+    /** How long stopping agents may take before they are killed outright. */
+    private static final long GRACE_MS = 1_000;
 
     private SwitchAgents() {
     }
@@ -155,22 +157,25 @@ final class SwitchAgents {
         }
         ProcessHandle.allProcesses().filter(h -> ownedBy(h, tag))
                 .filter(h -> mine.stream().noneMatch(m -> m.pid() == h.pid())).forEach(mine::add);
-        for (ProcessHandle h : mine) {
-            h.destroy();
-        }
-        for (ProcessHandle h : mine) {
+        // SIGTERM lets an agent close its gRPC server; the ones still there after one shared grace
+        // period get SIGKILL (the lab's state is the kernel's, an agent has nothing to save).
+        mine.forEach(ProcessHandle::destroy);
+        awaitExit(mine, GRACE_MS);
+        mine.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        awaitExit(mine, GRACE_MS);
+        return mine.size();
+    }
+
+    private static void awaitExit(List<ProcessHandle> handles, long ms) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        for (ProcessHandle h : handles) {
+            long left = end - System.nanoTime();
             try {
-                h.onExit().get(3, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                h.destroyForcibly();
-                try {
-                    h.onExit().get(3, TimeUnit.SECONDS);
-                } catch (Exception ignored) {
-                    // Unkillable (D state): namespace deletion still unmounts the name.
-                }
+                h.onExit().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+            } catch (Exception timedOut) {
+                // Counted by the caller's isAlive check.
             }
         }
-        return mine.size();
     }
 
     /** True when the process is a weft-switch operating a namespace of this lab. */

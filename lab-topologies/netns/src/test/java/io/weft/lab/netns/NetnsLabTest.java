@@ -14,8 +14,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -184,6 +188,66 @@ class NetnsLabTest {
         } finally {
             NetnsLab.down(tag, sh);
         }
+    }
+
+    @Test
+    void switchesAreConfiguredByTheirOwnAgentsOverGnmiAndASecondUpStopsTheFirstRunsAgents() throws Exception {
+        Fabric fabric = FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json"));
+        String tag = tag("gn");
+        up(fabric, tag);
+        FabricPlan plan = lab.plan();
+        Path dir = lab.labDir();
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("gnmi-targets.txt"))) {
+            String[] w = line.split(" ");
+            assertThat(w[1]).as("endpoint of %s", w[0]).matches("127\\.0\\.0\\.1:\\d+");
+            ports.put(w[0], Integer.parseInt(w[1].substring("127.0.0.1:".length())));
+        }
+        assertThat(ports.keySet()).containsExactlyElementsOf(plan.switches());
+        Fabric handOver = FabricJson.read(dir.resolve(NetnsLab.GNMI_FABRIC_FILE));
+        for (String sw : plan.switches()) {
+            assertThat(handOver.node(sw).gnmi().port()).as("gnmi.port of %s", sw).isEqualTo(ports.get(sw));
+        }
+        assertThat(handOver.node("nic1").gnmi()).isNull();
+
+        // The routes are the agent's (underlay "proto static"), none the lab's own ("proto boot").
+        Shell sh = new Shell();
+        String spine1 = lab.layout().namespace("spine1");
+        assertThat(sh.run("ip", "-6", "-n", spine1, "route", "show", "proto", "static"))
+                .contains(plan.locator("leaf1")).contains(plan.locator("leaf2"));
+        assertThat(sh.run("ip", "-6", "-n", spine1, "route", "show", "proto", "boot")).isBlank();
+
+        List<ProcessHandle> first = agents(dir, plan);
+        assertThat(first).hasSize(4).allMatch(ProcessHandle::isAlive);
+
+        // As after a crash (no down): the next up stops the old agents before it builds.
+        NetnsLab again = new NetnsLab(plan, tag);
+        lab = again;
+        again.up(NetnsLab.Progress.NONE);
+        assertThat(first).noneMatch(ProcessHandle::isAlive);
+        List<ProcessHandle> second = agents(dir, plan);
+        assertThat(second).hasSize(4).allMatch(ProcessHandle::isAlive);
+        List<Arc> path = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
+        pingOver(path, PINGS);
+
+        // Down stops the agents first: a live agent would hold its namespace and ports.
+        again.down();
+        assertThat(second).noneMatch(ProcessHandle::isAlive);
+        assertThat(ProcessHandle.allProcesses().filter(h -> h.info().commandLine().orElse("")
+                .contains("--netns " + LabLayout.prefix(tag)))).isEmpty();
+    }
+
+    /** The agents named by the lab's pid files, each checked to operate its own switch's namespace. */
+    private List<ProcessHandle> agents(Path dir, FabricPlan plan) throws Exception {
+        List<ProcessHandle> out = new ArrayList<>();
+        for (String sw : plan.switches()) {
+            long pid = Long.parseLong(Files.readString(dir.resolve(sw + ".pid")).strip());
+            String cmdline = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
+            assertThat(cmdline).as("agent of %s", sw).contains("weft-switch")
+                    .contains("--netns " + lab.layout().namespace(sw) + " ").contains("--target " + sw);
+            out.add(ProcessHandle.of(pid).orElseThrow());
+        }
+        return out;
     }
 
     @Test
