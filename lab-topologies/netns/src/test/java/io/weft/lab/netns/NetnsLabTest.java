@@ -36,6 +36,9 @@ class NetnsLabTest {
     /** This JVM's suffix: two test runs at once (CI and a developer) never share a lab tag. */
     private static final String RUN = Long.toString(ProcessHandle.current().pid() % (36L * 36 * 36 * 36), 36);
 
+    /** Agents' logs and pid files stay under target/, so mvn clean removes them. */
+    private static final Path STATE = Path.of("target", "lab-state");
+
     private NetnsLab lab;
 
     private static String tag(String test) {
@@ -58,7 +61,7 @@ class NetnsLabTest {
 
     private NetnsLab up(Fabric fabric, String tag) throws Exception {
         FabricPlan plan = Planner.plan(fabric, null);
-        lab = new NetnsLab(plan, tag);
+        lab = new NetnsLab(plan, tag).stateDir(STATE);
         lab.up(NetnsLab.Progress.NONE);
         return lab;
     }
@@ -221,7 +224,7 @@ class NetnsLabTest {
         assertThat(first).hasSize(4).allMatch(ProcessHandle::isAlive);
 
         // As after a crash (no down): the next up stops the old agents before it builds.
-        NetnsLab again = new NetnsLab(plan, tag);
+        NetnsLab again = new NetnsLab(plan, tag).stateDir(STATE);
         lab = again;
         again.up(NetnsLab.Progress.NONE);
         assertThat(first).noneMatch(ProcessHandle::isAlive);
