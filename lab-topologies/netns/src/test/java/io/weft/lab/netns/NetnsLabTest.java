@@ -9,6 +9,12 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.PathEncoder;
 import io.weft.plan.PathEncoding;
 import io.weft.plan.Planner;
+import io.weft.plan.intent.DeviceIntent;
+import io.weft.southbound.gnmi.DeviceState;
+import io.weft.southbound.gnmi.GnmiTarget;
+import io.weft.southbound.gnmi.NettyChannels;
+import io.weft.southbound.gnmi.Provisioner;
+import io.weft.southbound.gnmi.ProvisionerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -212,6 +218,22 @@ class NetnsLabTest {
             assertThat(handOver.node(sw).gnmi().port()).as("gnmi.port of %s", sw).isEqualTo(ports.get(sw));
         }
         assertThat(handOver.node("nic1").gnmi()).isNull();
+
+        // A controller taking over from fabric-gnmi.json finds every switch at the plan: in sync
+        // after its first read-back, without a single Set.
+        Map<String, GnmiTarget> targets = new LinkedHashMap<>();
+        for (String sw : plan.switches()) {
+            var g = handOver.node(sw).gnmi();
+            targets.put(sw, GnmiTarget.plaintext(sw, g.address(), g.port()));
+        }
+        try (Provisioner controller = new Provisioner(ProvisionerConfig.defaults(), new NettyChannels(), line -> { })) {
+            controller.provision(targets, sw -> DeviceIntent.render(plan, sw));
+            assertThat(controller.awaitIdle(30_000)).isTrue();
+            assertThat(controller.devices()).hasSize(4).allSatisfy(d -> {
+                assertThat(d.state()).as("%s", d).isEqualTo(DeviceState.IN_SYNC);
+                assertThat(d.sets()).as("Sets sent to %s", d.device()).isZero();
+            });
+        }
 
         // The routes are the agent's (underlay "proto static"), none the lab's own ("proto boot").
         Shell sh = new Shell();
