@@ -262,6 +262,41 @@ class NetnsLabTest {
                 .contains("--netns " + LabLayout.prefix(tag)))).isEmpty();
     }
 
+    @Test
+    void aLabCliStoppedMidBuildLeavesNoNamespaceAndNoAgent() throws Exception {
+        // ./weft lab up in its own JVM, stopped (SIGTERM, as the terminal's Ctrl-C is SIGINT: both
+        // run the shutdown hooks) once its agents run and before the switches are in sync.
+        String tag = tag("ct");
+        String prefix = LabLayout.prefix(tag);
+        Path state = STATE.resolve("cli");
+        Path fabric = STATE.resolve(tag + "-ft4.json");
+        Files.createDirectories(STATE);
+        Files.writeString(fabric, FabricJson.write(FatTreeGenerator.generate(FatTreeGenerator.kary(4))));
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process cli = new ProcessBuilder(javaBin.toString(), "-cp", System.getProperty("java.class.path"),
+                "io.weft.lab.netns.LabCli", "up", fabric.toString(), "--tag", tag, "--state", state.toString())
+                .redirectErrorStream(true).redirectOutput(STATE.resolve(tag + "-cli.log").toFile()).start();
+        try {
+            long end = System.nanoTime() + 60_000_000_000L;
+            while (agentsOf(prefix) == 0 && cli.isAlive() && System.nanoTime() < end) {
+                Thread.sleep(20);
+            }
+            assertThat(cli.isAlive()).as("lab up still building when its first agent runs").isTrue();
+            cli.destroy();
+            assertThat(cli.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(NetnsLab.namespaces(new Shell())).noneMatch(ns -> ns.startsWith(prefix));
+            assertThat(agentsOf(prefix)).isZero();
+        } finally {
+            cli.destroyForcibly();
+            NetnsLab.down(tag, new Shell(), state.resolve(tag));
+        }
+    }
+
+    private static long agentsOf(String nsPrefix) {
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().orElse("").contains("--netns " + nsPrefix)).count();
+    }
+
     /** The agents named by the lab's pid files, each checked to operate its own switch's namespace. */
     private List<ProcessHandle> agents(Path dir, FabricPlan plan) throws Exception {
         List<ProcessHandle> out = new ArrayList<>();
