@@ -14,7 +14,8 @@ import java.util.Map;
  * Writes what the namespace lab's LabScript installs on every switch of a fabric, as
  * <out>/<switch>.lab (its ip -6 -batch lines) and <out>/<switch>.nft (its nft script, if any):
  * the switch agent's test requires the same kernel state from the gNMI payloads.
- * Usage: like RenderIntents.java, with the weft-lab-topologies jar on the class path too.
+ * Usage: like RenderIntents.java, with the weft-lab-topologies and weft-netns-lab
+ * (lab-topologies/netns/target) jars on the class path too.
  */
 public class RenderLabScript {
     public static void main(String[] args) throws Exception {

@@ -37,6 +37,7 @@ func (k *Kernel) Read() (model.Config, error) {
 	}
 	k.readSIDs(&c, routes, flavors, names)
 	k.readInstances(&c, routes, names)
+	orderLikeRunning(&c, k.running)
 	return c, nil
 }
 

@@ -186,7 +186,7 @@ public final class LabCli {
         } catch (PlanException e) {
             throw new IllegalArgumentException(file + ": plan: " + e.getMessage());
         }
-        NetnsLab lab = new NetnsLab(plan, tag, shell).workers(workers);
+        NetnsLab lab = new NetnsLab(plan, tag, shell).stateDir(stateDir).workers(workers);
         int nodes = lab.layout().namespaces().size();
         out.printf("lab \"%s\": building %s (%d namespaces, %d links)%n", tag, fabric.id(), nodes,
                 fabric.links().size());
@@ -196,6 +196,9 @@ public final class LabCli {
         saveState(tag, plan);
         out.printf(Locale.ROOT, "lab \"%s\": up in %.2f s (%.0f namespaces/s); try: ./weft lab ping %s %s --tag %s%n",
                 tag, s, nodes / s, plan.nics().get(0), plan.nics().get(plan.nics().size() - 1), tag);
+        out.printf("lab \"%s\": switches configured over gNMI by their agents (%s); a controller can take over"
+                + " with ./weft controller --fabric %s%n", tag, lab.labDir().resolve(SwitchAgents.TARGETS_FILE),
+                lab.labDir().resolve(NetnsLab.GNMI_FABRIC_FILE));
         return 0;
     }
 
@@ -207,7 +210,7 @@ public final class LabCli {
             tags.addAll(labs().keySet());
         }
         for (String t : tags) {
-            int n = NetnsLab.down(t, shell);
+            int n = NetnsLab.down(t, shell, stateDir.resolve(t));
             deleteState(t);
             out.printf("lab %s: %d namespaces deleted%n", t, n);
         }
@@ -300,7 +303,7 @@ public final class LabCli {
         if (!state.equals("up") && !state.equals("down")) {
             throw new IllegalArgumentException("link state: \"" + state + "\" must be up or down");
         }
-        NetnsLab lab = new NetnsLab(loadState(tag), tag, shell);
+        NetnsLab lab = new NetnsLab(loadState(tag), tag, shell).stateDir(stateDir);
         lab.setLink(linkId, state.equals("up"));
         out.printf("link %s: %s%s%n", linkId, state, state.equals("up")
                 ? " (addresses and routes of both ends set again)"
@@ -385,8 +388,15 @@ public final class LabCli {
 
     private void deleteState(String tag) throws LabException {
         try {
-            Files.deleteIfExists(snapshot(tag));
-            Files.deleteIfExists(snapshot(tag).getParent());
+            // The plan, the agents' logs and pid files, the gNMI endpoint files: the whole lab dir.
+            Path dir = snapshot(tag).getParent();
+            if (Files.isDirectory(dir)) {
+                try (var files = Files.walk(dir)) {
+                    for (Path f : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+            }
         } catch (IOException e) {
             throw new LabException("cannot delete " + snapshot(tag).getParent() + ": " + e.getMessage());
         }

@@ -9,13 +9,23 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.PathEncoder;
 import io.weft.plan.PathEncoding;
 import io.weft.plan.Planner;
+import io.weft.plan.intent.DeviceIntent;
+import io.weft.southbound.gnmi.DeviceState;
+import io.weft.southbound.gnmi.GnmiTarget;
+import io.weft.southbound.gnmi.NettyChannels;
+import io.weft.southbound.gnmi.Provisioner;
+import io.weft.southbound.gnmi.ProvisionerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,6 +41,9 @@ class NetnsLabTest {
 
     /** This JVM's suffix: two test runs at once (CI and a developer) never share a lab tag. */
     private static final String RUN = Long.toString(ProcessHandle.current().pid() % (36L * 36 * 36 * 36), 36);
+
+    /** Agents' logs and pid files stay under target/, so mvn clean removes them. */
+    private static final Path STATE = Path.of("target", "lab-state");
 
     private NetnsLab lab;
 
@@ -54,7 +67,7 @@ class NetnsLabTest {
 
     private NetnsLab up(Fabric fabric, String tag) throws Exception {
         FabricPlan plan = Planner.plan(fabric, null);
-        lab = new NetnsLab(plan, tag);
+        lab = new NetnsLab(plan, tag).stateDir(STATE);
         lab.up(NetnsLab.Progress.NONE);
         return lab;
     }
@@ -80,7 +93,7 @@ class NetnsLabTest {
 
     @Test
     void leafSpine2x2SteersBySpineAndMovesWhenReprogrammed() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("ls"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("ls"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -119,7 +132,7 @@ class NetnsLabTest {
 
     @Test
     void entropyValueAloneSteersBySpine() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("ev"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("ev"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -153,7 +166,7 @@ class NetnsLabTest {
 
     @Test
     void entropyValueTakesADragonflyValiantDetour() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), tag("evdf"));
+        up(FabricJson.read(Path.of("../../contracts/examples/dragonfly-tiny.json")), tag("evdf"));
         FabricPlan plan = lab.plan();
         // Minimal g0-r0 -> g2-r0 is 2 router hops; EV1 and EV2 send it the long way round (4 hops).
         List<Arc> valiant = LabPaths.via(plan, "g0-r0-nic0", "g2-r0-nic0",
@@ -176,7 +189,7 @@ class NetnsLabTest {
         String prefix = LabLayout.prefix(tag);
         sh.run("ip", "netns", "add", prefix + "stale");
         try {
-            up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag);
+            up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag);
             assertThat(NetnsLab.namespaces(sh)).filteredOn(ns -> ns.startsWith(prefix))
                     .hasSize(8).doesNotContain(prefix + "stale");
             assertThat(NetnsLab.down(tag, sh)).isEqualTo(8);
@@ -187,8 +200,119 @@ class NetnsLabTest {
     }
 
     @Test
+    void switchesAreConfiguredByTheirOwnAgentsOverGnmiAndASecondUpStopsTheFirstRunsAgents() throws Exception {
+        Fabric fabric = FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json"));
+        String tag = tag("gn");
+        up(fabric, tag);
+        FabricPlan plan = lab.plan();
+        Path dir = lab.labDir();
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("gnmi-targets.txt"))) {
+            String[] w = line.split(" ");
+            assertThat(w[1]).as("endpoint of %s", w[0]).matches("127\\.0\\.0\\.1:\\d+");
+            ports.put(w[0], Integer.parseInt(w[1].substring("127.0.0.1:".length())));
+        }
+        assertThat(ports.keySet()).containsExactlyElementsOf(plan.switches());
+        Fabric handOver = FabricJson.read(dir.resolve(NetnsLab.GNMI_FABRIC_FILE));
+        for (String sw : plan.switches()) {
+            assertThat(handOver.node(sw).gnmi().port()).as("gnmi.port of %s", sw).isEqualTo(ports.get(sw));
+        }
+        assertThat(handOver.node("nic1").gnmi()).isNull();
+
+        // A controller taking over from fabric-gnmi.json finds every switch at the plan: in sync
+        // after its first read-back, without a single Set.
+        Map<String, GnmiTarget> targets = new LinkedHashMap<>();
+        for (String sw : plan.switches()) {
+            var g = handOver.node(sw).gnmi();
+            targets.put(sw, GnmiTarget.plaintext(sw, g.address(), g.port()));
+        }
+        try (Provisioner controller = new Provisioner(ProvisionerConfig.defaults(), new NettyChannels(), line -> { })) {
+            controller.provision(targets, sw -> DeviceIntent.render(plan, sw));
+            assertThat(controller.awaitIdle(30_000)).isTrue();
+            assertThat(controller.devices()).hasSize(4).allSatisfy(d -> {
+                assertThat(d.state()).as("%s", d).isEqualTo(DeviceState.IN_SYNC);
+                assertThat(d.sets()).as("Sets sent to %s", d.device()).isZero();
+            });
+        }
+
+        // The routes are the agent's (underlay "proto static"), none the lab's own ("proto boot").
+        Shell sh = new Shell();
+        String spine1 = lab.layout().namespace("spine1");
+        assertThat(sh.run("ip", "-6", "-n", spine1, "route", "show", "proto", "static"))
+                .contains(plan.locator("leaf1")).contains(plan.locator("leaf2"));
+        assertThat(sh.run("ip", "-6", "-n", spine1, "route", "show", "proto", "boot")).isBlank();
+
+        List<ProcessHandle> first = agents(dir, plan);
+        assertThat(first).hasSize(4).allMatch(ProcessHandle::isAlive);
+
+        // As after a crash (no down): the next up stops the old agents before it builds.
+        NetnsLab again = new NetnsLab(plan, tag).stateDir(STATE);
+        lab = again;
+        again.up(NetnsLab.Progress.NONE);
+        assertThat(first).noneMatch(ProcessHandle::isAlive);
+        List<ProcessHandle> second = agents(dir, plan);
+        assertThat(second).hasSize(4).allMatch(ProcessHandle::isAlive);
+        List<Arc> path = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
+        pingOver(path, PINGS);
+
+        // Down stops the agents first: a live agent would hold its namespace and ports.
+        again.down();
+        assertThat(second).noneMatch(ProcessHandle::isAlive);
+        assertThat(ProcessHandle.allProcesses().filter(h -> h.info().commandLine().orElse("")
+                .contains("--netns " + LabLayout.prefix(tag)))).isEmpty();
+    }
+
+    @Test
+    void aLabCliStoppedMidBuildLeavesNoNamespaceAndNoAgent() throws Exception {
+        // ./weft lab up in its own JVM, stopped (SIGTERM, as the terminal's Ctrl-C is SIGINT: both
+        // run the shutdown hooks) once its agents run and before the switches are in sync.
+        String tag = tag("ct");
+        String prefix = LabLayout.prefix(tag);
+        Path state = STATE.resolve("cli");
+        Path fabric = STATE.resolve(tag + "-ft4.json");
+        Files.createDirectories(STATE);
+        Files.writeString(fabric, FabricJson.write(FatTreeGenerator.generate(FatTreeGenerator.kary(4))));
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process cli = new ProcessBuilder(javaBin.toString(), "-cp", System.getProperty("java.class.path"),
+                "io.weft.lab.netns.LabCli", "up", fabric.toString(), "--tag", tag, "--state", state.toString())
+                .redirectErrorStream(true).redirectOutput(STATE.resolve(tag + "-cli.log").toFile()).start();
+        try {
+            long end = System.nanoTime() + 60_000_000_000L;
+            while (agentsOf(prefix) == 0 && cli.isAlive() && System.nanoTime() < end) {
+                Thread.sleep(20);
+            }
+            assertThat(cli.isAlive()).as("lab up still building when its first agent runs").isTrue();
+            cli.destroy();
+            assertThat(cli.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(NetnsLab.namespaces(new Shell())).noneMatch(ns -> ns.startsWith(prefix));
+            assertThat(agentsOf(prefix)).isZero();
+        } finally {
+            cli.destroyForcibly();
+            NetnsLab.down(tag, new Shell(), state.resolve(tag));
+        }
+    }
+
+    private static long agentsOf(String nsPrefix) {
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().orElse("").contains("--netns " + nsPrefix)).count();
+    }
+
+    /** The agents named by the lab's pid files, each checked to operate its own switch's namespace. */
+    private List<ProcessHandle> agents(Path dir, FabricPlan plan) throws Exception {
+        List<ProcessHandle> out = new ArrayList<>();
+        for (String sw : plan.switches()) {
+            long pid = Long.parseLong(Files.readString(dir.resolve(sw + ".pid")).strip());
+            String cmdline = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
+            assertThat(cmdline).as("agent of %s", sw).contains("weft-switch")
+                    .contains("--netns " + lab.layout().namespace(sw) + " ").contains("--target " + sw);
+            out.add(ProcessHandle.of(pid).orElseThrow());
+        }
+        return out;
+    }
+
+    @Test
     void aDownLinkLosesThePathUntilItIsReprogrammedAroundIt() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("dn"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("dn"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         List<Arc> viaB = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine2", "leaf2"));
@@ -203,7 +327,7 @@ class NetnsLabTest {
 
     @Test
     void aTokenBucketOnOneSpineLinkDropsWhatExceedsItsRate() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), tag("tb"));
+        up(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), tag("tb"));
         FabricPlan plan = lab.plan();
         List<Arc> viaA = LabPaths.via(plan, "nic1", "nic3", List.of("leaf1", "spine1", "leaf2"));
         pingOver(viaA, PINGS);
@@ -251,7 +375,7 @@ class NetnsLabTest {
 
     @Test
     void dragonflyDecapAloneInTheSecondCarrierStillDelivers() throws Exception {
-        up(FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")), tag("df"));
+        up(FabricJson.read(Path.of("../../contracts/examples/dragonfly-tiny.json")), tag("df"));
         FabricPlan plan = lab.plan();
         // Six routers + decap = 7 uSIDs: the egress uN ends carrier 0 and the decap function is
         // alone in carrier 1, so the egress router meets it only after loading it from the SRH.

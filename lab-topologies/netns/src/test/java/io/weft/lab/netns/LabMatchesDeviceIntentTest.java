@@ -31,13 +31,13 @@ class LabMatchesDeviceIntentTest {
     private static final String NEXT_CSID = " flavors next-csid lblen 32 nflen 16";
 
     static Stream<Fabric> fabrics() throws Exception {
-        String twoTenants = Files.readString(Path.of("../contracts/examples/leaf-spine-2x2.json"))
+        String twoTenants = Files.readString(Path.of("../../contracts/examples/leaf-spine-2x2.json"))
                 .replace("\"tenants\": [\"default\"]", "\"tenants\": [\"default\", \"blue\"]");
         return Stream.of(
                 FabricJson.parse(twoTenants),
                 FatTreeGenerator.generate(FatTreeGenerator.kary(4)),
                 LeafSpineGenerator.generate(new LeafSpineGenerator.Params("ls-par", 2, 2, 1, 2, 400, 400, 100, 500)),
-                FabricJson.read(Path.of("../contracts/examples/dragonfly-tiny.json")));
+                FabricJson.read(Path.of("../../contracts/examples/dragonfly-tiny.json")));
     }
 
     @ParameterizedTest

@@ -23,11 +23,20 @@ import java.util.regex.Pattern;
 
 /**
  * A fabric built in Linux network namespaces on the kernel's SRv6 data plane, configured from a
- * {@link FabricPlan}: one namespace per switch and NIC, a veth pair per link, uN / uDT / uA SIDs
- * and the link-local ECMP underlay on the switches ({@link LabScript}), and host encap routes on
- * the NICs shaped exactly like the nic-agent's ({@link #programPath}).
+ * {@link FabricPlan}: one namespace per switch and NIC, a veth pair per link, the NICs' addresses
+ * and default routes ({@link LabScript}), and host encap routes on the NICs shaped exactly like
+ * the nic-agent's ({@link #programPath}). The switches are configured the way a real fabric is:
+ * one gNMI switch agent ({@code weft-switch}) per switch, and the controller's southbound
+ * provisioner pushing each switch's {@code DeviceIntent} to it ({@link LabProvisioning}). The lab
+ * itself never writes a switch route, so what the lab forwards is what the controller's payload
+ * says.
  *
- * <p>Needs root, iproute2 and a kernel with SRv6 ({@link #hostProblem()} says what is missing).
+ * <p>Agents' pid files and logs, {@code gnmi-targets.txt} and {@code fabric-gnmi.json} (the fabric
+ * with each switch's gNMI endpoint, for {@code ./weft controller --fabric}) are kept under the
+ * state directory, {@code <state>/<tag>/}.
+ *
+ * <p>Needs root, iproute2, a kernel with SRv6 and the switch agent ({@link #hostProblem()} says
+ * what is missing).
  */
 public final class NetnsLab {
     /** rtm_protocol of the NIC encap routes: the nic-agent's value (nic-agent/internal/route). */
@@ -56,6 +65,13 @@ public final class NetnsLab {
     private final LabScript script;
     private final Shell shell;
     private int workers = DEFAULT_WORKERS;
+    private Path stateRoot = Path.of(".weft", "lab");
+    private long syncTimeoutMs = DEFAULT_SYNC_TIMEOUT_MS;
+
+    /** How long up waits for every switch to confirm its intent over gNMI. */
+    public static final long DEFAULT_SYNC_TIMEOUT_MS = 120_000;
+    /** The lab-wide fabric copy whose switches carry their agents' gNMI endpoints. */
+    public static final String GNMI_FABRIC_FILE = "fabric-gnmi.json";
 
     /**
      * Child processes in flight while building. On the 2-core lab machine (load ~14 from other
@@ -80,6 +96,26 @@ public final class NetnsLab {
             throw new IllegalArgumentException("workers: must be in 1..64 (got " + n + ")");
         }
         this.workers = n;
+        return this;
+    }
+
+    /** Where the lab keeps agent pids, logs and endpoint files: {@code <root>/<tag>/} (default .weft/lab). */
+    public NetnsLab stateDir(Path root) {
+        this.stateRoot = root;
+        return this;
+    }
+
+    /** This lab's own state directory. */
+    public Path labDir() {
+        return stateRoot.resolve(layout.tag());
+    }
+
+    /** How long {@link #up} waits for every switch to be IN_SYNC. */
+    public NetnsLab syncTimeoutMs(long ms) {
+        if (ms < 1) {
+            throw new IllegalArgumentException("syncTimeoutMs: must be >= 1 (got " + ms + ")");
+        }
+        this.syncTimeoutMs = ms;
         return this;
     }
 
@@ -124,20 +160,41 @@ public final class NetnsLab {
                 return tool[2] + ": " + e.getMessage();
             }
         }
-        return null;
+        try {
+            new Shell().run("setsid", "--version");
+        } catch (LabException e) {
+            return "setsid is missing (apt-get install -y util-linux; switch agents run in their own session): "
+                    + e.getMessage();
+        }
+        return SwitchAgentBinary.problem();
     }
 
     /**
-     * Builds the lab. Whatever a crashed earlier run with the same tag left is deleted first; if a
-     * step fails, the half-built lab is deleted too and the error names the failing command.
+     * Builds the lab. Whatever a crashed earlier run with the same tag left (agents, namespaces)
+     * is removed first; if a step fails, the half-built lab is removed too and the error names the
+     * failing command or switch. A JVM stopped mid-build (Ctrl-C) removes it from a shutdown hook.
      */
     public void up(Progress progress) throws LabException {
-        down(layout.tag(), shell);
+        down();
+        Thread cleanup = new Thread(() -> {
+            try {
+                down();
+            } catch (LabException | RuntimeException e) {
+                System.err.println("lab " + layout.tag() + ": cleanup after interrupt failed: " + e.getMessage());
+            }
+        }, "weft-lab-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             build(progress);
         } catch (LabException | RuntimeException e) {
-            down(layout.tag(), shell);
+            down();
             throw e;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running or about to: it cleans up.
+            }
         }
     }
 
@@ -154,22 +211,60 @@ public final class NetnsLab {
         });
         batch(null, script.vethLines());
         progress.step("veth pairs created (" + plan.fabric().links().size() + ")", total, total);
-        Map<String, List<String>> lines = script.nodeLines();
-        forEachNode(nodes, "namespaces configured", 20, progress,
-                node -> batch(layout.namespace(node), lines.get(node)));
-        List<String> evSwitches = new ArrayList<>();
-        for (String node : nodes) {
-            if (script.nftScript(node) != null) {
-                evSwitches.add(node);
+        List<String> nics = plan.nics();
+        forEachNode(nics, "NICs configured", 20, progress,
+                node -> batch(layout.namespace(node), script.nicLines(node)));
+        // Switches: everything (ports up, addresses, SIDs, underlay, VRFs, EV tables and nft) comes
+        // from the intent over gNMI; the agent sets its own sysctls and anchor device.
+        List<String> switches = plan.switches();
+        Path binary = SwitchAgentBinary.locate();
+        Path dir = labDir();
+        Map<String, Integer> ports = new java.util.concurrent.ConcurrentHashMap<>();
+        forEachNode(switches, "switch agents serving gNMI", 20, progress, sw -> {
+            int port = SwitchAgents.freePort();
+            SwitchAgents.start(binary, dir, layout, sw, port);
+            ports.put(sw, port);
+        });
+        Map<String, Integer> ordered = new LinkedHashMap<>();
+        switches.forEach(sw -> ordered.put(sw, ports.get(sw)));
+        SwitchAgents.writeTargets(dir, ordered);
+        writeGnmiFabric(dir, ordered);
+        LabProvisioning.sync(plan, ordered, syncTimeoutMs, provisionerLog());
+        progress.step("switches IN_SYNC over gNMI", switches.size(), switches.size());
+    }
+
+    /** The provisioner's state changes, one line each, appended to {@code <labDir>/provisioner.log}. */
+    private java.util.function.Consumer<String> provisionerLog() {
+        Path f = labDir().resolve("provisioner.log");
+        return line -> {
+            synchronized (this) {
+                try {
+                    Files.writeString(f, java.time.Instant.now() + " " + line + "\n",
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException e) {
+                    // Logging must not fail the build; the sync's own error still names the switch.
+                }
+            }
+        };
+    }
+
+    /** The fabric with each switch's agent as its gnmi endpoint: a controller can take over from the lab. */
+    private void writeGnmiFabric(Path dir, Map<String, Integer> ports) throws LabException {
+        com.fasterxml.jackson.databind.node.ObjectNode tree = io.weft.fabric.FabricJson.toTree(plan.fabric());
+        for (com.fasterxml.jackson.databind.JsonNode n : tree.path("nodes")) {
+            Integer port = ports.get(n.path("id").asText());
+            if (port != null) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) n).putObject("gnmi")
+                        .put("address", SwitchAgents.LOOPBACK).put("port", port);
             }
         }
-        forEachNode(evSwitches, "EV stage marking (nftables)", 20, progress, node -> {
-            Shell.Result r = shell.exec(List.of("ip", "netns", "exec", layout.namespace(node), "nft", "-f", "-"),
-                    script.nftScript(node));
-            if (r.exitCode() != 0) {
-                throw new LabException(layout.namespace(node) + ": nft: " + r.stderr().strip().replace('\n', ' '));
-            }
-        });
+        Path f = dir.resolve(GNMI_FABRIC_FILE);
+        try {
+            Files.writeString(f, io.weft.fabric.FabricJson.mapper().writerWithDefaultPrettyPrinter()
+                    .writeValueAsString(tree) + "\n");
+        } catch (java.io.IOException e) {
+            throw new LabException("cannot write " + f + ": " + e.getMessage());
+        }
     }
 
     /** One lab step for one node. */
@@ -217,14 +312,25 @@ public final class NetnsLab {
         }
     }
 
-    /** Deletes this lab's namespaces (and with them its veths and routes). Idempotent. */
+    /** Stops this lab's switch agents, then deletes its namespaces (and with them veths and routes). Idempotent. */
     public void down() throws LabException {
-        down(layout.tag(), shell);
+        down(layout.tag(), shell, labDir());
     }
 
-    /** Deletes every namespace of the lab with this tag; returns how many there were. Idempotent. */
+    /** As {@link #down(String, Shell, Path)}, finding the agents by their command lines only. */
     public static int down(String tag, Shell shell) throws LabException {
+        return down(tag, shell, null);
+    }
+
+    /**
+     * Deletes every namespace of the lab with this tag; returns how many there were. Idempotent.
+     * Its switch agents are stopped first (pid files in {@code labDir}, which may be null, and any
+     * weft-switch operating one of its namespaces): an agent holds its namespace, and with it the
+     * switch's ports, alive after the name is gone.
+     */
+    public static int down(String tag, Shell shell, Path labDir) throws LabException {
         LabLayout.checkTag(tag);
+        SwitchAgents.kill(tag, labDir);
         String prefix = LabLayout.prefix(tag);
         List<String> lines = new ArrayList<>();
         for (String ns : namespaces(shell)) {
@@ -403,11 +509,13 @@ public final class NetnsLab {
     }
 
     /**
-     * Takes a link down (or up again) at both ends, as a failed cable would. Down, the kernel
-     * drops the ports' addresses and every route through them (ECMP routes lose that next hop),
-     * so the underlay avoids the link by itself; up, both ends' addresses and routes are set
-     * again from the plan. NIC encap routes over a NIC's downed link are gone for good: as on a
-     * real host, whoever placed the flow must program it again.
+     * Takes a link down (or up again) at both ends, as a failed cable would: both ports
+     * admin-down. Down, the kernel drops the ports' addresses and every route through them (ECMP
+     * routes lose that next hop), so the underlay avoids the link by itself. Up, a switch's agent
+     * re-installs its addresses and routes from its last Set (as a NOS does); this call then reads
+     * each switch end back over gNMI and waits for IN_SYNC, so the link carries traffic when it
+     * returns. A NIC end is set again from the plan. NIC encap routes over a NIC's downed link are
+     * gone for good: as on a real host, whoever placed the flow must program it again.
      */
     public void setLink(String linkId, boolean up) throws LabException {
         Link l = requireLink(linkId);
@@ -415,10 +523,25 @@ public final class NetnsLab {
             shell.run("ip", "-n", layout.namespace(node), "link", "set", "dev", layout.iface(linkId, node),
                     up ? "up" : "down");
         }
-        if (up) {
-            for (String node : List.of(l.a().node(), l.b().node())) {
+        if (!up) {
+            return;
+        }
+        Map<String, Integer> agents = SwitchAgents.readTargets(labDir());
+        Map<String, Integer> ends = new LinkedHashMap<>();
+        for (String node : List.of(l.a().node(), l.b().node())) {
+            if (plan.fabric().node(node).role().isSwitch()) {
+                Integer port = agents.get(node);
+                if (port == null) {
+                    throw new LabException("switch " + node + ": no gNMI agent in "
+                            + labDir().resolve(SwitchAgents.TARGETS_FILE) + " (lab built by another state directory?)");
+                }
+                ends.put(node, port);
+            } else {
                 batch(layout.namespace(node), script.reapplyLines(node));
             }
+        }
+        if (!ends.isEmpty()) {
+            LabProvisioning.sync(plan, ends, syncTimeoutMs, provisionerLog());
         }
     }
 

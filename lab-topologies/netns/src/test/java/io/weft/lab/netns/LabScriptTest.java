@@ -20,7 +20,7 @@ class LabScriptTest {
     private static final String NEXT_CSID = " flavors next-csid lblen 32 nflen 16";
 
     private static FabricPlan plan2x2() throws Exception {
-        return Planner.plan(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), null);
+        return Planner.plan(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), null);
     }
 
     private static LabScript script(FabricPlan plan, String tag) {
@@ -48,7 +48,7 @@ class LabScriptTest {
 
     @Test
     void everyTenantGetsItsDecapTableAndRule() throws Exception {
-        String text = java.nio.file.Files.readString(Path.of("../contracts/examples/leaf-spine-2x2.json"))
+        String text = java.nio.file.Files.readString(Path.of("../../contracts/examples/leaf-spine-2x2.json"))
                 .replace("\"tenants\": [\"default\"]", "\"tenants\": [\"default\", \"blue\"]");
         FabricPlan plan = Planner.plan(FabricJson.parse(text), null);
         assertThat(plan.vrfTable("blue")).isEqualTo(101);

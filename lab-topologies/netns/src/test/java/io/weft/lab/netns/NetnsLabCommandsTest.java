@@ -37,7 +37,7 @@ class NetnsLabCommandsTest {
     }
 
     private static FabricPlan plan2x2() throws Exception {
-        return Planner.plan(FabricJson.read(Path.of("../contracts/examples/leaf-spine-2x2.json")), null);
+        return Planner.plan(FabricJson.read(Path.of("../../contracts/examples/leaf-spine-2x2.json")), null);
     }
 
     @Test

@@ -17,6 +17,11 @@ import java.util.Map;
  * (namespaces and veth pairs) and one {@code ip -6 -n <ns> -batch -} script per node. Every
  * locator, SID, table and address comes from the {@link FabricPlan}; the lab never allocates.
  *
+ * <p>{@link NetnsLab} applies only the root namespace's lines and the NICs'; switches are
+ * configured over gNMI by their agents. The switch lines ({@link #switchLines}, {@link #nftScript})
+ * are the reference the intent is held to: {@code LabMatchesDeviceIntentTest} here and the switch
+ * agent's {@code TestSameKernelStateAsTheLabScript} (testdata rendered by RenderLabScript.java).
+ *
  * <p>Kernel shapes (verified on the lab kernel, see FACTS.md §1):
  * <ul>
  *   <li>uN: the /48 locator, {@code End flavors next-csid lblen 32 nflen 16}, on a veth (not lo)
