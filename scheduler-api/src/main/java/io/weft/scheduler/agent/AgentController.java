@@ -121,7 +121,8 @@ class AgentController {
             content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(implementation = EvProfile.class)))
     @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    SseEmitter stream(@PathVariable String nic, @RequestParam(required = false) @Min(0) Long since) {
+    SseEmitter stream(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
+            @RequestParam(required = false) @Min(0) Long since) {
         requireNic(nic);
         return streams.open(nic, since == null ? -1 : since);
     }

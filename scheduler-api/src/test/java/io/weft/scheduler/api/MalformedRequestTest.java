@@ -75,7 +75,8 @@ class MalformedRequestTest extends ApiTestSupport {
                 Arguments.of("/v1/jobs?page=", 400, "page"),
                 Arguments.of("/v1/jobs?tenant=a%00b", 400, "tenant"),
                 Arguments.of("/v1/jobs/job%20one", 400, "id"),
-                Arguments.of("/v1/agents/nic1/paths?since=", 400, "since"));
+                Arguments.of("/v1/agents/nic1/paths?since=", 400, "since"),
+                Arguments.of("/v1/agents/nic%201/paths/stream", 400, "nic"));
     }
 
     /** Jetty refuses some requests before Spring sees them; they still get problem+json, not HTML. */
