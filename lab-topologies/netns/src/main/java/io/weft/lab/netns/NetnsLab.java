@@ -62,6 +62,8 @@ public final class NetnsLab {
 
     private final FabricPlan plan;
     private final LabLayout layout;
+    /** Agent starts of the build in progress; the interrupt cleanup closes it before it looks for agents. */
+    private final Gate agentStarts = new Gate();
     private final LabScript script;
     private final Shell shell;
     private int workers = DEFAULT_WORKERS;
@@ -178,6 +180,9 @@ public final class NetnsLab {
         down();
         Thread cleanup = new Thread(() -> {
             try {
+                // No agent may start after the cleanup looked for agents: refuse new starts, wait for
+                // the ones in flight (each ends within its readiness timeout), then remove everything.
+                agentStarts.close();
                 down();
             } catch (LabException | RuntimeException e) {
                 System.err.println("lab " + layout.tag() + ": cleanup after interrupt failed: " + e.getMessage());
@@ -222,7 +227,7 @@ public final class NetnsLab {
         Map<String, Integer> ports = new java.util.concurrent.ConcurrentHashMap<>();
         forEachNode(switches, "switch agents serving gNMI", 20, progress, sw -> {
             int port = SwitchAgents.freePort();
-            SwitchAgents.start(binary, dir, layout, sw, port);
+            agentStarts.run(() -> SwitchAgents.start(binary, dir, layout, sw, port));
             ports.put(sw, port);
         });
         Map<String, Integer> ordered = new LinkedHashMap<>();
