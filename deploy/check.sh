@@ -3,8 +3,16 @@
 # and carry the fields every object needs. No containers are started (no Docker engine here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-docker-compose -f docker-compose.yml config -q
+# Secrets come from .env: config must pass with the example file and refuse to render without it.
+docker-compose -f docker-compose.yml --env-file deploy/.env.example config -q
+if env -u WEFT_DB_PASSWORD -u WEFT_TOKENS -u GNMIC_USERNAME -u GNMIC_PASSWORD \
+    docker-compose -f docker-compose.yml --env-file /dev/null config -q 2>/dev/null; then
+  echo "docker-compose.yml: renders without WEFT_DB_PASSWORD etc.: secrets are not required"; exit 1
+fi
 echo "docker-compose.yml: ok"
+# Image definitions: the checker's own tests (planted violations) first, then every Dockerfile.
+/usr/bin/python3 -m unittest -q deploy/checks/test_dockerfile_lint.py
+/usr/bin/python3 deploy/checks/dockerfile_lint.py deploy/docker/*.Dockerfile deploy/nic-agent/Dockerfile
 /usr/bin/python3 - <<'PY'
 import glob, sys, yaml
 bad = 0
