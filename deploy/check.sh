@@ -8,6 +8,22 @@ cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
 # The kustomize CLI whose API (v0.21.2) builds with this Go; v0.21.3 needs a newer toolchain.
 KUSTOMIZE=sigs.k8s.io/kustomize/kustomize/v5@v5.8.2
+# Kubernetes JSON schemas for the built-in kinds: the PyPI package kubernetes-validate ships them
+# (kubeconform's cannot be downloaded here). Validated against K8S_VERSION, strict (unknown fields fail).
+KUBERNETES_VALIDATE=1.37.0
+K8S_VERSION=1.33.0
+WEFT_STATE="${WEFT_STATE:-$PWD/.weft}"
+venv="$WEFT_STATE/venv-kubernetes-validate"
+if ! "$venv/bin/kubernetes-validate" --version 2>/dev/null | grep -qx "$KUBERNETES_VALIDATE"; then
+  echo "deploy: installing kubernetes-validate $KUBERNETES_VALIDATE (PyPI, into $venv)" >&2
+  if ! $PY -m venv "$venv" >/dev/null 2>&1; then
+    # Debian's python3 keeps venv in a package of its own.
+    [ "$(id -u)" = 0 ] || { echo "python3 cannot make a venv; install: apt-get install -y python3-venv" >&2; exit 2; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    $PY -m venv "$venv"
+  fi
+  "$venv/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$KUBERNETES_VALIDATE"
+fi
 
 docker-compose -f docker-compose.yml --env-file deploy/.env.example config -q
 if env -u WEFT_DB_PASSWORD -u WEFT_TOKENS -u GNMIC_USERNAME -u GNMIC_PASSWORD \
@@ -20,11 +36,18 @@ echo "docker-compose.yml: ok"
 $PY -m unittest -q deploy/checks/test_dockerfile_lint.py deploy/checks/test_k8s_check.py
 $PY deploy/checks/dockerfile_lint.py deploy/docker/*.Dockerfile deploy/nic-agent/Dockerfile
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
   [ -f "$overlay/kustomization.yaml" ] || continue
   name=$(basename "$overlay")
-  rendered=$(GOFLAGS= go run "$KUSTOMIZE" build "$overlay")
-  $PY deploy/checks/k8s_check.py "k8s/$name" <<<"$rendered"
+  rendered="$tmp/$name.yaml"
+  GOFLAGS= go run "$KUSTOMIZE" build "$overlay" >"$rendered"
+  # Built-in kinds against the schemas; CRD kinds (Strimzi, CloudNativePG, ServiceMonitor) have
+  # none here and are skipped (--no-warn), the structural check below still reads them.
+  "$venv/bin/kubernetes-validate" --strict --quiet --no-warn -k "$K8S_VERSION" "$rendered"
+  echo "k8s/$name: schemas (Kubernetes $K8S_VERSION, strict): ok"
+  $PY deploy/checks/k8s_check.py "k8s/$name" <"$rendered"
 done
 $PY deploy/k8s/gen-kafka-topics.py --check
 
