@@ -25,19 +25,45 @@ if ! "$venv/bin/kubernetes-validate" --version 2>/dev/null | grep -qx "$KUBERNET
   "$venv/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$KUBERNETES_VALIDATE"
 fi
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 docker-compose -f docker-compose.yml --env-file deploy/.env.example config -q
 if env -u WEFT_DB_PASSWORD -u WEFT_TOKENS -u GNMIC_USERNAME -u GNMIC_PASSWORD \
     docker-compose -f docker-compose.yml --env-file /dev/null config -q 2>/dev/null; then
   echo "docker-compose.yml: renders without WEFT_DB_PASSWORD etc.: secrets are not required"; exit 1
 fi
+# What compose exposes and runs: only the operator's ports on the host, pinned images, and a
+# healthcheck on every long-running Weft service (the others wait on it or are probed by it).
+docker-compose -f docker-compose.yml --env-file deploy/.env.example --profile standalone --profile onos \
+    config >"$tmp/compose.yaml"
+$PY - "$tmp/compose.yaml" <<'PYCHECK'
+import re, sys, yaml
+services = yaml.safe_load(open(sys.argv[1]))["services"]
+operator_ports = {"8080": "web-ui", "8082": "scheduler-api", "8282": "weft-controller", "8181": "onos"}
+# gnmic's image has no shell to probe with; web-ui's image carries its own HEALTHCHECK.
+own_health = {"gnmic", "web-ui"}
+bad = []
+for name, svc in services.items():
+    for p in svc.get("ports", []):
+        host = str(p["published"]) if isinstance(p, dict) else str(p).split(":")[-2]
+        if operator_ports.get(host) != name:
+            bad.append(f"{name}: publishes host port {host}; only {operator_ports} are for operators")
+    image = svc.get("image", "")
+    tag = image.rsplit(":", 1)[1] if ":" in image.split("/")[-1] else ""
+    if not re.search(r"\d", tag) or tag == "latest":
+        bad.append(f"{name}: image {image!r} is not pinned by version")
+    if svc.get("restart") == "unless-stopped" and "healthcheck" not in svc and name not in own_health:
+        bad.append(f"{name}: long-running service without a healthcheck")
+for b in bad:
+    print("docker-compose.yml:", b)
+sys.exit(1 if bad else 0)
+PYCHECK
 echo "docker-compose.yml: ok"
 
 # The checkers' own tests plant each violation first, so a rule that stops matching fails here.
 $PY -m unittest -q deploy/checks/test_dockerfile_lint.py deploy/checks/test_k8s_check.py
 $PY deploy/checks/dockerfile_lint.py deploy/docker/*.Dockerfile deploy/nic-agent/Dockerfile
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
   [ -f "$overlay/kustomization.yaml" ] || continue
   name=$(basename "$overlay")

@@ -11,7 +11,8 @@ RUN npm run build
 FROM nginxinc/nginx-unprivileged:1.28.0-alpine
 # The base's entrypoint renders templates/*.template with envsubst into conf.d at start.
 COPY deploy/web-ui/nginx.conf.template /etc/nginx/templates/default.conf.template
-ENV WEFT_API=http://weft-controller:8282
+# NGINX_ENTRYPOINT_LOCAL_RESOLVERS: the entrypoint exports the resolv.conf servers for the template.
+ENV WEFT_API=http://weft-controller:8282 NGINX_ENTRYPOINT_LOCAL_RESOLVERS=1
 COPY --from=build /src/web-ui/dist/ /usr/share/nginx/html/
 USER 101
 EXPOSE 8080
