@@ -9,7 +9,8 @@ schema validator does not know about:
   weft.io/no-pdb-reason; DaemonSets need the reason (PDBs do not apply to them);
 - selectors match their template's labels; every Service (except ExternalName) and every
   PodDisruptionBudget, NetworkPolicy and ServiceMonitor selects something that exists, and a
-  ServiceMonitor's port is a named port of the Service it selects;
+  ServiceMonitor's port is a named port of the Service it selects; an Ingress routes only to
+  Services and ports that exist;
 - every image is pinned by a version tag or digest, never latest or untagged;
 - every namespaced object has a namespace.
 
@@ -108,6 +109,17 @@ def check(docs):
             sel = d["spec"].get("podSelector", {}).get("matchLabels")
             if sel and not has_pod(ns, sel) and "weft.io/selects-external" not in notes:
                 problems.append(f"{where}: spec.podSelector selects no pod of this render")
+        if kind == "Ingress":
+            for rule in d["spec"].get("rules", []):
+                for path in rule.get("http", {}).get("paths", []):
+                    svc = path["backend"]["service"]
+                    found = [x for x in services if x["metadata"]["name"] == svc["name"]
+                             and x["metadata"].get("namespace") == ns]
+                    port = svc["port"].get("number", svc["port"].get("name"))
+                    if not found:
+                        problems.append(f"{where}: path {path['path']} routes to unknown Service {svc['name']}")
+                    elif not any(port in (p.get("port"), p.get("name")) for p in found[0]["spec"].get("ports", [])):
+                        problems.append(f"{where}: path {path['path']} routes to port {port} that Service {svc['name']} lacks")
         if kind == "ServiceMonitor":
             sel = d["spec"].get("selector", {}).get("matchLabels")
             targets = [s for s in services if s["metadata"].get("namespace") == ns

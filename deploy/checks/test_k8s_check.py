@@ -48,6 +48,15 @@ metadata: {name: api, namespace: weft}
 spec:
   selector: {matchLabels: {app: api}}
   endpoints: [{port: http, path: /metrics}]
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: api, namespace: weft}
+spec:
+  rules:
+    - http:
+        paths:
+          - {path: /v1/agents/, pathType: Prefix, backend: {service: {name: api, port: {number: 80}}}}
 """)
 CLEAN = list(CLEAN)
 
@@ -106,6 +115,12 @@ class K8sCheckTest(unittest.TestCase):
     def test_service_monitor_on_unknown_port_is_reported(self):
         self.assertIn("not a named port",
                       planted(lambda k: k["ServiceMonitor"]["spec"]["endpoints"][0].update(port="metrics")))
+
+    def test_ingress_to_a_missing_service_or_port_is_reported(self):
+        def backend(k):
+            return k["Ingress"]["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+        self.assertIn("unknown Service", planted(lambda k: backend(k).update(name="apy")))
+        self.assertIn("port 8080 that Service api lacks", planted(lambda k: backend(k)["port"].update(number=8080)))
 
     def test_object_without_namespace_is_reported(self):
         self.assertIn("metadata.namespace missing",
