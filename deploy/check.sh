@@ -68,7 +68,7 @@ for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
   [ -f "$overlay/kustomization.yaml" ] || continue
   name=$(basename "$overlay")
   rendered="$tmp/$name.yaml"
-  GOFLAGS= go run "$KUSTOMIZE" build "$overlay" >"$rendered"
+  GOFLAGS='' go run "$KUSTOMIZE" build "$overlay" >"$rendered"
   # Built-in kinds against the schemas; CRD kinds (Strimzi, CloudNativePG, ServiceMonitor) have
   # none here and are skipped (--no-warn), the structural check below still reads them.
   "$venv/bin/kubernetes-validate" --strict --quiet --no-warn -k "$K8S_VERSION" "$rendered"
