@@ -18,52 +18,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"weft.io/nic-agent/internal/host"
+	"weft.io/nic-agent/internal/netnstest"
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
 )
-
-// newTestNetns creates a fresh network namespace with an up veth pair, v0 holding
-// 2001:db8:ff::1/64 and a default route via 2001:db8:ff::2, and removes it when t ends. It
-// skips, or fails under CI=true (where `./weft test` installed iproute2), when it cannot.
-func newTestNetns(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		cannotRun(t, "needs root to create network namespaces")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		cannotRun(t, "iproute2 `ip` is not installed")
-	}
-	ns := fmt.Sprintf("weft-ag-%d-%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
-	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
-		cannotRun(t, "cannot create a network namespace: "+strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil {
-			t.Errorf("ip netns del %s: %s", ns, out)
-		}
-	})
-	for _, args := range [][]string{
-		{"link", "add", "v0", "type", "veth", "peer", "name", "v1"},
-		{"link", "set", "v0", "up"},
-		{"link", "set", "v1", "up"},
-		{"link", "set", "lo", "up"},
-		{"-6", "addr", "add", "2001:db8:ff::1/64", "dev", "v0", "nodad"},
-		{"-6", "route", "add", "default", "via", "2001:db8:ff::2", "dev", "v0"},
-	} {
-		if out, err := exec.Command("ip", append([]string{"-n", ns}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("ip -n %s %s: %s", ns, strings.Join(args, " "), out)
-		}
-	}
-	return ns
-}
-
-func cannotRun(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("cannot run under CI=true: %s", why)
-	}
-	t.Skip(why)
-}
 
 func kernelRoutes(t *testing.T, ns string) string {
 	t.Helper()
@@ -342,4 +300,11 @@ func TestAgentRemovesOnlyItsOwnRoutes(t *testing.T) {
 	if !strings.Contains(string(out), "fd00:ef7:99::9") {
 		t.Errorf("the foreign route is gone")
 	}
+}
+
+// newTestNetns is netnstest.New with lo up and a default route via 2001:db8:ff::2 on v0.
+func newTestNetns(t *testing.T) string {
+	t.Helper()
+	return netnstest.New(t, "weft-ag", []string{"link", "set", "lo", "up"},
+		[]string{"-6", "route", "add", "default", "via", "2001:db8:ff::2", "dev", "v0"})
 }

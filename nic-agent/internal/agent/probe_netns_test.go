@@ -15,6 +15,7 @@ import (
 
 	"weft.io/nic-agent/internal/counters"
 	"weft.io/nic-agent/internal/host"
+	"weft.io/nic-agent/internal/netnstest"
 	"weft.io/nic-agent/internal/probe"
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
@@ -88,7 +89,7 @@ func TestProbesMoveTrafficAndReportsCount(t *testing.T) {
 	}
 	cnt, err := counters.NewNFT(hostNs)
 	if err != nil {
-		cannotRun(t, fmt.Sprintf("nftables unavailable: %v", err))
+		netnstest.CannotRun(t, fmt.Sprintf("nftables unavailable: %v", err))
 	}
 	prb, err := probe.NewICMP(hostNs, prog.Handle(), up.Dev, up.Via)
 	if err != nil {

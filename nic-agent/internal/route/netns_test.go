@@ -4,55 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
+
+	"weft.io/nic-agent/internal/netnstest"
 )
-
-// newTestNetns creates a fresh network namespace holding an up veth pair, v0 with
-// 2001:db8:ff::1/64 (the gateway 2001:db8:ff::2 is on-link), and removes it when t ends.
-// When the machine cannot do this it skips the test, or fails it under CI=true: `./weft test`
-// installs iproute2, and a namespace test skipped in CI would report green for code never run.
-func newTestNetns(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		cannotRun(t, "needs root to create network namespaces")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		cannotRun(t, "iproute2 `ip` is not installed")
-	}
-	ns := fmt.Sprintf("weft-rt-%d-%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
-	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
-		cannotRun(t, "cannot create a network namespace: "+strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil {
-			t.Errorf("ip netns del %s: %s", ns, out)
-		}
-	})
-	for _, args := range [][]string{
-		{"link", "add", "v0", "type", "veth", "peer", "name", "v1"},
-		{"link", "set", "v0", "up"},
-		{"link", "set", "v1", "up"},
-		{"-6", "addr", "add", "2001:db8:ff::1/64", "dev", "v0", "nodad"},
-	} {
-		if out, err := exec.Command("ip", append([]string{"-n", ns}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("ip -n %s %s: %s", ns, strings.Join(args, " "), out)
-		}
-	}
-	return ns
-}
-
-// cannotRun skips, or fails under CI=true, a test whose host lacks something the project installs.
-func cannotRun(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("cannot run under CI=true: %s", why)
-	}
-	t.Skip(why)
-}
 
 // showRoutes is the kernel's own text view, read independently of List.
 func showRoutes(t *testing.T, ns string) string {
@@ -78,7 +35,7 @@ func TestNetlinkInNetns(t *testing.T) {
 
 	err = r.Replace(ctx, one)
 	if errors.Is(err, ErrUnsupported) {
-		cannotRun(t, fmt.Sprintf("kernel lacks SRv6 encap: %v", err))
+		netnstest.CannotRun(t, fmt.Sprintf("kernel lacks SRv6 encap: %v", err))
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -217,4 +174,9 @@ func assertList(t *testing.T, r *Netlink, want []Route) {
 			t.Fatalf("List[%d] = %+v\nwant      %+v", i, got[i], want[i])
 		}
 	}
+}
+
+func newTestNetns(t *testing.T) string {
+	t.Helper()
+	return netnstest.New(t, "weft-rt")
 }
