@@ -68,7 +68,9 @@ func serveFull(t *testing.T, ns, portMap, target, user, pass string) (gnmi.GNMIC
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := grpc.NewServer()
+	// WaitForHandlers: Stop must not return while a handler still reads the kernel, or the
+	// cleanup below closes the netlink handle under it (a race the detector caught in CI).
+	g := grpc.NewServer(grpc.WaitForHandlers(true))
 	srv := New(k, target, user, pass)
 	gnmi.RegisterGNMIServer(g, srv)
 	go func() { _ = g.Serve(lis) }()
