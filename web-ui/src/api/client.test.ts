@@ -31,7 +31,10 @@ describe('fetchSnapshot', () => {
   it('GETs /fabric and returns the snapshot', async () => {
     const f = answering(good);
     const s = await fetchSnapshot({ fetchImpl: f, baseUrl: 'http://ctl:8181' });
-    expect(f).toHaveBeenCalledWith('http://ctl:8181/fabric', expect.objectContaining({ headers: { Accept: 'application/json' } }));
+    expect(f).toHaveBeenCalledWith(
+      'http://ctl:8181/fabric',
+      expect.objectContaining({ headers: { Accept: 'application/json' } }),
+    );
     expect(s.fabric.nodes).toHaveLength(fabric.nodes.length);
     expect(s.linkStates['leaf1-spine2']).toBe('drained');
   });
@@ -44,12 +47,18 @@ describe('fetchSnapshot', () => {
 
   it.each([500, 502, 504])('treats a bare %d (the dev proxy) as no controller', async (status) => {
     const e = await failure(answering('', status));
-    expect(e).toMatchObject({ kind: 'unreachable', message: `No controller answered at /fabric (HTTP ${status} from the proxy)` });
+    expect(e).toMatchObject({
+      kind: 'unreachable',
+      message: `No controller answered at /fabric (HTTP ${status} from the proxy)`,
+    });
   });
 
   it("passes on the controller's own error message", async () => {
     const e = await failure(answering({ error: 'no fabric planned yet' }, 503));
-    expect(e).toMatchObject({ kind: 'http', message: 'The controller answered HTTP 503 for /fabric: no fabric planned yet' });
+    expect(e).toMatchObject({
+      kind: 'http',
+      message: 'The controller answered HTTP 503 for /fabric: no fabric planned yet',
+    });
   });
 
   it('reports a client-side HTTP error with its status', async () => {
@@ -64,9 +73,18 @@ describe('fetchSnapshot', () => {
     [{ ...good, schemaVersion: 2 }, '$.schemaVersion: must be 1, got 2'],
     [{ ...good, version: 1.5 }, '$.version: must be a non-negative integer below 2^53'],
     [{ ...good, fabric: { ...fabric, nodes: [{ id: 'x', role: 'tor' }] } }, '$.fabric.nodes[0].role: must be one of'],
-    [{ ...good, fabric: { ...fabric, nodes: [...fabric.nodes, fabric.nodes[0]] } }, `$.fabric.nodes[${fabric.nodes.length}].id: duplicate`],
-    [{ ...good, fabric: { ...fabric, links: [{ ...fabric.links[0], capacityGbps: '400' }] } }, '$.fabric.links[0].capacityGbps: must be a number'],
-    [{ ...good, fabric: { ...fabric, links: [{ ...fabric.links[0], b: { node: 'ghost' } }] } }, '$.fabric.links[0].b.node: unknown node "ghost"'],
+    [
+      { ...good, fabric: { ...fabric, nodes: [...fabric.nodes, fabric.nodes[0]] } },
+      `$.fabric.nodes[${fabric.nodes.length}].id: duplicate`,
+    ],
+    [
+      { ...good, fabric: { ...fabric, links: [{ ...fabric.links[0], capacityGbps: '400' }] } },
+      '$.fabric.links[0].capacityGbps: must be a number',
+    ],
+    [
+      { ...good, fabric: { ...fabric, links: [{ ...fabric.links[0], b: { node: 'ghost' } }] } },
+      '$.fabric.links[0].b.node: unknown node "ghost"',
+    ],
     [{ ...good, linkStates: { x: 'flapping' } }, '$.linkStates.x: must be one of up, down, drained'],
   ])('names the bad field: %#', async (body, message) => {
     const e = await failure(answering(body));

@@ -59,7 +59,9 @@ async function httpError(url: string, response: Response): Promise<ApiError> {
   } catch {
     // not JSON: not the controller talking
   }
-  if (said !== undefined) return new ApiError(`The controller answered HTTP ${response.status} for ${url}: ${said}`, 'http');
-  if (response.status >= 500) return new ApiError(`No controller answered at ${url} (HTTP ${response.status} from the proxy)`, 'unreachable');
+  if (said !== undefined)
+    return new ApiError(`The controller answered HTTP ${response.status} for ${url}: ${said}`, 'http');
+  if (response.status >= 500)
+    return new ApiError(`No controller answered at ${url} (HTTP ${response.status} from the proxy)`, 'unreachable');
   return new ApiError(`HTTP ${response.status} for ${url}`, 'http');
 }

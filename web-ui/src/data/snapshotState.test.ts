@@ -30,7 +30,11 @@ describe('snapshotReducer', () => {
   });
 
   it('keeps the last snapshot through a failure', () => {
-    const s = run({ type: 'received', snapshot: snapshot('f', 5) }, { type: 'request' }, { type: 'failed', error: 'x' });
+    const s = run(
+      { type: 'received', snapshot: snapshot('f', 5) },
+      { type: 'request' },
+      { type: 'failed', error: 'x' },
+    );
     expect(s.status).toBe('error');
     expect(s.snapshot?.version).toBe(5);
   });
@@ -47,14 +51,24 @@ describe('snapshotReducer', () => {
   });
 
   it('announces a retry after an error as loading, keeping the snapshot', () => {
-    const s = run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'failed', error: 'x' }, { type: 'request' });
+    const s = run(
+      { type: 'received', snapshot: snapshot('f', 7) },
+      { type: 'failed', error: 'x' },
+      { type: 'request' },
+    );
     expect(s).toMatchObject({ status: 'loading', failures: 1 });
     expect(s.snapshot?.version).toBe(7);
   });
 
   it('takes a newer version, and any version of another fabric', () => {
-    expect(run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'received', snapshot: snapshot('f', 8) }).snapshot?.version).toBe(8);
-    expect(run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'received', snapshot: snapshot('g', 1) }).snapshot?.fabricId).toBe('g');
+    expect(
+      run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'received', snapshot: snapshot('f', 8) }).snapshot
+        ?.version,
+    ).toBe(8);
+    expect(
+      run({ type: 'received', snapshot: snapshot('f', 7) }, { type: 'received', snapshot: snapshot('g', 1) }).snapshot
+        ?.fabricId,
+    ).toBe('g');
   });
 });
 

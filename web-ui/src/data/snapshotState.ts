@@ -10,9 +10,7 @@ export type SnapshotState =
   | { status: 'error'; snapshot?: FabricSnapshot; failures: number; error: string };
 
 export type SnapshotAction =
-  | { type: 'request' }
-  | { type: 'received'; snapshot: FabricSnapshot }
-  | { type: 'failed'; error: string };
+  { type: 'request' } | { type: 'received'; snapshot: FabricSnapshot } | { type: 'failed'; error: string };
 
 export const initialSnapshotState: SnapshotState = { status: 'loading', failures: 0 };
 
@@ -24,7 +22,7 @@ export function snapshotReducer(state: SnapshotState, action: SnapshotAction): S
       return { status: 'loading', snapshot: state.snapshot, failures: state.failures };
     case 'received': {
       const held = state.snapshot;
-      const notNewer = held !== undefined && held.fabricId === action.snapshot.fabricId && action.snapshot.version <= held.version;
+      const notNewer = held?.fabricId === action.snapshot.fabricId && action.snapshot.version <= held.version;
       if (notNewer && state.status === 'loaded') return state;
       return { status: 'loaded', snapshot: notNewer ? held : action.snapshot, failures: 0 };
     }

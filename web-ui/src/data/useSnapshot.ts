@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { ApiError, fetchSnapshot } from '../api/client';
 import type { FabricSnapshot } from '../api/types';
-import { initialSnapshotState, POLL_MS, retryDelayMs, snapshotReducer, type SnapshotState } from './snapshotState';
+import { initialSnapshotState, POLL_MS, retryDelayMs, snapshotReducer } from './snapshotState';
 
 export type LoadSnapshot = (signal: AbortSignal) => Promise<FabricSnapshot>;
 
@@ -21,19 +21,26 @@ export interface SnapshotTiming {
  */
 export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTiming = {}) {
   // Read through a ref: callers may pass a fresh object each render, which must not restart loading.
+  // Refs are written after render (effects), never during it: React may render without committing.
   const timingRef = useRef(timing);
-  timingRef.current = timing;
+  useEffect(() => {
+    timingRef.current = timing;
+  });
   const [state, dispatch] = useReducer(snapshotReducer, initialSnapshotState);
   const [attempt, setAttempt] = useState(0);
   const failuresRef = useRef(0);
-  failuresRef.current = state.failures;
+  useEffect(() => {
+    failuresRef.current = state.failures;
+  }, [state.failures]);
 
   useEffect(() => {
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     dispatch({ type: 'request' });
     const again = (ms: number) => {
-      timer = setTimeout(() => setAttempt((a) => a + 1), ms);
+      timer = setTimeout(() => {
+        setAttempt((a) => a + 1);
+      }, ms);
     };
     load(abort.signal).then(
       (snapshot) => {
@@ -53,8 +60,10 @@ export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTi
     };
   }, [attempt, load]);
 
-  const retry = useCallback(() => setAttempt((a) => a + 1), []);
-  return { state, retry } as { state: SnapshotState; retry: () => void };
+  const retry = useCallback(() => {
+    setAttempt((a) => a + 1);
+  }, []);
+  return { state, retry };
 }
 
 function describe(e: unknown): string {

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readContract, type EvDecodeVector, type EvEncodeVector } from '../testing/contracts';
 import { decodeEv, encodeEv, EvError, MAX_TABLE_SIZE } from './ev';
 
-const vectors = readContract<{ version: number; encode: EvEncodeVector[]; decode: EvDecodeVector[] }>('vectors/ev.json');
+const vectors = readContract<{ version: number; encode: EvEncodeVector[]; decode: EvDecodeVector[] }>(
+  'vectors/ev.json',
+);
 
 function errorCode(f: () => unknown): string | undefined {
   try {

@@ -41,7 +41,10 @@ function smallestIn(lo: number, hi: number, size: number, index: number): number
 export function encodeEv(n1: number, i1: number, n2 = 1, i2 = 0): EntropyValue {
   checkSize('n1', n1);
   checkSize('n2', n2);
-  for (const [field, i, n] of [['i1', i1, n1], ['i2', i2, n2]] as const) {
+  for (const [field, i, n] of [
+    ['i1', i1, n1],
+    ['i2', i2, n2],
+  ] as const) {
     if (!Number.isInteger(i) || i < 0 || i >= n) {
       throw new EvError('index-out-of-range', `${field}: index ${i} is outside 0..${n - 1}`);
     }

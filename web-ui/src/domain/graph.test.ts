@@ -27,7 +27,7 @@ describe('tiered layout (leaf-spine)', () => {
     expect(pos('leaf1').x).toBeLessThan(pos('leaf2').x);
   });
 
-  it("orders NICs by the leaf they hang off", () => {
+  it('orders NICs by the leaf they hang off', () => {
     const xs = ['nic1', 'nic2', 'nic3', 'nic4'].map((id) => pos(id).x);
     expect(xs).toEqual([...xs].sort((a, b) => a - b));
     expect(Math.max(pos('nic1').x, pos('nic2').x)).toBeLessThan(Math.min(pos('nic3').x, pos('nic4').x));
@@ -56,7 +56,8 @@ describe('tiered layout (leaf-spine)', () => {
 function clos(spines: number, leaves: number, nicsPerLeaf: number): Fabric {
   const nodes: Fabric['nodes'] = [];
   const links: Fabric['links'] = [];
-  const link = (a: string, b: string) => links.push({ id: `${a}-${b}`, a: { node: a }, b: { node: b }, capacityGbps: 400 });
+  const link = (a: string, b: string) =>
+    links.push({ id: `${a}-${b}`, a: { node: a }, b: { node: b }, capacityGbps: 400 });
   for (let s = 1; s <= spines; s++) nodes.push({ id: `spine${s}`, role: 'spine' });
   for (let l = 1; l <= leaves; l++) {
     nodes.push({ id: `leaf${l}`, role: 'leaf' });

@@ -47,7 +47,14 @@ export function toGraphElements(fabric: Fabric, linkStates: Record<string, LinkS
     })),
     edges: fabric.links.map((l) => {
       const state = linkStates[l.id] ?? 'up';
-      return { id: l.id, source: l.a.node, target: l.b.node, capacityGbps: l.capacityGbps, state, tooltip: linkTooltip(l, state) };
+      return {
+        id: l.id,
+        source: l.a.node,
+        target: l.b.node,
+        capacityGbps: l.capacityGbps,
+        state,
+        tooltip: linkTooltip(l, state),
+      };
     }),
   };
 }
@@ -55,7 +62,7 @@ export function toGraphElements(fabric: Fabric, linkStates: Record<string, LinkS
 /** "leaf1:eth1 – spine1:eth1 · 400 Gbit/s · 1 µs · up" */
 export function linkTooltip(link: FabricLink, state: LinkState): string {
   const end = (e: FabricLink['a']) => (e.port ? `${e.node}:${e.port}` : e.node);
-  const parts = [`${end(link.a)} – ${end(link.b)}`, `${formatGbps(link.capacityGbps)}`];
+  const parts = [`${end(link.a)} – ${end(link.b)}`, formatGbps(link.capacityGbps)];
   if (link.latencyNs !== undefined) parts.push(formatLatency(link.latencyNs));
   parts.push(state);
   return parts.join(' · ');
@@ -76,7 +83,10 @@ function layout(fabric: Fabric): Map<string, Position> {
   // The switch each NIC hangs off, for placing it next to that switch.
   const attachment = new Map<string, string>();
   for (const l of fabric.links) {
-    for (const [nic, other] of [[l.a.node, l.b.node], [l.b.node, l.a.node]] as const) {
+    for (const [nic, other] of [
+      [l.a.node, l.b.node],
+      [l.b.node, l.a.node],
+    ] as const) {
       if (byId.get(nic)?.role === 'nic' && byId.get(other)?.role !== 'nic' && !attachment.has(nic)) {
         attachment.set(nic, other);
       }
@@ -102,9 +112,9 @@ const byPlacement = (a: FabricNode, b: FabricNode) =>
  * readable shape (width at most about 3 x height) instead of collapsing into a line.
  */
 function tierLayout(nodes: readonly FabricNode[], attachment: Map<string, string>, out: Map<string, Position>): void {
-  const rows = SWITCH_TIERS.map((role) => nodes.filter((n) => n.role === role && !out.has(n.id)).sort(byPlacement)).filter(
-    (row) => row.length > 0,
-  );
+  const rows = SWITCH_TIERS.map((role) =>
+    nodes.filter((n) => n.role === role && !out.has(n.id)).sort(byPlacement),
+  ).filter((row) => row.length > 0);
   const width = Math.max(0, ...rows.map((r) => (r.length - 1) * NODE_GAP));
   // rows.length gaps from the top row down to the NICs: height >= width / 3.
   const tierGap = Math.max(TIER_GAP, width / (3 * Math.max(1, rows.length)));
@@ -127,8 +137,9 @@ function tierLayout(nodes: readonly FabricNode[], attachment: Map<string, string
   }
   const nicY = rows.length * tierGap;
   for (const [host, members] of under) {
-    const at = out.get(host)!;
-    const columns = Math.max(1, Math.min(members.length, Math.floor(slot.get(host)! / NIC_GAP)));
+    const at = out.get(host);
+    if (at === undefined) continue; // `under` holds only hosts already placed in `out`
+    const columns = Math.max(1, Math.min(members.length, Math.floor((slot.get(host) ?? NIC_GAP) / NIC_GAP)));
     members.forEach((nic, i) => {
       const column = i % columns;
       out.set(nic.id, {
@@ -146,7 +157,12 @@ function tierLayout(nodes: readonly FabricNode[], attachment: Map<string, string
  * Groups of routers spread on a circle, each group's routers on a small arc around its place,
  * each router's NICs a step further out. The ring sits below any tiered nodes.
  */
-function ringLayout(routers: readonly FabricNode[], nodes: readonly FabricNode[], attachment: Map<string, string>, out: Map<string, Position>): void {
+function ringLayout(
+  routers: readonly FabricNode[],
+  nodes: readonly FabricNode[],
+  attachment: Map<string, string>,
+  out: Map<string, Position>,
+): void {
   const groups = new Map<number, FabricNode[]>();
   for (const r of [...routers].sort(byPlacement)) {
     const g = r.group ?? 0;

@@ -29,7 +29,7 @@ export function formatIPv6(groups: readonly number[]): string {
   if (groups.length !== 8) throw new Error(`an IPv6 address has 8 groups, got ${groups.length}`);
   let bestStart = -1;
   let bestLength = 1; // a single zero group is never compressed
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

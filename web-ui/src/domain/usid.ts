@@ -27,7 +27,8 @@ export function parseBlock(block: string): [number, number] {
     throw new UsidError('block-not-32', `block "${block}" is not an IPv6 prefix`);
   }
   const length = block.slice(slash + 1);
-  if (length !== '32') throw new UsidError('block-not-32', `block "${block}" has length /${length}, uSID blocks are /32`);
+  if (length !== '32')
+    throw new UsidError('block-not-32', `block "${block}" has length /${length}, uSID blocks are /32`);
   if (groups.slice(2).some((g) => g !== 0)) {
     throw new UsidError('block-not-32', `block "${block}" has bits set after the first 32`);
   }

@@ -41,20 +41,28 @@ describe('App', () => {
     expect(screen.getByRole('status').textContent).toContain('Loading the fabric');
     expect(screen.queryByTestId('graph')).toBeNull();
 
-    await act(async () => pending[0]!.resolve(snapshot));
+    await act(async () => {
+      pending[0]!.resolve(snapshot);
+    });
 
     expect(screen.getByRole('status').textContent).toContain('Fabric ls-2x2 · version 9');
     expect(screen.getByTestId('graph').textContent).toBe('8 nodes, 8 links');
     const panel = screen.getByRole('complementary', { name: 'Nodes by role' });
     expect(panel.textContent).toContain('Nodes (8)');
     expect(panel.querySelectorAll('summary')).toHaveLength(3);
-    expect([...panel.querySelectorAll('summary')].map((s) => s.textContent)).toEqual(['Spines 2', 'Leaves 2', 'NICs 4']);
+    expect([...panel.querySelectorAll('summary')].map((s) => s.textContent)).toEqual([
+      'Spines 2',
+      'Leaves 2',
+      'NICs 4',
+    ]);
   });
 
   it('says so when no controller answers, shows no fabric, and retries on request', async () => {
     const { load, pending } = controllable();
     render(<App load={load} Graph={GraphStub} timing={never} />);
-    await act(async () => pending[0]!.reject(new ApiError('No controller answered at /fabric', 'unreachable')));
+    await act(async () => {
+      pending[0]!.reject(new ApiError('No controller answered at /fabric', 'unreachable'));
+    });
 
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('No controller answered at /fabric');
@@ -64,7 +72,9 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Retry now' }));
     expect(load).toHaveBeenCalledTimes(2);
     expect(screen.getByRole('status').textContent).toContain('Retrying');
-    await act(async () => pending[1]!.resolve(snapshot));
+    await act(async () => {
+      pending[1]!.resolve(snapshot);
+    });
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByTestId('graph')).toBeTruthy();
   });
@@ -74,8 +84,16 @@ describe('App', () => {
     try {
       const { load, pending } = controllable();
       const delays: number[] = [];
-      render(<App load={load} Graph={GraphStub} timing={{ retryDelayMs: (n) => (delays.push(n), 5000), pollMs: 3_600_000 }} />);
-      await act(async () => pending[0]!.reject(new Error('socket hang up')));
+      render(
+        <App
+          load={load}
+          Graph={GraphStub}
+          timing={{ retryDelayMs: (n) => (delays.push(n), 5000), pollMs: 3_600_000 }}
+        />,
+      );
+      await act(async () => {
+        pending[0]!.reject(new Error('socket hang up'));
+      });
       expect(screen.getByRole('alert').textContent).toContain('Loading the fabric failed: socket hang up');
       expect(load).toHaveBeenCalledTimes(1);
       await act(async () => vi.advanceTimersByTime(5000));
@@ -91,11 +109,15 @@ describe('App', () => {
     try {
       const { load, pending } = controllable();
       render(<App load={load} Graph={GraphStub} timing={{ retryDelayMs: () => 3_600_000, pollMs: 5000 }} />);
-      await act(async () => pending[0]!.resolve(snapshot));
+      await act(async () => {
+        pending[0]!.resolve(snapshot);
+      });
       await act(async () => vi.advanceTimersByTime(5000));
       expect(load).toHaveBeenCalledTimes(2);
       expect(screen.getByRole('status').textContent).toContain('version 9');
-      await act(async () => pending[1]!.resolve({ ...snapshot, version: 10 }));
+      await act(async () => {
+        pending[1]!.resolve({ ...snapshot, version: 10 });
+      });
       expect(screen.getByRole('status').textContent).toContain('version 10');
     } finally {
       vi.useRealTimers();

@@ -11,7 +11,12 @@ const held = { fabricId: 'f', version: 12 } as FabricSnapshot;
 describe('ConnectionStatus', () => {
   it('marks a kept snapshot as the last one received when loading fails', () => {
     const onRetry = vi.fn();
-    render(<ConnectionStatus state={{ status: 'error', snapshot: held, failures: 3, error: 'No controller answered at /fabric' }} onRetry={onRetry} />);
+    render(
+      <ConnectionStatus
+        state={{ status: 'error', snapshot: held, failures: 3, error: 'No controller answered at /fabric' }}
+        onRetry={onRetry}
+      />,
+    );
     const text = screen.getByRole('alert').textContent;
     expect(text).toContain('No controller answered at /fabric');
     expect(text).toContain('showing the last snapshot received (version 12)');
@@ -21,7 +26,7 @@ describe('ConnectionStatus', () => {
   });
 
   it('does not claim a snapshot when none was received', () => {
-    render(<ConnectionStatus state={{ status: 'error', failures: 1, error: 'x' }} onRetry={() => {}} />);
+    render(<ConnectionStatus state={{ status: 'error', failures: 1, error: 'x' }} onRetry={vi.fn()} />);
     expect(screen.getByRole('alert').textContent).not.toContain('last snapshot');
   });
 });

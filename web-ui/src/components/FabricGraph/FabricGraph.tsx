@@ -33,16 +33,20 @@ export function FabricGraph({ fabric, linkStates }: FabricGraphProps) {
       maxZoom: 4,
       boxSelectionEnabled: false,
     });
+    // cytoscape types an event's target as any; the 'edge' selector makes it an edge.
     cy.on('mouseover', 'edge', (e) => {
-      e.target.addClass('hover');
-      setTooltip({ text: String(e.target.data('tooltip')), x: e.renderedPosition.x, y: e.renderedPosition.y });
+      const edge = e.target as cytoscape.EdgeSingular;
+      edge.addClass('hover');
+      setTooltip({ text: String(edge.data('tooltip')), x: e.renderedPosition.x, y: e.renderedPosition.y });
     });
     cy.on('mouseout', 'edge', (e) => {
-      e.target.removeClass('hover');
+      (e.target as cytoscape.EdgeSingular).removeClass('hover');
       setTooltip(null);
     });
     cy.fit(undefined, 30);
-    return () => cy.destroy();
+    return () => {
+      cy.destroy();
+    };
   }, [elements]);
 
   return (
