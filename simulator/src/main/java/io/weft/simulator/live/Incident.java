@@ -18,7 +18,11 @@ import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Link;
+import io.weft.fabric.Role;
+import io.weft.plan.FabricPlan;
 import io.weft.simulator.scenario.IncidentScript;
 
 /**
@@ -143,11 +147,17 @@ final class Incident implements Runnable {
     }
 
     private void job(IncidentScript.Step step) throws InterruptedException {
+        ObjectNode body = step.job().deepCopy();
+        JsonNode spread = body.path("endpoints").path("spread");
+        if (spread.isInt()) {
+            ArrayNode endpoints = body.putArray("endpoints");
+            spread(fabric.plan(), spread.asInt()).forEach(endpoints::add);
+        }
         HttpRequest.Builder b = HttpRequest.newBuilder(scheduler.resolve("/v1/jobs"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + schedulerToken)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(step.job().toString()));
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
         if (step.idempotencyKey() != null) {
             b.header("Idempotency-Key", step.idempotencyKey());
         }
@@ -320,6 +330,28 @@ final class Incident implements Runnable {
         return root.toString();
     }
 
+    /** {@code n} NICs taken from the fabric's leaves in turn: NICs of one job spread over the fabric. */
+    static List<String> spread(FabricPlan plan, int n) {
+        Map<String, List<String>> byLeaf = new LinkedHashMap<>();
+        plan.fabric().nodesWithRole(Role.NIC).forEach(nic -> byLeaf
+                .computeIfAbsent(plan.attachment(nic.id()).to(), k -> new ArrayList<>()).add(nic.id()));
+        List<String> out = new ArrayList<>();
+        for (int round = 0; out.size() < n; round++) {
+            boolean any = false;
+            for (List<String> nics : byLeaf.values()) {
+                if (round < nics.size() && out.size() < n) {
+                    out.add(nics.get(round));
+                    any = true;
+                }
+            }
+            if (!any) {
+                throw new IllegalArgumentException("endpoints.spread: " + n + " NICs wanted, fabric "
+                        + plan.fabric().id() + " has " + out.size());
+            }
+        }
+        return out;
+    }
+
     /** When scheduler-api committed each flow's move (its path history), for moves after {@code t0}. */
     private Map<String, Instant> committedAt(Set<String> flowIds, Instant t0) throws InterruptedException {
         Map<String, Instant> out = new LinkedHashMap<>();
@@ -410,7 +442,7 @@ final class Incident implements Runnable {
 
     private String farEnd(String linkId) {
         Link l = link(linkId);
-        return fabric.plan().fabric().node(l.a().node()).role() == io.weft.fabric.Role.SPINE ? l.a().node()
+        return fabric.plan().fabric().node(l.a().node()).role() == Role.SPINE ? l.a().node()
                 : l.b().node();
     }
 

@@ -19,7 +19,9 @@ public record IncidentScript(double settleS, List<Step> steps) {
 
     /**
      * One step. {@code job}: the body of {@code POST /v1/jobs} (checked by the service) and an
-     * optional {@code idempotencyKey}. {@code degrade}: {@code gbps} of traffic Weft does not place
+     * optional {@code idempotencyKey}; its {@code endpoints} may be {@code {"spread": n}}, n NICs of
+     * whatever fabric runs, taken from its leaves in turn (first NIC of each leaf, then the second...),
+     * so one incident file serves every fabric. {@code degrade}: {@code gbps} of traffic Weft does not place
      * on the direction of {@code link} leaving {@code from} (null: the automatic choice).
      * {@code throttle}: {@code factor} of the link's capacity. {@code fail} / {@code restore}: the link.
      */

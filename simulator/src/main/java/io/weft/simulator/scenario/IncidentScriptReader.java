@@ -115,6 +115,12 @@ public final class IncidentScriptReader {
                 if (job == null || !job.isObject()) {
                     throw new ScenarioException(s.path("job") + ": must be an object (the body of POST /v1/jobs)");
                 }
+                JsonNode endpoints = job.get("endpoints");
+                if (endpoints != null && endpoints.isObject()) {
+                    // {"spread": n}: n NICs of the fabric, taken from its leaves in turn (see IncidentScript).
+                    Fields spread = Fields.object(endpoints, s.path("job") + ".endpoints", Set.of("spread"));
+                    spread.integer("spread", 2, 100_000);
+                }
                 return new IncidentScript.Step(at, action, (ObjectNode) job, s.string("idempotencyKey", null), null,
                         null, null, null);
             }

@@ -127,6 +127,13 @@ class LiveFabricTest {
         assertThatThrownBy(() -> fabric.background("leaf1-spine1", "leaf2", 1)).hasMessageStartingWith("from: ");
     }
 
+    @Test
+    void spreadEndpointsTakeTheLeavesInTurn() {
+        assertThat(Incident.spread(plan, 4)).containsExactly("nic1", "nic3", "nic2", "nic4");
+        assertThat(Incident.spread(plan, 2)).containsExactly("nic1", "nic3");
+        assertThatThrownBy(() -> Incident.spread(plan, 5)).hasMessageStartingWith("endpoints.spread: 5 NICs wanted");
+    }
+
     /** Two ticks 100 ms apart; per port key (switch/port), the second minus the first sample. */
     private static Map<String, InterfaceSample> delta(LiveFabric f) throws Exception {
         GnmicEventParser parser = new GnmicEventParser();

@@ -20,7 +20,7 @@ class IncidentScriptReaderTest {
                 IncidentScript.Action.JOB, IncidentScript.Action.DEGRADE, IncidentScript.Action.FAIL);
         assertThat(s.steps()).extracting(IncidentScript.Step::atS).containsExactly(0.0, 3.0, 20.0, 40.0);
         assertThat(s.steps().get(2).link()).isEqualTo(IncidentScript.AUTO);
-        assertThat(s.steps().get(1).job().path("endpoints").size()).isEqualTo(2);
+        assertThat(s.steps().get(1).job().path("endpoints").path("spread").asInt()).isEqualTo(2);
     }
 
     @ParameterizedTest
@@ -34,6 +34,8 @@ class IncidentScriptReaderTest {
         "{\"schemaVersion\":1,\"steps\":[{\"atS\":1,\"action\":\"melt\"}]}|steps[0].action: \"melt\" is not one of",
         "{\"schemaVersion\":1,\"steps\":[{\"atS\":5,\"action\":\"fail\"},{\"atS\":1,\"action\":\"fail\"}]}|steps[1].atS: 1.0 is before",
         "{\"schemaVersion\":1,\"steps\":[{\"atS\":1,\"action\":\"job\"}]}|steps[0].job: must be an object",
+        "{\"schemaVersion\":1,\"steps\":[{\"atS\":1,\"action\":\"job\",\"job\":{\"endpoints\":{\"spread\":1}}}]}|steps[0].job.endpoints.spread: must be an integer in 2..100000",
+        "{\"schemaVersion\":1,\"steps\":[{\"atS\":1,\"action\":\"job\",\"job\":{\"endpoints\":{\"all\":1}}}]}|steps[0].job.endpoints.all: unknown field",
         "{\"schemaVersion\":1,\"steps\":[{\"atS\":1,\"action\":\"fail\",\"gbps\":3}]}|steps[0].gbps: not used by this action",
         "{\"schemaVersion\":1,\"steps\":[{\"atS\":1,\"action\":\"degrade\",\"gbps\":-3}]}|steps[0].gbps: -3.0 must be > 0",
         "{\"schemaVersion\":1,\"steps\":[{\"atS\":1,\"action\":\"degrade\",\"from\":\"leaf1\"}]}|steps[0].from: only with a named link",
