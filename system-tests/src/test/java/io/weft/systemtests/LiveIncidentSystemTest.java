@@ -128,6 +128,11 @@ class LiveIncidentSystemTest {
         assertThat(byHotspot).as("moved by a hotspot").isEqualTo(strings(degrade.path("expected")));
         assertThat(byLinkDown).as("moved by the link-down").isEqualTo(strings(fail.path("expected")));
         assertThat(other).as("any other change after placement").isEmpty();
+        // The simulated agents' flow reports reached the collector through scheduler-api.
+        Http.Reply flows = Http.get(weft.collectorPort, "/v1/flows?nic=nic1", null);
+        assertThat(flows.status()).isEqualTo(200);
+        assertThat(flows.body().path("flows").toString()).as("nic1's reported flows")
+                .contains(fail.path("expected").get(0).asText().split("/")[0]);
         System.out.printf(Locale.ROOT, "system test: live incident: degrade %s moved %s (hotspot read +%d ms), "
                         + "fail %s moved %s (link-down read +%d ms); load average %s%n", degrade.path("target").asText(),
                 degrade.path("moved"), degrade.path("hotspotMs").asLong(), fail.path("target").asText(),

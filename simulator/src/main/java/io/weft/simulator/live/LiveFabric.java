@@ -53,6 +53,10 @@ final class LiveFabric {
         }
     }
 
+    /** A flow's counters as its NIC would report them: bytes sent and packets lost since it was added. */
+    record FlowSample(LiveFlow flow, long bytes, double rateGbps, long drops) {
+    }
+
     /** What one profile changed: a flow added, moved (new routing) or gone. */
     record Change(String flowId, String kind, LiveFlow before, LiveFlow after) {
     }
@@ -67,6 +71,8 @@ final class LiveFabric {
     /** Switch → its ports in fabric link order; kept across plans so the counters never go back. */
     private final Map<String, List<SwitchPort>> portsBySwitch = new LinkedHashMap<>();
     private final Map<String, SwitchPort> portsByKey = new HashMap<>();
+    /** Flow id → {bytes sent, packets lost} so far, kept while the flow is in the fabric. */
+    private final Map<String, double[]> flowCounters = new HashMap<>();
     private SwitchPort[] arcSender;
     private SwitchPort[] arcReceiver;
     private long lastTickNs = -1;
@@ -291,6 +297,9 @@ final class LiveFabric {
         for (FlowResult r : sim.results()) {
             LiveFlow f = flows.get(r.id());
             double lost = f.demandGbps() - r.rateGbps();
+            double[] fc = flowCounters.computeIfAbsent(r.id(), k -> new double[2]);
+            fc[0] += r.rateGbps() * 1e9 / 8 * seconds;
+            fc[1] += Math.max(0, lost) * 1e9 / 8 * seconds / SwitchPort.PACKET_BYTES;
             if (r.state() != FlowResult.State.ACTIVE || lost <= 1e-6) {
                 continue;
             }
@@ -323,8 +332,19 @@ final class LiveFabric {
         return records;
     }
 
+    /** Every flow's counters, in flow order. */
+    synchronized List<FlowSample> flowSamples() {
+        List<FlowSample> out = new ArrayList<>();
+        for (LiveFlow f : flows.values()) {
+            double[] c = flowCounters.getOrDefault(f.id(), new double[2]);
+            out.add(new FlowSample(f, (long) c[0], sim.rateGbps(f.id()), (long) c[1]));
+        }
+        return out;
+    }
+
     /** A new simulation of the current plan, flows and conditions; flows that no longer walk are dropped and reported. */
     private void rebuild() {
+        flowCounters.keySet().retainAll(flows.keySet());
         Simulation s = new Simulation(plan, new EcmpHasher(0));
         for (var it = flows.values().iterator(); it.hasNext(); ) {
             LiveFlow f = it.next();

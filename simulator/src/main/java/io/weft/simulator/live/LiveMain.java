@@ -58,6 +58,9 @@ public final class LiveMain implements AutoCloseable {
     private int ticks;
     private long lateTicks;
     private long lastTickStartNs = -1;
+    /** Flow reports every second at the default tick, as nic-agent sends them. */
+    private static final int REPORT_EVERY_TICKS = 10;
+    private final FlowReporter reporter;
     private AgentPlayer agents;
     private HotspotWatcher hotspots;
     private Incident incident;
@@ -72,6 +75,7 @@ public final class LiveMain implements AutoCloseable {
         p.put(ProducerConfig.ACKS_CONFIG, "1");
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        this.reporter = new FlowReporter(options.scheduler(), options.agentToken());
         this.snapshots = new SnapshotFollower(options.kafka(), options.fabricId(), this::onPlan);
     }
 
@@ -164,6 +168,9 @@ public final class LiveMain implements AutoCloseable {
             long ns = now.getEpochSecond() * 1_000_000_000L + now.getNano();
             for (Map.Entry<String, String> e : fabric.get().tick(ns).entrySet()) {
                 producer.send(new ProducerRecord<>(INTERFACES_TOPIC, e.getKey(), e.getValue()));
+            }
+            if (ticks % REPORT_EVERY_TICKS == 0) {
+                reporter.report(fabric.get().flowSamples());
             }
         } catch (RuntimeException e) {
             // A thrown exception would cancel every later tick: report it and keep ticking.

@@ -73,6 +73,13 @@ class LiveFabricTest {
                 .as("the flow's missing 50 Gbit/s are dropped at leaf1's port").isCloseTo(50, within());
         assertThat(gbps(d, "spine1/eth2", Counter.OUT_OCTETS)).as("the flow's 50 Gbit/s go on to leaf2").isCloseTo(50, within());
 
+        LiveFabric.FlowSample f1 = fabric.flowSamples().get(0);
+        assertThat(f1.rateGbps()).isCloseTo(50, within());
+        assertThat(f1.bytes()).as("50 Gbit/s for the 0.2 s of the ticks").isCloseTo(1_250_000_000L,
+                org.assertj.core.data.Offset.offset(2L));
+        assertThat(f1.drops()).as("the other 50 Gbit/s lost").isCloseTo((long) (1.25e9 / SwitchPort.PACKET_BYTES),
+                org.assertj.core.data.Offset.offset(2L));
+
         List<LiveFabric.Change> moved = fabric.applyProfile("nic1", List.of(entry("f1", "nic1", "nic3", "spine2")));
         d = delta(fabric);
 
