@@ -58,7 +58,8 @@ class LiveIncidentSystemTest {
                     "256m", Map.of("WEFT_KAFKA_BOOTSTRAP", weft.devstack.kafkaBootstrapServers(),
                             "WEFT_LIVE_AGENT_TOKEN", WeftSystem.AGENT_TOKEN,
                             "WEFT_LIVE_SCHEDULER_TOKEN", WeftSystem.SCHEDULER_TOKEN),
-                    List.of("--scheduler", "http://127.0.0.1:" + weft.schedulerPort, "--scenario", scenario.toString()));
+                    List.of("--scheduler", "http://127.0.0.1:" + weft.schedulerPort,
+                            "--scenario", scenario.toString()));
             List<ChildService> all = new ArrayList<>(weft.children);
             all.add(live);
             try {
@@ -134,7 +135,8 @@ class LiveIncidentSystemTest {
         assertThat(flows.body().path("flows").toString()).as("nic1's reported flows")
                 .contains(fail.path("expected").get(0).asText().split("/")[0]);
         System.out.printf(Locale.ROOT, "system test: live incident: degrade %s moved %s (hotspot read +%d ms), "
-                        + "fail %s moved %s (link-down read +%d ms); load average %s%n", degrade.path("target").asText(),
+                        + "fail %s moved %s (link-down read +%d ms); load average %s%n",
+                degrade.path("target").asText(),
                 degrade.path("moved"), degrade.path("hotspotMs").asLong(), fail.path("target").asText(),
                 fail.path("moved"), fail.path("hotspotMs").asLong(), loadAverage());
     }

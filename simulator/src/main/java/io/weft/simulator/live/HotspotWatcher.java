@@ -60,7 +60,8 @@ final class HotspotWatcher implements Runnable, AutoCloseable {
                         onEvent.accept(new Seen(e.path("kind").asText(), e.path("linkId").asText(),
                                 e.path("direction").asText(), Instant.parse(e.path("detectedAt").asText()), received));
                     } catch (Exception bad) {
-                        System.err.println("live: unreadable " + TOPIC + " record at offset " + r.offset() + ": " + bad);
+                        System.err.println("live: unreadable " + TOPIC + " record at offset " + r.offset() + ": "
+                                + bad);
                     }
                 }
             }

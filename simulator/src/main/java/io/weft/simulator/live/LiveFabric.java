@@ -342,7 +342,10 @@ final class LiveFabric {
         return out;
     }
 
-    /** A new simulation of the current plan, flows and conditions; flows that no longer walk are dropped and reported. */
+    /**
+     * A new simulation of the current plan, flows and conditions; flows that no longer walk are
+     * dropped and reported.
+     */
     private void rebuild() {
         flowCounters.keySet().retainAll(flows.keySet());
         Simulation s = new Simulation(plan, new EcmpHasher(0));

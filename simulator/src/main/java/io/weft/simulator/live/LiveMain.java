@@ -127,8 +127,8 @@ public final class LiveMain implements AutoCloseable {
                 });
         agents.follow(nics(f.plan()));
         FabricPlan plan = f.plan();
-        say(String.format(Locale.ROOT, "fabric %s: %d switches, %d NICs; counters of every switch port to %s every %d ms;"
-                        + " agents long-poll %s", plan.fabric().id(), f.switchCount(), nics(plan).size(),
+        say(String.format(Locale.ROOT, "fabric %s: %d switches, %d NICs; counters of every switch port to %s"
+                        + " every %d ms; agents long-poll %s", plan.fabric().id(), f.switchCount(), nics(plan).size(),
                 INTERFACES_TOPIC, options.tickMs(), options.scheduler()));
         if (incident != null) {
             startThread(incident, "live-incident");

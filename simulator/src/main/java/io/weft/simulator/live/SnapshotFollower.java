@@ -77,7 +77,8 @@ final class SnapshotFollower implements Runnable, AutoCloseable {
             version = v;
             onPlan.accept(plan);
         } catch (PlanException | java.io.IOException | RuntimeException e) {
-            System.err.println("live: snapshot at offset " + r.offset() + " of " + TOPIC + " not used: " + e.getMessage());
+            System.err.println("live: snapshot at offset " + r.offset() + " of " + TOPIC + " not used: "
+                    + e.getMessage());
         }
     }
 

@@ -107,7 +107,8 @@ public final class IncidentScriptReader {
         return new IncidentScript(settle, List.copyOf(out));
     }
 
-    private static IncidentScript.Step step(Fields s, double at, IncidentScript.Action action) throws ScenarioException {
+    private static IncidentScript.Step step(Fields s, double at, IncidentScript.Action action)
+            throws ScenarioException {
         switch (action) {
             case JOB: {
                 only(s, "atS", "action", "job", "idempotencyKey");

@@ -55,7 +55,8 @@ class GnmicEventsTest {
             assertThat(tagSets.stream().anyMatch(t -> t.equals(tags.toString())
                     || t.equals(new TreeSet<>(add(tags, "subscription-name")).toString())))
                     .as("tags %s are a tag set of a vector event %s", tags, tagSets).isTrue();
-            assertThat(paths).as("every value path is one gnmic wrote in the vectors").containsAll(names(e.path("values")));
+            assertThat(paths).as("every value path is one gnmic wrote in the vectors")
+                    .containsAll(names(e.path("values")));
             e.path("values").fields().forEachRemaining(v -> {
                 if (!v.getKey().endsWith("oper-status")) {
                     assertThat(v.getValue().isTextual()).as("uint64 counters as strings: " + v.getKey()).isTrue();

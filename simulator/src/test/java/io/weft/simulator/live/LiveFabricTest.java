@@ -71,7 +71,8 @@ class LiveFabricTest {
         assertThat(gbps(d, "leaf1/eth1", Counter.OUT_OCTETS)).as("the link runs full").isCloseTo(400, within());
         assertThat(d.get("leaf1/eth1").counters().get(Counter.OUT_DISCARDS) * SwitchPort.PACKET_BYTES * 8 / 0.1 / 1e9)
                 .as("the flow's missing 50 Gbit/s are dropped at leaf1's port").isCloseTo(50, within());
-        assertThat(gbps(d, "spine1/eth2", Counter.OUT_OCTETS)).as("the flow's 50 Gbit/s go on to leaf2").isCloseTo(50, within());
+        assertThat(gbps(d, "spine1/eth2", Counter.OUT_OCTETS)).as("the flow's 50 Gbit/s go on to leaf2")
+                .isCloseTo(50, within());
 
         LiveFabric.FlowSample f1 = fabric.flowSamples().get(0);
         assertThat(f1.rateGbps()).isCloseTo(50, within());
@@ -122,8 +123,8 @@ class LiveFabricTest {
         assertThat(fabric.arcKeys("f1")).as("SRv6 is preferred to the EV").contains("leaf1-spine2>spine2");
         fabric.applyProfile("nic2", List.of(entry("f2", "nic2", "nic4", "spine3")));
 
-        ProfileEntry bad = new ProfileEntry("f1", "j1", "nic3", "ASSUMED_BAD", 100, entry("f1", "nic1", "nic3", "spine3")
-                .routing());
+        ProfileEntry bad = new ProfileEntry("f1", "j1", "nic3", "ASSUMED_BAD", 100,
+                entry("f1", "nic1", "nic3", "spine3").routing());
         assertThat(fabric.applyProfile("nic1", List.of(bad, ev)))
                 .extracting(LiveFabric.Change::kind).containsExactly("moved");
         assertThat(fabric.arcKeys("f1")).as("only GOOD entries are used").contains("leaf1-spine4>spine4");
