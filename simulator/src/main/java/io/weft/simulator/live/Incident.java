@@ -206,7 +206,8 @@ final class Incident implements Runnable {
             String arc = step.link().equals(IncidentScript.AUTO) ? autoArc()
                     : step.link() + ">" + (step.from() == null ? farEnd(step.link()) : other(step.link(), step.from()));
             if (arc == null) {
-                say("degrade: no switch link direction carries exactly one flow; step skipped");
+                say("degrade: no switch link direction carries exactly one flow that has a free path around it;"
+                        + " step skipped");
                 return;
             }
             int gt = arc.indexOf('>');
@@ -385,22 +386,35 @@ final class Incident implements Runnable {
         return out;
     }
 
-    /** A switch-to-switch arc carrying exactly one flow, preferring a flow of the newest job. */
+    /**
+     * A switch-to-switch arc carrying exactly one flow that the re-placement can move: the flow
+     * has a shortest path around the arc whose switch arcs carry no other flow and are up (scheduler-api
+     * moves a flow only where every new arc stays within its elephant tolerance, one by default).
+     * Prefers a flow of the newest job.
+     */
     private String autoArc() {
         String newest;
         synchronized (this) {
             newest = jobIds.isEmpty() ? null : new ArrayList<>(jobIds).get(jobIds.size() - 1);
         }
+        return degradeTarget(fabric, newest);
+    }
+
+    /** The arc {@link #autoArc} picks, or null; {@code newestJob} may be null. */
+    static String degradeTarget(LiveFabric fabric, String newest) {
+        Map<String, Integer> load = new LinkedHashMap<>();
+        for (LiveFabric.LiveFlow f : fabric.flows()) {
+            fabric.arcKeys(f.id()).forEach(k -> load.merge(k, 1, Integer::sum));
+        }
         String any = null;
         for (String arc : fabric.switchArcKeys()) {
-            if (fabric.failed(arc.substring(0, arc.indexOf('>')))) {
+            if (fabric.failed(arc.substring(0, arc.indexOf('>'))) || load.getOrDefault(arc, 0) != 1) {
                 continue;
             }
-            List<String> on = fabric.flowsOnArc(arc);
-            if (on.size() != 1) {
+            LiveFabric.LiveFlow f = fabric.flow(fabric.flowsOnArc(arc).get(0));
+            if (!hasFreeAlternative(fabric, f, arc, load)) {
                 continue;
             }
-            LiveFabric.LiveFlow f = fabric.flow(on.get(0));
             if (newest != null && newest.equals(f.jobId())) {
                 return arc;
             }
@@ -409,6 +423,37 @@ final class Incident implements Runnable {
             }
         }
         return any;
+    }
+
+    /** True when a shortest switch path of {@code f} avoids {@code hotArc} and only crosses empty, up arcs. */
+    private static boolean hasFreeAlternative(LiveFabric fabric, LiveFabric.LiveFlow f, String hotArc,
+                                              Map<String, Integer> load) {
+        FabricPlan plan = fabric.plan();
+        Set<String> own = new LinkedHashSet<>(fabric.arcKeys(f.id()));
+        String from = plan.attachment(f.srcNic()).to();
+        String to = plan.attachment(f.dstNic()).to();
+        return freePath(fabric, plan, from, to, hotArc, own, load, new int[] {256});
+    }
+
+    private static boolean freePath(LiveFabric fabric, FabricPlan plan, String at, String to, String hotArc,
+                                    Set<String> own, Map<String, Integer> load, int[] budget) {
+        if (at.equals(to)) {
+            return true;
+        }
+        for (io.weft.fabric.Arc next : plan.nextHops(at, to)) {
+            if (--budget[0] < 0) {
+                return false; // enough paths looked at: treat as none free
+            }
+            String key = LiveFabric.key(next);
+            int others = load.getOrDefault(key, 0) - (own.contains(key) ? 1 : 0);
+            if (key.equals(hotArc) || others > 0 || fabric.failed(next.link().id())) {
+                continue;
+            }
+            if (freePath(fabric, plan, next.to(), to, hotArc, own, load, budget)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The switch-to-switch link carrying the most flows (either direction), not failed, not degraded. */

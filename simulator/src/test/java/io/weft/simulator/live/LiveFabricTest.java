@@ -136,6 +136,29 @@ class LiveFabricTest {
     }
 
     @Test
+    void theDegradedDirectionCarriesOneFlowThatHasAFreePathAround() throws Exception {
+        fabric.applyProfile("nic1", List.of(entry("f1", "nic1", "nic3", "spine1"),
+                entry("f3", "nic1", "nic4", "spine3")));
+        fabric.applyProfile("nic2", List.of(entry("f2", "nic2", "nic4", "spine2")));
+        assertThat(Incident.degradeTarget(fabric, null)).as("spine4 is free both ways")
+                .isEqualTo("leaf1-spine1>spine1");
+        assertThat(Incident.degradeTarget(fabric, "j2")).isEqualTo("leaf1-spine1>spine1");
+
+        fabric.applyProfile("nic4", List.of(new ProfileEntry("f4", "j2", "nic1", "GOOD", 100, entry("f4", "nic4",
+                "nic1", "spine4").routing())));
+        assertThat(Incident.degradeTarget(fabric, "j2")).as("the newest job's flow is preferred")
+                .isIn("leaf2-spine4>spine4", "leaf1-spine4>leaf1");
+
+        fabric.applyProfile("nic2", List.of(entry("f2", "nic2", "nic4", "spine2"),
+                entry("f5", "nic2", "nic3", "spine4")));
+        assertThat(Incident.degradeTarget(fabric, "j2")).as("f4 can still take another spine")
+                .isIn("leaf2-spine4>spine4", "leaf1-spine4>leaf1");
+        fabric.applyProfile("nic4", List.of());
+        assertThat(Incident.degradeTarget(fabric, "j2")).as("every leaf1 uplink busy: no flow can move")
+                .isNull();
+    }
+
+    @Test
     void spreadEndpointsTakeTheLeavesInTurn() {
         assertThat(Incident.spread(plan, 4)).containsExactly("nic1", "nic3", "nic2", "nic4");
         assertThat(Incident.spread(plan, 2)).containsExactly("nic1", "nic3");
