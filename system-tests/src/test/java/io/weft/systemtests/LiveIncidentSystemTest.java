@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class LiveIncidentSystemTest {
     /** The default incident's steps, closer together: the same checks in about 40 s. */
     private static final String INCIDENT = """
-            {"schemaVersion": 1, "settleS": 8, "steps": [
+            {"schemaVersion": 1, "settleS": 20, "steps": [
               {"atS": 0, "action": "job", "idempotencyKey": "live-ring",
                "job": {"name": "live-ring", "pattern": "ring", "endpoints": ["nic1", "nic3", "nic2", "nic4"],
                        "demandGbps": 100}},

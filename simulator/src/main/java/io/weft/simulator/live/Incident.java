@@ -48,6 +48,8 @@ final class Incident implements Runnable {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** After the announced moves, how long nothing else may move before the fault's check is done. */
+    private static final long QUIET_NS = 3_000_000_000L;
     private final IncidentScript script;
     private final LiveFabric fabric;
     private final URI scheduler;
@@ -256,7 +258,22 @@ final class Incident implements Runnable {
         // Rates recovered: polled here, as the agents' profiles are applied on other threads.
         Map<String, Long> recoveredMs = new LinkedHashMap<>();
         long settleEnd = System.nanoTime() + (long) (script.settleS() * 1e9);
+        long quietSince = -1;
+        int movesSeen = firstMove;
         while (System.nanoTime() < settleEnd) {
+            // Done early once every announced flow moved and recovered and nothing else moved for QUIET_NS.
+            int n;
+            synchronized (this) {
+                n = moves.size();
+            }
+            if (recoveredMs.keySet().containsAll(expected) && !expected.isEmpty()) {
+                if (quietSince < 0 || n != movesSeen) {
+                    quietSince = System.nanoTime();
+                    movesSeen = n;
+                } else if (System.nanoTime() - quietSince >= QUIET_NS) {
+                    break;
+                }
+            }
             for (String id : expected) {
                 LiveFabric.LiveFlow f = fabric.flow(id);
                 if (!recoveredMs.containsKey(id) && f != null && movedSince(id, firstMove)

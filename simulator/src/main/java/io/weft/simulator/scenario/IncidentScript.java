@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * A live-mode incident (read by {@link IncidentScriptReader}): steps run at {@code atS} seconds
  * after the live fabric follows the controller's plan.
  *
- * @param settleS how long after a fault its moves are awaited and then checked against the announcement
+ * @param settleS at most how long after a fault its moves are awaited before they are checked against
+ *                the announcement (earlier once every announced flow moved and recovered and nothing
+ *                else moved for 3 s)
  */
 public record IncidentScript(double settleS, List<Step> steps) {
     /** What a step does. */

@@ -79,7 +79,7 @@ public final class IncidentScriptReader {
             throw new ScenarioException("schemaVersion: " + (top.has("schemaVersion") ? version + " is not supported"
                     : "missing (required)") + "; this reader knows version " + SCHEMA_VERSION);
         }
-        double settle = top.positive("settleS", false, 15);
+        double settle = top.positive("settleS", false, 30);
         JsonNode steps = top.array("steps", true);
         List<IncidentScript.Step> out = new ArrayList<>();
         double last = 0;
