@@ -1,0 +1,299 @@
+package io.weft.simulator.live;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.weft.fabric.Role;
+import io.weft.plan.FabricPlan;
+import io.weft.simulator.scenario.IncidentScript;
+import io.weft.simulator.scenario.IncidentScriptReader;
+import io.weft.simulator.scenario.ScenarioException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Live mode: the simulator plays the demo's fabric. It follows the controller's snapshot on
+ * {@code weft.fabric}, plays every NIC's agent on scheduler-api's agent API, writes every switch
+ * port's counters to {@code weft.telemetry.interfaces} every tick in gnmic's event format, and runs
+ * an incident ({@link Incident}). Stops cleanly on SIGTERM / SIGINT.
+ */
+public final class LiveMain implements AutoCloseable {
+    static final String INTERFACES_TOPIC = "weft.telemetry.interfaces";
+
+    /** Command-line options; tokens may also come from the environment. */
+    record Options(String kafka, URI scheduler, String agentToken, String schedulerToken, String fabricId,
+                   long tickMs, IncidentScript incident) {
+    }
+
+    private final Options options;
+    private final PrintStream out;
+    private final KafkaProducer<String, String> producer;
+    private final AtomicReference<LiveFabric> fabric = new AtomicReference<>();
+    private final CountDownLatch firstPlan = new CountDownLatch(1);
+    private final SnapshotFollower snapshots;
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "live-tick");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final long[] tickCpuNs = new long[600];
+    private int ticks;
+    private long lateTicks;
+    private long lastTickStartNs = -1;
+    /** Flow reports every second at the default tick, as nic-agent sends them. */
+    private static final int REPORT_EVERY_TICKS = 10;
+    private final FlowReporter reporter;
+    private AgentPlayer agents;
+    private HotspotWatcher hotspots;
+    private Incident incident;
+    private final List<Thread> threadsStarted = new ArrayList<>();
+
+    LiveMain(Options options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        this.reporter = new FlowReporter(options.scheduler(), options.agentToken());
+        this.snapshots = new SnapshotFollower(options.kafka(), options.fabricId(), this::onPlan);
+    }
+
+    public static void main(String[] args) {
+        Options o;
+        try {
+            o = parse(args);
+        } catch (IllegalArgumentException | ScenarioException e) {
+            System.err.println("live: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        LiveMain live = new LiveMain(o, System.out);
+        Runtime.getRuntime().addShutdownHook(new Thread(live::close, "live-stop"));
+        try {
+            live.start();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            System.err.println("live: " + e.getMessage());
+            System.exit(1);
+        }
+        try {
+            Thread.currentThread().join(); // until a signal runs the shutdown hook
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for the controller's first snapshot, then ticks, plays the agents and starts the incident. */
+    void start() throws InterruptedException {
+        startThread(snapshots, "live-snapshots");
+        if (!firstPlan.await(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("no fabric snapshot on " + SnapshotFollower.TOPIC + " within 120 s");
+        }
+        LiveFabric f = fabric.get();
+        ticker.scheduleAtFixedRate(this::tickSafely, 0, options.tickMs(), TimeUnit.MILLISECONDS);
+        ticker.scheduleAtFixedRate(this::reportTicks, 30, 30, TimeUnit.SECONDS);
+        if (options.incident() != null) {
+            incident = new Incident(options.incident(), f, options.scheduler(), options.schedulerToken(), out);
+            hotspots = new HotspotWatcher(options.kafka(), incident::onHotspot);
+            startThread(hotspots, "live-hotspots");
+        }
+        agents = new AgentPlayer(options.scheduler(), options.agentToken(), f,
+                (nic, changes) -> {
+                    if (incident != null) {
+                        incident.onProfile(nic, changes);
+                    }
+                });
+        agents.follow(nics(f.plan()));
+        FabricPlan plan = f.plan();
+        say(String.format(Locale.ROOT, "fabric %s: %d switches, %d NICs; counters of every switch port to %s"
+                        + " every %d ms; agents long-poll %s", plan.fabric().id(), f.switchCount(), nics(plan).size(),
+                INTERFACES_TOPIC, options.tickMs(), options.scheduler()));
+        if (incident != null) {
+            startThread(incident, "live-incident");
+        }
+    }
+
+    Incident incident() {
+        return incident;
+    }
+
+    LiveFabric fabric() {
+        return fabric.get();
+    }
+
+    private void onPlan(FabricPlan plan) {
+        LiveFabric f = fabric.get();
+        if (f == null) {
+            fabric.set(new LiveFabric(plan));
+            firstPlan.countDown();
+            return;
+        }
+        f.setPlan(plan);
+        if (agents != null) {
+            agents.follow(nics(plan));
+        }
+    }
+
+    private void tickSafely() {
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        try {
+            if (lastTickStartNs > 0 && start - lastTickStartNs > options.tickMs() * 1_500_000L) {
+                lateTicks++;
+            }
+            lastTickStartNs = start;
+            Instant now = Instant.now();
+            long ns = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+            for (Map.Entry<String, String> e : fabric.get().tick(ns).entrySet()) {
+                producer.send(new ProducerRecord<>(INTERFACES_TOPIC, e.getKey(), e.getValue()));
+            }
+            if (ticks % REPORT_EVERY_TICKS == 0) {
+                reporter.report(fabric.get().flowSamples());
+            }
+        } catch (RuntimeException e) {
+            // A thrown exception would cancel every later tick: report it and keep ticking.
+            System.err.println("live: tick failed: " + e);
+        }
+        synchronized (tickCpuNs) {
+            tickCpuNs[ticks++ % tickCpuNs.length] = threads.getCurrentThreadCpuTime() - cpu0;
+        }
+    }
+
+    /** Prints the tick's CPU cost over the last minute at most: whether the fabric keeps up with its ticks. */
+    private void reportTicks() {
+        long[] c;
+        int n;
+        synchronized (tickCpuNs) {
+            n = Math.min(ticks, tickCpuNs.length);
+            c = Arrays.copyOf(tickCpuNs, n);
+        }
+        if (n == 0) {
+            return;
+        }
+        Arrays.sort(c);
+        say(String.format(Locale.ROOT, "%d ticks so far, last %d: CPU p50 %.2f ms, p99 %.2f ms, max %.2f ms;"
+                        + " %d started late (> 1.5 x %d ms)", ticks, n, c[n / 2] / 1e6, c[(int) (n * 0.99)] / 1e6,
+                c[n - 1] / 1e6, lateTicks, options.tickMs()));
+    }
+
+    private void startThread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+        threadsStarted.add(t);
+    }
+
+    static List<String> nics(FabricPlan plan) {
+        List<String> out = new ArrayList<>();
+        plan.fabric().nodesWithRole(Role.NIC).forEach(n -> out.add(n.id()));
+        return out;
+    }
+
+    private void say(String line) {
+        out.println("live: " + line);
+        out.flush();
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        if (agents != null) {
+            agents.close();
+        }
+        if (hotspots != null) {
+            hotspots.close();
+        }
+        snapshots.close();
+        for (Thread t : threadsStarted) {
+            if (t.getName().equals("live-incident")) {
+                t.interrupt();
+            }
+        }
+        producer.close(java.time.Duration.ofSeconds(2));
+    }
+
+    static Options parse(String[] args) throws ScenarioException {
+        String kafka = System.getenv("WEFT_KAFKA_BOOTSTRAP");
+        String scheduler = "http://127.0.0.1:8082";
+        String agentToken = System.getenv("WEFT_LIVE_AGENT_TOKEN");
+        String schedulerToken = System.getenv("WEFT_LIVE_SCHEDULER_TOKEN");
+        String fabricId = null;
+        long tickMs = 100;
+        IncidentScript incident = IncidentScriptReader.defaultScript();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            switch (a) {
+                case "--kafka" -> kafka = need(a, v);
+                case "--scheduler" -> scheduler = need(a, v);
+                case "--agent-token" -> agentToken = need(a, v);
+                case "--scheduler-token" -> schedulerToken = need(a, v);
+                case "--fabric-id" -> fabricId = need(a, v);
+                case "--tick-ms" -> {
+                    try {
+                        tickMs = Long.parseLong(need(a, v));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--tick-ms: \"" + v + "\" is not a whole number of ms");
+                    }
+                    if (tickMs < 10 || tickMs > 60_000) {
+                        throw new IllegalArgumentException("--tick-ms: " + tickMs + " is not in 10..60000");
+                    }
+                }
+                case "--scenario" -> incident = IncidentScriptReader.read(Path.of(need(a, v)));
+                case "--no-incident" -> {
+                    incident = null;
+                    i--;
+                }
+                default -> throw new IllegalArgumentException("unknown option '" + a + "' (known: --kafka, --scheduler,"
+                        + " --agent-token, --scheduler-token, --fabric-id, --tick-ms, --scenario, --no-incident)");
+            }
+            i++;
+        }
+        if (kafka == null || kafka.isEmpty()) {
+            throw new IllegalArgumentException("--kafka: missing (or WEFT_KAFKA_BOOTSTRAP)");
+        }
+        if (agentToken == null || agentToken.isEmpty()) {
+            throw new IllegalArgumentException("--agent-token: missing (or WEFT_LIVE_AGENT_TOKEN)");
+        }
+        if (incident != null && (schedulerToken == null || schedulerToken.isEmpty())) {
+            throw new IllegalArgumentException("--scheduler-token: missing (or WEFT_LIVE_SCHEDULER_TOKEN);"
+                    + " the incident places jobs");
+        }
+        URI uri;
+        try {
+            uri = URI.create(scheduler);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--scheduler: \"" + scheduler + "\" is not a URL");
+        }
+        return new Options(kafka, uri, agentToken, schedulerToken, fabricId, tickMs, incident);
+    }
+
+    private static String need(String option, String value) {
+        if (value == null || value.startsWith("--")) {
+            throw new IllegalArgumentException(option + ": needs a value");
+        }
+        return value;
+    }
+}
