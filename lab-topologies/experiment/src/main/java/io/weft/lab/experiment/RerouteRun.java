@@ -1,0 +1,289 @@
+package io.weft.lab.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.harness.Http;
+import io.weft.lab.netns.LabException;
+import io.weft.lab.netns.NetnsLab;
+
+/**
+ * One run: a ring job over nic1 and nic3 placed by scheduler-api, its routes installed by the real
+ * nic-agents, iperf3 UDP from nic1 to nic3 for the run's duration, and (unless a baseline) at
+ * {@code throttleAtS} a TBF on leaf1's port of the link that nic1 -> nic3 crosses. The receiver's
+ * intervals, the host's route changes and each component's own records give the result.
+ */
+final class RerouteRun {
+    private static final int IPERF_PORT = 5201;
+    /** iperf3 UDP datagrams: an SRv6 encap (40 bytes) on 1200 bytes stays below the veths' 1500 MTU. */
+    private static final int DATAGRAM_BYTES = 1200;
+
+    private final LabStack stack;
+    private final ExperimentOptions o;
+    private final Consumer<String> status;
+
+    RerouteRun(LabStack stack, Consumer<String> status) {
+        this.stack = stack;
+        this.o = stack.options;
+        this.status = status;
+    }
+
+    RunResult run(String name, double throttleMbit) throws Exception {
+        NetnsLab lab = stack.lab();
+        int port = stack.schedulerPort();
+        Http.Reply created = Http.post(port, "/v1/jobs", LabStack.SCHEDULER_TOKEN, "{\"name\":\"reroute-" + name
+                + "\",\"pattern\":\"ring\",\"order\":\"given\",\"endpoints\":[\"nic1\",\"nic3\"],\"demandGbps\":100,"
+                + "\"encoding\":\"srv6\"}");
+        if (created.status() != 201) {
+            throw new IllegalStateException("job not created: " + created.status() + " " + created.text());
+        }
+        JsonNode job = created.body();
+        String jobId = job.get("id").asText();
+        JsonNode hit = flow(job, "nic1", "nic3");
+        String spine = spineOf(hit);
+        String throttleLink = "leaf1-" + spine;
+        awaitRoutes(job);
+        Map<String, List<String>> before = paths(job);
+        String originalCarriers = String.join(",", texts(hit.get("carriers")));
+        Instant runStart = Instant.now();
+
+        Throughput tp;
+        Instant throttledAt = null;
+        try (RouteMonitor routes = new RouteMonitor(lab.layout().namespace("nic1"))) {
+            Path serverOut = stack.dir.resolve("iperf3-" + name + "-server.json");
+            Process server = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace("nic3"), "iperf3", "-s",
+                    "-1", "-J", "-i", "0.1", "-p", Integer.toString(IPERF_PORT))
+                    .redirectErrorStream(true).redirectOutput(serverOut.toFile()).start();
+            Process client = null;
+            try {
+                LabStack.sleep(300); // the server binds its port
+                client = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace("nic1"), "iperf3", "-c",
+                        lab.plan().nicAddress("nic3"), "-p", Integer.toString(IPERF_PORT), "-u",
+                        "-b", Math.round(o.offeredMbit()) + "M", "-l", Integer.toString(DATAGRAM_BYTES),
+                        // Socket buffers large enough that a busy 2-core machine does not drop at the receiver.
+                        "-w", "4M", "-t", Integer.toString(o.durationS()), "-J")
+                        .redirectErrorStream(true)
+                        .redirectOutput(stack.dir.resolve("iperf3-" + name + "-client.json").toFile()).start();
+                long t0 = System.nanoTime();
+                boolean throttled = Double.isNaN(throttleMbit);
+                long end = t0 + TimeUnit.SECONDS.toNanos(o.durationS() + 20);
+                while (client.isAlive() && System.nanoTime() < end) {
+                    double t = (System.nanoTime() - t0) / 1e9;
+                    if (!throttled && t >= o.throttleAtS()) {
+                        lab.shape("leaf1", throttleLink, throttleMbit);
+                        throttledAt = Instant.now();
+                        throttled = true;
+                    }
+                    status.accept(String.format(Locale.ROOT, "%-9s %5.1f/%d s  %s", name, Math.min(t, o.durationS()),
+                            o.durationS(), routeNow(routes, originalCarriers, throttledAt)));
+                    LabStack.sleep(50);
+                }
+                if (!client.waitFor(5, TimeUnit.SECONDS) || !server.waitFor(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("iperf3 did not finish; see " + serverOut);
+                }
+            } finally {
+                if (client != null && client.isAlive()) {
+                    LabStack.stop(client);
+                }
+                if (server.isAlive()) {
+                    LabStack.stop(server);
+                }
+                if (throttledAt != null) {
+                    lab.shape("leaf1", throttleLink, LabStack.LINE_MBIT);
+                }
+            }
+            tp = Throughput.parse(Files.readString(serverOut));
+            JsonNode after = ok(Http.get(port, "/v1/jobs/" + jobId, LabStack.SCHEDULER_TOKEN));
+            LinkedHashMap<String, Long> stages = new LinkedHashMap<>();
+            int hotspots = 0;
+            if (throttledAt != null) {
+                hotspots = stages(stages, throttledAt, runStart, throttleLink, spine, jobId, hit.get("id").asText(),
+                        routes, originalCarriers, tp);
+            }
+            RunResult r = new RunResult(name, tp, o.throttleAtS(), throttleMbit, throttleLink, hit.get("id").asText(),
+                    before, paths(after), stages, hotspots);
+            cleanUp(jobId, throttleLink, throttledAt != null);
+            return r;
+        }
+    }
+
+    /** A few words on the hit flow's host route: original, or moved (and when). */
+    private static String routeNow(RouteMonitor routes, String original, Instant throttledAt) {
+        for (RouteMonitor.RouteEvent e : routes.events()) {
+            if (!e.deleted() && !e.carriers().isEmpty() && !String.join(",", e.carriers()).equals(original)) {
+                return "route moved to " + String.join(",", e.carriers()) + (throttledAt == null ? ""
+                        : String.format(Locale.ROOT, " %d ms after the throttle",
+                        Duration.between(throttledAt, e.at()).toMillis()));
+            }
+        }
+        return throttledAt == null ? "route " + original : "throttled, route " + original;
+    }
+
+    /**
+     * Fills {@code out} with ms after the throttle of each stage; returns how many hotspot-starts the
+     * collector recorded for the throttled direction.
+     */
+    private int stages(LinkedHashMap<String, Long> out, Instant throttled, Instant runStart, String link, String spine,
+                       String jobId, String flowId, RouteMonitor routes, String original, Throughput tp)
+            throws IOException {
+        int port = stack.collectorPort();
+        // The collector may still be writing: give its history a moment to hold the event.
+        List<JsonNode> starts = new ArrayList<>();
+        for (int i = 0; i < 30 && starts.isEmpty(); i++) {
+            JsonNode h = Http.get(port, "/v1/hotspots?from=" + runStart + "&linkId=" + link + "&kind=hotspot-start",
+                    null).body();
+            if (h != null) {
+                for (JsonNode e : h.path("events").isArray() ? h.path("events") : h.path("hotspots")) {
+                    if (e.path("direction").asText().equals(spine)) {
+                        starts.add(e);
+                    }
+                }
+            }
+            if (starts.isEmpty()) {
+                LabStack.sleep(200);
+            }
+        }
+        JsonNode first = null;
+        for (JsonNode e : starts) {
+            if (first == null || e.get("sampleTimestampNs").asLong() < first.get("sampleTimestampNs").asLong()) {
+                first = e;
+            }
+        }
+        if (first != null) {
+            long sampleNs = first.get("sampleTimestampNs").asLong();
+            out.put("sample", ms(throttled, Instant.ofEpochSecond(0, sampleNs)));
+            out.put("hotspot", ms(throttled, Instant.parse(first.get("detectedAt").asText())));
+        }
+        Instant committed = null;
+        JsonNode history = Http.get(stack.schedulerPort(), "/v1/jobs/" + jobId + "/history", LabStack.SCHEDULER_TOKEN)
+                .body();
+        if (history != null) {
+            for (JsonNode c : history.path("changes")) {
+                if (c.path("flowId").asText().equals(flowId) && c.path("reason").asText().startsWith("hotspot:")) {
+                    committed = Instant.parse(c.get("at").asText());
+                    out.put("committed", ms(throttled, committed));
+                    break;
+                }
+            }
+        }
+        if (committed != null) {
+            Instant answered = AgentLog.firstApplyAfter(Files.readAllLines(stack.agentLog("nic1")), committed);
+            if (answered != null) {
+                out.put("agent answered", ms(throttled, answered));
+            }
+        }
+        String dst = stack.lab().plan().nicAddress("nic3") + "/128";
+        Instant installed = null;
+        for (RouteMonitor.RouteEvent e : routes.events()) {
+            if (!e.deleted() && e.dst().equals(dst) && !e.carriers().isEmpty()
+                    && !String.join(",", e.carriers()).equals(original) && e.at().isAfter(throttled)) {
+                installed = e.at();
+                out.put("route installed", ms(throttled, installed));
+                break;
+            }
+        }
+        if (installed != null) {
+            double before = tp.meanMbit(Math.max(0, o.throttleAtS() - 2.5), o.throttleAtS() - 0.2);
+            double installedS = o.throttleAtS() + Duration.between(throttled, installed).toMillis() / 1000.0;
+            double restored = tp.firstSustained(installedS - 0.1, 0.9 * before, 3);
+            if (!Double.isNaN(restored)) {
+                out.put("throughput restored", Math.round((restored - o.throttleAtS()) * 1000));
+            }
+        }
+        return starts.size();
+    }
+
+    private static long ms(Instant from, Instant to) {
+        return Duration.between(from, to).toMillis();
+    }
+
+    /** Removes the job and waits until the collector has ended the throttled direction's hotspot (if any). */
+    private void cleanUp(String jobId, String link, boolean throttled) {
+        Http.delete(stack.schedulerPort(), "/v1/jobs/" + jobId, LabStack.SCHEDULER_TOKEN);
+        if (!throttled) {
+            return;
+        }
+        Instant since = Instant.now().minusSeconds(o.durationS() + 30L);
+        stack.await("the collector ending the hotspot on " + link, () -> {
+            JsonNode h = Http.get(stack.collectorPort(), "/v1/hotspots?from=" + since + "&linkId=" + link, null)
+                    .body();
+            if (h == null) {
+                return false;
+            }
+            JsonNode list = h.path("events").isArray() ? h.path("events") : h.path("hotspots");
+            // Newest first: the direction is cool when its latest event is not a start.
+            for (JsonNode e : list) {
+                return !e.path("kind").asText().equals("hotspot-start");
+            }
+            return true;
+        });
+    }
+
+    private void awaitRoutes(JsonNode job) {
+        for (JsonNode f : job.get("flows")) {
+            String src = f.get("src").asText();
+            String dst = f.get("dst").asText();
+            String carriers = String.join(" ", texts(f.get("carriers")));
+            String ns = stack.lab().layout().namespace(src);
+            String addr = stack.lab().plan().nicAddress(dst) + "/128";
+            stack.await(src + " routing " + dst + " over [ " + carriers + " ]", () -> {
+                try {
+                    return new io.weft.lab.netns.Shell().run("ip", "-n", ns, "-6", "route", "show", addr, "proto", "200")
+                            .contains("[ " + carriers + " ]");
+                } catch (LabException e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    static Map<String, List<String>> paths(JsonNode job) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (JsonNode f : job.get("flows")) {
+            out.put(f.get("id").asText(), texts(f.get("links")));
+        }
+        return out;
+    }
+
+    static JsonNode flow(JsonNode job, String src, String dst) {
+        for (JsonNode f : job.get("flows")) {
+            if (f.get("src").asText().equals(src) && f.get("dst").asText().equals(dst)) {
+                return f;
+            }
+        }
+        throw new IllegalStateException("no flow " + src + " -> " + dst + " in " + job);
+    }
+
+    static String spineOf(JsonNode flow) {
+        for (String n : texts(flow.get("nodes"))) {
+            if (n.startsWith("spine")) {
+                return n;
+            }
+        }
+        throw new IllegalStateException("flow crosses no spine: " + flow);
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static JsonNode ok(Http.Reply r) {
+        if (r.status() != 200) {
+            throw new IllegalStateException("scheduler-api answered " + r.status() + ": " + r.text());
+        }
+        return r.body();
+    }
+}
