@@ -186,7 +186,7 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
 
     /** The CI variant: 10 s, throttle at 3 s, no baseline run. */
     public static ExperimentOptions ci(Path out, String tag) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 300, 0.70, 100, 2, 0.05, false, false, out,
+        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, out,
                 tag).checked();
     }
 }
