@@ -7,7 +7,8 @@ import java.util.List;
  * What {@code ./weft lab experiment reroute} was asked to do. Parsed and checked before anything is
  * built: a bad value is an {@link IllegalArgumentException} whose message starts with the option.
  *
- * @param fabric          the lab's shape: {@code 2x2} (the paper's two hosts, two disjoint paths)
+ * @param fabric          the lab's shape: {@code 2x2} (the paper's two hosts, two disjoint paths) or
+ *                        {@code ft4} (k=4 fat-tree, a 4-flow ring over the four pods, one flow hit)
  * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route)
  * @param fault           what happens at {@code throttleAtS}: {@code throttle} (a TBF on a link of the path)
  * @param durationS       traffic time of each run
@@ -29,14 +30,14 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
                                 double dropFraction, boolean baseline, boolean json, Path out, String tag) {
 
     public static final String USAGE = """
-            usage: ./weft lab experiment reroute [--fabric 2x2] [--encoding srv6] [--fault throttle]
+            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6] [--fault throttle]
                    [--duration S] [--throttle-at S] [--rate MBIT] [--target-off F] [--interval-ms N]
                    [--samples N] [--drop-fraction F] [--no-baseline] [--json] [--out DIR] [--tag T]
             The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP along its
             path, a TBF throttle on that path at --throttle-at, run with the loop off, then on.""";
 
     public static ExperimentOptions defaults(Path out) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 30, 5, 400, 0.70, 100, 2, 0.05, true, false, out,
+        return new ExperimentOptions("2x2", "srv6", "throttle", 30, 5, 200, 0.70, 100, 2, 0.05, true, false, out,
                 "rr");
     }
 
@@ -95,9 +96,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
 
     /** Checks every field; returns this. */
     public ExperimentOptions checked() {
-        if (!fabric.equals("2x2")) {
-            throw new IllegalArgumentException("--fabric: \"" + fabric + "\" is not built (known: 2x2; the k=4 fat-tree"
-                    + " with a 4-flow ring is not done yet)");
+        if (!fabric.equals("2x2") && !fabric.equals("ft4")) {
+            throw new IllegalArgumentException("--fabric: unknown fabric \"" + fabric + "\" (known: 2x2, ft4)");
         }
         if (!encoding.equals("srv6")) {
             throw new IllegalArgumentException("--encoding: \"" + encoding + "\" is not built (known: srv6; ev is not"

@@ -51,6 +51,10 @@ final class LabStack implements AutoCloseable {
     final Path dir;
     final FabricPlan plan;
     final NetnsLab lab;
+    /** The job's endpoints, in ring order: the first -> second flow is the one the throttle hits. */
+    final List<String> jobNics;
+    /** The hit flow's source leaf: its uplinks carry the throttle's TBF. */
+    final String sourceLeaf;
     private final Consumer<String> progress;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final List<ChildService> children = new ArrayList<>();
@@ -68,8 +72,18 @@ final class LabStack implements AutoCloseable {
         this.root = root;
         this.dir = options.out().toAbsolutePath();
         this.progress = progress;
-        Fabric fabric = FabricJson.read(root.resolve("contracts/examples/leaf-spine-2x2.json"));
+        Fabric fabric;
+        if (options.fabric().equals("ft4")) {
+            // The k=4 fat-tree: a 4-flow ring over one NIC of each pod, every flow through the superspines.
+            fabric = io.weft.lab.fabric.FatTreeGenerator.generate(io.weft.lab.fabric.FatTreeGenerator.kary(4));
+            jobNics = List.of("p1-leaf1-nic1", "p2-leaf1-nic1", "p3-leaf1-nic1", "p4-leaf1-nic1");
+        } else {
+            // The paper's shape: two hosts, two disjoint paths.
+            fabric = FabricJson.read(root.resolve("contracts/examples/leaf-spine-2x2.json"));
+            jobNics = List.of("nic1", "nic3");
+        }
         this.plan = Planner.plan(fabric, null);
+        this.sourceLeaf = plan.attachment(jobNics.get(0)).to();
         this.lab = new NetnsLab(plan, options.tag()).stateDir(dir.resolve("lab"));
     }
 
@@ -89,11 +103,11 @@ final class LabStack implements AutoCloseable {
         agentBin = GoBinaries.nicAgent(root, bin);
         Path telemetryBin = GoBinaries.telemetry(root, bin);
 
-        progress.accept("building the 2x2 lab (switches configured over gNMI)");
+        progress.accept("building the " + options.fabric() + " lab (switches configured over gNMI)");
         started.push(lab::down);
         lab.up(NetnsLab.Progress.NONE);
-        for (String leafLink : List.of("leaf1-spine1", "leaf1-spine2")) {
-            lab.shape("leaf1", leafLink, LINE_MBIT);
+        for (String uplink : uplinks()) {
+            lab.shape(sourceLeaf, uplink, LINE_MBIT);
         }
 
         progress.accept("starting the devstack (Kafka, PostgreSQL)");
@@ -133,11 +147,12 @@ final class LabStack implements AutoCloseable {
             Http.Reply r = Http.get(collectorPort, "/v1/status", null);
             return r.status() == 200 && r.body().path("streams").asText().equals("RUNNING");
         });
-        await("collector loads of leaf1-spine1 (weft-telemetry -> Kafka -> collector)", () -> {
+        String probe = uplinks().get(0);
+        await("collector loads of " + probe + " (weft-telemetry -> Kafka -> collector)", () -> {
             if (!telemetry.isAlive()) {
                 throw new IllegalStateException("weft-telemetry exited; see " + dir.resolve("weft-telemetry.log"));
             }
-            Http.Reply r = Http.get(collectorPort, "/v1/links/leaf1-spine1/series", null);
+            Http.Reply r = Http.get(collectorPort, "/v1/links/" + probe + "/series", null);
             return r.status() == 200 && r.body().path("points").size() > 0;
         });
     }
@@ -155,14 +170,14 @@ final class LabStack implements AutoCloseable {
                 List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200"));
         await("scheduler-api placing on the controller's snapshot", () -> {
             scheduler.checkAlive();
-            int s = Http.get(schedulerPort, "/v1/agents/nic1/paths", AGENT_TOKEN).status();
+            int s = Http.get(schedulerPort, "/v1/agents/" + jobNics.get(0) + "/paths", AGENT_TOKEN).status();
             return Http.get(schedulerPort, "/v1/jobs", SCHEDULER_TOKEN).status() == 200 && (s == 200 || s == 204);
         });
         if (loop) {
             // It follows weft.hotspots from "latest": a hotspot before it holds a partition is lost to it.
             awaitGroupAssigned("weft-scheduler-reroute");
         }
-        for (String nic : List.of("nic1", "nic3")) {
+        for (String nic : jobNics) {
             agents.add(startAgent(nic));
         }
     }
@@ -176,6 +191,19 @@ final class LabStack implements AutoCloseable {
             scheduler.stop();
             scheduler = null;
         }
+    }
+
+    /** The source leaf's links to other switches, in fabric order. */
+    List<String> uplinks() {
+        List<String> out = new ArrayList<>();
+        for (io.weft.fabric.Link l : plan.fabric().links()) {
+            String other = l.a().node().equals(sourceLeaf) ? l.b().node()
+                    : l.b().node().equals(sourceLeaf) ? l.a().node() : null;
+            if (other != null && plan.fabric().node(other).role().isSwitch()) {
+                out.add(l.id());
+            }
+        }
+        return out;
     }
 
     Path agentLog(String nic) {

@@ -52,7 +52,7 @@ public final class RerouteExperiment {
         List<RunResult> runs = new ArrayList<>();
         RerouteRun run = new RerouteRun(stack, status);
         stack.startScheduler(false);
-        double baseline = o.offeredMbit();
+        double baseline = RerouteRun.offeredRxMbit(o.offeredMbit());
         if (o.baseline()) {
             RunResult b = run.run("baseline", Double.NaN);
             runs.add(b);
@@ -119,7 +119,7 @@ public final class RerouteExperiment {
         StringBuilder b = new StringBuilder();
         ExperimentOptions o = r.options();
         b.append(String.format(Locale.ROOT, "reroute experiment: %s, %s, %s; %d s per run, iperf3 UDP %.0f Mbit/s offered,"
-                + " unthrottled %.1f Mbit/s; throttle %.1f Mbit/s on %s at %.1f s (load %s)%n", o.fabric(), o.encoding(),
+                + " unthrottled %.1f Mbit/s at the receiving NIC; throttle %.1f Mbit/s on %s at %.1f s (load %s)%n", o.fabric(), o.encoding(),
                 o.fault(), o.durationS(), o.offeredMbit(), r.baselineMbit(), r.throttleMbit(), on.throttleLink(),
                 o.throttleAtS(), r.load()));
         for (RunResult run : r.runs()) {

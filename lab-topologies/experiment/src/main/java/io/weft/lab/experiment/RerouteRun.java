@@ -19,21 +19,30 @@ import io.weft.lab.netns.LabException;
 import io.weft.lab.netns.NetnsLab;
 
 /**
- * One run: a ring job over nic1 and nic3 placed by scheduler-api, its routes installed by the real
- * nic-agents, iperf3 UDP from nic1 to nic3 for the run's duration, and (unless a baseline) at
- * {@code throttleAtS} a TBF on leaf1's port of the link that nic1 -> nic3 crosses. The receiver's
+ * One run: a ring job over the stack's NICs placed by scheduler-api, its routes installed by the real
+ * nic-agents, iperf3 UDP along the first flow (first NIC -> second) for the run's duration, and
+ * (unless a baseline) at {@code throttleAtS} a TBF on the source leaf's port of the first fabric link
+ * that flow crosses. The receiver's
  * intervals, the host's route changes and each component's own records give the result.
  */
 final class RerouteRun {
     private static final int IPERF_PORT = 5201;
     /** iperf3 UDP datagrams: an SRv6 encap (40 bytes) on 1200 bytes stays below the veths' 1500 MTU. */
     private static final int DATAGRAM_BYTES = 1200;
+    /** A datagram's frame at the receiving NIC (what its rx_bytes counts): payload + UDP 8 + IPv6 40 + Ethernet 14. */
+    static final int RX_FRAME_BYTES = DATAGRAM_BYTES + 8 + 40 + 14;
     /**
-     * What a datagram weighs at the throttled port per byte iperf3 counts: the TBF meters whole
-     * frames (1200 + UDP 8 + inner IPv6 40 + outer IPv6 40 + Ethernet 14). Without it a throttle sized
-     * from receiver rates delivered 7-8 % less than asked (measured: 99.6 of 114.3 Mbit/s).
+     * The same datagram at the throttled fabric port, where it still carries the outer IPv6 header
+     * of the SRv6 encap (40 more): the TBF meters these frames, so the rate it is given is the
+     * receiver-side throttle times TBF_FRAME_BYTES / RX_FRAME_BYTES. (A throttle sized without this
+     * delivered 7-8 % less than asked: 99.6 of 114.3 Mbit/s of iperf3 payload.)
      */
-    static final double WIRE_PER_PAYLOAD = (DATAGRAM_BYTES + 8 + 40 + 40 + 14) / (double) DATAGRAM_BYTES;
+    static final int TBF_FRAME_BYTES = RX_FRAME_BYTES + 40;
+
+    /** The offered rate as the receiver's counter sees it (frames), Mbit/s. */
+    static double offeredRxMbit(double offeredPayloadMbit) {
+        return offeredPayloadMbit * RX_FRAME_BYTES / DATAGRAM_BYTES;
+    }
 
     private final LabStack stack;
     private final ExperimentOptions o;
@@ -48,17 +57,21 @@ final class RerouteRun {
     RunResult run(String name, double throttleMbit) throws Exception {
         NetnsLab lab = stack.lab();
         int port = stack.schedulerPort();
+        String src = stack.jobNics.get(0);
+        String dst = stack.jobNics.get(1);
         Http.Reply created = Http.post(port, "/v1/jobs", LabStack.SCHEDULER_TOKEN, "{\"name\":\"reroute-" + name
-                + "\",\"pattern\":\"ring\",\"order\":\"given\",\"endpoints\":[\"nic1\",\"nic3\"],\"demandGbps\":100,"
-                + "\"encoding\":\"srv6\"}");
+                + "\",\"pattern\":\"ring\",\"order\":\"given\",\"endpoints\":[\"" + String.join("\",\"", stack.jobNics)
+                + "\"],\"demandGbps\":100,\"encoding\":\"srv6\"}");
         if (created.status() != 201) {
             throw new IllegalStateException("job not created: " + created.status() + " " + created.text());
         }
         JsonNode job = created.body();
         String jobId = job.get("id").asText();
-        JsonNode hit = flow(job, "nic1", "nic3");
-        String spine = spineOf(hit);
-        String throttleLink = "leaf1-" + spine;
+        JsonNode hit = flow(job, src, dst);
+        // The hit flow's first fabric hop: its source leaf's port towards the next switch.
+        String throttleLink = hit.get("links").get(1).asText();
+        String leaf = hit.get("nodes").get(1).asText();
+        String spine = hit.get("nodes").get(2).asText();
         awaitRoutes(job);
         Map<String, List<String>> before = paths(job);
         String originalCarriers = String.join(",", texts(hit.get("carriers")));
@@ -66,28 +79,34 @@ final class RerouteRun {
 
         Throughput tp;
         Instant throttledAt = null;
-        try (RouteMonitor routes = new RouteMonitor(lab.layout().namespace("nic1"))) {
+        long t0EpochNs = 0;
+        // The receiver's port: its NIC's only link, named as the lab names it in the NIC's namespace.
+        String rxIface = lab.layout().iface(lab.plan().attachment(dst).link().id(), dst);
+        try (RouteMonitor routes = new RouteMonitor(lab.layout().namespace(src));
+             RxSampler rx = new RxSampler(lab.layout().namespace(dst), rxIface, 100)) {
             Path serverOut = stack.dir.resolve("iperf3-" + name + "-server.json");
-            Process server = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace("nic3"), "iperf3", "-s",
+            Process server = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace(dst), "iperf3", "-s",
                     "-1", "-J", "-i", "0.1", "-p", Integer.toString(IPERF_PORT))
                     .redirectErrorStream(true).redirectOutput(serverOut.toFile()).start();
             Process client = null;
             try {
                 LabStack.sleep(300); // the server binds its port
-                client = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace("nic1"), "iperf3", "-c",
-                        lab.plan().nicAddress("nic3"), "-p", Integer.toString(IPERF_PORT), "-u",
+                client = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace(src), "iperf3", "-c",
+                        lab.plan().nicAddress(dst), "-p", Integer.toString(IPERF_PORT), "-u",
                         "-b", Math.round(o.offeredMbit()) + "M", "-l", Integer.toString(DATAGRAM_BYTES),
                         // Socket buffers large enough that a busy 2-core machine does not drop at the receiver.
                         "-w", "4M", "-t", Integer.toString(o.durationS()), "-J")
                         .redirectErrorStream(true)
                         .redirectOutput(stack.dir.resolve("iperf3-" + name + "-client.json").toFile()).start();
                 long t0 = System.nanoTime();
+                Instant start = Instant.now();
+                t0EpochNs = start.getEpochSecond() * 1_000_000_000L + start.getNano();
                 boolean throttled = Double.isNaN(throttleMbit);
                 long end = t0 + TimeUnit.SECONDS.toNanos(o.durationS() + 20);
                 while (client.isAlive() && System.nanoTime() < end) {
                     double t = (System.nanoTime() - t0) / 1e9;
                     if (!throttled && t >= o.throttleAtS()) {
-                        lab.shape("leaf1", throttleLink, throttleMbit * WIRE_PER_PAYLOAD);
+                        lab.shape(leaf, throttleLink, throttleMbit * TBF_FRAME_BYTES / RX_FRAME_BYTES);
                         throttledAt = Instant.now();
                         throttled = true;
                     }
@@ -106,10 +125,15 @@ final class RerouteRun {
                     LabStack.stop(server);
                 }
                 if (throttledAt != null) {
-                    lab.shape("leaf1", throttleLink, LabStack.LINE_MBIT);
+                    lab.shape(leaf, throttleLink, LabStack.LINE_MBIT);
                 }
             }
-            tp = Throughput.parse(Files.readString(serverOut));
+            Throughput app = Throughput.parse(Files.readString(serverOut)); // checks iperf3 ran without error
+            tp = RxSampler.throughput(rx.readings(), t0EpochNs, o.durationS());
+            if (tp.samples().size() < o.durationS() * 5) {
+                throw new IllegalStateException("the receiver's counter was read " + tp.samples().size() + " times in "
+                        + o.durationS() + " s (iperf3 itself reported " + app.samples().size() + " intervals)");
+            }
             JsonNode after = ok(Http.get(port, "/v1/jobs/" + jobId, LabStack.SCHEDULER_TOKEN));
             LinkedHashMap<String, Long> stages = new LinkedHashMap<>();
             int hotspots = 0;
@@ -184,12 +208,13 @@ final class RerouteRun {
             }
         }
         if (committed != null) {
-            Instant answered = AgentLog.firstApplyAfter(Files.readAllLines(stack.agentLog("nic1")), committed);
+            Instant answered = AgentLog.firstApplyAfter(Files.readAllLines(stack.agentLog(stack.jobNics.get(0))),
+                    committed);
             if (answered != null) {
                 out.put("agent answered", ms(throttled, answered));
             }
         }
-        String dst = stack.lab().plan().nicAddress("nic3") + "/128";
+        String dst = stack.lab().plan().nicAddress(stack.jobNics.get(1)) + "/128";
         Instant installed = null;
         for (RouteMonitor.RouteEvent e : routes.events()) {
             if (!e.deleted() && e.dst().equals(dst) && !e.carriers().isEmpty()
@@ -269,15 +294,6 @@ final class RerouteRun {
             }
         }
         throw new IllegalStateException("no flow " + src + " -> " + dst + " in " + job);
-    }
-
-    static String spineOf(JsonNode flow) {
-        for (String n : texts(flow.get("nodes"))) {
-            if (n.startsWith("spine")) {
-                return n;
-            }
-        }
-        throw new IllegalStateException("flow crosses no spine: " + flow);
     }
 
     static List<String> texts(JsonNode array) {

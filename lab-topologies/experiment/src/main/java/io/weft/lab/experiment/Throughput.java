@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * What the receiver got, interval by interval: iperf3's server report ({@code -J -i 0.1}), each
- * interval's end (seconds since the traffic started) and bytes received.
+ * What the receiver got, interval by interval (seconds since the traffic started, bytes): from the
+ * receiving NIC's counter ({@link RxSampler}), or from an iperf3 server's report ({@code -J -i 0.1}).
  */
 public record Throughput(List<Sample> samples) {
     /** One receiver interval: [startS, endS) and the bytes that arrived in it. */

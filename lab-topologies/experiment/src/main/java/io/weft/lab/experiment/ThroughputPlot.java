@@ -20,7 +20,7 @@ final class ThroughputPlot {
 
     static void write(List<RunResult> runs, double throttleAtS, Path png) throws IOException {
         XYChart chart = new XYChartBuilder().width(1000).height(500)
-                .title("Receiver throughput, TBF throttle at " + throttleAtS + " s (100 ms intervals)")
+                .title("Receiving NIC throughput (rx counter every 100 ms), TBF throttle at " + throttleAtS + " s")
                 .xAxisTitle("time since traffic start (s)").yAxisTitle("Mbit/s").build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotBackgroundColor(Color.WHITE);

@@ -48,7 +48,8 @@ class ExperimentOptionsTest {
         assertThatThrownBy(() -> parse("reroute", "--duration", "x")).hasMessageStartingWith("--duration: not a number");
         assertThatThrownBy(() -> parse("reroute", "--duration", "2")).hasMessageStartingWith("--duration:");
         assertThatThrownBy(() -> parse("reroute", "--throttle-at", "29")).hasMessageStartingWith("--throttle-at:");
-        assertThatThrownBy(() -> parse("reroute", "--fabric", "ft4")).hasMessageStartingWith("--fabric:");
+        assertThatThrownBy(() -> parse("reroute", "--fabric", "ft8")).hasMessageStartingWith("--fabric: unknown fabric");
+        assertThat(parse("reroute", "--fabric", "ft4").fabric()).isEqualTo("ft4");
         assertThatThrownBy(() -> parse("reroute", "--encoding", "ev")).hasMessageStartingWith("--encoding:");
         assertThatThrownBy(() -> parse("reroute", "--fault", "link-down")).hasMessageStartingWith("--fault:");
         assertThatThrownBy(() -> parse("reroute", "--tag", "Bad!")).hasMessageStartingWith("--tag:");

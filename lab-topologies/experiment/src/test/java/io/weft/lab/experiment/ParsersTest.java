@@ -86,4 +86,17 @@ class ParsersTest {
         assertThat(said).startsWith("experiment: --fault:").hasLineCount(1);
         assertThat(ExperimentCli.run(List.of("--help"), new PrintStream(out), new PrintStream(err))).isZero();
     }
+
+    @Test
+    void counterReadingsBecomeIntervalsInTheRunsWindow() {
+        long t0 = 1_000_000_000_000L;
+        List<long[]> r = List.of(new long[] {t0 - 50_000_000L, 0}, new long[] {t0 + 50_000_000L, 1_000},
+                new long[] {t0 + 150_000_000L, 1_250_000}, new long[] {t0 + 250_000_000L, 2_500_000},
+                new long[] {t0 + 2_000_000_000L, 9_000_000});
+        Throughput t = RxSampler.throughput(r, t0, 1.0);
+        // The reading before t0 starts no interval; the one after the run's end closes none.
+        assertThat(t.samples()).hasSize(2);
+        assertThat(t.samples().get(0).mbit()).isCloseTo(99.92, within(0.01));
+        assertThat(t.totalBytes()).isEqualTo(2_499_000);
+    }
 }
