@@ -11,6 +11,7 @@ import java.util.List;
  *                        {@code ft4} (k=4 fat-tree, a 4-flow ring over the four pods, one flow hit)
  * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route)
  * @param fault           what happens at {@code throttleAtS}: {@code throttle} (a TBF on a link of the path)
+ *                        or {@code link-down} (that link cut)
  * @param durationS       traffic time of each run
  * @param throttleAtS     when the fault starts, seconds after the traffic
  * @param offeredMbit     the iperf3 UDP sender's rate
@@ -30,7 +31,7 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
                                 double dropFraction, boolean baseline, boolean json, Path out, String tag) {
 
     public static final String USAGE = """
-            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6] [--fault throttle]
+            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6] [--fault throttle|link-down]
                    [--duration S] [--throttle-at S] [--rate MBIT] [--target-off F] [--interval-ms N]
                    [--samples N] [--drop-fraction F] [--no-baseline] [--json] [--out DIR] [--tag T]
             The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP along its
@@ -103,9 +104,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
             throw new IllegalArgumentException("--encoding: \"" + encoding + "\" is not built (known: srv6; ev is not"
                     + " done yet)");
         }
-        if (!fault.equals("throttle")) {
-            throw new IllegalArgumentException("--fault: \"" + fault + "\" is not built (known: throttle; link-down is"
-                    + " not done yet)");
+        if (!fault.equals("throttle") && !fault.equals("link-down")) {
+            throw new IllegalArgumentException("--fault: unknown fault \"" + fault + "\" (known: throttle, link-down)");
         }
         if (durationS < 4 || durationS > 600) {
             throw new IllegalArgumentException("--duration: must be 4..600 s (got " + durationS + ")");

@@ -95,6 +95,8 @@ public final class RerouteExperiment {
         on.stagesMs().forEach(stages::put);
         n.put("hitFlowMoved", on.hitFlowMoved());
         n.put("hitFlowEndsOnThrottledLink", on.endsOnThrottledLink());
+        n.put("affectedFlows", on.affected().size());
+        n.put("affectedFlowsMoved", on.affectedMoved());
         n.put("untouchedFlows", on.untouched());
         n.put("untouchedFlowsMoved", on.untouchedMoved() + off.untouchedMoved());
         n.put("loopOffHitFlowMoved", off.hitFlowMoved());
@@ -118,10 +120,12 @@ public final class RerouteExperiment {
         RunResult on = r.run("loop-on");
         StringBuilder b = new StringBuilder();
         ExperimentOptions o = r.options();
+        String fault = o.fault().equals("link-down")
+                ? String.format(Locale.ROOT, "%s cut at its far end", on.throttleLink())
+                : String.format(Locale.ROOT, "throttle %.1f Mbit/s on %s", r.throttleMbit(), on.throttleLink());
         b.append(String.format(Locale.ROOT, "reroute experiment: %s, %s, %s; %d s per run, iperf3 UDP %.0f Mbit/s offered,"
-                + " unthrottled %.1f Mbit/s at the receiving NIC; throttle %.1f Mbit/s on %s at %.1f s (load %s)%n", o.fabric(), o.encoding(),
-                o.fault(), o.durationS(), o.offeredMbit(), r.baselineMbit(), r.throttleMbit(), on.throttleLink(),
-                o.throttleAtS(), r.load()));
+                + " unthrottled %.1f Mbit/s at the receiving NIC; %s at %.1f s (load %s)%n", o.fabric(), o.encoding(),
+                o.fault(), o.durationS(), o.offeredMbit(), r.baselineMbit(), fault, o.throttleAtS(), r.load()));
         for (RunResult run : r.runs()) {
             b.append(String.format(Locale.ROOT, "  %-9s delivered %7.3f Gbit (%.1f %% of unthrottled)%n", run.name(),
                     run.deliveredBytes() * 8 / 1e9, 100.0 * run.deliveredBytes() / r.unthrottledBytes()));
@@ -135,8 +139,10 @@ public final class RerouteExperiment {
         }
         b.setLength(b.length() - 3);
         b.append('\n');
-        b.append(String.format(Locale.ROOT, "  hit flow moved: %s, ends on the throttled link: %s; untouched flows moved:"
-                + " %d of %d%n", on.hitFlowMoved(), on.endsOnThrottledLink(), on.untouchedMoved(), on.untouched()));
+        b.append(String.format(Locale.ROOT, "  loop-on: hit flow moved: %s, ends on the faulty link: %s; flows the fault"
+                + " touched moved: %d of %d; untouched flows moved: %d of %d (loop-off: hit flow moved: %s)%n",
+                on.hitFlowMoved(), on.endsOnThrottledLink(), on.affectedMoved(), on.affected().size(), on.untouchedMoved(),
+                on.untouched(), off.hitFlowMoved()));
         return b.toString();
     }
 

@@ -21,8 +21,9 @@ import io.weft.lab.netns.NetnsLab;
 /**
  * One run: a ring job over the stack's NICs placed by scheduler-api, its routes installed by the real
  * nic-agents, iperf3 UDP along the first flow (first NIC -> second) for the run's duration, and
- * (unless a baseline) at {@code throttleAtS} a TBF on the source leaf's port of the first fabric link
- * that flow crosses. The receiver's
+ * (unless a baseline) at {@code throttleAtS} the fault on the first fabric link that flow crosses: a
+ * TBF on the source leaf's port ({@code throttle}), or the link cut at its far end ({@code
+ * link-down}: the next switch's port admin-down, so the leaf's port loses its carrier). The receiver's
  * intervals, the host's route changes and each component's own records give the result.
  */
 final class RerouteRun {
@@ -78,6 +79,7 @@ final class RerouteRun {
         Instant runStart = Instant.now();
 
         Throughput tp;
+        boolean linkDown = o.fault().equals("link-down");
         Instant throttledAt = null;
         long t0EpochNs = 0;
         // The receiver's port: its NIC's only link, named as the lab names it in the NIC's namespace.
@@ -106,7 +108,11 @@ final class RerouteRun {
                 while (client.isAlive() && System.nanoTime() < end) {
                     double t = (System.nanoTime() - t0) / 1e9;
                     if (!throttled && t >= o.throttleAtS()) {
-                        lab.shape(leaf, throttleLink, throttleMbit * TBF_FRAME_BYTES / RX_FRAME_BYTES);
+                        if (linkDown) {
+                            cut(throttleLink, spine);
+                        } else {
+                            lab.shape(leaf, throttleLink, throttleMbit * TBF_FRAME_BYTES / RX_FRAME_BYTES);
+                        }
                         throttledAt = Instant.now();
                         throttled = true;
                     }
@@ -124,7 +130,10 @@ final class RerouteRun {
                 if (server.isAlive()) {
                     LabStack.stop(server);
                 }
-                if (throttledAt != null) {
+                if (throttledAt != null && linkDown) {
+                    // Both ends up and confirmed over gNMI by the lab (the agents re-install their routes).
+                    lab.setLink(throttleLink, true);
+                } else if (throttledAt != null) {
                     lab.shape(leaf, throttleLink, LabStack.LINE_MBIT);
                 }
             }
@@ -142,7 +151,7 @@ final class RerouteRun {
                         routes, originalCarriers, tp);
             }
             RunResult r = new RunResult(name, tp, o.throttleAtS(), throttleMbit, throttleLink, hit.get("id").asText(),
-                    before, paths(after), stages, hotspots);
+                    affected(job, throttleLink, spine, linkDown), before, paths(after), stages, hotspots);
             cleanUp(jobId, throttleLink, throttledAt != null);
             return r;
         }
@@ -170,12 +179,15 @@ final class RerouteRun {
         int port = stack.collectorPort();
         // The collector may still be writing: give its history a moment to hold the event.
         List<JsonNode> starts = new ArrayList<>();
+        boolean linkDown = o.fault().equals("link-down");
+        String kind = linkDown ? "link-down" : "hotspot-start";
         for (int i = 0; i < 30 && starts.isEmpty(); i++) {
-            JsonNode h = Http.get(port, "/v1/hotspots?from=" + runStart + "&linkId=" + link + "&kind=hotspot-start",
+            JsonNode h = Http.get(port, "/v1/hotspots?from=" + runStart + "&linkId=" + link + "&kind=" + kind,
                     null).body();
             if (h != null) {
                 for (JsonNode e : h.path("events").isArray() ? h.path("events") : h.path("hotspots")) {
-                    if (e.path("direction").asText().equals(spine)) {
+                    // A cut link is down in both directions; a throttle makes only the leaf's direction hot.
+                    if (linkDown || e.path("direction").asText().equals(spine)) {
                         starts.add(e);
                     }
                 }
@@ -200,7 +212,9 @@ final class RerouteRun {
                 .body();
         if (history != null) {
             for (JsonNode c : history.path("changes")) {
-                if (c.path("flowId").asText().equals(flowId) && c.path("reason").asText().startsWith("hotspot:")) {
+                String reason = c.path("reason").asText();
+                if (c.path("flowId").asText().equals(flowId)
+                        && (reason.startsWith("hotspot:") || reason.startsWith("link-down:"))) {
                     committed = Instant.parse(c.get("at").asText());
                     out.put("committed", ms(throttled, committed));
                     break;
@@ -235,6 +249,18 @@ final class RerouteRun {
         return starts.size();
     }
 
+    /**
+     * Cuts a link at its far end: that switch's port admin-down. The near end (the source leaf's
+     * port, which sends the hit flow) keeps its admin state and loses its carrier, as with a pulled
+     * cable; the far switch reports its port DOWN. (The controller would set the far port up again
+     * at its next read-back; the experiment's controller reads back once an hour.)
+     */
+    private void cut(String linkId, String farNode) throws LabException {
+        NetnsLab lab = stack.lab();
+        new io.weft.lab.netns.Shell().run("ip", "-n", lab.layout().namespace(farNode), "link", "set", "dev",
+                lab.layout().iface(linkId, farNode), "down");
+    }
+
     private static long ms(Instant from, Instant to) {
         return Duration.between(from, to).toMillis();
     }
@@ -253,9 +279,10 @@ final class RerouteRun {
                 return false;
             }
             JsonNode list = h.path("events").isArray() ? h.path("events") : h.path("hotspots");
-            // Newest first: the direction is cool when its latest event is not a start.
+            // Newest first: the link is back when its latest event is neither a hotspot start nor a link down.
             for (JsonNode e : list) {
-                return !e.path("kind").asText().equals("hotspot-start");
+                String kind = e.path("kind").asText();
+                return !kind.equals("hotspot-start") && !kind.equals("link-down");
             }
             return true;
         });
@@ -277,6 +304,21 @@ final class RerouteRun {
                 }
             });
         }
+    }
+
+    /** Flows crossing the link towards {@code toNode} (a throttle), or either way (a cut link). */
+    static java.util.Set<String> affected(JsonNode job, String link, String toNode, boolean eitherWay) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (JsonNode f : job.get("flows")) {
+            JsonNode links = f.get("links");
+            JsonNode nodes = f.get("nodes");
+            for (int i = 0; i < links.size(); i++) {
+                if (links.get(i).asText().equals(link) && (eitherWay || nodes.get(i + 1).asText().equals(toNode))) {
+                    out.add(f.get("id").asText());
+                }
+            }
+        }
+        return out;
     }
 
     static Map<String, List<String>> paths(JsonNode job) {

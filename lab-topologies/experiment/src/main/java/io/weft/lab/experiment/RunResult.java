@@ -12,6 +12,8 @@ import java.util.Map;
  * @param throttleMbit  the throttle's rate (NaN for the baseline)
  * @param throttleLink  the link throttled (its first node's end sends into the TBF)
  * @param hitFlow       the flow whose path crossed the throttled direction
+ * @param affected      every flow the fault touched when it struck: for a throttle the flows crossing
+ *                      the throttled direction, for a cut link the flows crossing the link either way
  * @param pathsBefore   each flow's links when the traffic started
  * @param pathsAfter    each flow's links when the run ended
  * @param stagesMs      ms after the throttle of each stage the components recorded, in chain order
@@ -20,30 +22,42 @@ import java.util.Map;
  * @param hotspots      hotspot-start events of the throttled direction during the run
  */
 public record RunResult(String name, Throughput throughput, double throttleAtS, double throttleMbit,
-                        String throttleLink, String hitFlow, Map<String, List<String>> pathsBefore,
+                        String throttleLink, String hitFlow, java.util.Set<String> affected,
+                        Map<String, List<String>> pathsBefore,
                         Map<String, List<String>> pathsAfter, LinkedHashMap<String, Long> stagesMs, int hotspots) {
 
     public long deliveredBytes() {
         return throughput.totalBytes();
     }
 
-    /** Flows other than the hit one whose links changed. */
+    /** Flows the fault did not touch whose links changed (must be 0). */
     public int untouchedMoved() {
         int n = 0;
         for (var e : pathsBefore.entrySet()) {
-            if (!e.getKey().equals(hitFlow) && !e.getValue().equals(pathsAfter.get(e.getKey()))) {
+            if (!affected.contains(e.getKey()) && !e.getValue().equals(pathsAfter.get(e.getKey()))) {
                 n++;
             }
         }
         return n;
     }
 
-    /** Flows other than the hit one. */
+    /** Flows the fault did not touch. */
     public int untouched() {
-        return pathsBefore.size() - 1;
+        return pathsBefore.size() - affected.size();
     }
 
-    /** Whether the hit flow's final path still crosses the throttled link. */
+    /** Flows the fault touched that moved. */
+    public int affectedMoved() {
+        int n = 0;
+        for (String f : affected) {
+            if (!pathsBefore.get(f).equals(pathsAfter.get(f))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Whether the hit flow's final path still crosses the faulty link. */
     public boolean endsOnThrottledLink() {
         List<String> after = pathsAfter.get(hitFlow);
         return after != null && after.contains(throttleLink);

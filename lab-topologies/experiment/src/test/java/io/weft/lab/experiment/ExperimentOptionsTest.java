@@ -51,7 +51,8 @@ class ExperimentOptionsTest {
         assertThatThrownBy(() -> parse("reroute", "--fabric", "ft8")).hasMessageStartingWith("--fabric: unknown fabric");
         assertThat(parse("reroute", "--fabric", "ft4").fabric()).isEqualTo("ft4");
         assertThatThrownBy(() -> parse("reroute", "--encoding", "ev")).hasMessageStartingWith("--encoding:");
-        assertThatThrownBy(() -> parse("reroute", "--fault", "link-down")).hasMessageStartingWith("--fault:");
+        assertThatThrownBy(() -> parse("reroute", "--fault", "melt")).hasMessageStartingWith("--fault: unknown fault");
+        assertThat(parse("reroute", "--fault", "link-down").fault()).isEqualTo("link-down");
         assertThatThrownBy(() -> parse("reroute", "--tag", "Bad!")).hasMessageStartingWith("--tag:");
         assertThatThrownBy(() -> parse("reroute", "--target-off", "0.1")).hasMessageStartingWith("--target-off:");
     }

@@ -99,4 +99,20 @@ class ParsersTest {
         assertThat(t.samples().get(0).mbit()).isCloseTo(99.92, within(0.01));
         assertThat(t.totalBytes()).isEqualTo(2_499_000);
     }
+
+    @Test
+    void affectedFlowsAreThoseOnTheFaultyDirectionOrLink() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode job = new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+                {"flows":[
+                 {"id":"f1","links":["nic1-leaf1","leaf1-spine1","leaf2-spine1","nic3-leaf2"],
+                  "nodes":["nic1","leaf1","spine1","leaf2","nic3"]},
+                 {"id":"f2","links":["nic3-leaf2","leaf2-spine1","leaf1-spine1","nic1-leaf1"],
+                  "nodes":["nic3","leaf2","spine1","leaf1","nic1"]},
+                 {"id":"f3","links":["nic2-leaf1","leaf1-spine2","leaf2-spine2","nic4-leaf2"],
+                  "nodes":["nic2","leaf1","spine2","leaf2","nic4"]}]}""");
+        // A throttle on leaf1's port towards spine1 touches only the flow sent that way.
+        assertThat(RerouteRun.affected(job, "leaf1-spine1", "spine1", false)).containsExactly("f1");
+        // A cut link touches both directions.
+        assertThat(RerouteRun.affected(job, "leaf1-spine1", "spine1", true)).containsExactly("f1", "f2");
+    }
 }

@@ -57,6 +57,7 @@ class RerouteExperimentLabTest {
         assertThat(off.hitFlowMoved()).as("with the loop off nothing moves the hit flow").isFalse();
         assertThat(on.hitFlowMoved()).as("with the loop on the hit flow moves").isTrue();
         assertThat(on.endsOnThrottledLink()).as("the hit flow ends off %s", on.throttleLink()).isFalse();
+        assertThat(on.affected()).as("flows crossing the throttled direction").containsExactly(on.hitFlow());
         assertThat(on.untouched()).isEqualTo(1);
         assertThat(on.untouchedMoved() + off.untouchedMoved()).as("the job's other flow kept its path").isZero();
         assertThat(on.stagesMs()).as("timing chain").containsKeys("hotspot", "committed", "route installed");
