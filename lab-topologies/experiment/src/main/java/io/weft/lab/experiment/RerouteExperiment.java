@@ -109,7 +109,11 @@ public final class RerouteExperiment {
             x.put("throttledLink", run.throttleLink());
             x.put("hotspotStarts", run.hotspots());
             ArrayNode mbit = x.putArray("receiverMbitPer100ms");
-            run.throughput().samples().forEach(s -> mbit.add(round(s.mbit())));
+            ArrayNode ends = x.putArray("intervalEndS");
+            run.throughput().samples().forEach(s -> {
+                mbit.add(round(s.mbit()));
+                ends.add(round(s.endS()));
+            });
         }
         return n;
     }
@@ -131,7 +135,7 @@ public final class RerouteExperiment {
                     run.deliveredBytes() * 8 / 1e9, 100.0 * run.deliveredBytes() / r.unthrottledBytes()));
         }
         b.append(String.format(Locale.ROOT, "  ratio loop-on / loop-off: %.3f (the paper: 1.287)%n", r.ratio()));
-        b.append("  throttle ->");
+        b.append(o.fault().equals("link-down") ? "  cut ->" : "  throttle ->");
         long prev = 0;
         for (Map.Entry<String, Long> e : on.stagesMs().entrySet()) {
             b.append(String.format(Locale.ROOT, " %s %d ms (+%d) ->", e.getKey(), e.getValue(), e.getValue() - prev));

@@ -18,9 +18,11 @@ final class ThroughputPlot {
     private ThroughputPlot() {
     }
 
-    static void write(List<RunResult> runs, double throttleAtS, Path png) throws IOException {
+    /** {@code fault}: what struck at {@code throttleAtS} ("throttle", "link-down"), named in the title and marker. */
+    static void write(List<RunResult> runs, String fault, double throttleAtS, Path png) throws IOException {
+        String what = fault.equals("link-down") ? "link cut" : "TBF throttle";
         XYChart chart = new XYChartBuilder().width(1000).height(500)
-                .title("Receiving NIC throughput (rx counter every 100 ms), TBF throttle at " + throttleAtS + " s")
+                .title("Receiving NIC throughput (rx counter every 100 ms), " + what + " at " + throttleAtS + " s")
                 .xAxisTitle("time since traffic start (s)").yAxisTitle("Mbit/s").build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotBackgroundColor(Color.WHITE);
@@ -40,7 +42,7 @@ final class ThroughputPlot {
             XYSeries series = chart.addSeries(r.name(), x, y);
             series.setMarker(SeriesMarkers.NONE);
         }
-        XYSeries mark = chart.addSeries("throttle", List.of(throttleAtS, throttleAtS), List.of(0.0, max * 1.05));
+        XYSeries mark = chart.addSeries(what, List.of(throttleAtS, throttleAtS), List.of(0.0, max * 1.05));
         mark.setMarker(SeriesMarkers.NONE);
         mark.setLineColor(Color.GRAY);
         mark.setLineStyle(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f}, 0f));
