@@ -54,7 +54,11 @@ public final class ExperimentCli {
             err.println("experiment: " + e.getMessage());
             return 1;
         }
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
         Thread cleanup = new Thread(() -> {
+            // A terminal's Ctrl-C reaches the whole process group: the services stop on it too, and
+            // the run in progress fails on their exit; that failure is not worth reporting.
+            stopping.set(true);
             progress.done();
             err.println("experiment: stopping, removing the lab and every process it started");
             stack.close();
@@ -72,6 +76,9 @@ public final class ExperimentCli {
                     + ", figures: " + o.out().resolve("reroute.json"));
             return 0;
         } catch (Exception e) {
+            if (stopping.get()) {
+                return 130;
+            }
             progress.done();
             err.println("experiment failed: " + e.getMessage());
             err.println(stack.tails(30));
