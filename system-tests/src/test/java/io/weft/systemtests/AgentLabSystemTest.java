@@ -31,6 +31,8 @@ import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
+import io.weft.harness.ChildService;
+import io.weft.harness.Http;
 import io.weft.lab.netns.LabPaths;
 import io.weft.lab.netns.NetnsLab;
 import io.weft.lab.netns.Shell;
@@ -314,7 +316,7 @@ class AgentLabSystemTest {
         env.put("WEFT_SCHEDULER_PORT", Integer.toString(port));
         env.put("WEFT_TOKENS", "system-test:scheduler=" + WeftSystem.SCHEDULER_TOKEN + ";ops:operator=" + OPERATOR_TOKEN
                 + ";agents:agent:nic1,nic2,nic3,nic4=" + WeftSystem.AGENT_TOKEN);
-        scheduler = ChildService.start("agent-lab-scheduler-api", "scheduler-api",
+        scheduler = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "agent-lab-scheduler-api", "scheduler-api",
                 "io.weft.scheduler.SchedulerApiApplication", "512m", env,
                 List.of("--logging.level.org.apache.kafka=WARN", "--weft.scheduler.fabric.file=" + fabricFile,
                         "--weft.scheduler.kafka.fabric-topic=weft.fabric.agentlab-" + RUN));

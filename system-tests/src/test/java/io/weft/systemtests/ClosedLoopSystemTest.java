@@ -25,6 +25,7 @@ import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.Fabric;
+import io.weft.harness.Http;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.harness.Http;
 
 /** What a job scheduler and a NIC agent ask the scheduler API, and how the test reads its answers. */
 final class SchedulerClient {

@@ -19,6 +19,8 @@ import io.weft.devstack.DevstackEndpoints;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Role;
+import io.weft.harness.ChildService;
+import io.weft.harness.Http;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -88,7 +90,7 @@ final class WeftSystem implements AutoCloseable {
         try {
             // All three at once: the scheduler and the collector follow weft.fabric, so the
             // controller's snapshot reaches them whenever it is published.
-            children.add(ChildService.start("controller", "controller-app/standalone",
+            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "controller", "controller-app/standalone",
                     "io.weft.controller.standalone.StandaloneController", "256m",
                     Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers()),
                     List.of("--fabric", fabricFile.toString(), "--http-port", Integer.toString(controllerPort),
@@ -96,13 +98,13 @@ final class WeftSystem implements AutoCloseable {
             Map<String, String> collectorEnv = new java.util.HashMap<>(db);
             collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
             collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streamsState.toString());
-            children.add(ChildService.start("telemetry-collector", "telemetry-collector",
+            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "telemetry-collector", "telemetry-collector",
                     "io.weft.telemetry.TelemetryCollectorApplication", "512m", collectorEnv, List.of(QUIET_KAFKA)));
             Map<String, String> schedulerEnv = new java.util.HashMap<>(db);
             schedulerEnv.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
             schedulerEnv.put("WEFT_TOKENS", "system-test:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
                     + String.join(",", nics(fabric)) + "=" + AGENT_TOKEN);
-            children.add(ChildService.start("scheduler-api", "scheduler-api",
+            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "scheduler-api", "scheduler-api",
                     "io.weft.scheduler.SchedulerApiApplication", "512m", schedulerEnv,
                     List.of(QUIET_KAFKA, "--weft.reroute.interval-ms=" + INTERVAL_MS)));
 

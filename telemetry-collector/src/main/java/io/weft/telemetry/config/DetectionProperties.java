@@ -1,6 +1,8 @@
 package io.weft.telemetry.config;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * How link directions are judged hot or down ({@code weft.telemetry.detection.*}).
@@ -13,7 +15,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * <p>A direction is down when its interface reports oper-status DOWN, or when its octet counter has
  * not moved for {@code frozenTimeoutMs} although the link was "expected to carry traffic": its
  * smoothed utilisation just before the counter froze was at least {@code frozenExpectedUtilisation}.
- * (An idle link's counters are frozen too; that is not a failure.) Validated in the constructor so
+ * (An idle link's counters are frozen too; that is not a failure.)
+ *
+ * <p>Congestion that lowers what a link carries (a throttled or lossy port) never raises its
+ * utilisation, so a second entry rule reads the port's output queues: with {@code highDropFraction}
+ * above 0, a direction also becomes hot after {@code samplesToEnter} successive queue samples that
+ * dropped more than that fraction of the packets offered (dropped / (transmitted + dropped)); it
+ * cools down only when the EWMA is below {@code lowUtilisation} and the drop fraction is at most
+ * {@code lowDropFraction}. 0 (the default) turns the rule off. Validated in the constructor so
  * that the topology can be built without Spring (tests, benchmark) with the same checks.
  */
 @ConfigurationProperties("weft.telemetry.detection")
@@ -23,10 +32,20 @@ public record DetectionProperties(
         int samplesToEnter,
         double ewmaAlpha,
         long frozenTimeoutMs,
-        double frozenExpectedUtilisation) {
+        double frozenExpectedUtilisation,
+        @DefaultValue("0") double highDropFraction,
+        @DefaultValue("0") double lowDropFraction) {
 
     public static final DetectionProperties DEFAULTS = new DetectionProperties(0.8, 0.6, 3, 0.5, 3000, 0.05);
 
+    /** Utilisation and link-down rules only (the queue-drop rule off). */
+    public DetectionProperties(double highUtilisation, double lowUtilisation, int samplesToEnter, double ewmaAlpha,
+                               long frozenTimeoutMs, double frozenExpectedUtilisation) {
+        this(highUtilisation, lowUtilisation, samplesToEnter, ewmaAlpha, frozenTimeoutMs, frozenExpectedUtilisation,
+                0, 0);
+    }
+
+    @ConstructorBinding
     public DetectionProperties {
         if (!(highUtilisation > 0) || Double.isInfinite(highUtilisation)) {
             throw new IllegalArgumentException("weft.telemetry.detection.high-utilisation: must be > 0 (got "
@@ -52,5 +71,18 @@ public record DetectionProperties(
             throw new IllegalArgumentException("weft.telemetry.detection.frozen-expected-utilisation: must be in "
                     + "(0, 1] (got " + frozenExpectedUtilisation + ")");
         }
+        if (!(highDropFraction >= 0 && highDropFraction < 1)) {
+            throw new IllegalArgumentException("weft.telemetry.detection.high-drop-fraction: must be in [0, 1) (got "
+                    + highDropFraction + ")");
+        }
+        if (!(lowDropFraction >= 0) || (highDropFraction > 0 && lowDropFraction >= highDropFraction)) {
+            throw new IllegalArgumentException("weft.telemetry.detection.low-drop-fraction: must be >= 0 and below "
+                    + "high-drop-fraction " + highDropFraction + " (got " + lowDropFraction + ")");
+        }
+    }
+
+    /** Whether the queue-drop entry rule is on. */
+    public boolean dropRuleOn() {
+        return highDropFraction > 0;
     }
 }

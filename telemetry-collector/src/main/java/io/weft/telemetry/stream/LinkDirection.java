@@ -26,6 +26,9 @@ import io.weft.telemetry.config.DetectionProperties;
  *       frozenExpectedUtilisation, the direction goes down; octets moving again bring it up;</li>
  *   <li>hysteresis: not hot and EWMA above high for samplesToEnter successive rate samples:
  *       hotspot-start; hot and EWMA below low: hotspot-end. Between low and high nothing changes.</li>
+ *   <li>with the queue-drop rule on, each queue sample of the sending port is judged too: not hot and
+ *       more than highDropFraction of the offered packets dropped for samplesToEnter successive
+ *       samples: hotspot-start; the end then also needs the drop fraction at most lowDropFraction.</li>
  * </ol>
  */
 public final class LinkDirection {
@@ -64,6 +67,8 @@ public final class LinkDirection {
     // Decisions.
     boolean hot;
     int samplesAbove;
+    /** Successive queue samples above the drop threshold; not saved (a restore starts counting again). */
+    int samplesDropping;
     DownCause down = DownCause.NONE;
     long frozenSinceNs = -1;
     double ewmaBeforeFreeze = Double.NaN;
@@ -94,6 +99,7 @@ public final class LinkDirection {
         if (s.queue() != null) {
             if (arc.side() == MeasuredArc.Side.SENDER) {
                 queueSample(s);
+                dropRule(arc, s.timestampNs(), p, ids, now, out);
             }
             return;
         }
@@ -166,10 +172,43 @@ public final class LinkDirection {
             } else {
                 samplesAbove = 0;
             }
-        } else if (ewma < p.lowUtilisation()) {
+        } else if (ewma < p.lowUtilisation() && !(p.dropRuleOn() && queueDropFraction() > p.lowDropFraction())) {
             hot = false;
+            samplesDropping = 0;
             out.add(event(HotspotEvent.Kind.HOTSPOT_END, arc, sampleNs, now, ids, p.lowUtilisation()));
         }
+    }
+
+    private void dropRule(MeasuredArc arc, long sampleNs, DetectionProperties p, Ids ids, Instant now,
+                          List<Emitted> out) {
+        if (!p.dropRuleOn() || hot) {
+            return;
+        }
+        if (queueDropFraction() > p.highDropFraction()) {
+            samplesDropping++;
+            if (samplesDropping >= p.samplesToEnter()) {
+                hot = true;
+                samplesDropping = 0;
+                samplesAbove = 0;
+                out.add(event(HotspotEvent.Kind.HOTSPOT_START, arc, sampleNs, now, ids, p.highDropFraction()));
+            }
+        } else {
+            samplesDropping = 0;
+        }
+    }
+
+    /**
+     * Dropped / (transmitted + dropped) packets over every queue's latest interval; 0 when the queues
+     * offered nothing (no packets, no drops) or report none.
+     */
+    double queueDropFraction() {
+        long sent = 0;
+        long dropped = 0;
+        for (QueueCounters c : queues.values()) {
+            sent += c.transmitDelta;
+            dropped += c.droppedDelta;
+        }
+        return sent + dropped == 0 ? 0 : (double) dropped / (sent + dropped);
     }
 
     private void packetSample(InterfaceSample s, boolean sender) {

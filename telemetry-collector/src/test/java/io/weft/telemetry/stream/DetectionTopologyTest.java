@@ -22,7 +22,9 @@ class DetectionTopologyTest {
 
     @AfterEach
     void stop() {
-        t.close();
+        if (t != null) {
+            t.close();
+        }
     }
 
     private void start(DetectionProperties p) {
@@ -173,5 +175,61 @@ class DetectionTopologyTest {
         assertThat(copy.hot()).isTrue();
         assertThat(copy.ewma()).isEqualTo(d.ewma());
         assertThat(LinkDirectionSerde.write(copy)).isEqualTo(LinkDirectionSerde.write(d));
+    }
+
+    /** leaf1 eth1's queue "0" (direction leaf1-spine1 > spine1) at t seconds: packets sent and dropped so far. */
+    private void queue(double tSeconds, long transmitted, long dropped) {
+        t.send("leaf1", "{\"name\":\"queues\",\"timestamp\":" + (long) (tSeconds * 1e9) + ",\"tags\":{\"target\":"
+                + "\"leaf1\",\"interface_interface-id\":\"eth1\",\"queue_name\":\"0\"},\"values\":{"
+                + "\"/qos/interfaces/interface/output/queues/queue/state/transmit-pkts\":\"" + transmitted + "\","
+                + "\"/qos/interfaces/interface/output/queues/queue/state/dropped-pkts\":\"" + dropped + "\"}}");
+    }
+
+    @Test
+    void aThrottledPortIsHotByItsQueueDropsWhileItsUtilisationStaysLow() {
+        // Utilisation never nears 0.8: a throttle lowers what the link carries. 2 samples above 10 % drops enter.
+        start(new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05, 0.10, 0.01));
+        queue(0, 0, 0);
+        second(0.1);
+        queue(1, 1000, 0);
+        second(0.1);
+        queue(2, 1700, 300); // 30 % of the offered packets dropped
+        assertThat(kinds()).isEmpty();
+        second(0.07);
+        queue(3, 2400, 600);
+        assertThat(kinds()).containsExactly("hotspot-start@3000000000");
+        // Low utilisation does not end it while the port still drops.
+        second(0.07);
+        queue(4, 3100, 900);
+        second(0.07);
+        assertThat(kinds()).isEmpty();
+        // The traffic left (nothing offered): no drops, low utilisation: the end.
+        queue(5, 3100, 900);
+        second(0.0);
+        assertThat(kinds()).containsExactly("hotspot-end@6000000000");
+    }
+
+    @Test
+    void dropsBelowTheThresholdOrWithTheRuleOffNeverMakeAHotspot() {
+        start(new DetectionProperties(0.8, 0.6, 1, 1.0, 3000, 0.05, 0.10, 0.01));
+        queue(0, 0, 0);
+        queue(1, 1000, 50); // 5 %: below 10 %
+        queue(2, 2000, 100);
+        assertThat(kinds()).isEmpty();
+        t.close();
+        start(RAW); // the rule off (the default): 50 % drops are not a hotspot
+        queue(0, 0, 0);
+        queue(1, 1000, 1000);
+        queue(2, 2000, 2000);
+        assertThat(kinds()).isEmpty();
+    }
+
+    @Test
+    void dropThresholdsAreCheckedByName() {
+        t = null;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05,
+                1.0, 0)).hasMessageStartingWith("weft.telemetry.detection.high-drop-fraction");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05,
+                0.1, 0.2)).hasMessageStartingWith("weft.telemetry.detection.low-drop-fraction");
     }
 }

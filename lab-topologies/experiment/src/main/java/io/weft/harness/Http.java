@@ -1,4 +1,4 @@
-package io.weft.systemtests;
+package io.weft.harness;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,39 +13,39 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** Plain java.net.http calls to the services on loopback, JSON bodies read as trees. */
-final class Http {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class Http {
+    public static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     /** A reply; {@code body} is null when empty or not JSON, {@code at} is when it arrived (wall clock). */
-    record Reply(int status, JsonNode body, String text, Instant at) {
+    public record Reply(int status, JsonNode body, String text, Instant at) {
     }
 
     private Http() {
     }
 
-    static HttpRequest.Builder request(int port, String path, String token) {
+    public static HttpRequest.Builder request(int port, String path, String token) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(90));
         return token == null ? b : b.header("Authorization", "Bearer " + token);
     }
 
-    static Reply get(int port, String path, String token) {
+    public static Reply get(int port, String path, String token) {
         return send(request(port, path, token).GET().build());
     }
 
-    static Reply post(int port, String path, String token, String json) {
+    public static Reply post(int port, String path, String token, String json) {
         return send(request(port, path, token).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
-    static Reply delete(int port, String path, String token) {
+    public static Reply delete(int port, String path, String token) {
         return send(request(port, path, token).DELETE().build());
     }
 
     /** Sends; a connection failure is a reply with status -1 (readiness waits retry on it). */
-    static Reply send(HttpRequest req) {
+    public static Reply send(HttpRequest req) {
         try {
             HttpResponse<String> r = CLIENT.send(req, HttpResponse.BodyHandlers.ofString());
             return reply(r);
@@ -57,7 +57,7 @@ final class Http {
         }
     }
 
-    static CompletableFuture<Reply> sendAsync(HttpRequest req) {
+    public static CompletableFuture<Reply> sendAsync(HttpRequest req) {
         return CLIENT.sendAsync(req, HttpResponse.BodyHandlers.ofString()).thenApply(Http::reply);
     }
 

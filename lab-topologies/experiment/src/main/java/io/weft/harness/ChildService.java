@@ -1,4 +1,4 @@
-package io.weft.systemtests;
+package io.weft.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,11 +15,12 @@ import java.util.stream.Stream;
 /**
  * One Weft deployable run as a child JVM exactly as {@code tools/lib.sh run_java} runs it: the module's
  * jar plus its {@code target/lib/*}, a main class, environment and arguments. Output (stdout and stderr)
- * goes to {@code system-tests/target/<name>.log}, whose tail is printed when a test fails.
+ * goes to {@code <logDir>/<name>.log}, whose tail is printed when a test or an experiment fails. Shared
+ * by system-tests and the lab experiments, so both start the services one way.
  */
-final class ChildService {
+public final class ChildService {
     /** JVM options of every child; C1 and the serial collector start a service faster on 2 shared cores. */
-    static final String JAVA_OPTS = System.getenv().getOrDefault("WEFT_SYSTEM_TEST_JAVA_OPTS",
+    public static final String JAVA_OPTS = System.getenv().getOrDefault("WEFT_SYSTEM_TEST_JAVA_OPTS",
             "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
 
     private final String name;
@@ -33,14 +34,14 @@ final class ChildService {
     }
 
     /**
-     * Starts {@code mainClass} of {@code module} (a path under the repository root, e.g.
-     * {@code controller-app/standalone}).
+     * Starts {@code mainClass} of {@code module} (a path under the repository root {@code root}, e.g.
+     * {@code controller-app/standalone}), logging to {@code logDir/<name>.log}.
      *
      * @throws IllegalStateException naming the module when it has not been packaged
      */
-    static ChildService start(String name, String module, String mainClass, String heap, Map<String, String> env,
-                              List<String> args) {
-        Path target = SystemTestPaths.root().resolve(module).resolve("target");
+    public static ChildService start(Path root, Path logDir, String name, String module, String mainClass,
+                                     String heap, Map<String, String> env, List<String> args) {
+        Path target = root.resolve(module).resolve("target");
         Path jar = moduleJar(target, module);
         Path lib = target.resolve("lib");
         if (!Files.isDirectory(lib)) {
@@ -53,7 +54,7 @@ final class ChildService {
         cmd.addAll(Arrays.asList(JAVA_OPTS.trim().split("\\s+")));
         cmd.addAll(List.of("-cp", jar + ":" + lib + "/*", mainClass));
         cmd.addAll(args);
-        Path log = SystemTestPaths.target().resolve(name + ".log");
+        Path log = logDir.resolve(name + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         // Nothing of the caller's Weft environment may leak in: each child gets exactly what it is given.
         pb.environment().keySet().removeIf(k -> k.startsWith("WEFT_"));
@@ -79,16 +80,16 @@ final class ChildService {
         }
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Fails with the log's tail when the process has exited (a readiness wait calls it each round). */
-    void checkAlive() {
+    public void checkAlive() {
         if (!process.isAlive()) {
             throw new IllegalStateException(name + " exited with status " + process.exitValue() + "; its log ends:\n"
                     + tail(40));
@@ -96,7 +97,7 @@ final class ChildService {
     }
 
     /** The whole log so far (for waits on a line it prints). */
-    String logText() {
+    public String logText() {
         try {
             return Files.readString(log, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -105,7 +106,7 @@ final class ChildService {
     }
 
     /** The last {@code lines} lines of the log. */
-    String tail(int lines) {
+    public String tail(int lines) {
         List<String> all;
         try {
             all = Files.readAllLines(log, StandardCharsets.UTF_8);
@@ -115,12 +116,12 @@ final class ChildService {
         return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
     /** SIGTERM (the services shut down cleanly on it), then SIGKILL after 10 s. */
-    void stop() {
+    public void stop() {
         if (!process.isAlive()) {
             return;
         }
@@ -136,7 +137,7 @@ final class ChildService {
     }
 
     /** CPU seconds the process has used so far (user + system), from /proc; NaN where unreadable. */
-    double cpuSeconds() {
+    public double cpuSeconds() {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");

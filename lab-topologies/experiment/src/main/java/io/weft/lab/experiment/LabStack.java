@@ -1,0 +1,352 @@
+package io.weft.lab.experiment;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import io.weft.devstack.Devstack;
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.harness.ChildService;
+import io.weft.harness.Http;
+import io.weft.lab.netns.NetnsLab;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+
+/**
+ * Every part of Weft around the namespace lab, each real and in its own process: the devstack (in
+ * this JVM), the lab (one weft-switch gNMI agent per switch), the standalone controller provisioning
+ * those switches from the lab's {@code fabric-gnmi.json} and publishing {@code weft.fabric},
+ * weft-telemetry sampling the switches into {@code weft.telemetry.interfaces}, the telemetry
+ * collector (queue-drop rule on), and per run scheduler-api (loop on or off) and one nic-agent per
+ * host NIC of the job. {@link #close} removes everything it started, in reverse order; it is also
+ * what the CLI's shutdown hook runs on Ctrl-C.
+ */
+final class LabStack implements AutoCloseable {
+    static final String SCHEDULER_TOKEN = "experiment-scheduler-token-0123456789";
+    static final String AGENT_TOKEN = "experiment-agent-token-0123456789";
+    /** Every leaf uplink gets a TBF this fast from the start, so a throttle is a rate change of a live queue. */
+    static final double LINE_MBIT = 10_000;
+    private static final Duration READY = Duration.ofSeconds(120);
+    private static final String QUIET_KAFKA = "--logging.level.org.apache.kafka=WARN";
+
+    final ExperimentOptions options;
+    final Path root;
+    final Path dir;
+    final FabricPlan plan;
+    final NetnsLab lab;
+    /** The job's endpoints, in ring order: the first -> second flow is the one the throttle hits. */
+    final List<String> jobNics;
+    /** The hit flow's source leaf: its uplinks carry the throttle's TBF. */
+    final String sourceLeaf;
+    private final Consumer<String> progress;
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final List<ChildService> children = new ArrayList<>();
+    private Devstack devstack;
+    private DevstackEndpoints endpoints;
+    private int collectorPort;
+    private ChildService scheduler;
+    private int schedulerPort;
+    private final List<Process> agents = new ArrayList<>();
+    private Path agentBin;
+    private boolean closed;
+
+    LabStack(ExperimentOptions options, Path root, Consumer<String> progress) throws Exception {
+        this.options = options;
+        this.root = root;
+        this.dir = options.out().toAbsolutePath();
+        this.progress = progress;
+        Fabric fabric;
+        if (options.fabric().equals("ft4")) {
+            // The k=4 fat-tree: a 4-flow ring over one NIC of each pod, every flow through the superspines.
+            fabric = io.weft.lab.fabric.FatTreeGenerator.generate(io.weft.lab.fabric.FatTreeGenerator.kary(4));
+            jobNics = List.of("p1-leaf1-nic1", "p2-leaf1-nic1", "p3-leaf1-nic1", "p4-leaf1-nic1");
+        } else {
+            // The paper's shape: two hosts, two disjoint paths.
+            fabric = FabricJson.read(root.resolve("contracts/examples/leaf-spine-2x2.json"));
+            jobNics = List.of("nic1", "nic3");
+        }
+        this.plan = Planner.plan(fabric, null);
+        this.sourceLeaf = plan.attachment(jobNics.get(0)).to();
+        this.lab = new NetnsLab(plan, options.tag()).stateDir(dir.resolve("lab"));
+    }
+
+    int collectorPort() {
+        return collectorPort;
+    }
+
+    int schedulerPort() {
+        return schedulerPort;
+    }
+
+    /** Builds everything but the scheduler and the agents. On failure removes what it built and throws. */
+    synchronized void start() throws Exception {
+        Files.createDirectories(dir);
+        Path bin = dir.resolve("bin");
+        progress.accept("building the nic-agent and weft-telemetry (go build)");
+        agentBin = GoBinaries.nicAgent(root, bin);
+        Path telemetryBin = GoBinaries.telemetry(root, bin);
+
+        progress.accept("building the " + options.fabric() + " lab (switches configured over gNMI)");
+        started.push(lab::down);
+        lab.up(NetnsLab.Progress.NONE);
+        for (String uplink : uplinks()) {
+            lab.shape(sourceLeaf, uplink, LINE_MBIT);
+        }
+
+        progress.accept("starting the devstack (Kafka, PostgreSQL)");
+        Path devDir = dir.resolve("devstack");
+        deleteTree(devDir);
+        devstack = Devstack.builder().stateDir(devDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).start();
+        started.push(devstack);
+        endpoints = devstack.endpoints();
+
+        progress.accept("starting the controller, weft-telemetry and the collector");
+        int controllerPort = freePort();
+        collectorPort = freePort();
+        ChildService controller = child("controller", "controller-app/standalone",
+                "io.weft.controller.standalone.StandaloneController", "256m",
+                Map.of("WEFT_KAFKA_BOOTSTRAP", endpoints.kafkaBootstrapServers()),
+                List.of("--fabric", lab.labDir().resolve(NetnsLab.GNMI_FABRIC_FILE).toString(),
+                        "--http-port", Integer.toString(controllerPort), "--state-dir", dir.resolve("controller").toString(),
+                        // The experiment's throttle is a tc change, not an intent drift; no read-back needed.
+                        "--gnmi-resync-ms", "3600000"));
+        Map<String, String> collectorEnv = new HashMap<>(db());
+        collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
+        Path streams = dir.resolve("collector-streams");
+        deleteTree(streams);
+        collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streams.toString());
+        child("telemetry-collector", "telemetry-collector", "io.weft.telemetry.TelemetryCollectorApplication", "512m",
+                collectorEnv, List.of(QUIET_KAFKA,
+                        "--weft.telemetry.detection.samples-to-enter=" + options.samplesToEnter(),
+                        "--weft.telemetry.detection.high-drop-fraction=" + options.dropFraction(),
+                        "--weft.telemetry.detection.low-drop-fraction=" + options.dropFraction() / 5));
+        Process telemetry = new ProcessBuilder(telemetryBin.toString(), "--brokers", endpoints.kafkaBootstrapServers(),
+                "--targets-file", lab.labDir().resolve("gnmi-targets.txt").toString(),
+                "--interval", options.intervalMs() + "ms")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("weft-telemetry.log").toFile()).start();
+        started.push(() -> stop(telemetry));
+        await("controller GET /healthz", () -> Http.get(controllerPort, "/healthz", null).status() == 200);
+        await("collector Kafka Streams RUNNING", () -> {
+            Http.Reply r = Http.get(collectorPort, "/v1/status", null);
+            return r.status() == 200 && r.body().path("streams").asText().equals("RUNNING");
+        });
+        String probe = uplinks().get(0);
+        await("collector loads of " + probe + " (weft-telemetry -> Kafka -> collector)", () -> {
+            if (!telemetry.isAlive()) {
+                throw new IllegalStateException("weft-telemetry exited; see " + dir.resolve("weft-telemetry.log"));
+            }
+            Http.Reply r = Http.get(collectorPort, "/v1/links/" + probe + "/series", null);
+            return r.status() == 200 && r.body().path("points").size() > 0;
+        });
+    }
+
+    /** Starts scheduler-api with hotspot re-placement on or off, and the job's nic-agents following it. */
+    synchronized void startScheduler(boolean loop) throws Exception {
+        stopScheduler();
+        schedulerPort = freePort();
+        Map<String, String> env = new HashMap<>(db());
+        env.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
+        env.put("WEFT_TOKENS", "experiment:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
+                + String.join(",", plan.nics()) + "=" + AGENT_TOKEN);
+        scheduler = ChildService.start(root, dir, "scheduler-api-loop-" + (loop ? "on" : "off"), "scheduler-api",
+                "io.weft.scheduler.SchedulerApiApplication", "512m", env,
+                List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200"));
+        await("scheduler-api placing on the controller's snapshot", () -> {
+            scheduler.checkAlive();
+            int s = Http.get(schedulerPort, "/v1/agents/" + jobNics.get(0) + "/paths", AGENT_TOKEN).status();
+            return Http.get(schedulerPort, "/v1/jobs", SCHEDULER_TOKEN).status() == 200 && (s == 200 || s == 204);
+        });
+        if (loop) {
+            // It follows weft.hotspots from "latest": a hotspot before it holds a partition is lost to it.
+            awaitGroupAssigned("weft-scheduler-reroute");
+        }
+        for (String nic : jobNics) {
+            agents.add(startAgent(nic));
+        }
+    }
+
+    synchronized void stopScheduler() {
+        for (Process p : agents) {
+            stop(p);
+        }
+        agents.clear();
+        if (scheduler != null) {
+            scheduler.stop();
+            scheduler = null;
+        }
+    }
+
+    /** The source leaf's links to other switches, in fabric order. */
+    List<String> uplinks() {
+        List<String> out = new ArrayList<>();
+        for (io.weft.fabric.Link l : plan.fabric().links()) {
+            String other = l.a().node().equals(sourceLeaf) ? l.b().node()
+                    : l.b().node().equals(sourceLeaf) ? l.a().node() : null;
+            if (other != null && plan.fabric().node(other).role().isSwitch()) {
+                out.add(l.id());
+            }
+        }
+        return out;
+    }
+
+    Path agentLog(String nic) {
+        return dir.resolve("agent-" + nic + ".log");
+    }
+
+    private Process startAgent(String nic) throws IOException {
+        Path home = dir.resolve("agents").resolve(nic);
+        deleteTree(home);
+        Files.createDirectories(home);
+        ProcessBuilder pb = new ProcessBuilder(agentBin.toString(), "run", "--nic", nic,
+                "--server", "http://127.0.0.1:" + schedulerPort, "--netns", lab.layout().namespace(nic),
+                "--state-file", home.resolve("state.json").toString(), "--ev-file", home.resolve("ev-ports").toString(),
+                "--socket", home.resolve("agent.sock").toString(), "--metrics-addr", "127.0.0.1:" + freePort(),
+                "--wait", "20s", "--log-format", "json", "--stream=true")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(agentLog(nic).toFile()));
+        pb.environment().keySet().removeIf(k -> k.startsWith("WEFT_"));
+        pb.environment().put("WEFT_AGENT_TOKEN", AGENT_TOKEN);
+        return pb.start();
+    }
+
+    /** Polls until {@code condition} holds; fails after the readiness timeout or when a service exited. */
+    void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + READY.toNanos();
+        while (!condition.getAsBoolean()) {
+            children.forEach(ChildService::checkAlive);
+            if (scheduler != null) {
+                scheduler.checkAlive();
+            }
+            for (Process p : agents) {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("a nic-agent exited (" + p.exitValue() + "); see " + dir);
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + READY.toSeconds() + " s waiting for " + what
+                        + "; logs in " + dir);
+            }
+            sleep(100);
+        }
+    }
+
+    private void awaitGroupAssigned(String group) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrapServers());
+        try (Admin admin = Admin.create(p)) {
+            await("consumer group " + group + " holding its partitions", () -> {
+                try {
+                    ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all()
+                            .get(10, TimeUnit.SECONDS).get(group);
+                    return d.groupState() == org.apache.kafka.common.GroupState.STABLE
+                            && d.members().stream().anyMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                } catch (Exception notYet) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    private ChildService child(String name, String module, String main, String heap, Map<String, String> env,
+                               List<String> args) {
+        ChildService c = ChildService.start(root, dir, name, module, main, heap, env, args);
+        children.add(c);
+        started.push(c::stop);
+        return c;
+    }
+
+    private Map<String, String> db() {
+        return Map.of("WEFT_KAFKA_BOOTSTRAP", endpoints.kafkaBootstrapServers(), "WEFT_JDBC_URL", endpoints.jdbcUrl(),
+                "WEFT_JDBC_USER", endpoints.jdbcUser(), "WEFT_JDBC_PASSWORD", endpoints.jdbcPassword());
+    }
+
+    /** The last lines of every service's log, for a failure message. */
+    String tails(int lines) {
+        StringBuilder b = new StringBuilder();
+        List<ChildService> all = new ArrayList<>(children);
+        if (scheduler != null) {
+            all.add(scheduler);
+        }
+        for (ChildService c : all) {
+            b.append("----- ").append(c.name()).append(" (").append(c.log()).append(") -----\n").append(c.tail(lines))
+                    .append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Stops agents, services, weft-telemetry, the devstack, then removes the lab. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopScheduler();
+        while (!started.isEmpty()) {
+            try {
+                started.pop().close();
+            } catch (Exception e) {
+                System.err.println("experiment: cleanup step failed: " + e.getMessage());
+            }
+        }
+    }
+
+    static void stop(Process p) {
+        p.destroy();
+        try {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port: " + e.getMessage(), e);
+        }
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    static void deleteTree(Path d) throws IOException {
+        if (!Files.exists(d)) {
+            return;
+        }
+        try (var s = Files.walk(d)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
+    /** The lab's interface-level API (throttle, routes) for a run. */
+    NetnsLab lab() {
+        return lab;
+    }
+}

@@ -1,0 +1,353 @@
+package io.weft.lab.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.harness.Http;
+import io.weft.lab.netns.LabException;
+import io.weft.lab.netns.NetnsLab;
+
+/**
+ * One run: a ring job over the stack's NICs placed by scheduler-api, its routes installed by the real
+ * nic-agents, iperf3 UDP along the first flow (first NIC -> second) for the run's duration, and
+ * (unless a baseline) at {@code throttleAtS} the fault on the first fabric link that flow crosses: a
+ * TBF on the source leaf's port ({@code throttle}), or the link cut at its far end ({@code
+ * link-down}: the next switch's port admin-down, so the leaf's port loses its carrier). The receiver's
+ * intervals, the host's route changes and each component's own records give the result.
+ */
+final class RerouteRun {
+    private static final int IPERF_PORT = 5201;
+    /** iperf3 UDP datagrams: an SRv6 encap (40 bytes) on 1200 bytes stays below the veths' 1500 MTU. */
+    private static final int DATAGRAM_BYTES = 1200;
+    /** A datagram's frame at the receiving NIC (what its rx_bytes counts): payload + UDP 8 + IPv6 40 + Ethernet 14. */
+    static final int RX_FRAME_BYTES = DATAGRAM_BYTES + 8 + 40 + 14;
+    /**
+     * The same datagram at the throttled fabric port, where it still carries the outer IPv6 header
+     * of the SRv6 encap (40 more): the TBF meters these frames, so the rate it is given is the
+     * receiver-side throttle times TBF_FRAME_BYTES / RX_FRAME_BYTES. (A throttle sized without this
+     * delivered 7-8 % less than asked: 99.6 of 114.3 Mbit/s of iperf3 payload.)
+     */
+    static final int TBF_FRAME_BYTES = RX_FRAME_BYTES + 40;
+
+    /** The offered rate as the receiver's counter sees it (frames), Mbit/s. */
+    static double offeredRxMbit(double offeredPayloadMbit) {
+        return offeredPayloadMbit * RX_FRAME_BYTES / DATAGRAM_BYTES;
+    }
+
+    private final LabStack stack;
+    private final ExperimentOptions o;
+    private final Consumer<String> status;
+
+    RerouteRun(LabStack stack, Consumer<String> status) {
+        this.stack = stack;
+        this.o = stack.options;
+        this.status = status;
+    }
+
+    RunResult run(String name, double throttleMbit) throws Exception {
+        NetnsLab lab = stack.lab();
+        int port = stack.schedulerPort();
+        String src = stack.jobNics.get(0);
+        String dst = stack.jobNics.get(1);
+        Http.Reply created = Http.post(port, "/v1/jobs", LabStack.SCHEDULER_TOKEN, "{\"name\":\"reroute-" + name
+                + "\",\"pattern\":\"ring\",\"order\":\"given\",\"endpoints\":[\"" + String.join("\",\"", stack.jobNics)
+                + "\"],\"demandGbps\":100,\"encoding\":\"srv6\"}");
+        if (created.status() != 201) {
+            throw new IllegalStateException("job not created: " + created.status() + " " + created.text());
+        }
+        JsonNode job = created.body();
+        String jobId = job.get("id").asText();
+        JsonNode hit = flow(job, src, dst);
+        // The hit flow's first fabric hop: its source leaf's port towards the next switch.
+        String throttleLink = hit.get("links").get(1).asText();
+        String leaf = hit.get("nodes").get(1).asText();
+        String spine = hit.get("nodes").get(2).asText();
+        awaitRoutes(job);
+        Map<String, List<String>> before = paths(job);
+        String originalCarriers = String.join(",", texts(hit.get("carriers")));
+        Instant runStart = Instant.now();
+
+        Throughput tp;
+        boolean linkDown = o.fault().equals("link-down");
+        Instant throttledAt = null;
+        long t0EpochNs = 0;
+        // The receiver's port: its NIC's only link, named as the lab names it in the NIC's namespace.
+        String rxIface = lab.layout().iface(lab.plan().attachment(dst).link().id(), dst);
+        try (RouteMonitor routes = new RouteMonitor(lab.layout().namespace(src));
+             RxSampler rx = new RxSampler(lab.layout().namespace(dst), rxIface, 100)) {
+            Path serverOut = stack.dir.resolve("iperf3-" + name + "-server.json");
+            Process server = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace(dst), "iperf3", "-s",
+                    "-1", "-J", "-i", "0.1", "-p", Integer.toString(IPERF_PORT))
+                    .redirectErrorStream(true).redirectOutput(serverOut.toFile()).start();
+            Process client = null;
+            try {
+                LabStack.sleep(300); // the server binds its port
+                client = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace(src), "iperf3", "-c",
+                        lab.plan().nicAddress(dst), "-p", Integer.toString(IPERF_PORT), "-u",
+                        "-b", Math.round(o.offeredMbit()) + "M", "-l", Integer.toString(DATAGRAM_BYTES),
+                        // Socket buffers large enough that a busy 2-core machine does not drop at the receiver.
+                        "-w", "4M", "-t", Integer.toString(o.durationS()), "-J")
+                        .redirectErrorStream(true)
+                        .redirectOutput(stack.dir.resolve("iperf3-" + name + "-client.json").toFile()).start();
+                long t0 = System.nanoTime();
+                Instant start = Instant.now();
+                t0EpochNs = start.getEpochSecond() * 1_000_000_000L + start.getNano();
+                boolean throttled = Double.isNaN(throttleMbit);
+                long end = t0 + TimeUnit.SECONDS.toNanos(o.durationS() + 20);
+                while (client.isAlive() && System.nanoTime() < end) {
+                    double t = (System.nanoTime() - t0) / 1e9;
+                    if (!throttled && t >= o.throttleAtS()) {
+                        if (linkDown) {
+                            cut(throttleLink, spine);
+                        } else {
+                            lab.shape(leaf, throttleLink, throttleMbit * TBF_FRAME_BYTES / RX_FRAME_BYTES);
+                        }
+                        throttledAt = Instant.now();
+                        throttled = true;
+                    }
+                    status.accept(String.format(Locale.ROOT, "%-9s %5.1f/%d s  %s", name, Math.min(t, o.durationS()),
+                            o.durationS(), routeNow(routes, originalCarriers, throttledAt)));
+                    LabStack.sleep(50);
+                }
+                if (!client.waitFor(5, TimeUnit.SECONDS) || !server.waitFor(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("iperf3 did not finish; see " + serverOut);
+                }
+            } finally {
+                if (client != null && client.isAlive()) {
+                    LabStack.stop(client);
+                }
+                if (server.isAlive()) {
+                    LabStack.stop(server);
+                }
+                if (throttledAt != null && linkDown) {
+                    // Both ends up and confirmed over gNMI by the lab (the agents re-install their routes).
+                    lab.setLink(throttleLink, true);
+                } else if (throttledAt != null) {
+                    lab.shape(leaf, throttleLink, LabStack.LINE_MBIT);
+                }
+            }
+            Throughput app = Throughput.parse(Files.readString(serverOut)); // checks iperf3 ran without error
+            tp = RxSampler.throughput(rx.readings(), t0EpochNs, o.durationS());
+            if (tp.samples().size() < o.durationS() * 5) {
+                throw new IllegalStateException("the receiver's counter was read " + tp.samples().size() + " times in "
+                        + o.durationS() + " s (iperf3 itself reported " + app.samples().size() + " intervals)");
+            }
+            JsonNode after = ok(Http.get(port, "/v1/jobs/" + jobId, LabStack.SCHEDULER_TOKEN));
+            LinkedHashMap<String, Long> stages = new LinkedHashMap<>();
+            int hotspots = 0;
+            if (throttledAt != null) {
+                hotspots = stages(stages, throttledAt, runStart, throttleLink, spine, jobId, hit.get("id").asText(),
+                        routes, originalCarriers, tp);
+            }
+            RunResult r = new RunResult(name, tp, o.throttleAtS(), throttleMbit, throttleLink, hit.get("id").asText(),
+                    affected(job, throttleLink, spine, linkDown), before, paths(after), stages, hotspots);
+            cleanUp(jobId, throttleLink, throttledAt != null);
+            return r;
+        }
+    }
+
+    /** A few words on the hit flow's host route: original, or moved (and when). */
+    private static String routeNow(RouteMonitor routes, String original, Instant throttledAt) {
+        for (RouteMonitor.RouteEvent e : routes.events()) {
+            if (!e.deleted() && !e.carriers().isEmpty() && !String.join(",", e.carriers()).equals(original)) {
+                return "route moved to " + String.join(",", e.carriers()) + (throttledAt == null ? ""
+                        : String.format(Locale.ROOT, " %d ms after the throttle",
+                        Duration.between(throttledAt, e.at()).toMillis()));
+            }
+        }
+        return throttledAt == null ? "route " + original : "throttled, route " + original;
+    }
+
+    /**
+     * Fills {@code out} with ms after the throttle of each stage; returns how many hotspot-starts the
+     * collector recorded for the throttled direction.
+     */
+    private int stages(LinkedHashMap<String, Long> out, Instant throttled, Instant runStart, String link, String spine,
+                       String jobId, String flowId, RouteMonitor routes, String original, Throughput tp)
+            throws IOException {
+        int port = stack.collectorPort();
+        // The collector may still be writing: give its history a moment to hold the event.
+        List<JsonNode> starts = new ArrayList<>();
+        boolean linkDown = o.fault().equals("link-down");
+        String kind = linkDown ? "link-down" : "hotspot-start";
+        for (int i = 0; i < 30 && starts.isEmpty(); i++) {
+            JsonNode h = Http.get(port, "/v1/hotspots?from=" + runStart + "&linkId=" + link + "&kind=" + kind,
+                    null).body();
+            if (h != null) {
+                for (JsonNode e : h.path("events").isArray() ? h.path("events") : h.path("hotspots")) {
+                    // A cut link is down in both directions; a throttle makes only the leaf's direction hot.
+                    if (linkDown || e.path("direction").asText().equals(spine)) {
+                        starts.add(e);
+                    }
+                }
+            }
+            if (starts.isEmpty()) {
+                LabStack.sleep(200);
+            }
+        }
+        JsonNode first = null;
+        for (JsonNode e : starts) {
+            if (first == null || e.get("sampleTimestampNs").asLong() < first.get("sampleTimestampNs").asLong()) {
+                first = e;
+            }
+        }
+        if (first != null) {
+            long sampleNs = first.get("sampleTimestampNs").asLong();
+            out.put("sample", ms(throttled, Instant.ofEpochSecond(0, sampleNs)));
+            out.put("hotspot", ms(throttled, Instant.parse(first.get("detectedAt").asText())));
+        }
+        Instant committed = null;
+        JsonNode history = Http.get(stack.schedulerPort(), "/v1/jobs/" + jobId + "/history", LabStack.SCHEDULER_TOKEN)
+                .body();
+        if (history != null) {
+            for (JsonNode c : history.path("changes")) {
+                String reason = c.path("reason").asText();
+                if (c.path("flowId").asText().equals(flowId)
+                        && (reason.startsWith("hotspot:") || reason.startsWith("link-down:"))) {
+                    committed = Instant.parse(c.get("at").asText());
+                    out.put("committed", ms(throttled, committed));
+                    break;
+                }
+            }
+        }
+        if (committed != null) {
+            Instant answered = AgentLog.firstApplyAfter(Files.readAllLines(stack.agentLog(stack.jobNics.get(0))),
+                    committed);
+            if (answered != null) {
+                out.put("agent answered", ms(throttled, answered));
+            }
+        }
+        String dst = stack.lab().plan().nicAddress(stack.jobNics.get(1)) + "/128";
+        Instant installed = null;
+        for (RouteMonitor.RouteEvent e : routes.events()) {
+            if (!e.deleted() && e.dst().equals(dst) && !e.carriers().isEmpty()
+                    && !String.join(",", e.carriers()).equals(original) && e.at().isAfter(throttled)) {
+                installed = e.at();
+                out.put("route installed", ms(throttled, installed));
+                break;
+            }
+        }
+        if (installed != null) {
+            double before = tp.meanMbit(Math.max(0, o.throttleAtS() - 2.5), o.throttleAtS() - 0.2);
+            double installedS = o.throttleAtS() + Duration.between(throttled, installed).toMillis() / 1000.0;
+            double restored = tp.firstSustained(installedS - 0.1, 0.9 * before, 1);
+            if (!Double.isNaN(restored)) {
+                out.put("throughput restored", Math.round((restored - o.throttleAtS()) * 1000));
+            }
+        }
+        return starts.size();
+    }
+
+    /**
+     * Cuts a link at its far end: that switch's port admin-down. The near end (the source leaf's
+     * port, which sends the hit flow) keeps its admin state and loses its carrier, as with a pulled
+     * cable; the far switch reports its port DOWN. (The controller would set the far port up again
+     * at its next read-back; the experiment's controller reads back once an hour.)
+     */
+    private void cut(String linkId, String farNode) throws LabException {
+        NetnsLab lab = stack.lab();
+        new io.weft.lab.netns.Shell().run("ip", "-n", lab.layout().namespace(farNode), "link", "set", "dev",
+                lab.layout().iface(linkId, farNode), "down");
+    }
+
+    private static long ms(Instant from, Instant to) {
+        return Duration.between(from, to).toMillis();
+    }
+
+    /** Removes the job and waits until the collector has ended the throttled direction's hotspot (if any). */
+    private void cleanUp(String jobId, String link, boolean throttled) {
+        Http.delete(stack.schedulerPort(), "/v1/jobs/" + jobId, LabStack.SCHEDULER_TOKEN);
+        if (!throttled) {
+            return;
+        }
+        Instant since = Instant.now().minusSeconds(o.durationS() + 30L);
+        stack.await("the collector ending the hotspot on " + link, () -> {
+            JsonNode h = Http.get(stack.collectorPort(), "/v1/hotspots?from=" + since + "&linkId=" + link, null)
+                    .body();
+            if (h == null) {
+                return false;
+            }
+            JsonNode list = h.path("events").isArray() ? h.path("events") : h.path("hotspots");
+            // Newest first: the link is back when its latest event is neither a hotspot start nor a link down.
+            for (JsonNode e : list) {
+                String kind = e.path("kind").asText();
+                return !kind.equals("hotspot-start") && !kind.equals("link-down");
+            }
+            return true;
+        });
+    }
+
+    private void awaitRoutes(JsonNode job) {
+        for (JsonNode f : job.get("flows")) {
+            String src = f.get("src").asText();
+            String dst = f.get("dst").asText();
+            String carriers = String.join(" ", texts(f.get("carriers")));
+            String ns = stack.lab().layout().namespace(src);
+            String addr = stack.lab().plan().nicAddress(dst) + "/128";
+            stack.await(src + " routing " + dst + " over [ " + carriers + " ]", () -> {
+                try {
+                    return new io.weft.lab.netns.Shell().run("ip", "-n", ns, "-6", "route", "show", addr, "proto", "200")
+                            .contains("[ " + carriers + " ]");
+                } catch (LabException e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    /** Flows crossing the link towards {@code toNode} (a throttle), or either way (a cut link). */
+    static java.util.Set<String> affected(JsonNode job, String link, String toNode, boolean eitherWay) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (JsonNode f : job.get("flows")) {
+            JsonNode links = f.get("links");
+            JsonNode nodes = f.get("nodes");
+            for (int i = 0; i < links.size(); i++) {
+                if (links.get(i).asText().equals(link) && (eitherWay || nodes.get(i + 1).asText().equals(toNode))) {
+                    out.add(f.get("id").asText());
+                }
+            }
+        }
+        return out;
+    }
+
+    static Map<String, List<String>> paths(JsonNode job) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (JsonNode f : job.get("flows")) {
+            out.put(f.get("id").asText(), texts(f.get("links")));
+        }
+        return out;
+    }
+
+    static JsonNode flow(JsonNode job, String src, String dst) {
+        for (JsonNode f : job.get("flows")) {
+            if (f.get("src").asText().equals(src) && f.get("dst").asText().equals(dst)) {
+                return f;
+            }
+        }
+        throw new IllegalStateException("no flow " + src + " -> " + dst + " in " + job);
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static JsonNode ok(Http.Reply r) {
+        if (r.status() != 200) {
+            throw new IllegalStateException("scheduler-api answered " + r.status() + ": " + r.text());
+        }
+        return r.body();
+    }
+}
