@@ -17,6 +17,8 @@ import io.weft.devstack.junit.DevstackExtension;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
+import io.weft.harness.ChildService;
+import io.weft.harness.Http;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,7 +56,7 @@ class LiveIncidentSystemTest {
             // From here on the live fabric is the switches: the scripted ones stop (the collector
             // takes the live fabric's lower counters for a counter reset, as after a switch reboot).
             weft.switches.close();
-            ChildService live = ChildService.start("live-fabric", "simulator", "io.weft.simulator.live.LiveMain",
+            ChildService live = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "live-fabric", "simulator", "io.weft.simulator.live.LiveMain",
                     "256m", Map.of("WEFT_KAFKA_BOOTSTRAP", weft.devstack.kafkaBootstrapServers(),
                             "WEFT_LIVE_AGENT_TOKEN", WeftSystem.AGENT_TOKEN,
                             "WEFT_LIVE_SCHEDULER_TOKEN", WeftSystem.SCHEDULER_TOKEN),
