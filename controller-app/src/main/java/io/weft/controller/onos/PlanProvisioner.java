@@ -1,7 +1,6 @@
 package io.weft.controller.onos;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.common.base.Strings;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.FabricValidator;
 import io.weft.plan.FabricPlan;
@@ -41,6 +40,7 @@ import java.util.Dictionary;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -182,7 +182,7 @@ public class PlanProvisioner implements WeftPlanService {
             log.info("{} changed from {} to {}", PUBLISH_RETRY_MS, publishRetryMs, retry);
             publishRetryMs = retry;
         }
-        String bootstrap = Strings.nullToEmpty(Tools.get(props, KAFKA_BOOTSTRAP)).trim();
+        String bootstrap = Objects.toString(Tools.get(props, KAFKA_BOOTSTRAP), "").trim();
         if (!bootstrap.equals(kafkaBootstrap)) {
             log.info("{} changed from '{}' to '{}'", KAFKA_BOOTSTRAP, kafkaBootstrap, bootstrap);
             kafkaBootstrap = bootstrap;
