@@ -134,8 +134,9 @@ class OnosKarafResolutionTest {
 
     @Test
     void weftCommandsAreRegisteredWithKarafsShell() throws Exception {
-        String help = karaf.run(60_000, "weft-plan --help", "weft-intent --help");
-        assertThat(help).contains("onos:weft-plan").contains("onos:weft-intent").doesNotContain("Command not found");
+        String help = karaf.run(60_000, "weft-plan --help", "weft-intent --help", "weft-devices --help");
+        assertThat(help).contains("onos:weft-plan").contains("onos:weft-intent").contains("onos:weft-devices")
+                .doesNotContain("Command not found");
     }
 
     /** Extracts the entries under {@code prefix} of a zip into {@code target}, without the prefix. */
