@@ -75,7 +75,12 @@ final class KarafInstance implements AutoCloseable {
             if (!server.isAlive()) {
                 throw new IllegalStateException("Karaf exited with " + server.exitValue() + ":\n" + tail("server.out"));
             }
-            last = run(30_000, "feature:list -i");
+            try {
+                last = run(30_000, "feature:list -i");
+            } catch (ClientTimeoutException e) {
+                last = e.getMessage();
+                continue;
+            }
             if (last.contains("feature ") && last.contains("ssh ") && !last.contains("Command not found")) {
                 return;
             }
@@ -85,23 +90,45 @@ final class KarafInstance implements AutoCloseable {
                 + "\nserver.out:\n" + tail("server.out"));
     }
 
-    /** Runs shell commands, one per line, through {@code bin/client -b}; returns what Karaf printed. */
+    /**
+     * Runs shell commands, one per line, through {@code bin/client -b}; returns what Karaf printed.
+     * The answer goes to a file, not a pipe, so that a client that hangs (seen on a loaded machine)
+     * is killed at the deadline instead of blocking the read forever.
+     */
     String run(long timeoutMs, String... commands) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder("sh", home.resolve("bin/client").toString(), "-a",
-                Integer.toString(sshPort), "-h", "127.0.0.1", "-u", "karaf", "-p", "karaf", "-r", "5", "-d", "1", "-b")
-                .directory(home.toFile())
-                .redirectErrorStream(true);
-        environment(pb);
-        Process p = pb.start();
-        p.getOutputStream().write((String.join("\n", commands) + "\n").getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("bin/client did not finish within " + timeoutMs + " ms: "
-                    + String.join("; ", commands));
+        Path in = Files.createTempFile(home, "client-in", ".txt");
+        Path out = Files.createTempFile(home, "client-out", ".txt");
+        try {
+            Files.writeString(in, String.join("\n", commands) + "\n", StandardCharsets.UTF_8);
+            ProcessBuilder pb = new ProcessBuilder("sh", home.resolve("bin/client").toString(), "-a",
+                    Integer.toString(sshPort), "-h", "127.0.0.1", "-u", "karaf", "-p", "karaf", "-r", "5", "-d", "1",
+                    "-b")
+                    .directory(home.toFile())
+                    .redirectErrorStream(true)
+                    .redirectInput(in.toFile())
+                    .redirectOutput(out.toFile());
+            environment(pb);
+            Process p = pb.start();
+            if (!p.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                throw new ClientTimeoutException("bin/client did not finish within " + timeoutMs + " ms: "
+                        + String.join("; ", commands) + "; it printed:\n" + Files.readString(out, StandardCharsets.UTF_8));
+            }
+            return stripAnsi(Files.readString(out, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(in);
+            Files.deleteIfExists(out);
         }
-        return stripAnsi(new String(out, StandardCharsets.UTF_8));
+    }
+
+    /** {@link #run} hit its deadline. */
+    static final class ClientTimeoutException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        ClientTimeoutException(String message) {
+            super(message);
+        }
     }
 
     String tail(String file) {
@@ -121,7 +148,10 @@ final class KarafInstance implements AutoCloseable {
         pb.environment().remove("EXTRA_JAVA_OPTS");
     }
 
-    /** Stops Karaf: the script's java child first (the shell script may not exec it), then the script. */
+    /**
+     * Kills Karaf: the script's java child first (the shell script may not exec it), then the script.
+     * No graceful shutdown: the run directory is thrown away and the next run starts from a copy.
+     */
     @Override
     public void close() throws InterruptedException {
         if (server == null) {
@@ -129,14 +159,10 @@ final class KarafInstance implements AutoCloseable {
         }
         List<ProcessHandle> tree = new ArrayList<>();
         server.descendants().forEach(tree::add);
-        tree.forEach(ProcessHandle::destroy);
-        server.destroy();
-        if (!server.waitFor(30, TimeUnit.SECONDS)) {
-            tree.forEach(ProcessHandle::destroyForcibly);
-            server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        tree.forEach(ProcessHandle::destroyForcibly);
+        server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         for (ProcessHandle h : tree) {
-            h.onExit().completeOnTimeout(h, 10, TimeUnit.SECONDS).join();
+            h.onExit().completeOnTimeout(h, 30, TimeUnit.SECONDS).join();
         }
     }
 

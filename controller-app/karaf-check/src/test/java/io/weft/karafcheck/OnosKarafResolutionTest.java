@@ -34,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OnosKarafResolutionTest {
     static final String WEFT_BSN = "io.weft.weft-controller-app";
+    private static final String SEPARATOR = "=====weft-karaf-check: ";
     static final List<String> ONOS_BSNS = List.of("org.onosproject.onlab-misc", "org.onosproject.onlab-osgi",
             "org.onosproject.onlab-rest", "org.onosproject.onos-api", "org.onosproject.onos-core-serializers",
             "org.onosproject.onos-core-common", "org.onosproject.onos-cli", "org.onosproject.onos-rest", "io.atomix");
@@ -47,6 +48,8 @@ class OnosKarafResolutionTest {
     private String onosInstall;
     private String weftInstall;
     private BundleTable bundles;
+    /** What Karaf answered per command of the last batch, by command. */
+    private final Map<String, String> answers = new LinkedHashMap<>();
     private long startMs;
     private long readyMs;
 
@@ -72,7 +75,23 @@ class OnosKarafResolutionTest {
         weftInstall = karaf.run(180_000,
                 "feature:repo-add mvn:io.weft/weft-controller-app/" + appVersion + "/xml/features",
                 "feature:install weft-controller-app");
-        bundles = BundleTable.parse(karaf.run(60_000, "bundle:list -t 0 -s"));
+        // One client session for every question (each bin/client costs a JVM start); bundles by name.
+        List<String> questions = List.of("bundle:list -t 0 -s", "bundle:diag " + WEFT_BSN,
+                "bundle:requirements " + WEFT_BSN, "weft-plan --help", "weft-intent --help", "weft-devices --help");
+        List<String> batch = new ArrayList<>();
+        for (String q : questions) {
+            batch.add("echo '" + SEPARATOR + q + "'");
+            batch.add(q);
+        }
+        String all = karaf.run(120_000, batch.toArray(new String[0]));
+        for (String part : all.split(Pattern.quote(SEPARATOR))) {
+            int nl = part.indexOf('\n');
+            if (nl > 0) {
+                answers.put(part.substring(0, nl).trim(), part.substring(nl + 1));
+            }
+        }
+        assertThat(answers).as("answers to " + questions + " in:\n" + all).containsKeys(questions.toArray(new String[0]));
+        bundles = BundleTable.parse(answers.get("bundle:list -t 0 -s"));
         readyMs = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("karaf-check: Karaf shell ready in %d ms, ONOS + Weft installed after %d ms, %d bundles%n",
                 startMs, readyMs, bundles.rows.size());
@@ -112,10 +131,10 @@ class OnosKarafResolutionTest {
     }
 
     @Test
-    void weftImportsResolveToOnosAndNothingOfGrpcGuavaOrProtobufComesFromOutside() throws Exception {
-        int id = bundles.bySymbolicName(WEFT_BSN).id;
-        assertThat(karaf.run(60_000, "bundle:diag " + id).trim()).as("bundle:diag of Weft's bundle").isEmpty();
-        String requirements = karaf.run(60_000, "bundle:requirements " + id);
+    void weftImportsResolveToOnosAndNothingOfGrpcGuavaOrProtobufComesFromOutside() {
+        assertThat(answers.get("bundle:diag " + WEFT_BSN).trim()).as("bundle:diag of Weft's bundle").isEmpty();
+        String requirements = answers.get("bundle:requirements " + WEFT_BSN);
+        assertThat(requirements).contains(WEFT_BSN + " [" + bundles.bySymbolicName(WEFT_BSN).id + "] requires:");
         Map<String, String> providers = new LinkedHashMap<>();
         Matcher m = REQUIREMENT.matcher(requirements);
         while (m.find()) {
@@ -133,10 +152,10 @@ class OnosKarafResolutionTest {
     }
 
     @Test
-    void weftCommandsAreRegisteredWithKarafsShell() throws Exception {
-        String help = karaf.run(60_000, "weft-plan --help", "weft-intent --help", "weft-devices --help");
-        assertThat(help).contains("onos:weft-plan").contains("onos:weft-intent").contains("onos:weft-devices")
-                .doesNotContain("Command not found");
+    void weftCommandsAreRegisteredWithKarafsShell() {
+        for (String cmd : List.of("weft-plan", "weft-intent", "weft-devices")) {
+            assertThat(answers.get(cmd + " --help")).as(cmd).contains("onos:" + cmd).doesNotContain("Command not found");
+        }
     }
 
     /** Extracts the entries under {@code prefix} of a zip into {@code target}, without the prefix. */
