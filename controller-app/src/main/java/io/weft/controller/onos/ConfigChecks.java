@@ -1,7 +1,7 @@
 package io.weft.controller.onos;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.google.common.net.InetAddresses;
+import io.weft.plan.Ipv6;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,9 +72,18 @@ final class ConfigChecks {
         }
     }
 
-    /** True for a syntactically valid IPv6 address (no zone, no prefix length); never resolves names. */
+    /**
+     * True for a syntactically valid IPv6 address (no zone, no prefix length, no embedded IPv4);
+     * never resolves names. The core's parser, so netcfg accepts exactly what the planner does, and
+     * the bundle needs no Guava from ONOS.
+     */
     static boolean isIpv6(String s) {
-        return s.indexOf(':') >= 0 && s.indexOf('%') < 0 && InetAddresses.isInetAddress(s);
+        try {
+            Ipv6.parse(s);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static List<String> sorted(Set<String> s) {

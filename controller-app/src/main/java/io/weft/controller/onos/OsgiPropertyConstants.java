@@ -14,6 +14,18 @@ public final class OsgiPropertyConstants {
     public static final String PUBLISH_RETRY_MS = "publishRetryMs";
     public static final int PUBLISH_RETRY_MS_DEFAULT = 5000;
 
+    /** Deadline of every gNMI Capabilities, Get and Set (a dead switch holds one worker this long). */
+    public static final String GNMI_TIMEOUT_MS = "gnmiTimeoutMs";
+    public static final int GNMI_TIMEOUT_MS_DEFAULT = 5000;
+
+    /** Every switch is read back this often; what drifted (a restart with an empty config) is pushed again. */
+    public static final String GNMI_RESYNC_MS = "gnmiResyncMs";
+    public static final int GNMI_RESYNC_MS_DEFAULT = 30000;
+
+    /** Switches synced at once. */
+    public static final String GNMI_MAX_IN_FLIGHT = "gnmiMaxInFlight";
+    public static final int GNMI_MAX_IN_FLIGHT_DEFAULT = 16;
+
     private OsgiPropertyConstants() {
     }
 }

@@ -1,7 +1,6 @@
 package io.weft.controller.onos;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.common.base.Strings;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.FabricValidator;
 import io.weft.plan.FabricPlan;
@@ -9,6 +8,8 @@ import io.weft.plan.PlanException;
 import io.weft.plan.Planner;
 import io.weft.plan.SnapshotJson;
 import io.weft.plan.intent.DeviceIntent;
+import io.weft.southbound.gnmi.DeviceStatus;
+import io.weft.southbound.gnmi.GnmiTarget;
 import org.onlab.util.Tools;
 import org.onosproject.cfg.ComponentConfigService;
 import org.onosproject.core.ApplicationId;
@@ -39,8 +40,10 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Dictionary;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -70,6 +73,11 @@ import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
  * {@value OsgiPropertyConstants#REPLAN_DEBOUNCE_MS} so a burst of link events costs one plan. Each
  * run catches and logs its own failure and keeps the last good plan; a snapshot that did not
  * reach Kafka is published again after {@value OsgiPropertyConstants#PUBLISH_RETRY_MS}.
+ *
+ * <p>Each plan goes, with the gNMI endpoints of the switches' netcfg, to {@link WeftDeviceService},
+ * which pushes the device intents; when a switch changes state (in sync, pending, unreachable,
+ * rejected) the snapshot is published again with the new {@code deviceStates}, as the standalone
+ * controller does, at most once per {@value #STATE_PUBLISH_DEBOUNCE_MS} ms.
  */
 @Component(immediate = true, service = WeftPlanService.class,
         property = {
@@ -78,6 +86,9 @@ import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
             PUBLISH_RETRY_MS + ":Integer=" + PUBLISH_RETRY_MS_DEFAULT,
         })
 public class PlanProvisioner implements WeftPlanService {
+    /** Switch state changes within this window are published as one snapshot version, not one each. */
+    static final long STATE_PUBLISH_DEBOUNCE_MS = 500;
+
     private static final Set<DeviceEvent.Type> DEVICE_TYPES = EnumSet.of(
             DeviceEvent.Type.DEVICE_ADDED, DeviceEvent.Type.DEVICE_REMOVED,
             DeviceEvent.Type.DEVICE_AVAILABILITY_CHANGED, DeviceEvent.Type.PORT_ADDED,
@@ -106,6 +117,9 @@ public class PlanProvisioner implements WeftPlanService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ComponentConfigService componentConfigService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected WeftDeviceService switchProvisioning;
+
     /** Replaced only on the planning thread once active (tests set it before activation). */
     volatile SnapshotPublisher publisher = new LoggingSnapshotPublisher();
 
@@ -114,6 +128,8 @@ public class PlanProvisioner implements WeftPlanService {
     private final NetworkConfigListener configListener = new InternalConfigListener();
     private final MastershipListener mastershipListener = new InternalMastershipListener();
     private final AtomicBoolean replanPending = new AtomicBoolean();
+    private final AtomicBoolean statesPending = new AtomicBoolean();
+    private final Runnable statesListener = this::requestStatesPublish;
 
     /** Quiet time in ms after a topology or config event before re-planning; default 200. */
     private volatile int replanDebounceMs = REPLAN_DEBOUNCE_MS_DEFAULT;
@@ -130,6 +146,12 @@ public class PlanProvisioner implements WeftPlanService {
     /** What the last re-plans logged, so that a lasting problem is logged once (planning thread only). */
     private List<String> lastProblems = List.of();
     private List<String> lastInvalid = List.of();
+    private List<String> lastGnmiProblems = List.of();
+    /** What the switches were last handed (planning thread only). */
+    private FabricPlan provisionedPlan;
+    private Map<String, GnmiTarget> provisionedTargets = Map.of();
+    /** Switch states in the last published snapshot (planning thread only). */
+    private Map<String, String> publishedStates = Map.of();
     private ScheduledExecutorService executor;
     private ApplicationId appId;
 
@@ -143,6 +165,7 @@ public class PlanProvisioner implements WeftPlanService {
         linkService.addListener(linkListener);
         configService.addListener(configListener);
         mastershipService.addListener(mastershipListener);
+        switchProvisioning.addListener(statesListener);
         if (isPlanOwner()) {
             requestReplan("activation");
         }
@@ -151,6 +174,7 @@ public class PlanProvisioner implements WeftPlanService {
 
     @Deactivate
     protected void deactivate() {
+        switchProvisioning.removeListener(statesListener);
         mastershipService.removeListener(mastershipListener);
         configService.removeListener(configListener);
         linkService.removeListener(linkListener);
@@ -182,7 +206,7 @@ public class PlanProvisioner implements WeftPlanService {
             log.info("{} changed from {} to {}", PUBLISH_RETRY_MS, publishRetryMs, retry);
             publishRetryMs = retry;
         }
-        String bootstrap = Strings.nullToEmpty(Tools.get(props, KAFKA_BOOTSTRAP)).trim();
+        String bootstrap = Objects.toString(Tools.get(props, KAFKA_BOOTSTRAP), "").trim();
         if (!bootstrap.equals(kafkaBootstrap)) {
             log.info("{} changed from '{}' to '{}'", KAFKA_BOOTSTRAP, kafkaBootstrap, bootstrap);
             kafkaBootstrap = bootstrap;
@@ -321,20 +345,90 @@ public class PlanProvisioner implements WeftPlanService {
             }
             FabricPlan plan = Planner.plan(built.fabric(), previousPlan);
             if (previous != null && sameContent(previous, built, plan)) {
+                provisionSwitches(previous.plan(), built); // a gnmi netcfg change alone lands here
                 if (publishedVersion < previous.version()) {
                     publish(previous); // an earlier publish failed: this is the retry
                 }
                 return;
             }
             long version = lastVersion + 1;
-            ObjectNode snapshot = SnapshotJson.toTree(plan, built.linkStates(), version);
+            ObjectNode snapshot = withDeviceStates(SnapshotJson.toTree(plan, built.linkStates(), version));
             PlanState next = new PlanState(built, plan, snapshot, version);
             current = next;
+            provisionSwitches(plan, built);
             publish(next);
         } catch (PlanException e) {
             log.warn("Fabric not planned: {}", e.getMessage());
         } catch (RuntimeException e) {
             log.error("Re-planning failed; keeping plan v{}", current == null ? 0 : current.version(), e);
+        }
+    }
+
+    /**
+     * Planning thread: hands the plan to the gNMI provisioning with the endpoint of every Weft switch
+     * that has a {@code gnmi} netcfg, when the plan or an endpoint changed.
+     */
+    private void provisionSwitches(FabricPlan plan, BuiltFabric built) {
+        Map<String, GnmiTarget> targets = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<DeviceId, String> e : built.nodeIds().entrySet()) {
+            WeftDeviceConfig cfg = configService.getConfig(e.getKey(), WeftDeviceConfig.class);
+            if (cfg == null || !cfg.hasGnmi() || !plan.nodeIds().containsKey(e.getValue())) {
+                continue;
+            }
+            try {
+                targets.put(e.getValue(), cfg.gnmiTarget(e.getValue()));
+            } catch (IllegalArgumentException ex) {
+                problems.add(e.getKey() + ": " + ex.getMessage());
+            }
+        }
+        if (!problems.equals(lastGnmiProblems)) {
+            problems.forEach(p -> log.warn("Not provisioned over gNMI: {}", p));
+            lastGnmiProblems = problems;
+        }
+        if (plan == provisionedPlan && targets.equals(provisionedTargets)) {
+            return;
+        }
+        provisionedPlan = plan;
+        provisionedTargets = targets;
+        switchProvisioning.provision(plan, targets);
+    }
+
+    /** Sets the snapshot's {@code deviceStates} (left out when no switch is provisioned over gNMI). */
+    private ObjectNode withDeviceStates(ObjectNode snapshot) {
+        List<DeviceStatus> devices = switchProvisioning.devices();
+        publishedStates = DeviceStates.names(devices);
+        snapshot.remove("deviceStates");
+        if (!devices.isEmpty()) {
+            snapshot.set("deviceStates", DeviceStates.snapshotStates(devices));
+        }
+        return snapshot;
+    }
+
+    /** Provisioning thread: a switch may have changed state; publish (debounced) on the planning thread. */
+    private void requestStatesPublish() {
+        ScheduledExecutorService ex = executor;
+        if (ex != null && statesPending.compareAndSet(false, true)) {
+            ex.schedule(this::publishStates, STATE_PUBLISH_DEBOUNCE_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Planning thread: the same plan as the next version when a switch's state name changed. */
+    private void publishStates() {
+        statesPending.set(false);
+        try {
+            PlanState s = current;
+            if (s == null || DeviceStates.names(switchProvisioning.devices()).equals(publishedStates)) {
+                return;
+            }
+            long version = s.version() + 1;
+            ObjectNode snapshot = s.snapshot().deepCopy();
+            snapshot.put("version", version);
+            PlanState next = new PlanState(s.built(), s.plan(), withDeviceStates(snapshot), version);
+            current = next;
+            publish(next);
+        } catch (RuntimeException e) {
+            log.error("Publishing switch states failed", e);
         }
     }
 
@@ -369,9 +463,13 @@ public class PlanProvisioner implements WeftPlanService {
     /** Planning thread: this instance no longer owns the plan; a later owner period re-seeds. */
     private void dropPlan() {
         if (current != null && !isPlanOwner()) {
-            log.info("No longer the plan owner; dropping plan v{}", current.version());
+            log.info("No longer the plan owner; dropping plan v{} and leaving the switches to the new owner",
+                    current.version());
             current = null;
             publishedVersion = 0;
+            provisionedPlan = null;
+            provisionedTargets = Map.of();
+            switchProvisioning.release();
         }
     }
 

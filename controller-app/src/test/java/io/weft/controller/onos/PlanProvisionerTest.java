@@ -29,11 +29,13 @@ class PlanProvisionerTest {
     private final RecordingPublisher published = new RecordingPublisher();
     private final List<String> cfgRegistered = new ArrayList<>();
     private final PlanProvisioner provisioner = new PlanProvisioner();
+    private final RecordingDeviceService switches = new RecordingDeviceService();
 
     @BeforeEach
     void wire() {
         wire(provisioner, t, mastership, cfgRegistered);
         provisioner.publisher = published;
+        provisioner.switchProvisioning = switches;
     }
 
     /** Wires a provisioner to the fakes of a test fabric; this instance masters every switch. */
@@ -48,6 +50,7 @@ class PlanProvisionerTest {
         p.linkService = fabric.links;
         p.configService = fabric.configs;
         p.mastershipService = mastership;
+        p.switchProvisioning = new RecordingDeviceService();
         p.componentConfigService = new ComponentConfigAdapter() {
             @Override
             public void registerProperties(Class<?> componentClass) {
@@ -264,6 +267,52 @@ class PlanProvisionerTest {
         assertThat(published.versions).containsExactly(42L);
         assertThat(provisioner.current().plan().nodeId("leaf1")).isEqualTo(64);
         assertThat(provisioner.current().plan().nodeId("leaf2")).isEqualTo(65);
+    }
+
+    @Test
+    void everyPlanGoesToTheSwitchesWithGnmiNetcfgAndAnEndpointChangeAloneIsHandedOver() throws Exception {
+        t.configs.putDevice("device:leaf1", Fixtures.inline(
+                "{'role':'leaf','name':'leaf1','gnmi':{'address':'10.0.0.1','username':'weft','password':'pw'}}"));
+        t.configs.putDevice("device:spine1", Fixtures.inline(
+                "{'role':'spine','name':'spine1','srv6NodeId':17,'gnmi':{'address':'10.0.0.17','port':50051}}"));
+        activate();
+
+        assertThat(switches.plans).containsExactly(provisioner.current().plan());
+        assertThat(switches.lastTargets()).containsOnlyKeys("leaf1", "spine1");
+        assertThat(switches.lastTargets().get("leaf1").endpoint()).isEqualTo("10.0.0.1:9339");
+        assertThat(switches.lastTargets().get("leaf1").username()).isEqualTo("weft");
+        assertThat(switches.lastTargets().get("spine1").endpoint()).isEqualTo("10.0.0.17:50051");
+
+        // Only the gNMI endpoint changes: no new plan version, but the switch gets its new endpoint.
+        t.configs.putDevice("device:spine1", Fixtures.inline(
+                "{'role':'spine','name':'spine1','srv6NodeId':17,'gnmi':{'address':'10.0.0.99'}}"));
+        deliver(t.configs.listeners, new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED,
+                DeviceId.deviceId("device:spine1"), WeftDeviceConfig.class));
+        provisioner.awaitIdle();
+
+        assertThat(published.versions).containsExactly(1L);
+        assertThat(switches.targets).hasSize(2);
+        assertThat(switches.lastTargets().get("spine1").endpoint()).isEqualTo("10.0.0.99:9339");
+
+        // An event that changes nothing hands nothing over again.
+        deliver(t.devices.listeners, new DeviceEvent(DeviceEvent.Type.PORT_UPDATED,
+                t.devices.getDevice(DeviceId.deviceId("device:leaf1"))));
+        provisioner.awaitIdle();
+        assertThat(switches.targets).hasSize(2);
+        assertThat(published.last().has("deviceStates")).as("no switch state known yet").isFalse();
+    }
+
+    @Test
+    void losingOwnershipReleasesTheSwitches() throws Exception {
+        activate();
+        assertThat(switches.plans).hasSize(1);
+
+        mastership.master("device:leaf1", FakeMastershipService.OTHER);
+        deliver(mastership.listeners, new MastershipEvent(MastershipEvent.Type.MASTER_CHANGED,
+                DeviceId.deviceId("device:leaf1"), new MastershipInfo()));
+        provisioner.awaitIdle();
+
+        assertThat(switches.releases).isEqualTo(1);
     }
 
     @Test

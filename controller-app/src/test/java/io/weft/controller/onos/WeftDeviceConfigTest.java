@@ -1,6 +1,7 @@
 package io.weft.controller.onos;
 
 import io.weft.fabric.Role;
+import io.weft.southbound.gnmi.GnmiTarget;
 import org.junit.jupiter.api.Test;
 import org.onosproject.net.DeviceId;
 
@@ -27,6 +28,57 @@ class WeftDeviceConfigTest {
         assertThat(cfg.rail()).isEqualTo(2);
         assertThat(cfg.srv6NodeId()).isEqualTo(18);
         assertThat(cfg.address()).isEqualTo("2001:db8:ff::1");
+    }
+
+    @Test
+    void readsTheGnmiEndpointIntoTheSouthboundsTarget() {
+        WeftDeviceConfig cfg = load("device-gnmi.json");
+
+        assertThat(cfg.problems()).isEmpty();
+        assertThat(cfg.hasGnmi()).isTrue();
+        GnmiTarget g = cfg.gnmiTarget("leaf1");
+        assertThat(g.switchId()).isEqualTo("leaf1");
+        assertThat(g.endpoint()).isEqualTo("leaf1.lab:57400");
+        assertThat(g.tls()).isTrue();
+        assertThat(g.caFile()).isEqualTo("/etc/weft/ca.pem");
+        assertThat(g.certFile()).isEqualTo("/etc/weft/onos.pem");
+        assertThat(g.keyFile()).isEqualTo("/etc/weft/onos.key");
+        assertThat(g.username()).isEqualTo("weft");
+        assertThat(g.password()).isEqualTo("secret");
+        assertThat(g.toString()).doesNotContain("secret");
+    }
+
+    @Test
+    void gnmiDefaultsToPlaintextOnPort9339AndIsOptional() {
+        WeftDeviceConfig cfg = Fixtures.deviceConfig(LEAF1, Fixtures.inline("{'role':'leaf','gnmi':{'address':'fd00::1'}}"));
+
+        assertThat(cfg.problems()).isEmpty();
+        assertThat(cfg.gnmiTarget("leaf1")).isEqualTo(GnmiTarget.plaintext("leaf1", "fd00::1", 9339));
+        assertThat(cfg.gnmiTarget("leaf1").endpoint()).isEqualTo("[fd00::1]:9339");
+        assertThat(load("device-minimal.json").hasGnmi()).isFalse();
+        assertThat(load("device-minimal.json").gnmiTarget("spine1")).isNull();
+    }
+
+    @Test
+    void reportsEveryBadGnmiFieldByName() {
+        WeftDeviceConfig cfg = load("device-gnmi-bad.json");
+
+        assertThat(cfg.isValid()).isFalse();
+        assertThat(cfg.problems()).containsExactlyInAnyOrder(
+                "gnmi.insecure: unknown field (allowed: address, caFile, certFile, keyFile, password, port, tls, username)",
+                "gnmi.address: required (host name or IP address of the switch's gNMI server)",
+                "gnmi.port: must be an integer in 1..65535",
+                "gnmi.tls: must be true or false",
+                "gnmi.certFile/keyFile: give both or neither",
+                "gnmi.tls: certificate files given but tls is off",
+                "gnmi.password: given without username");
+    }
+
+    @Test
+    void certificateFilesNeedTls() {
+        WeftDeviceConfig cfg = load("device-gnmi-files-without-tls.json");
+
+        assertThat(cfg.problems()).containsExactly("gnmi.tls: certificate files given but tls is off");
     }
 
     @Test
