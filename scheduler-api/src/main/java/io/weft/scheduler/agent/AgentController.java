@@ -50,9 +50,12 @@ class AgentController {
     private final ObjectMapper json;
     private final PollWriters wakers;
     private final PathStreams streams;
+    private final AgentRejections rejections;
 
     AgentController(PathBoard board, ProfileReader profiles, ReportSink reports, Placement placement,
-                    LimitsProperties limits, PollWriters wakers, PathStreams streams, ObjectMapper json) {
+                    LimitsProperties limits, PollWriters wakers, PathStreams streams, AgentRejections rejections,
+                    ObjectMapper json) {
+        this.rejections = rejections;
         this.board = board;
         this.streams = streams;
         this.wakers = wakers;
@@ -144,7 +147,9 @@ class AgentController {
 
     /** 202 once Kafka has the report. */
     @PostMapping(path = "/v1/agents/{nic}/reports", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Forward a flow report to weft.telemetry.flows")
+    @Operation(summary = "Forward a flow report to weft.telemetry.flows", description = "The report's 'rejected' "
+            + "entries (what the agent refused to apply) are not forwarded: when they differ from the NIC's previous "
+            + "report they become an 'agent-rejected' event (GET /v1/events) and the weft_agents_rejected_entries gauge (all NICs).")
     @ApiResponse(responseCode = "202", description = "Kafka has the report")
     @ApiResponse(responseCode = "400", description = "bad report; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503", description = "Kafka unavailable; retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
@@ -160,7 +165,9 @@ class AgentController {
                 throw ApiException.badRequest("flows[" + i + "]", "exactly one of ev and carrier is required");
             }
         }
-        reports.send(nic, json.writeValueAsString(report));
+        rejections.record(nic, report);
+        // The topic's consumers read flows; the rejections are the service's (events, metrics).
+        reports.send(nic, json.writeValueAsString(report.withoutRejections()));
         return ResponseEntity.accepted().build();
     }
 
