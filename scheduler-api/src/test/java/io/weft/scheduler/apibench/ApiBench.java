@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -341,6 +342,11 @@ public final class ApiBench {
      * readings drops out of the later one; the service's threads are pooled and live long.
      */
     static ThreadCpu threadCpu(long pid) {
+        return threadCpu(pid, new java.util.TreeMap<>());
+    }
+
+    /** {@link #threadCpu(long)}, also summing CPU ms by thread name (digits dropped) into {@code byName}. */
+    static ThreadCpu threadCpu(long pid, Map<String, Double> byName) {
         double fanout = 0;
         double jetty = 0;
         double total = 0;
@@ -351,6 +357,7 @@ public final class ApiBench {
                     String sched = Files.readString(t.resolve("schedstat"));
                     double ms = Long.parseLong(sched.substring(0, sched.indexOf(' '))) / 1e6;
                     total += ms;
+                    byName.merge(comm.replaceAll("[0-9]+", "#"), ms, Double::sum);
                     if (comm.startsWith("weft-fanout")) {
                         fanout += ms;
                     } else if (comm.startsWith("qtp") || comm.startsWith("jetty")) {
@@ -390,6 +397,15 @@ public final class ApiBench {
         }
         Arrays.sort(ms);
         return ms[1];
+    }
+
+    /** The round's service CPU by thread name, largest first, on stderr (where the fan-out's time goes). */
+    private static void printSplit(String round, Map<String, Double> before, Map<String, Double> after) {
+        StringBuilder b = new StringBuilder("bench: " + round + " service CPU ms by thread:");
+        after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0.0)))
+                .filter(e -> e.getValue() >= 1).sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format(Locale.ROOT, " %s=%.0f", e.getKey(), e.getValue())));
+        System.err.println(b);
     }
 
     /** Per agent: ms from the version's publish (the service's clock, epoch µs) to its arrival. */
@@ -449,7 +465,8 @@ public final class ApiBench {
                 + "],\"demandGbps\":10}";
         double cpu0 = nio.cpuMs();
         double serviceCpu0 = cpuMs(service.pid());
-        ThreadCpu threads0 = threadCpu(service.pid());
+        Map<String, Double> names0 = new java.util.TreeMap<>();
+        ThreadCpu threads0 = threadCpu(service.pid(), names0);
         long t0 = System.nanoTime();
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                 .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -463,7 +480,9 @@ public final class ApiBench {
         }
         double clientCpuMs = nio.cpuMs() - cpu0;
         double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
-        ThreadCpu threads = threadCpu(service.pid()).minus(threads0);
+        Map<String, Double> names = new java.util.TreeMap<>();
+        ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+        printSplit(name, names0, names);
         rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
         for (int i = 0; i < agents; i++) {
@@ -530,7 +549,8 @@ public final class ApiBench {
         streams.doneAt = doneAt;
         double cpu0 = nio.cpuMs();
         double serviceCpu0 = cpuMs(service.pid());
-        ThreadCpu threads0 = threadCpu(service.pid());
+        Map<String, Double> names0 = new java.util.TreeMap<>();
+        ThreadCpu threads0 = threadCpu(service.pid(), names0);
         long t0 = System.nanoTime();
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                 .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -544,7 +564,9 @@ public final class ApiBench {
                     + " streams got no event after 120 s");
         }
         double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
-        ThreadCpu threads = threadCpu(service.pid()).minus(threads0);
+        Map<String, Double> names = new java.util.TreeMap<>();
+        ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+        printSplit(name, names0, names);
         rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
         for (long at : doneAt) {
