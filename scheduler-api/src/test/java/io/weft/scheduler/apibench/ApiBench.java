@@ -35,10 +35,15 @@ import io.weft.scheduler.SchedulerApiApplication;
  *       NICs (16 per leaf, 8 spines).</li>
  *   <li>Parks {@code --agents} long-polls (agent i polls NIC i mod nics) and waits until the
  *       service's waiters gauge counts all of them; samples the service's RSS.</li>
- *   <li>Submits one ring job over every NIC: every waiting agent is affected. Update latency =
- *       time from sending the POST until the agent's poll returned its new profile. Steps 2-3 run
- *       twice on the same kept-alive connections: round 1 (reported as {@code update_round1_*})
- *       is also when the JIT compiles the wake path; round 2 gives {@code update_*}.</li>
+ *   <li>Submits one ring job over every NIC: every waiting agent is affected. The service stamps
+ *       each version when it publishes it, right after the commit ({@code Weft-Published-Us},
+ *       {@code :published-us=}): fan-out latency = that stamp until the agent has its new profile
+ *       ({@code fanout_*}); update latency = from sending the POST ({@code update_*}), the POST
+ *       itself apart ({@code job_post_ms}). Fan-out CPU ({@code service_cpu_us_per_agent}) = the
+ *       service's CPU over the update (all threads but the JIT compilers, /proc schedstat) minus that
+ *       of the same job change with no agent waiting, per agent reached. Steps 2-3 run
+ *       {@code --rounds} times (default 4) on the same connections: round 1 (reported as
+ *       {@code update_round1_*}) also compiles the wake path, the last gives the headline.</li>
  *   <li>Pulls profiles open-loop at {@code --rate} requests/s for {@code --seconds} (pull latency).</li>
  * </ol>
  * Prints a table, or with {@code --json} one object: agents, update_p50_ms, update_p99_ms,
@@ -71,6 +76,7 @@ public final class ApiBench {
         int nics = 1024;
         int rate = 1000;
         int seconds = 10;
+        int rounds = 4;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
@@ -79,11 +85,16 @@ public final class ApiBench {
                 case "--nics" -> nics = Integer.parseInt(args[++i]);
                 case "--rate" -> rate = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> {
-                    System.err.println("usage: ApiBench [--json] [--stream] [--agents N] [--nics N] [--rate R] [--seconds S]");
+                    System.err.println("usage: ApiBench [--json] [--stream] [--agents N] [--nics N] [--rate R] [--seconds S] [--rounds N]");
                     System.exit(2);
                 }
             }
+        }
+        if (rounds < 2) {
+            System.err.println("--rounds: at least 2 (the first also compiles the wake path)");
+            System.exit(2);
         }
         if (nics % NICS_PER_LEAF != 0 || nics < 2 * NICS_PER_LEAF) {
             System.err.println("--nics: must be a multiple of " + NICS_PER_LEAF + ", at least " + 2 * NICS_PER_LEAF);
@@ -94,7 +105,7 @@ public final class ApiBench {
                 .start()) {
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
-            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream);
+            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream, rounds);
             results.println(json ? r.json() : r.table());
         } finally {
             deleteTree(dir);
@@ -105,7 +116,7 @@ public final class ApiBench {
                   int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate, double rssMb, double parkSeconds,
                   double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
                   double updateServiceCpuMs, double pullServiceCpuMs, Round first, Round second,
-                  double baselineCpuMs, String variant) {
+                  double baselineCpuMs, String variant, int rounds) {
         String json() {
             double[] f = first.latencies();
             double[] fan = second.fanout();
@@ -113,7 +124,8 @@ public final class ApiBench {
                             + "\"job_post_ms\":%.1f,\"published_after_post_ms\":%.1f,"
                             + "\"fanout_first_ms\":%.1f,\"fanout_p50_ms\":%.1f,\"fanout_p99_ms\":%.1f,"
                             + "\"fanout_max_ms\":%.1f,\"service_cpu_us_per_agent\":%.1f,"
-                            + "\"fanout_thread_cpu_ms\":%.1f,\"jetty_thread_cpu_ms\":%.1f,\"baseline_service_cpu_ms\":%.1f,"
+                            + "\"fanout_thread_cpu_ms\":%.1f,\"jetty_thread_cpu_ms\":%.1f,\"gc_thread_cpu_ms\":%.1f,"
+                            + "\"jit_thread_cpu_ms\":%.1f,\"rounds\":%d,\"baseline_service_cpu_ms\":%.1f,"
                             + "\"service_cpu_total_us_per_agent\":%.1f,"
                             + "\"update_p50_ms\":%.1f,\"update_p99_ms\":%.1f,\"update_max_ms\":%.1f,\"pull_rate\":%d,"
                             + "\"pulls\":%d,\"pull_p50_ms\":%.2f,\"pull_p99_ms\":%s,\"rss_mb\":%.0f,\"park_s\":%.1f,"
@@ -124,7 +136,8 @@ public final class ApiBench {
                             + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f}",
                     variant, agents, nics, updated, jobPostMs, second.publishedAfterPostMs(), pct(fan, 0),
                     pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(), second.cpu().fanoutMs(),
-                    second.cpu().jettyMs(), baselineCpuMs, serviceCpuTotalUsPerAgent(),
+                    second.cpu().jettyMs(), second.cpu().gcMs(), second.cpu().jitMs(), rounds, baselineCpuMs,
+                    serviceCpuTotalUsPerAgent(),
                     updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
                     parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
@@ -134,10 +147,11 @@ public final class ApiBench {
 
         /**
          * The fan-out's service CPU per agent reached, in µs (goal <= 10): the update's CPU (all
-         * threads, from /proc schedstat) minus that of the same job change with no agent waiting.
+         * threads but the JIT compilers, from /proc schedstat) minus that of the same job change with
+         * no agent waiting.
          */
         double serviceCpuUsPerAgent() {
-            return updated == 0 ? Double.NaN : (second.cpu().totalMs() - baselineCpuMs) * 1000.0 / updated;
+            return updated == 0 ? Double.NaN : (second.cpu().withoutJitMs() - baselineCpuMs) * 1000.0 / updated;
         }
 
         /** The whole update's service CPU (job placement and commit included) per agent, µs. */
@@ -159,7 +173,7 @@ public final class ApiBench {
                     job POST (ring, %d flows) %.1f ms (published to agents %.1f ms after the POST was sent)
                     fan-out (from publish)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
                     fan-out service CPU      %.1f us per agent (goal <= 10): %.0f ms update - %.0f ms same change, no agent
-                                             threads: weft-fanout %.0f ms, jetty %.0f ms
+                                             (JIT left out) threads: weft-fanout %.0f ms, jetty %.0f ms, GC %.0f ms, JIT %.0f ms
                     update (from the POST)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms
                     (round 1, cold)          p50 %.1f ms   p99 %.1f ms   fan-out p99 %.1f ms   service CPU %.0f ms
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
@@ -169,7 +183,8 @@ public final class ApiBench {
                     load average             %s""",
                     variant, agents, nics, parkSeconds, updated, nics, jobPostMs, second.publishedAfterPostMs(),
                     pct(fan, 0), pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(),
-                    second.cpu().totalMs(), baselineCpuMs, second.cpu().fanoutMs(), second.cpu().jettyMs(),
+                    second.cpu().withoutJitMs(), baselineCpuMs, second.cpu().fanoutMs(), second.cpu().jettyMs(),
+                    second.cpu().gcMs(), second.cpu().jitMs(),
                     updateFirstMs, updateP50Ms, updateP99Ms, updateMaxMs, pct(first.latencies(), 50),
                     pct(first.latencies(), 99), pct(first.fanout(), 99), first.serviceCpuMs(), rate, pullP50Ms,
                     pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(), updateServiceCpuMs,
@@ -228,8 +243,8 @@ public final class ApiBench {
         }
     }
 
-    static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream)
-            throws Exception {
+    static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream,
+                      int rounds) throws Exception {
         int port = freePort();
         Process service = startService(e, fabric, nics, port);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -258,10 +273,16 @@ public final class ApiBench {
                 // The streaming variant: each agent holds one profile stream; a change is one event on it.
                 Streams streams = openStreams(http, nio, base, conns, nics);
                 first = streamRound(http, nio, base, service, streams, nics, "bench-1");
-                second = streamRound(http, nio, base, service, streams, nics, "bench-2");
+                second = first;
+                for (int k = 2; k <= rounds; k++) {
+                    second = streamRound(http, nio, base, service, streams, nics, "bench-" + k);
+                }
             } else {
                 first = updateRound(http, nio, base, service, conns, nics, "bench-1");
-                second = updateRound(http, nio, base, service, conns, nics, "bench-2");
+                second = first;
+                for (int k = 2; k <= rounds; k++) {
+                    second = updateRound(http, nio, base, service, conns, nics, "bench-" + k);
+                }
             }
             double rssMb = Math.max(first.rssMb(), second.rssMb());
             double parkSeconds = first.parkSeconds();
@@ -310,7 +331,7 @@ public final class ApiBench {
             return new Result(agents, nics, second.jobPostMs(), pct(u, 50), pct(u, 99), pct(u, 100), u.length,
                     pct(p, 50), pullP99, p.length, rate, rssMb, parkSeconds, second.clientCpuMs(), pullCpuMs, seconds,
                     loadAverage(), pct(u, 0), second.serviceCpuMs(), pullServiceCpuMs, first, second, baselineCpuMs,
-                    stream ? "stream" : "long-poll");
+                    stream ? "stream" : "long-poll", rounds);
         } finally {
             nio.close();
             service.destroy();
@@ -329,10 +350,19 @@ public final class ApiBench {
                  double parkSeconds, double[] fanout, double publishedAfterPostMs, ThreadCpu cpu) {
     }
 
-    /** Service CPU by thread kind, ms: the fan-out writers, Jetty's pool, and all threads. */
-    record ThreadCpu(double fanoutMs, double jettyMs, double totalMs) {
+    /**
+     * Service CPU by thread kind, ms: the fan-out writers, Jetty's pool (which also runs the job
+     * POST and the profile preload), the JIT compilers, the garbage collector, and all threads.
+     */
+    record ThreadCpu(double fanoutMs, double jettyMs, double jitMs, double gcMs, double totalMs) {
         ThreadCpu minus(ThreadCpu o) {
-            return new ThreadCpu(fanoutMs - o.fanoutMs, jettyMs - o.jettyMs, totalMs - o.totalMs);
+            return new ThreadCpu(fanoutMs - o.fanoutMs, jettyMs - o.jettyMs, jitMs - o.jitMs, gcMs - o.gcMs,
+                    totalMs - o.totalMs);
+        }
+
+        /** Everything but the JIT compilers: their work is a warm-up, not a cost of each change. */
+        double withoutJitMs() {
+            return totalMs - jitMs;
         }
     }
 
@@ -349,6 +379,8 @@ public final class ApiBench {
     static ThreadCpu threadCpu(long pid, Map<String, Double> byName) {
         double fanout = 0;
         double jetty = 0;
+        double jit = 0;
+        double gc = 0;
         double total = 0;
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             for (Path t : (Iterable<Path>) tasks::iterator) {
@@ -362,20 +394,24 @@ public final class ApiBench {
                         fanout += ms;
                     } else if (comm.startsWith("qtp") || comm.startsWith("jetty")) {
                         jetty += ms;
+                    } else if (comm.contains("CompilerThre")) {
+                        jit += ms;
+                    } else if (comm.startsWith("GC ") || comm.startsWith("G1 ")) {
+                        gc += ms;
                     }
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended while being read
                 }
             }
         } catch (IOException e) {
-            return new ThreadCpu(Double.NaN, Double.NaN, Double.NaN);
+            return new ThreadCpu(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
-        return new ThreadCpu(fanout, jetty, total);
+        return new ThreadCpu(fanout, jetty, jit, gc, total);
     }
 
     /**
      * The same job change with no agent waiting: its service CPU (placement, commit, the POST's
-     * answer) is what {@code service_cpu_us_per_agent} leaves out. Median of three, each job
+     * answer; JIT compiler threads left out) is what {@code service_cpu_us_per_agent} leaves out. Median of three, each job
      * released again so that the rounds start from the same state.
      */
     private static double baseline(HttpClient http, String base, Process service, int nics) throws Exception {
@@ -387,7 +423,7 @@ public final class ApiBench {
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                     .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
-            ms[k] = threadCpu(service.pid()).minus(c0).totalMs();
+            ms[k] = threadCpu(service.pid()).minus(c0).withoutJitMs();
             if (created.statusCode() != 201) {
                 throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
             }
