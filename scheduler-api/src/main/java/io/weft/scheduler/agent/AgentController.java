@@ -68,7 +68,9 @@ class AgentController {
 
     @GetMapping(path = "/v1/agents/{nic}/paths", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Long-poll the NIC's EV profile", description = "Answers at once when the NIC's version is "
-            + "newer than since (or since is absent); else waits up to wait seconds.")
+            + "newer than since (or since is absent); else waits up to wait seconds. Answers carry Weft-Version; a "
+            + "profile answer also Weft-Published-Us, when the service published that version to agents (epoch "
+            + "microseconds, right after its commit; absent when unknown).")
     @ApiResponse(responseCode = "200", description = "the current profile")
     @ApiResponse(responseCode = "304", description = "nothing newer than since within wait seconds")
     @ApiResponse(responseCode = "204", description = "the NIC never had a path")
@@ -118,8 +120,9 @@ class AgentController {
     @Operation(summary = "Stream the NIC's EV profile (server-sent events)", description = "One long-lived "
             + "response instead of repeated long-polls: an event 'profile' (id = the version, data = the EvProfile "
             + "JSON) at once when the NIC's version is newer than since (or since is absent), then one for every "
-            + "newer version; comments every 30 s keep it open. It ends after an hour or when the service stops: "
-            + "reconnect with since = the last id. Agents fall back to the long-poll where this is absent.")
+            + "newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when "
+            + "the service published that version (epoch microseconds). It ends after an hour or when the service "
+            + "stops: reconnect with since = the last id. Agents fall back to the long-poll where this is absent.")
     @ApiResponse(responseCode = "200", description = "the stream: each 'profile' event's data is an EvProfile",
             content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(implementation = EvProfile.class)))
     @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
