@@ -158,3 +158,10 @@ func (f *fakeScheduler) report(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	w.WriteHeader(http.StatusAccepted)
 }
+
+// reportsSoFar is a copy of the reports received.
+func (f *fakeScheduler) reportsSoFar() []json.RawMessage {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]json.RawMessage(nil), f.reports...)
+}

@@ -30,6 +30,9 @@ type flowReport struct {
 	NIC           string       `json:"nic"`
 	TimestampNs   string       `json:"timestampNs"`
 	Flows         []flowSample `json:"flows"`
+	// Rejected names what the agent refused of the applied profile; absent when nothing was
+	// (scheduler-api then takes the NIC's rejections as cleared).
+	Rejected []host.Rejection `json:"rejected,omitempty"`
 }
 
 type flowSample struct {
@@ -55,6 +58,7 @@ func (a *Agent) reportLoop(ctx context.Context) {
 	prevAt := time.Now()
 	tracked := ""
 	nic := nicShares{acc: map[string]counters.NICCount{}}
+	rejectedSent := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -62,7 +66,9 @@ func (a *Agent) reportLoop(ctx context.Context) {
 		case <-t.C:
 		}
 		s := a.Snapshot()
-		if len(s.Applied.Active) == 0 {
+		// Nothing flows and nothing to say: no report. A version whose every entry was refused
+		// still reports (its rejections), and so does the first one after they cleared.
+		if len(s.Applied.Active) == 0 && len(s.Applied.Rejected) == 0 && !rejectedSent {
 			continue
 		}
 		var now map[string]counters.Count
@@ -95,6 +101,7 @@ func (a *Agent) reportLoop(ctx context.Context) {
 			continue
 		}
 		a.m.reports.WithLabelValues("ok").Inc()
+		rejectedSent = len(r.Rejected) > 0
 	}
 }
 
@@ -106,7 +113,8 @@ func buildReport(nic string, at time.Time, s Status, now, prev map[string]counte
 	for _, e := range s.Applied.Active {
 		weights[e.PeerAddr+"|"+e.Format] += e.Weight
 	}
-	r := flowReport{SchemaVersion: 1, NIC: nic, TimestampNs: strconv.FormatInt(at.UnixNano(), 10), Flows: []flowSample{}}
+	r := flowReport{SchemaVersion: 1, NIC: nic, TimestampNs: strconv.FormatInt(at.UnixNano(), 10), Flows: []flowSample{},
+		Rejected: append([]host.Rejection(nil), s.Applied.Rejected...)}
 	sent := make([]float64, 0, len(s.Applied.Active)) // bytes of each flow over the interval
 	for _, e := range s.Applied.Active {
 		share := float64(e.Weight) / float64(weights[e.PeerAddr+"|"+e.Format])

@@ -1,11 +1,15 @@
 package agent
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
 	"weft.io/nic-agent/internal/counters"
 	"weft.io/nic-agent/internal/host"
+	"weft.io/nic-agent/internal/vectors"
 )
 
 func reportStatus() Status {
@@ -65,5 +69,70 @@ func TestNICCountsAreSharedByBytesAndAccumulated(t *testing.T) {
 		if r.Flows[0].CNPCount != "0" || r.Flows[0].Drops != []string{"6", "12"}[round] {
 			t.Fatalf("round %d flow a: cnp %s drops %s", round, r.Flows[0].CNPCount, r.Flows[0].Drops)
 		}
+	}
+}
+
+// TestReportNamesRejectedEntries: what Compile refused is in the report, by peer, entry, field and
+// reason; with nothing refused the field is absent (scheduler-api takes that as cleared).
+func TestReportNamesRejectedEntries(t *testing.T) {
+	s := reportStatus()
+	s.Applied.Rejected = []host.Rejection{
+		{Peer: "nic3", Entry: "f4#srv6", Field: "peers[1].entries[2].carriers[1]", Reason: `"bogus" is not an IPv6 address`},
+		{Peer: "nic4", Field: "peers[2].address", Reason: `peer "nic4" has no IPv6 address ("")`},
+	}
+	r, _ := buildReport("nic1", time.Unix(0, 1), s, nil, nil, time.Second)
+	if !reflect.DeepEqual(r.Rejected, s.Applied.Rejected) {
+		t.Fatalf("rejected = %+v, want %+v", r.Rejected, s.Applied.Rejected)
+	}
+	raw, _ := json.Marshal(r)
+	if !bytes.Contains(raw, []byte(`"rejected":[{"peer":"nic3","entry":"f4#srv6","field":"peers[1].entries[2].carriers[1]"`)) ||
+		!bytes.Contains(raw, []byte(`{"peer":"nic4","field":"peers[2].address"`)) {
+		t.Fatalf("report JSON = %s", raw)
+	}
+	r, _ = buildReport("nic1", time.Unix(0, 1), reportStatus(), nil, nil, time.Second)
+	if raw, _ := json.Marshal(r); bytes.Contains(raw, []byte(`"rejected"`)) {
+		t.Fatalf("without rejections the report has no rejected field: %s", raw)
+	}
+}
+
+// TestFlowReportVectorsFitTheReportType: every valid report of contracts/vectors/flow-reports.json
+// decodes into the agent's report type with no unknown field and encodes back to the same JSON,
+// so what the agent writes is what the contract (and scheduler-api) reads.
+func TestFlowReportVectorsFitTheReportType(t *testing.T) {
+	cases, err := vectors.FlowReports()
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := 0
+	for _, c := range cases {
+		if !c.Valid {
+			continue
+		}
+		valid++
+		t.Run(c.Name, func(t *testing.T) {
+			dec := json.NewDecoder(bytes.NewReader(c.Report))
+			dec.DisallowUnknownFields()
+			var r flowReport
+			if err := dec.Decode(&r); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			back, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, got any
+			if err := json.Unmarshal(c.Report, &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(back, &got); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Fatalf("round trip changed the report:\nwant %s\ngot  %s", c.Report, back)
+			}
+		})
+	}
+	if valid < 2 {
+		t.Fatalf("only %d valid flow-report vectors", valid)
 	}
 }

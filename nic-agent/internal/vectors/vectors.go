@@ -87,3 +87,24 @@ func load(name string, version *int, into any) error {
 	}
 	return nil
 }
+
+// FlowReportCase is one case of flow-reports.json: Report is accepted by every side when Valid,
+// else refused naming Field.
+type FlowReportCase struct {
+	Name   string          `json:"name"`
+	Valid  bool            `json:"valid"`
+	Field  string          `json:"field"`
+	Report json.RawMessage `json:"report"`
+}
+
+// FlowReports reads flow-reports.json.
+func FlowReports() ([]FlowReportCase, error) {
+	var f struct {
+		Version int              `json:"version"`
+		Cases   []FlowReportCase `json:"cases"`
+	}
+	if err := load("flow-reports.json", &f.Version, &f); err != nil {
+		return nil, err
+	}
+	return f.Cases, nil
+}

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class VectorFilesTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"usid-carriers", "ev", "gnmic-events", "counter-rates"})
+    @ValueSource(strings = {"usid-carriers", "ev", "gnmic-events", "counter-rates", "flow-reports"})
     void everyVectorFileMatchesItsSchemaAndHasUniqueCaseNames(String name) {
         JsonNode vectors = SchemaSupport.json("vectors/" + name + ".json");
         String schema = "vectors/schemas/" + name + ".schema.json";
@@ -35,6 +35,23 @@ class VectorFilesTest {
                 JsonNode record = SchemaSupport.parse(c.get("record").asText());
                 Set<ValidationMessage> errors = SchemaSupport.validate("schemas/gnmic-event.schema.json", record);
                 assertThat(errors).as(c.get("name") + ": " + SchemaSupport.describe(errors)).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void flowReportVectorsAgreeWithTheTopicSchema() {
+        // Valid reports pass the topic schema; invalid ones fail it at the vector's field (up to its
+        // last index: a missing property is reported on the object that lacks it).
+        for (JsonNode c : SchemaSupport.json("vectors/flow-reports.json").get("cases")) {
+            Set<ValidationMessage> errors = SchemaSupport.validate("schemas/flow-report.schema.json", c.get("report"));
+            String name = c.get("name").asText();
+            if (c.get("valid").asBoolean()) {
+                assertThat(errors).as(name + ": " + SchemaSupport.describe(errors)).isEmpty();
+            } else {
+                String field = c.get("field").asText();
+                String at = "$." + field.substring(0, field.lastIndexOf(']') + 1);
+                assertThat(SchemaSupport.describe(errors)).as(name).contains(at);
             }
         }
     }

@@ -50,9 +50,12 @@ class AgentController {
     private final ObjectMapper json;
     private final PollWriters wakers;
     private final PathStreams streams;
+    private final AgentRejections rejections;
 
     AgentController(PathBoard board, ProfileReader profiles, ReportSink reports, Placement placement,
-                    LimitsProperties limits, PollWriters wakers, PathStreams streams, ObjectMapper json) {
+                    LimitsProperties limits, PollWriters wakers, PathStreams streams, AgentRejections rejections,
+                    ObjectMapper json) {
+        this.rejections = rejections;
         this.board = board;
         this.streams = streams;
         this.wakers = wakers;
@@ -65,7 +68,9 @@ class AgentController {
 
     @GetMapping(path = "/v1/agents/{nic}/paths", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Long-poll the NIC's EV profile", description = "Answers at once when the NIC's version is "
-            + "newer than since (or since is absent); else waits up to wait seconds.")
+            + "newer than since (or since is absent); else waits up to wait seconds. Answers carry Weft-Version; a "
+            + "profile answer also Weft-Published-Us, when the service published that version to agents (epoch "
+            + "microseconds, right after its commit; absent when unknown).")
     @ApiResponse(responseCode = "200", description = "the current profile")
     @ApiResponse(responseCode = "304", description = "nothing newer than since within wait seconds")
     @ApiResponse(responseCode = "204", description = "the NIC never had a path")
@@ -115,8 +120,9 @@ class AgentController {
     @Operation(summary = "Stream the NIC's EV profile (server-sent events)", description = "One long-lived "
             + "response instead of repeated long-polls: an event 'profile' (id = the version, data = the EvProfile "
             + "JSON) at once when the NIC's version is newer than since (or since is absent), then one for every "
-            + "newer version; comments every 30 s keep it open. It ends after an hour or when the service stops: "
-            + "reconnect with since = the last id. Agents fall back to the long-poll where this is absent.")
+            + "newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when "
+            + "the service published that version (epoch microseconds). It ends after an hour or when the service "
+            + "stops: reconnect with since = the last id. Agents fall back to the long-poll where this is absent.")
     @ApiResponse(responseCode = "200", description = "the stream: each 'profile' event's data is an EvProfile",
             content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(implementation = EvProfile.class)))
     @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
@@ -144,7 +150,9 @@ class AgentController {
 
     /** 202 once Kafka has the report. */
     @PostMapping(path = "/v1/agents/{nic}/reports", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Forward a flow report to weft.telemetry.flows")
+    @Operation(summary = "Forward a flow report to weft.telemetry.flows", description = "The report's 'rejected' "
+            + "entries (what the agent refused to apply) are not forwarded: when they differ from the NIC's previous "
+            + "report they become an 'agent-rejected' event (GET /v1/events) and the weft_agents_rejected_entries gauge (all NICs).")
     @ApiResponse(responseCode = "202", description = "Kafka has the report")
     @ApiResponse(responseCode = "400", description = "bad report; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503", description = "Kafka unavailable; retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
@@ -160,7 +168,9 @@ class AgentController {
                 throw ApiException.badRequest("flows[" + i + "]", "exactly one of ev and carrier is required");
             }
         }
-        reports.send(nic, json.writeValueAsString(report));
+        rejections.record(nic, report);
+        // The topic's consumers read flows; the rejections are the service's (events, metrics).
+        reports.send(nic, json.writeValueAsString(report.withoutRejections()));
         return ResponseEntity.accepted().build();
     }
 

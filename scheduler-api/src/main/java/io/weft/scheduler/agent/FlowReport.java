@@ -22,10 +22,28 @@ public record FlowReport(
         @NotNull @Min(1) @Max(1) Integer schemaVersion,
         @NotBlank String nic,
         @NotNull @Pattern(regexp = UINT64, message = UINT64_MESSAGE) String timestampNs,
-        @NotNull @Size(max = 100_000) List<@Valid @NotNull FlowSample> flows) {
+        @NotNull @Size(max = 100_000) List<@Valid @NotNull FlowSample> flows,
+        @Size(max = 100_000) List<@Valid @NotNull Rejection> rejected) {
 
     static final String UINT64 = "^(0|[1-9][0-9]{0,19})$";
     static final String UINT64_MESSAGE = "must be an unsigned 64-bit integer as a decimal string";
+
+    /** The same report without its rejections (what {@code weft.telemetry.flows} carries today). */
+    FlowReport withoutRejections() {
+        return new FlowReport(schemaVersion, nic, timestampNs, flows, null);
+    }
+
+    /**
+     * A profile entry (or a whole peer, without {@code entry}) the agent refused to apply, naming
+     * the profile's field (e.g. {@code peers[1].entries[2].carriers[0]}) and why.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Rejection(
+            @NotNull String peer,
+            @Size(min = 1) String entry,
+            @NotBlank String field,
+            @NotBlank String reason) {
+    }
 
     /** One flow; exactly one of {@code ev} and {@code carrier}. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -67,14 +67,12 @@ class LongPolls implements SmartLifecycle {
     private final Map<String, Timer> timers;
     /** Set until the service has started and once it stops: polls are answered at once, never parked. */
     private volatile boolean stopping = true;
-    private final PollWriters wakers;
     private final StreamFastPath streams;
 
     LongPolls(PathBoard board, ProfileBytes profiles, Placement placement, LimitsProperties limits,
-              TokenStore tokens, PollWriters wakers, StreamFastPath streams, MeterRegistry meters) {
+              TokenStore tokens, StreamFastPath streams, MeterRegistry meters) {
         this.board = board;
         this.streams = streams;
-        this.wakers = wakers;
         this.profiles = profiles;
         this.placement = placement;
         this.limits = limits;
@@ -118,9 +116,10 @@ class LongPolls implements SmartLifecycle {
             return true;
         }
         TimeoutWheel.Deadline deadline = new TimeoutWheel.Deadline();
+        // The board wakes on a fan-out thread, in batches: answer right there.
         PathBoard.Waiter w = board.park(poll.nic, poll.since, v -> {
             deadline.cancel();
-            wakers.execute(() -> answer(poll, response, callback, true, true));
+            answer(poll, response, callback, true, true);
         }, () -> {
             deadline.cancel();
             answer(poll, response, callback, false, true);
@@ -208,7 +207,10 @@ class LongPolls implements SmartLifecycle {
                 HttpFields.Mutable h = response.getHeaders();
                 h.put(JSON);
                 h.put(HttpHeader.CONTENT_LENGTH, p.bytes().length);
-                h.put("Weft-Version", Long.toString(p.version()));
+                h.put(p.versionHeader());
+                if (p.published() != null) {
+                    h.put(p.published());
+                }
                 record(poll, 200, waited);
                 response.write(true, ByteBuffer.wrap(p.bytes()), callback);
             } else {
@@ -296,8 +298,10 @@ class LongPolls implements SmartLifecycle {
     public void stop() {
         stopping = true;
         int released = board.releaseAll();
-        if (released > 0) {
-            LOG.info("stopping: answered {} waiting agent long-polls with 'nothing newer'", released);
+        int ended = streams.endAll();
+        if (released > 0 || ended > 0) {
+            LOG.info("stopping: answered {} waiting agent long-polls with 'nothing newer', ended {} profile streams",
+                    released, ended);
         }
     }
 

@@ -2,10 +2,12 @@ package io.weft.scheduler.agent;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -14,6 +16,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -22,18 +25,48 @@ import org.springframework.stereotype.Component;
  * from the {@code nic_versions} table (loaded at start-up, so they stay monotonic across restarts)
  * and are published here only after the transaction that issued them committed.
  *
- * <p>Waiting costs no thread: a waiter is a callback; {@link #publish} runs the callbacks of the
- * NIC's waiters whose version is older.
+ * <p>Waiting costs no thread: a waiter is a callback. A publish of many NICs is fanned out in
+ * chunks of {@link #WAKE_CHUNK} NICs: the chunk's profiles are preloaded ({@link #beforeWake}),
+ * then the chunk is split into one task per writer thread, and each task wakes the waiters and
+ * runs the {@link #onPublish} listener (the profile streams) of its NICs. Waking 10,000 agents is
+ * then a few dozen executor tasks, not one per agent.
  */
 @Component
 public class PathBoard {
     private static final Logger LOG = LoggerFactory.getLogger(PathBoard.class);
     /** NICs whose profiles are read in one go before their agents are woken. */
     static final int WAKE_CHUNK = 128;
+    private static final Waiter[] NO_WAITERS = new Waiter[0];
+
     private final Map<String, Long> versions = new ConcurrentHashMap<>();
+    /** When the NIC's latest version was published (epoch µs), for agents and the bench to time the fan-out. */
+    private final Map<String, Published> published = new ConcurrentHashMap<>();
     private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
     private final AtomicInteger waiting = new AtomicInteger();
+    private final Executor writers;
+    private final int writerThreads;
     private volatile Consumer<Collection<String>> beforeWake = nics -> { };
+    private volatile Listener onPublish = new Listener() {
+        @Override
+        public boolean interested(String nic) {
+            return false;
+        }
+
+        @Override
+        public void published(String nic, long version) {
+        }
+    };
+
+    /** Told, on a writer thread, that a NIC has a newer committed version (after its waiters were woken). */
+    interface Listener {
+        /** True when the NIC has agents to tell (only those NICs' profiles are read and fanned out). */
+        boolean interested(String nic);
+
+        void published(String nic, long version);
+    }
+
+    private record Published(long version, long atUs) {
+    }
 
     /**
      * A parked long-poll: {@code wake} gets the NIC's new version; {@code release} answers it with
@@ -54,16 +87,38 @@ public class PathBoard {
         }
     }
 
-    PathBoard(JdbcClient jdbc, MeterRegistry meters) {
-        jdbc.sql("select nic, version from nic_versions").query((rs, n) -> versions.put(rs.getString(1), rs.getLong(2)))
-                .list();
+    @Autowired
+    PathBoard(JdbcClient jdbc, MeterRegistry meters, PollWriters writers) {
+        this(loadVersions(jdbc), meters, writers, writers.threads());
+    }
+
+    PathBoard(Map<String, Long> initial, MeterRegistry meters, Executor writers, int writerThreads) {
+        versions.putAll(initial);
+        this.writers = writers;
+        this.writerThreads = Math.max(1, writerThreads);
         Gauge.builder("weft.longpoll.waiters", waiting, AtomicInteger::get)
                 .description("agent long-polls currently waiting for a newer path version").register(meters);
+    }
+
+    private static Map<String, Long> loadVersions(JdbcClient jdbc) {
+        Map<String, Long> out = new HashMap<>();
+        jdbc.sql("select nic, version from nic_versions").query((rs, n) -> out.put(rs.getString(1), rs.getLong(2)))
+                .list();
+        return out;
     }
 
     /** The NIC's latest committed version; 0 when it never had a path. */
     public long version(String nic) {
         return versions.getOrDefault(nic, 0L);
+    }
+
+    /**
+     * When {@code version} of the NIC was published to agents, in microseconds since the epoch; 0
+     * when unknown (another version is the latest, or it was committed before this process started).
+     */
+    long publishedUs(String nic, long version) {
+        Published p = published.get(nic);
+        return p != null && p.version() == version ? p.atUs() : 0;
     }
 
     /**
@@ -109,48 +164,91 @@ public class PathBoard {
         this.beforeWake = hook;
     }
 
+    /** Runs on a writer thread for every NIC published, after its waiters (the profile streams' fan-out). */
+    void onPublish(Listener listener) {
+        this.onPublish = listener;
+    }
+
     /**
      * Records committed versions of many NICs (one transaction) and wakes their older waiters, in
      * chunks: the first agents are answered while the profiles of the next chunk are being read
      * (the database works in its own process, so reading and waking overlap on two cores).
      */
     public void publishAll(Map<String, Long> committed) {
-        List<String> withWaiters = new ArrayList<>();
+        long atUs = epochMicros();
         for (var e : committed.entrySet()) {
-            versions.merge(e.getKey(), e.getValue(), Math::max);
-            List<Waiter> list = waiters.get(e.getKey());
-            if (list != null && !list.isEmpty()) {
-                withWaiters.add(e.getKey());
+            record(e.getKey(), e.getValue(), atUs);
+        }
+        List<String> nics = new ArrayList<>();
+        Listener listener = onPublish;
+        for (String nic : committed.keySet()) {
+            List<Waiter> list = waiters.get(nic);
+            if ((list != null && !list.isEmpty()) || listener.interested(nic)) {
+                nics.add(nic);
             }
         }
-        for (int from = 0; from < withWaiters.size(); from += WAKE_CHUNK) {
-            List<String> chunk = withWaiters.subList(from, Math.min(withWaiters.size(), from + WAKE_CHUNK));
+        for (int from = 0; from < nics.size(); from += WAKE_CHUNK) {
+            List<String> chunk = nics.subList(from, Math.min(nics.size(), from + WAKE_CHUNK));
             try {
                 beforeWake.accept(chunk);
             } catch (RuntimeException ex) {
                 // Waking must not depend on the preload: woken agents then read their own profile.
                 LOG.warn("preloading {} profiles failed: {}", chunk.size(), ex.toString());
             }
-            for (String nic : chunk) {
-                publish(nic, committed.get(nic));
-            }
+            fanOut(chunk, committed);
         }
     }
 
     /** Records a committed version and wakes the NIC's older waiters. Versions never go back. */
     public void publish(String nic, long version) {
-        versions.merge(nic, version, Math::max);
-        List<Waiter> list = waiters.get(nic);
-        if (list == null) {
-            return;
+        publishAll(Map.of(nic, version));
+    }
+
+    private void record(String nic, long version, long atUs) {
+        if (versions.merge(nic, version, Math::max) == version) {
+            published.merge(nic, new Published(version, atUs), (old, now) -> old.version() >= now.version() ? old : now);
         }
-        for (Waiter w : list) {
+    }
+
+    /** Splits the chunk over the writer threads; each wakes its NICs' waiters and streams. */
+    private void fanOut(List<String> chunk, Map<String, Long> committed) {
+        int slices = Math.min(writerThreads, chunk.size());
+        for (int s = 0; s < slices; s++) {
+            int from = chunk.size() * s / slices;
+            int to = chunk.size() * (s + 1) / slices;
+            String[] nics = chunk.subList(from, to).toArray(new String[0]);
+            long[] vs = new long[nics.length];
+            for (int i = 0; i < nics.length; i++) {
+                vs[i] = committed.get(nics[i]);
+            }
+            writers.execute(() -> {
+                for (int i = 0; i < nics.length; i++) {
+                    wake(nics[i], vs[i]);
+                }
+            });
+        }
+    }
+
+    /** Wakes the NIC's waiters older than {@code version}, then its listener; one failure stops neither. */
+    private void wake(String nic, long version) {
+        List<Waiter> list = waiters.get(nic);
+        Waiter[] ws = list == null ? NO_WAITERS : list.toArray(NO_WAITERS);
+        for (Waiter w : ws) {
             if (w.since < version && list.remove(w)) {
                 if (w.counted) {
                     waiting.decrementAndGet();
                 }
-                w.wake.accept(version);
+                try {
+                    w.wake.accept(version);
+                } catch (RuntimeException ex) {
+                    LOG.warn("waking an agent of {} failed: {}", nic, ex.toString());
+                }
             }
+        }
+        try {
+            onPublish.published(nic, version);
+        } catch (RuntimeException ex) {
+            LOG.warn("streaming version {} of {} failed: {}", version, nic, ex.toString());
         }
     }
 
@@ -177,5 +275,11 @@ public class PathBoard {
 
     public int waiting() {
         return waiting.get();
+    }
+
+    /** Microseconds since the epoch (the clock agents and the bench compare against). */
+    static long epochMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     }
 }

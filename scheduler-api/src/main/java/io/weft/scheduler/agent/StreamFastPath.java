@@ -3,7 +3,11 @@ package io.weft.scheduler.agent;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.weft.scheduler.auth.AccessPolicy;
 import io.weft.scheduler.auth.Caller;
@@ -15,20 +19,30 @@ import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import jakarta.annotation.PreDestroy;
 
 /**
  * The fast path of {@code GET /v1/agents/{nic}/paths/stream}, beside {@link LongPolls} in front of the
  * servlet chain: a stream is a Jetty response kept open, and every newer profile version is one
- * write of bytes built once per NIC version ({@code event:profile}, {@code id:}, {@code data:} the
- * profile JSON of {@link ProfileBytes}). Measured through Spring's {@code SseEmitter} ({@link PathStreams})
- * an event cost more than a whole long-poll answer; here it is one non-blocking write.
+ * write of bytes built once per NIC version ({@code :published-us=}, {@code event:profile},
+ * {@code id:}, {@code data:} the profile JSON of {@link ProfileBytes}) and shared by all the NIC's
+ * streams. Measured through Spring's {@code SseEmitter} ({@link PathStreams}) an event cost more than
+ * a whole long-poll answer; here it is one non-blocking write.
+ *
+ * <p>Fan-out: streams stay registered per NIC for their whole life (no re-parking per event). The
+ * {@link PathBoard} calls {@link #fanOut} on a writer thread once per published NIC version, in
+ * batches; it builds the event once and offers it to each stream. A stream has no lock: one atomic
+ * state (idle, writing, done) guarantees one write in flight, and a stream that was writing when
+ * a version arrived finds the NIC's newest event when its write completes.
  *
  * <p>Same contract as {@link AgentController#stream}; it takes only requests it fully understands and
  * that the caller's token allows (else the servlet chain answers, with the same problem+json as
- * everywhere). A stream parks on the {@link PathBoard} between events, is not counted as a waiting
- * long-poll, and writes a comment every {@link PathStreams#HEARTBEAT_MS} so that Jetty's idle timeout
- * never cuts it and a vanished agent is noticed.
+ * everywhere). Streams are not counted as waiting long-polls. One sweep every
+ * {@link PathStreams#HEARTBEAT_MS} writes a comment to every idle stream, so that Jetty's idle
+ * timeout never cuts it and a vanished agent is noticed.
  */
 @Component
 class StreamFastPath {
@@ -37,7 +51,9 @@ class StreamFastPath {
     private static final String BEARER = "Bearer ";
     private static final HttpField EVENT_STREAM = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "text/event-stream");
     private static final HttpField NO_CACHE = new PreEncodedHttpField(HttpHeader.CACHE_CONTROL, "no-cache");
+    private static final Logger LOG = LoggerFactory.getLogger(StreamFastPath.class);
     private static final byte[] HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
     private final PathBoard board;
     private final ProfileBytes profiles;
@@ -45,10 +61,20 @@ class StreamFastPath {
     private final TokenStore tokens;
     private final PollWriters writers;
     private final PathStreams streams;
-    /** The event bytes of each NIC's latest version, built once and written to all its streams. */
-    private final Map<String, Event> events = new ConcurrentHashMap<>();
+    /** Each NIC's open streams and the event of its latest version. */
+    private final Map<String, NicStreams> byNic = new ConcurrentHashMap<>();
+    /** Every open stream, for the heartbeat sweep and the stop. */
+    private final Set<Stream> all = ConcurrentHashMap.newKeySet();
+    private final ScheduledFuture<?> heartbeats;
 
-    private record Event(long version, byte[] bytes) {
+    /** The bytes of one version's event, built once and written to all the NIC's streams. */
+    record Event(long version, byte[] bytes) {
+    }
+
+    /** A NIC's streams; {@code latest} only grows. */
+    private static final class NicStreams {
+        final CopyOnWriteArrayList<Stream> streams = new CopyOnWriteArrayList<>();
+        volatile Event latest;
     }
 
     StreamFastPath(PathBoard board, ProfileBytes profiles, Placement placement, TokenStore tokens,
@@ -59,6 +85,24 @@ class StreamFastPath {
         this.tokens = tokens;
         this.writers = writers;
         this.streams = streams;
+        board.onPublish(new PathBoard.Listener() {
+            @Override
+            public boolean interested(String nic) {
+                NicStreams ns = byNic.get(nic);
+                return ns != null && !ns.streams.isEmpty();
+            }
+
+            @Override
+            public void published(String nic, long version) {
+                fanOut(nic);
+            }
+        });
+        heartbeats = TimeoutWheel.INSTANCE.repeat(() -> writers.execute(this::beatAll), PathStreams.HEARTBEAT_MS);
+    }
+
+    @PreDestroy
+    void close() {
+        heartbeats.cancel(false);
     }
 
     /** Takes a stream request it fully understands and returns true; else false, touching nothing. */
@@ -97,7 +141,7 @@ class StreamFastPath {
         response.setStatus(200);
         response.getHeaders().put(EVENT_STREAM);
         response.getHeaders().put(NO_CACHE);
-        Stream s = new Stream(nic, since, response, callback);
+        Stream s = new Stream(nic, byNic.computeIfAbsent(nic, k -> new NicStreams()), since, response, callback);
         request.addFailureListener(s::fail);
         s.start();
         return true;
@@ -111,177 +155,208 @@ class StreamFastPath {
         return caller != null && AccessPolicy.deny("GET", PREFIX + nic + SUFFIX, caller) == null;
     }
 
-    /** The event of the NIC's latest version, built once per version. */
-    private Event event(String nic) {
+    /** The NIC's newest event, built once per version from {@link ProfileBytes}. */
+    private Event event(String nic, NicStreams ns) {
         ProfileBytes.Json p = profiles.current(nic);
-        Event e = events.get(nic);
+        Event e = ns.latest;
         if (e != null && e.version() >= p.version()) {
             return e;
         }
-        return events.compute(nic, (k, old) -> {
-            if (old != null && old.version() >= p.version()) {
-                return old;
+        synchronized (ns) { // once per NIC version, not per stream
+            e = ns.latest;
+            if (e == null || e.version() < p.version()) {
+                e = encode(p);
+                ns.latest = e;
             }
-            byte[] head = ("event:profile\nid:" + p.version() + "\ndata:").getBytes(StandardCharsets.US_ASCII);
-            byte[] b = new byte[head.length + p.bytes().length + 2];
-            System.arraycopy(head, 0, b, 0, head.length);
-            System.arraycopy(p.bytes(), 0, b, head.length, p.bytes().length);
-            b[b.length - 2] = '\n';
-            b[b.length - 1] = '\n';
-            return new Event(p.version(), b);
-        });
+            return e;
+        }
     }
 
-    /** One open stream: at most one write in flight; a wake during a write is sent after it. */
-    private final class Stream {
+    /** {@code :published-us=<µs>} (when known), {@code event:profile}, {@code id:}, {@code data:}. */
+    static Event encode(ProfileBytes.Json p) {
+        String head = (p.publishedUs() > 0 ? ":published-us=" + p.publishedUs() + "\n" : "")
+                + "event:profile\nid:" + p.version() + "\ndata:";
+        byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+        byte[] b = new byte[h.length + p.bytes().length + 2];
+        System.arraycopy(h, 0, b, 0, h.length);
+        System.arraycopy(p.bytes(), 0, b, h.length, p.bytes().length);
+        b[b.length - 2] = '\n';
+        b[b.length - 1] = '\n';
+        return new Event(p.version(), b);
+    }
+
+    /** A newer version of the NIC was published: one event, offered to each of its streams. */
+    void fanOut(String nic) {
+        NicStreams ns = byNic.get(nic);
+        if (ns == null || ns.streams.isEmpty()) {
+            return;
+        }
+        Event e;
+        try {
+            e = event(nic, ns);
+        } catch (RuntimeException ex) {
+            // The profile is unreadable (database trouble): end the streams; agents reconnect and read again.
+            LOG.warn("profile of {} could not be read; ending its {} streams: {}", nic, ns.streams.size(), ex.toString());
+            for (Stream s : ns.streams) {
+                s.fail(ex);
+            }
+            return;
+        }
+        for (Stream s : ns.streams) {
+            s.offer(e);
+        }
+    }
+
+    private void beatAll() {
+        for (Stream s : all) {
+            s.beat();
+        }
+    }
+
+    /** The service stops: every stream ends; agents reconnect elsewhere or after the restart. */
+    int endAll() {
+        int n = 0;
+        for (Stream s : all) {
+            s.end();
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * One open stream. {@code state} allows one write in flight without a lock: whoever moves it
+     * from IDLE to WRITING writes; the write's completion moves it back and then looks at the
+     * NIC's newest event, so a version offered during a write is never lost.
+     */
+    private final class Stream implements Callback {
+        private static final int IDLE = 0;
+        private static final int WRITING = 1;
+        private static final int DONE = 2;
+
         private final String nic;
+        private final NicStreams home;
         private final Response response;
         private final Callback callback;
-        private final TimeoutWheel.Deadline heartbeat = new TimeoutWheel.Deadline();
-        private long sent;
-        private PathBoard.Waiter waiter;
-        private boolean writing;
-        private boolean wakePending;
-        private boolean endPending;
-        private boolean finished;
+        /** WRITING from the start: the first write (the response's commit) is {@link #start}'s. */
+        private final AtomicInteger state = new AtomicInteger(WRITING);
+        /** The version written last (or being written); since at first. */
+        private volatile long sent;
+        private volatile boolean endPending;
 
-        Stream(String nic, long since, Response response, Callback callback) {
+        Stream(String nic, NicStreams home, long since, Response response, Callback callback) {
             this.nic = nic;
+            this.home = home;
             this.sent = since;
             this.response = response;
             this.callback = callback;
         }
 
-        synchronized void start() {
+        void start() {
+            // Registered before the version is looked at: a publish in between is offered, finds
+            // WRITING, and is picked up when this first write completes.
+            home.streams.add(this);
+            all.add(this);
             streams.opened();
+            Event e = null;
             if (sent < 0 || board.version(nic) > sent) {
-                sendLatest();
+                try {
+                    e = event(nic, home);
+                } catch (RuntimeException ex) {
+                    fail(ex); // profile unreadable (database trouble): the agent reconnects
+                    return;
+                }
+            }
+            if (e != null && (sent < 0 || e.version() > sent)) {
+                sent = e.version();
+                write(e.bytes());
             } else {
                 // Commits the response: the agent sees the stream open before any change.
                 write((":v" + sent + "\n\n").getBytes(StandardCharsets.US_ASCII));
             }
-            beat();
         }
 
-        synchronized void wake() {
-            if (finished) {
-                return;
-            }
-            if (writing) {
-                wakePending = true;
-                return;
-            }
-            sendLatest();
-        }
-
-        /** Writes the latest version if newer than the one sent, then parks for the next. */
-        private void sendLatest() {
-            Event e;
-            try {
-                e = event(nic);
-            } catch (RuntimeException ex) {
-                fail(ex); // profile unreadable (database trouble): the agent reconnects
-                return;
-            }
-            if (sent < 0 || e.version() > sent) {
-                sent = e.version();
-                write(e.bytes());
-            } else {
-                park();
+        /** Writes {@code e} unless it is not newer or a write is in flight (then its completion does). */
+        void offer(Event e) {
+            while (e.version() > sent) {
+                if (state.compareAndSet(IDLE, WRITING)) {
+                    if (e.version() > sent) {
+                        sent = e.version();
+                        write(e.bytes());
+                    } else {
+                        idle();
+                    }
+                    return;
+                }
+                if (state.get() != IDLE) {
+                    return; // WRITING: succeeded() will look at home.latest; DONE: nothing to do
+                }
             }
         }
 
-        private void park() {
-            if (finished) {
-                return;
-            }
-            waiter = board.park(nic, sent, v -> writers.execute(this::wake), () -> writers.execute(this::end), false);
-            if (waiter == null) {
-                writers.execute(this::wake);
+        void beat() {
+            if (state.compareAndSet(IDLE, WRITING)) {
+                write(HEARTBEAT);
             }
         }
 
         private void write(byte[] bytes) {
-            writing = true;
-            response.write(false, ByteBuffer.wrap(bytes), Callback.from(this::written, this::fail));
+            response.write(false, ByteBuffer.wrap(bytes), this);
         }
 
-        private synchronized void written() {
-            writing = false;
-            if (finished) {
-                return;
+        /** A write completed: back to IDLE, then whatever arrived meanwhile (a newer version, the end). */
+        @Override
+        public void succeeded() {
+            if (!state.compareAndSet(WRITING, IDLE)) {
+                return; // failed meanwhile
             }
-            if (endPending) {
-                end();
-                return;
-            }
-            if (wakePending) {
-                wakePending = false;
-                sendLatest();
-                return;
-            }
-            if (waiter != null) {
-                board.unpark(nic, waiter); // a no-op when a publish already took it
-            }
-            park();
+            idle();
         }
 
-        private void beat() {
-            TimeoutWheel.INSTANCE.schedule(heartbeat, PathStreams.HEARTBEAT_MS, () -> writers.execute(() -> {
-                synchronized (this) {
-                    if (finished) {
-                        return;
-                    }
-                    if (!writing) {
-                        writing = true;
-                        response.write(false, ByteBuffer.wrap(HEARTBEAT), Callback.from(this::beaten, this::fail));
-                    }
-                }
-                beat();
-            }));
-        }
-
-        private synchronized void beaten() {
-            writing = false;
-            if (finished) {
-                return;
+        private void idle() {
+            Event e = home.latest;
+            if (e != null && e.version() > sent) {
+                offer(e);
             }
-            if (endPending) {
-                end();
-            } else if (wakePending) {
-                wakePending = false;
-                sendLatest();
+            if (endPending && state.compareAndSet(IDLE, WRITING)) {
+                finishEnd();
             }
         }
 
-        /** The service stops: end the response; the agent reconnects elsewhere or after the restart. */
-        synchronized void end() {
-            if (finished) {
-                return;
-            }
-            if (writing) {
-                endPending = true;
-                return;
-            }
-            finish();
-            response.write(true, ByteBuffer.allocate(0), callback);
+        @Override
+        public void failed(Throwable x) {
+            fail(x);
         }
 
-        /** The connection failed (agent gone, write error): free the waiter, fail the request once. */
-        synchronized void fail(Throwable failure) {
-            if (finished) {
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING; // completions only start another non-blocking write
+        }
+
+        void end() {
+            endPending = true;
+            if (state.compareAndSet(IDLE, WRITING)) {
+                finishEnd();
+            }
+        }
+
+        private void finishEnd() {
+            state.set(DONE);
+            forget();
+            response.write(true, NOTHING.duplicate(), callback);
+        }
+
+        /** The connection failed (agent gone, write error): forget the stream, fail the request once. */
+        void fail(Throwable failure) {
+            if (state.getAndSet(DONE) == DONE) {
                 return;
             }
-            finish();
+            forget();
             callback.failed(failure);
         }
 
-        private void finish() {
-            finished = true;
-            heartbeat.cancel();
-            if (waiter != null) {
-                board.unpark(nic, waiter);
-            }
+        private void forget() {
+            home.streams.remove(this);
+            all.remove(this);
             streams.closed();
         }
     }

@@ -40,6 +40,11 @@ final class TimeoutWheel {
         }, delayMs, TimeUnit.MILLISECONDS));
     }
 
+    /** Runs {@code task} every {@code periodMs} on the timer thread (which it must not hold up). */
+    ScheduledFuture<?> repeat(Runnable task, long periodMs) {
+        return timer.scheduleWithFixedDelay(task, periodMs, periodMs, TimeUnit.MILLISECONDS);
+    }
+
     /**
      * A scheduled timeout that a woken poll cancels: a woken poll's timeout would otherwise keep its
      * request and response reachable for the rest of the wait, and agents re-poll at once, so

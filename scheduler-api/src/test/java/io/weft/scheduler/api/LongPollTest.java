@@ -24,9 +24,15 @@ class LongPollTest extends ApiTestSupport {
         awaitWaiters(1);
         assertThat(poll).isNotDone();
 
+        long before = java.time.Instant.now().toEpochMilli() * 1000;
         JsonNode job = createRing("wake-up", 50, "nic2", "nic3");
+        long published = java.time.Instant.now().toEpochMilli() * 1000 + 1000;
         HttpResponse<String> woke = poll.get(20, TimeUnit.SECONDS);
         assertThat(woke.statusCode()).isEqualTo(200);
+        // When the version was published (after its commit): agents and the api bench time the fan-out from it.
+        assertThat(Long.parseLong(woke.headers().firstValue("Weft-Published-Us").orElse("0"))).isBetween(before, published);
+        assertThat(woke.headers().firstValue("Weft-Version").orElse("")).isEqualTo(
+                Long.toString(JSON.readTree(woke.body()).get("version").asLong()));
         JsonNode profile = JSON.readTree(woke.body());
         assertThat(profile.get("nic").asString()).isEqualTo("nic2");
         assertThat(profile.get("version").asLong()).isGreaterThan(v0);

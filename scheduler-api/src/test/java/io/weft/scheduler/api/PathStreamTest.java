@@ -19,8 +19,8 @@ import tools.jackson.databind.JsonNode;
 /** The streaming variant of the agent contract: GET /v1/agents/{nic}/paths/stream. */
 class PathStreamTest extends ApiTestSupport {
 
-    /** One parsed server-sent event: its name, id and data. */
-    record Event(String name, String id, String data) {
+    /** One parsed server-sent event: its name, id, data and its {@code :published-us=} comment (null if none). */
+    record Event(String name, String id, String data, String publishedUs) {
     }
 
     /** Opens a stream and feeds its events to a queue from a reader thread. */
@@ -36,9 +36,12 @@ class PathStreamTest extends ApiTestSupport {
                 r.body().forEach(line -> {
                     if (line.isEmpty()) {
                         if (fields.containsKey("data")) {
-                            events.add(new Event(fields.get("event"), fields.get("id"), fields.get("data")));
+                            events.add(new Event(fields.get("event"), fields.get("id"), fields.get("data"),
+                                    fields.get("published-us")));
                         }
                         fields.clear();
+                    } else if (line.startsWith(":published-us=")) {
+                        fields.put("published-us", line.substring(":published-us=".length()));
                     } else if (!line.startsWith(":")) {
                         int colon = line.indexOf(':');
                         fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
@@ -64,7 +67,9 @@ class PathStreamTest extends ApiTestSupport {
             assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
             assertThat(events.poll(300, TimeUnit.MILLISECONDS)).as("nothing newer than since yet").isNull();
 
+            long before = java.time.Instant.now().toEpochMilli() * 1000;
             jobs.add(createRing("stream-1", 40, "nic2", "nic3").get("id").asString());
+            long after = java.time.Instant.now().toEpochMilli() * 1000 + 1000;
             Event first = events.poll(20, TimeUnit.SECONDS);
             assertThat(first).as("an event after the first job").isNotNull();
             assertThat(first.name()).isEqualTo("profile");
@@ -72,6 +77,8 @@ class PathStreamTest extends ApiTestSupport {
             assertThat(p1.get("nic").asString()).isEqualTo("nic2");
             assertThat(Long.parseLong(first.id())).isEqualTo(p1.get("version").asLong()).isGreaterThan(v0);
             assertThat(p1.get("peers")).isNotEmpty();
+            assertThat(first.publishedUs()).as("the event says when its version was published").isNotNull();
+            assertThat(Long.parseLong(first.publishedUs())).isBetween(before, after);
 
             jobs.add(createRing("stream-2", 40, "nic2", "nic4").get("id").asString());
             Event second = events.poll(20, TimeUnit.SECONDS);

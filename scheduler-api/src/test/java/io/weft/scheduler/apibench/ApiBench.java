@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -34,10 +35,15 @@ import io.weft.scheduler.SchedulerApiApplication;
  *       NICs (16 per leaf, 8 spines).</li>
  *   <li>Parks {@code --agents} long-polls (agent i polls NIC i mod nics) and waits until the
  *       service's waiters gauge counts all of them; samples the service's RSS.</li>
- *   <li>Submits one ring job over every NIC: every waiting agent is affected. Update latency =
- *       time from sending the POST until the agent's poll returned its new profile. Steps 2-3 run
- *       twice on the same kept-alive connections: round 1 (reported as {@code update_round1_*})
- *       is also when the JIT compiles the wake path; round 2 gives {@code update_*}.</li>
+ *   <li>Submits one ring job over every NIC: every waiting agent is affected. The service stamps
+ *       each version when it publishes it, right after the commit ({@code Weft-Published-Us},
+ *       {@code :published-us=}): fan-out latency = that stamp until the agent has its new profile
+ *       ({@code fanout_*}); update latency = from sending the POST ({@code update_*}), the POST
+ *       itself apart ({@code job_post_ms}). Fan-out CPU ({@code service_cpu_us_per_agent}) = the
+ *       service's CPU over the update (all threads but the JIT compilers, /proc schedstat) minus that
+ *       of the same job change with no agent waiting, per agent reached. Steps 2-3 run
+ *       {@code --rounds} times (default 4) on the same connections: round 1 (reported as
+ *       {@code update_round1_*}) also compiles the wake path, the last gives the headline.</li>
  *   <li>Pulls profiles open-loop at {@code --rate} requests/s for {@code --seconds} (pull latency).</li>
  * </ol>
  * Prints a table, or with {@code --json} one object: agents, update_p50_ms, update_p99_ms,
@@ -70,6 +76,7 @@ public final class ApiBench {
         int nics = 1024;
         int rate = 1000;
         int seconds = 10;
+        int rounds = 4;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
@@ -78,11 +85,16 @@ public final class ApiBench {
                 case "--nics" -> nics = Integer.parseInt(args[++i]);
                 case "--rate" -> rate = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> {
-                    System.err.println("usage: ApiBench [--json] [--stream] [--agents N] [--nics N] [--rate R] [--seconds S]");
+                    System.err.println("usage: ApiBench [--json] [--stream] [--agents N] [--nics N] [--rate R] [--seconds S] [--rounds N]");
                     System.exit(2);
                 }
             }
+        }
+        if (rounds < 2) {
+            System.err.println("--rounds: at least 2 (the first also compiles the wake path)");
+            System.exit(2);
         }
         if (nics % NICS_PER_LEAF != 0 || nics < 2 * NICS_PER_LEAF) {
             System.err.println("--nics: must be a multiple of " + NICS_PER_LEAF + ", at least " + 2 * NICS_PER_LEAF);
@@ -93,7 +105,7 @@ public final class ApiBench {
                 .start()) {
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
-            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream);
+            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream, rounds);
             results.println(json ? r.json() : r.table());
         } finally {
             deleteTree(dir);
@@ -103,30 +115,48 @@ public final class ApiBench {
     record Result(int agents, int nics, double jobPostMs, double updateP50Ms, double updateP99Ms, double updateMaxMs,
                   int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate, double rssMb, double parkSeconds,
                   double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
-                  double updateServiceCpuMs, double pullServiceCpuMs, Round first) {
+                  double updateServiceCpuMs, double pullServiceCpuMs, Round first, Round second,
+                  double baselineCpuMs, String variant, int rounds) {
         String json() {
             double[] f = first.latencies();
-            return String.format(Locale.ROOT, "{\"agents\":%d,\"nics\":%d,\"updated\":%d,\"job_post_ms\":%.1f,"
+            double[] fan = second.fanout();
+            return String.format(Locale.ROOT, "{\"variant\":\"%s\",\"agents\":%d,\"nics\":%d,\"updated\":%d,"
+                            + "\"job_post_ms\":%.1f,\"published_after_post_ms\":%.1f,"
+                            + "\"fanout_first_ms\":%.1f,\"fanout_p50_ms\":%.1f,\"fanout_p99_ms\":%.1f,"
+                            + "\"fanout_max_ms\":%.1f,\"service_cpu_us_per_agent\":%.1f,"
+                            + "\"fanout_thread_cpu_ms\":%.1f,\"jetty_thread_cpu_ms\":%.1f,\"gc_thread_cpu_ms\":%.1f,"
+                            + "\"jit_thread_cpu_ms\":%.1f,\"rounds\":%d,\"baseline_service_cpu_ms\":%.1f,"
+                            + "\"service_cpu_total_us_per_agent\":%.1f,"
                             + "\"update_p50_ms\":%.1f,\"update_p99_ms\":%.1f,\"update_max_ms\":%.1f,\"pull_rate\":%d,"
                             + "\"pulls\":%d,\"pull_p50_ms\":%.2f,\"pull_p99_ms\":%s,\"rss_mb\":%.0f,\"park_s\":%.1f,"
                             + "\"update_client_cpu_ms\":%.0f,\"pull_client_cpu_pct\":%.1f,\"loadavg\":\"%s\","
                             + "\"update_first_ms\":%.1f,\"update_service_cpu_ms\":%.0f,\"pull_service_cpu_pct\":%.1f,"
                             + "\"update_round1_p50_ms\":%.1f,\"update_round1_p99_ms\":%.1f,"
-                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f,"
-                            + "\"service_cpu_us_per_agent\":%.1f}",
-                    agents, nics, updated, jobPostMs, updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
+                            + "\"update_round1_fanout_p99_ms\":%.1f,"
+                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f}",
+                    variant, agents, nics, updated, jobPostMs, second.publishedAfterPostMs(), pct(fan, 0),
+                    pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(), second.cpu().fanoutMs(),
+                    second.cpu().jettyMs(), second.cpu().gcMs(), second.cpu().jitMs(), rounds, baselineCpuMs,
+                    serviceCpuTotalUsPerAgent(),
+                    updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
                     parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
-                    pullServiceCpuMs / (pullSeconds * 10.0), pct(f, 50), pct(f, 99), first.serviceCpuMs(),
-                    first.jobPostMs(), serviceCpuUsPerAgent());
+                    pullServiceCpuMs / (pullSeconds * 10.0), pct(f, 50), pct(f, 99), pct(first.fanout(), 99),
+                    first.serviceCpuMs(), first.jobPostMs());
         }
 
         /**
-         * The service's CPU for one update divided by the agents it reached: the job's placement and
-         * commit plus every woken agent's answer, in microseconds per agent (goal <= 10).
+         * The fan-out's service CPU per agent reached, in µs (goal <= 10): the update's CPU (all
+         * threads but the JIT compilers, from /proc schedstat) minus that of the same job change with
+         * no agent waiting.
          */
         double serviceCpuUsPerAgent() {
-            return updated == 0 ? Double.NaN : updateServiceCpuMs * 1000.0 / updated;
+            return updated == 0 ? Double.NaN : (second.cpu().withoutJitMs() - baselineCpuMs) * 1000.0 / updated;
+        }
+
+        /** The whole update's service CPU (job placement and commit included) per agent, µs. */
+        double serviceCpuTotalUsPerAgent() {
+            return updated == 0 ? Double.NaN : second.cpu().totalMs() * 1000.0 / updated;
         }
 
         /** The client's selector thread, as a share of one core over the pull phase. */
@@ -135,20 +165,30 @@ public final class ApiBench {
         }
 
         String table() {
+            double[] fan = second.fanout();
             return String.format(Locale.ROOT, """
+                    variant                  %s
                     agents waiting           %d (over %d NICs; all parked in %.1f s)
                     agents updated           %d
-                    job POST (ring, %d flows) %.1f ms
-                    update latency           first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
-                    (round 1, cold)          p50 %.1f ms   p99 %.1f ms   service CPU %.0f ms
+                    job POST (ring, %d flows) %.1f ms (published to agents %.1f ms after the POST was sent)
+                    fan-out (from publish)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
+                    fan-out service CPU      %.1f us per agent (goal <= 10): %.0f ms update - %.0f ms same change, no agent
+                                             (JIT left out) threads: weft-fanout %.0f ms, jetty %.0f ms, GC %.0f ms, JIT %.0f ms
+                    update (from the POST)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms
+                    (round 1, cold)          p50 %.1f ms   p99 %.1f ms   fan-out p99 %.1f ms   service CPU %.0f ms
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
                     service RSS              %.0f MB with the agents waiting (goal <= 768 MB)
                     client CPU               %.0f ms for the update; %.1f %% of a core while pulling
-                    service CPU              %.0f ms for the update (%.1f us per agent, goal <= 10); %.1f %% of a core while pulling
+                    service CPU              %.0f ms for the update (%.1f us per agent, job included); %.1f %% of a core while pulling
                     load average             %s""",
-                    agents, nics, parkSeconds, updated, nics, jobPostMs, updateFirstMs, updateP50Ms, updateP99Ms,
-                    updateMaxMs, pct(first.latencies(), 50), pct(first.latencies(), 99), first.serviceCpuMs(), rate, pullP50Ms, pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(),
-                    updateServiceCpuMs, serviceCpuUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), load);
+                    variant, agents, nics, parkSeconds, updated, nics, jobPostMs, second.publishedAfterPostMs(),
+                    pct(fan, 0), pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(),
+                    second.cpu().withoutJitMs(), baselineCpuMs, second.cpu().fanoutMs(), second.cpu().jettyMs(),
+                    second.cpu().gcMs(), second.cpu().jitMs(),
+                    updateFirstMs, updateP50Ms, updateP99Ms, updateMaxMs, pct(first.latencies(), 50),
+                    pct(first.latencies(), 99), pct(first.fanout(), 99), first.serviceCpuMs(), rate, pullP50Ms,
+                    pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(), updateServiceCpuMs,
+                    serviceCpuTotalUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), load);
         }
     }
 
@@ -194,7 +234,7 @@ public final class ApiBench {
                     idle.add(c);
                     return;
                 }
-                nio.send(c, p.request(), (st, body, at) -> {
+                nio.send(c, p.request(), (st, body, at, published) -> {
                     idle.add(c);
                     done.done(st, p.due(), at);
                     drain();
@@ -203,8 +243,8 @@ public final class ApiBench {
         }
     }
 
-    static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream)
-            throws Exception {
+    static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream,
+                      int rounds) throws Exception {
         int port = freePort();
         Process service = startService(e, fabric, nics, port);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -214,6 +254,7 @@ public final class ApiBench {
         try {
             awaitHealthy(http, base, service);
             warmUp(http, nio, base, nics);
+            double baselineCpuMs = baseline(http, base, service, nics);
 
             // 1-2. Park the agents, each on its own connection, at their NIC's version; one job touching
             // every NIC. Twice, on the same kept-alive connections (agents re-poll on theirs): the
@@ -232,10 +273,16 @@ public final class ApiBench {
                 // The streaming variant: each agent holds one profile stream; a change is one event on it.
                 Streams streams = openStreams(http, nio, base, conns, nics);
                 first = streamRound(http, nio, base, service, streams, nics, "bench-1");
-                second = streamRound(http, nio, base, service, streams, nics, "bench-2");
+                second = first;
+                for (int k = 2; k <= rounds; k++) {
+                    second = streamRound(http, nio, base, service, streams, nics, "bench-" + k);
+                }
             } else {
                 first = updateRound(http, nio, base, service, conns, nics, "bench-1");
-                second = updateRound(http, nio, base, service, conns, nics, "bench-2");
+                second = first;
+                for (int k = 2; k <= rounds; k++) {
+                    second = updateRound(http, nio, base, service, conns, nics, "bench-" + k);
+                }
             }
             double rssMb = Math.max(first.rssMb(), second.rssMb());
             double parkSeconds = first.parkSeconds();
@@ -283,7 +330,8 @@ public final class ApiBench {
             double[] u = second.latencies();
             return new Result(agents, nics, second.jobPostMs(), pct(u, 50), pct(u, 99), pct(u, 100), u.length,
                     pct(p, 50), pullP99, p.length, rate, rssMb, parkSeconds, second.clientCpuMs(), pullCpuMs, seconds,
-                    loadAverage(), pct(u, 0), second.serviceCpuMs(), pullServiceCpuMs, first);
+                    loadAverage(), pct(u, 0), second.serviceCpuMs(), pullServiceCpuMs, first, second, baselineCpuMs,
+                    stream ? "stream" : "long-poll", rounds);
         } finally {
             nio.close();
             service.destroy();
@@ -299,7 +347,123 @@ public final class ApiBench {
      */
     /** One job change with every agent parked: latencies (sorted, ms from the POST) and costs. */
     record Round(double jobPostMs, double[] latencies, double clientCpuMs, double serviceCpuMs, double rssMb,
-                 double parkSeconds) {
+                 double parkSeconds, double[] fanout, double publishedAfterPostMs, ThreadCpu cpu) {
+    }
+
+    /**
+     * Service CPU by thread kind, ms: the fan-out writers, Jetty's pool (which also runs the job
+     * POST and the profile preload), the JIT compilers, the garbage collector, and all threads.
+     */
+    record ThreadCpu(double fanoutMs, double jettyMs, double jitMs, double gcMs, double totalMs) {
+        ThreadCpu minus(ThreadCpu o) {
+            return new ThreadCpu(fanoutMs - o.fanoutMs, jettyMs - o.jettyMs, jitMs - o.jitMs, gcMs - o.gcMs,
+                    totalMs - o.totalMs);
+        }
+
+        /** Everything but the JIT compilers: their work is a warm-up, not a cost of each change. */
+        double withoutJitMs() {
+            return totalMs - jitMs;
+        }
+    }
+
+    /**
+     * CPU time of every thread of the process so far, from /proc/PID/task/TID/schedstat (ns, not
+     * the 10 ms ticks of /proc/PID/stat), grouped by thread name. A thread that ended between two
+     * readings drops out of the later one; the service's threads are pooled and live long.
+     */
+    static ThreadCpu threadCpu(long pid) {
+        return threadCpu(pid, new java.util.TreeMap<>());
+    }
+
+    /** {@link #threadCpu(long)}, also summing CPU ms by thread name (digits dropped) into {@code byName}. */
+    static ThreadCpu threadCpu(long pid, Map<String, Double> byName) {
+        double fanout = 0;
+        double jetty = 0;
+        double jit = 0;
+        double gc = 0;
+        double total = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String comm = Files.readString(t.resolve("comm")).trim();
+                    String sched = Files.readString(t.resolve("schedstat"));
+                    double ms = Long.parseLong(sched.substring(0, sched.indexOf(' '))) / 1e6;
+                    total += ms;
+                    byName.merge(comm.replaceAll("[0-9]+", "#"), ms, Double::sum);
+                    if (comm.startsWith("weft-fanout")) {
+                        fanout += ms;
+                    } else if (comm.startsWith("qtp") || comm.startsWith("jetty")) {
+                        jetty += ms;
+                    } else if (comm.contains("CompilerThre")) {
+                        jit += ms;
+                    } else if (comm.startsWith("GC ") || comm.startsWith("G1 ")) {
+                        gc += ms;
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended while being read
+                }
+            }
+        } catch (IOException e) {
+            return new ThreadCpu(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        }
+        return new ThreadCpu(fanout, jetty, jit, gc, total);
+    }
+
+    /**
+     * The same job change with no agent waiting: its service CPU (placement, commit, the POST's
+     * answer; JIT compiler threads left out) is what {@code service_cpu_us_per_agent} leaves out. Median of three, each job
+     * released again so that the rounds start from the same state.
+     */
+    private static double baseline(HttpClient http, String base, Process service, int nics) throws Exception {
+        double[] ms = new double[3];
+        for (int k = 0; k < ms.length; k++) {
+            String job = "{\"name\":\"bench-0\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
+                    + "],\"demandGbps\":10}";
+            ThreadCpu c0 = threadCpu(service.pid());
+            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
+            ms[k] = threadCpu(service.pid()).minus(c0).withoutJitMs();
+            if (created.statusCode() != 201) {
+                throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
+            }
+            String id = created.body().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
+            http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/" + id)).DELETE()
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
+        }
+        Arrays.sort(ms);
+        return ms[1];
+    }
+
+    /** The round's service CPU by thread name, largest first, on stderr (where the fan-out's time goes). */
+    private static void printSplit(String round, Map<String, Double> before, Map<String, Double> after) {
+        StringBuilder b = new StringBuilder("bench: " + round + " service CPU ms by thread:");
+        after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0.0)))
+                .filter(e -> e.getValue() >= 1).sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format(Locale.ROOT, " %s=%.0f", e.getKey(), e.getValue())));
+        System.err.println(b);
+    }
+
+    /** Per agent: ms from the version's publish (the service's clock, epoch µs) to its arrival. */
+    private static double[] fanout(long[] doneAt, long[] publishedUs) {
+        List<Double> out = new ArrayList<>();
+        for (int i = 0; i < doneAt.length; i++) {
+            if (doneAt[i] != 0 && publishedUs[i] != 0) {
+                out.add((NioHttp.epochUs(doneAt[i]) - publishedUs[i]) / 1e3);
+            }
+        }
+        return sorted(out);
+    }
+
+    /** The earliest publish time among the agents' answers, ms after the POST was sent. */
+    private static double publishedAfterPost(long postEpochUs, long[] publishedUs) {
+        long first = Long.MAX_VALUE;
+        for (long p : publishedUs) {
+            if (p != 0) {
+                first = Math.min(first, p);
+            }
+        }
+        return first == Long.MAX_VALUE ? Double.NaN : (first - postEpochUs) / 1e3;
     }
 
     private static Round updateRound(HttpClient http, NioHttp nio, String base, Process service, NioHttp.Conn[] conns,
@@ -313,13 +477,15 @@ public final class ApiBench {
         }
         long parkStart = System.nanoTime();
         long[] doneAt = new long[agents];
+        long[] publishedUs = new long[agents];
         int[] status = new int[agents];
         CountDownLatch answered = new CountDownLatch(agents);
         for (int i = 0; i < agents; i++) {
             int idx = i;
             nio.send(conns[i], nio.get("/v1/agents/nic" + (i % nics) + "/paths?since=" + since[i % nics] + "&wait=60",
-                    AGENT_TOKEN), (st, body, at) -> {
+                    AGENT_TOKEN), (st, body, at, published) -> {
                         doneAt[idx] = at;
+                        publishedUs[idx] = published;
                         status[idx] = st;
                         if (st != 200 && FIRST_ERROR.compareAndSet(null, "status " + st)) {
                             System.err.println("bench: a long-poll ended with status " + st);
@@ -335,6 +501,8 @@ public final class ApiBench {
                 + "],\"demandGbps\":10}";
         double cpu0 = nio.cpuMs();
         double serviceCpu0 = cpuMs(service.pid());
+        Map<String, Double> names0 = new java.util.TreeMap<>();
+        ThreadCpu threads0 = threadCpu(service.pid(), names0);
         long t0 = System.nanoTime();
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                 .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -348,6 +516,9 @@ public final class ApiBench {
         }
         double clientCpuMs = nio.cpuMs() - cpu0;
         double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
+        Map<String, Double> names = new java.util.TreeMap<>();
+        ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+        printSplit(name, names0, names);
         rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
         for (int i = 0; i < agents; i++) {
@@ -355,7 +526,8 @@ public final class ApiBench {
                 update.add((doneAt[i] - t0) / 1e6);
             }
         }
-        return new Round(jobPostMs, sorted(update), clientCpuMs, serviceCpuMs, rssMb, parkSeconds);
+        return new Round(jobPostMs, sorted(update), clientCpuMs, serviceCpuMs, rssMb, parkSeconds,
+                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads);
     }
 
     /** Open profile streams and, per round, when each agent got its first event after the job POST. */
@@ -363,6 +535,7 @@ public final class ApiBench {
         final int agents;
         final double parkSeconds;
         volatile long[] doneAt;
+        volatile long[] publishedUs;
         volatile CountDownLatch answered;
 
         Streams(int agents, double parkSeconds) {
@@ -384,11 +557,12 @@ public final class ApiBench {
         for (int i = 0; i < conns.length; i++) {
             int idx = i;
             nio.stream(conns[i], nio.getStream("/v1/agents/nic" + (i % nics) + "/paths/stream?since=" + since[i % nics],
-                    AGENT_TOKEN), at -> {
+                    AGENT_TOKEN), (at, published) -> {
                         Streams st = holder[0];
                         long[] done = st == null ? null : st.doneAt;
                         if (done != null && done[idx] == 0) {
                             done[idx] = at;
+                            st.publishedUs[idx] = published;
                             st.answered.countDown();
                         }
                     });
@@ -405,10 +579,14 @@ public final class ApiBench {
         String job = "{\"name\":\"" + name + "\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
                 + "],\"demandGbps\":10}";
         long[] doneAt = new long[streams.agents];
+        long[] publishedUs = new long[streams.agents];
         streams.answered = new CountDownLatch(streams.agents);
+        streams.publishedUs = publishedUs;
         streams.doneAt = doneAt;
         double cpu0 = nio.cpuMs();
         double serviceCpu0 = cpuMs(service.pid());
+        Map<String, Double> names0 = new java.util.TreeMap<>();
+        ThreadCpu threads0 = threadCpu(service.pid(), names0);
         long t0 = System.nanoTime();
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                 .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -422,6 +600,9 @@ public final class ApiBench {
                     + " streams got no event after 120 s");
         }
         double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
+        Map<String, Double> names = new java.util.TreeMap<>();
+        ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+        printSplit(name, names0, names);
         rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
         for (long at : doneAt) {
@@ -429,7 +610,8 @@ public final class ApiBench {
                 update.add((at - t0) / 1e6);
             }
         }
-        return new Round(jobPostMs, sorted(update), nio.cpuMs() - cpu0, serviceCpuMs, rssMb, streams.parkSeconds);
+        return new Round(jobPostMs, sorted(update), nio.cpuMs() - cpu0, serviceCpuMs, rssMb, streams.parkSeconds,
+                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads);
     }
 
     private static void warmUp(HttpClient http, NioHttp nio, String base, int nics) throws Exception {
@@ -450,7 +632,7 @@ public final class ApiBench {
                 long v = versionOf(nio.call(setup, nio.get("/v1/agents/nic" + n + "/paths", AGENT_TOKEN))
                         .get(30, TimeUnit.SECONDS));
                 nio.send(polls.get(n), nio.get("/v1/agents/nic" + n + "/paths?since=" + v + "&wait=30", AGENT_TOKEN),
-                        (st, body, at) -> woken.countDown());
+                        (st, body, at, published) -> woken.countDown());
             }
             awaitWaiters(http, base, nics, 60);
             http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/" + id)).DELETE()

@@ -28,14 +28,33 @@ import java.util.concurrent.TimeUnit;
  * complete once the terminating chunk arrived) and bodiless 204/304.
  */
 final class NioHttp implements AutoCloseable {
-    /** Called on the selector thread when a response is complete (status -1: connection failed). */
+    /**
+     * Called on the selector thread when a response is complete (status -1: connection failed);
+     * {@code publishedUs} is its {@code Weft-Published-Us} header (0 when absent).
+     */
     interface Done {
-        void done(int status, byte[] body, long atNanos);
+        void done(int status, byte[] body, long atNanos, long publishedUs);
     }
 
-    /** Called on the selector thread for every profile event a stream receives. */
+    /**
+     * Called on the selector thread for every profile event a stream receives, with the event's
+     * {@code :published-us=} comment (epoch µs at which the service published the version).
+     */
     interface Event {
-        void event(long atNanos);
+        void event(long atNanos, long publishedUs);
+    }
+
+    /** The epoch in µs at a System.nanoTime() reading: one base, so no clock read per event. */
+    private static final long BASE_NANOS = System.nanoTime();
+    private static final long BASE_EPOCH_US;
+
+    static {
+        java.time.Instant now = java.time.Instant.now();
+        BASE_EPOCH_US = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    static long epochUs(long atNanos) {
+        return BASE_EPOCH_US + (atNanos - BASE_NANOS) / 1_000;
     }
 
     /** One kept-alive connection; at most one request in flight. */
@@ -132,35 +151,47 @@ final class NioHttp implements AutoCloseable {
                 + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    private static final byte[] PROFILE_EVENT = "event:profile".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PUBLISHED = ":published-us=".getBytes(StandardCharsets.US_ASCII);
 
-    /** Reports every profile marker in the stream's buffer and keeps only a possible partial one. */
+    /**
+     * Reports every event in the stream's buffer (found by its {@code :published-us=} line, which
+     * the service writes in the same chunk as the rest of the event) and keeps only a possible
+     * partial one.
+     */
     private static void scanStream(Conn c) {
         byte[] a = c.in.array();
         int end = c.in.position();
-        int last = -1;
+        int keepFrom = Math.max(0, end - (PUBLISHED.length - 1));
+        long at = System.nanoTime();
         outer:
-        for (int i = 0; i + PROFILE_EVENT.length <= end; i++) {
-            for (int j = 0; j < PROFILE_EVENT.length; j++) {
-                if (a[i + j] != PROFILE_EVENT[j]) {
+        for (int i = 0; i + PUBLISHED.length <= end; i++) {
+            for (int j = 0; j < PUBLISHED.length; j++) {
+                if (a[i + j] != PUBLISHED[j]) {
                     continue outer;
                 }
             }
-            c.streaming.event(System.nanoTime());
-            last = i + PROFILE_EVENT.length;
+            int k = i + PUBLISHED.length;
+            long us = 0;
+            while (k < end && a[k] >= '0' && a[k] <= '9') {
+                us = us * 10 + (a[k++] - '0');
+            }
+            if (k == end) {
+                keepFrom = i; // the number may go on in the next read
+                break;
+            }
+            c.streaming.event(at, us);
+            keepFrom = Math.max(keepFrom, k);
+            i = k;
         }
-        int keep = Math.max(last, end - (PROFILE_EVENT.length - 1));
-        if (keep > 0) {
-            int rest = end - Math.max(0, keep);
-            System.arraycopy(a, end - rest, a, 0, rest);
-            c.in.position(rest);
-        }
+        int rest = end - keepFrom;
+        System.arraycopy(a, keepFrom, a, 0, rest);
+        c.in.position(rest);
     }
 
     /** Sends and waits (setup steps: not timed). */
     CompletableFuture<Response> call(Conn c, byte[] request) {
         CompletableFuture<Response> f = new CompletableFuture<>();
-        send(c, request, (status, body, at) -> f.complete(new Response(status, body)));
+        send(c, request, (status, body, at, published) -> f.complete(new Response(status, body)));
         return f;
     }
 
@@ -259,7 +290,7 @@ final class NioHttp implements AutoCloseable {
         c.pending = null;
         c.in.clear();
         c.key.interestOps(0);
-        d.done(status, body, at);
+        d.done(status, body, at, parsed[3] < 0 ? 0 : HttpResponses.publishedUs(c.in.array(), parsed[3]));
     }
 
     private void fail(Conn c) {
@@ -271,7 +302,7 @@ final class NioHttp implements AutoCloseable {
             // closing anyway
         }
         if (d != null) {
-            d.done(-1, null, System.nanoTime());
+            d.done(-1, null, System.nanoTime(), 0);
         }
     }
 

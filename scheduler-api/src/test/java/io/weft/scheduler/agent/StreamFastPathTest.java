@@ -1,0 +1,26 @@
+package io.weft.scheduler.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+
+import org.eclipse.jetty.http.PreEncodedHttpField;
+import org.junit.jupiter.api.Test;
+
+/** The bytes a profile stream writes: one SSE event per version. */
+class StreamFastPathTest {
+
+    @Test
+    void anEventIsThePublishCommentTheEventNameItsVersionAndTheProfile() {
+        byte[] json = "{\"nic\":\"nic1\",\"version\":7}".getBytes(StandardCharsets.UTF_8);
+        StreamFastPath.Event e = StreamFastPath.encode(new ProfileBytes.Json(7, json, 1_764_081_234_567_890L,
+                new PreEncodedHttpField("Weft-Version", "7"), null));
+        assertThat(new String(e.bytes(), StandardCharsets.UTF_8)).isEqualTo(":published-us=1764081234567890\n"
+                + "event:profile\nid:7\ndata:{\"nic\":\"nic1\",\"version\":7}\n\n");
+        assertThat(e.version()).isEqualTo(7);
+        StreamFastPath.Event unknown = StreamFastPath.encode(new ProfileBytes.Json(8, json, 0,
+                new PreEncodedHttpField("Weft-Version", "8"), null));
+        assertThat(new String(unknown.bytes(), StandardCharsets.UTF_8)).as("no comment when not known")
+                .startsWith("event:profile\nid:8\n");
+    }
+}
