@@ -243,8 +243,9 @@ public class HistoryWriter implements SmartLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
+        // The consumer is not cleared: when the join above times out (a slow first rebalance on a
+        // loaded machine) the writer thread still closes it in its finally block.
         thread = null;
-        consumer = null;
     }
 
     @Override

@@ -13,7 +13,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 final class FlowReportCheck {
     private static final Pattern UINT64 = Pattern.compile("0|[1-9][0-9]{0,19}");
-    private static final Set<String> REPORT_FIELDS = Set.of("schemaVersion", "nic", "timestampNs", "flows");
+    /** {@code rejected} (what the agent refused to apply) is allowed by the contract and not read here. */
+    private static final Set<String> REPORT_FIELDS = Set.of("schemaVersion", "nic", "timestampNs", "flows",
+            "rejected");
     private static final Set<String> FLOW_FIELDS = Set.of("flowId", "jobId", "dstNic", "ev", "carrier", "bytes",
             "rateGbps", "ecnMarked", "cnpCount", "rttUs", "drops");
 
