@@ -206,7 +206,7 @@ public final class EvalRun {
         }
         summary(md, cctRatios);
         Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, md.toString());
+        Files.writeString(out, md.toString() + keptSections(out));
         System.err.println();
         System.out.println("wrote " + out);
     }
@@ -364,5 +364,18 @@ public final class EvalRun {
                 + "routing and its lower bound (after the semicolon). Using t as a constraint is not run yet.\n");
         md.append("- Reunion (tail latency) and the SRv6 paper (+28.7 % delivered) need queueing and "
                 + "transport dynamics this model does not have; not addressed here.\n");
+    }
+
+    /** Marks where the sections other tools write begin (e.g. the lab's reroute experiment). */
+    static final String KEPT_MARKER = "<!-- Sections below are not written by ./weft eval, which keeps them. -->";
+
+    /** The part of an existing report from {@link #KEPT_MARKER} on, so a re-run does not drop it. */
+    static String keptSections(Path out) throws java.io.IOException {
+        if (!Files.exists(out)) {
+            return "";
+        }
+        String old = Files.readString(out);
+        int at = old.indexOf(KEPT_MARKER);
+        return at < 0 ? "" : "\n" + old.substring(at);
     }
 }
