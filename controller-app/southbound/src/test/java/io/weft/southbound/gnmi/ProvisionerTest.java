@@ -144,6 +144,93 @@ class ProvisionerTest {
         }
     }
 
+    /** The routes of protocol {@code protocol} in the network instance op named {@code instance}. */
+    private static com.fasterxml.jackson.databind.node.ArrayNode routes(ObjectNode intent, String instance, String protocol) {
+        for (JsonNode op : intent.get("replace")) {
+            if (op.get("path").asText().endsWith("[name=" + instance + "]")) {
+                for (JsonNode p : op.get("value").get("protocols").get("protocol")) {
+                    if (p.get("name").asText().equals(protocol)) {
+                        return (com.fasterxml.jackson.databind.node.ArrayNode) p.get("static-routes").get("static");
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no protocol " + protocol + " in " + instance);
+    }
+
+    private static String routePath(String instance, String protocol, String prefix) {
+        return "openconfig:/network-instances/network-instance[name=" + instance + "]/protocols/protocol[identifier=STATIC][name="
+                + protocol + "]/static-routes/static[prefix=" + prefix + "]";
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "switch answers in its own member order: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void rePlanOfAFewRoutesSendsOnlyThoseRoutes(boolean reorder) throws Exception {
+        startAll();
+        fakes.values().forEach(f -> f.reorder = reorder);
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+
+        // leaf1: one underlay route and one VRF route change next hop, an EV route goes, a VRF route comes.
+        ObjectNode next = intents.get("leaf1").deepCopy();
+        ObjectNode underlay = (ObjectNode) routes(next, "DEFAULT", "STATIC").get(0);
+        ((ObjectNode) underlay.at("/next-hops/next-hop/0/config")).put("next-hop", "fe80::99");
+        ObjectNode minimal = (ObjectNode) routes(next, "Vrf-default", "MINIMAL").get(0);
+        ((ObjectNode) minimal.at("/next-hops/next-hop/0/config")).put("next-hop", "fe80::98");
+        com.fasterxml.jackson.databind.node.ArrayNode ev1 = routes(next, "Vrf-default", "EV-STAGE1");
+        String gone = ev1.get(0).get("prefix").asText();
+        ev1.remove(0);
+        ObjectNode added = minimal.deepCopy();
+        added.put("prefix", "2001:db8:99::/64");
+        ((ObjectNode) added.get("config")).put("prefix", "2001:db8:99::/64");
+        routes(next, "Vrf-default", "MINIMAL").add(added);
+        Map<String, ObjectNode> replan = new LinkedHashMap<>(intents);
+        replan.put("leaf1", next);
+        provisioner.provision(targets, replan);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+
+        FakeSwitch f = fakes.get("leaf1");
+        assertThat(f.sets).hasSize(2);
+        List<String> replaced = new ArrayList<>();
+        f.sets.get(1).getReplaceList().forEach(u -> replaced.add(GnmiPaths.format(u.getPath())));
+        assertThat(replaced).as("single routes, no whole instance").containsExactlyInAnyOrder(
+                routePath("DEFAULT", "STATIC", underlay.get("prefix").asText()),
+                routePath("Vrf-default", "MINIMAL", minimal.get("prefix").asText()),
+                routePath("Vrf-default", "MINIMAL", "2001:db8:99::/64"));
+        assertThat(f.sets.get(1).getDeleteList()).singleElement()
+                .satisfies(d -> assertThat(GnmiPaths.format(d)).isEqualTo(routePath("Vrf-default", "EV-STAGE1", gone)));
+        assertThat(f.sets.get(1).getReplace(0).getVal().getJsonIetfVal().toStringUtf8())
+                .as("a route entry's value is the entry itself").startsWith("{\"config\":{\"prefix\":");
+        assertThat(provisioner.device("leaf1").state()).isEqualTo(DeviceState.IN_SYNC);
+        assertThat(provisioner.device("leaf1").lastPushOps()).isEqualTo(4);
+        assertStoreMatches("leaf1", next);
+        for (String other : List.of("leaf2", "spine1", "spine2")) {
+            assertThat(fakes.get(other).sets).as(other + " untouched").hasSize(1);
+        }
+
+        // A read-back of everything afterwards finds the switch as intended: nothing more is sent.
+        provisioner.resyncAll();
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        assertThat(f.sets).hasSize(2);
+    }
+
+    @Test
+    void aRouteLostBehindWeftsBackIsPutBackAlone() throws Exception {
+        startAll();
+        provisioner(2000, 16, 60_000).provision(targets, intents);
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        String prefix = routes(intents.get("leaf1"), "Vrf-default", "MINIMAL").get(1).get("prefix").asText();
+        fakes.get("leaf1").dropRoute("openconfig:/network-instances/network-instance[name=Vrf-default]", "MINIMAL", prefix);
+        provisioner.resyncAll();
+        assertThat(provisioner.awaitIdle(5000)).isTrue();
+        FakeSwitch f = fakes.get("leaf1");
+        assertThat(f.sets).hasSize(2);
+        assertThat(f.sets.get(1).getReplaceList()).singleElement()
+                .satisfies(u -> assertThat(GnmiPaths.format(u.getPath())).isEqualTo(routePath("Vrf-default", "MINIMAL", prefix)));
+        assertThat(f.sets.get(1).getDeleteList()).isEmpty();
+        assertStoreMatches("leaf1", intents.get("leaf1"));
+    }
+
     @Test
     void unreachableUntilTheServerAppearsThenInSync() throws Exception {
         provisioner(500, 16, 60_000).provision(targets, intents);
