@@ -7,7 +7,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -91,15 +90,22 @@ public final class CanonicalJson {
     }
 
     /**
-     * A 64-bit hash of a byte range (FNV-1a, then MurmurHash3's finaliser to spread the bits). It
+     * A 64-bit hash of a byte range (FNV-style over 8-byte words, then MurmurHash3's finaliser). It
      * tells one static route's old value from its new one: hundreds of thousands of small values
      * per fabric, where a SHA-256 each would cost more than the routes themselves. A collision
      * between a route's old and new value (odds 2^-64 per change) would leave that route stale
      * until the next full read-back (the periodic resync compares SHA-256 of whole instances).
      */
     static long hash64(byte[] b, int off, int len) {
-        long h = 0xcbf29ce484222325L;
-        for (int i = off, end = off + len; i < end; i++) {
+        long h = 0xcbf29ce484222325L ^ len;
+        int i = off;
+        int end = off + len;
+        for (; i + 8 <= end; i += 8) {
+            h ^= (long) LONGS.get(b, i);
+            h *= 0x100000001b3L;
+            h ^= h >>> 29;
+        }
+        for (; i < end; i++) {
             h ^= b[i] & 0xff;
             h *= 0x100000001b3L;
         }
@@ -110,6 +116,9 @@ public final class CanonicalJson {
         h ^= h >>> 33;
         return h;
     }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /** Appends canonical JSON to a growing buffer, noting static route ranges when asked to. */
     private static final class Writer {
@@ -134,13 +143,13 @@ public final class CanonicalJson {
             }
             // The shell: every byte outside the routes' lists, so adding or removing a route (and its comma)
             // changes the routes, not the shell.
-            MessageDigest md = sha256();
+            long shell = 0;
             int from = 0;
             for (int[] l : lists) {
-                md.update(bytes, from, l[0] - from);
+                shell = 31 * shell + hash64(bytes, from, l[0] - from);
                 from = l[1];
             }
-            md.update(bytes, from, bytes.length - from);
+            shell = 31 * shell + hash64(bytes, from, bytes.length - from);
             int n = ids.size();
             String[] idArr = new String[n];
             long[] hashes = new long[n];
@@ -153,7 +162,7 @@ public final class CanonicalJson {
                 ends[i] = r[1];
                 hashes[i] = hash64(bytes, r[0], r[1] - r[0]);
             }
-            return new RouteIndex(Base64.getEncoder().encodeToString(md.digest()), idArr, hashes, starts, ends);
+            return new RouteIndex(shell, idArr, hashes, starts, ends);
         }
 
         /**
@@ -163,21 +172,29 @@ public final class CanonicalJson {
          */
         void write(JsonNode n, String name, String protoId, String protoName) {
             if (n.isObject()) {
-                List<String> names = new ArrayList<>(n.size());
-                for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-                    names.add(it.next());
+                // Entries sorted by name; objects here are small, so an insertion sort of the entries beats
+                // collecting names and looking each value up again.
+                int size = n.size();
+                @SuppressWarnings("unchecked")
+                Map.Entry<String, JsonNode>[] fields = new Map.Entry[size];
+                int k = 0;
+                for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    int j = k++;
+                    while (j > 0 && fields[j - 1].getKey().compareTo(e.getKey()) > 0) {
+                        fields[j] = fields[j - 1];
+                        j--;
+                    }
+                    fields[j] = e;
                 }
-                Collections.sort(names);
                 put((byte) '{');
-                boolean first = true;
-                for (String field : names) {
-                    if (!first) {
+                for (int i = 0; i < size; i++) {
+                    if (i > 0) {
                         put((byte) ',');
                     }
-                    first = false;
-                    string(field);
+                    string(fields[i].getKey());
                     put((byte) ':');
-                    write(n.get(field), field, protoId, protoName);
+                    write(fields[i].getValue(), fields[i].getKey(), protoId, protoName);
                 }
                 put((byte) '}');
             } else if (n.isArray()) {
@@ -227,8 +244,19 @@ public final class CanonicalJson {
         }
 
         private void string(String s) {
-            put((byte) '"');
-            for (int i = 0; i < s.length(); i++) {
+            int n = s.length();
+            ensure(n + 2);
+            buf[len++] = '"';
+            int i = 0;
+            // Plain ASCII (names, addresses, numbers as text): copied straight.
+            for (; i < n; i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+                    break;
+                }
+                buf[len++] = (byte) c;
+            }
+            for (; i < n; i++) {
                 char c = s.charAt(i);
                 if (c == '"' || c == '\\') {
                     put((byte) '\\');
@@ -270,9 +298,15 @@ public final class CanonicalJson {
 
         private void put(byte b) {
             if (len == buf.length) {
-                buf = Arrays.copyOf(buf, buf.length * 2);
+                ensure(1);
             }
             buf[len++] = b;
+        }
+
+        private void ensure(int more) {
+            if (len + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
+            }
         }
     }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The static routes inside one network instance's canonical JSON: per route its id (protocol
  * identifier, protocol name, prefix), a 64-bit hash of its bytes and, while the JSON is kept, where
- * it sits in them; plus the digest of the instance without its routes (the "shell": config and
+ * it sits in them; plus a hash of the instance without its routes (the "shell": config and
  * the list of protocols). When only routes differ between what a switch confirmed and the new
  * intent, the provisioner replaces and deletes those routes one by one
  * ({@code .../protocols/protocol[identifier][name]/static-routes/static[prefix]}) instead of the
@@ -19,13 +19,13 @@ final class RouteIndex {
     /** Route ids repeat on every switch (the same prefixes everywhere): one copy each. */
     private static final Map<String, String> IDS = new ConcurrentHashMap<>();
 
-    final String shellDigest;
+    final long shellDigest;
     final String[] ids;
     final long[] hashes;
     private final int[] starts; // null once the JSON is dropped
     private final int[] ends;
 
-    RouteIndex(String shellDigest, String[] ids, long[] hashes, int[] starts, int[] ends) {
+    RouteIndex(long shellDigest, String[] ids, long[] hashes, int[] starts, int[] ends) {
         this.shellDigest = shellDigest;
         this.ids = ids;
         this.hashes = hashes;

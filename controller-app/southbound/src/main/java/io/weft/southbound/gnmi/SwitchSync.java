@@ -297,7 +297,7 @@ final class SwitchSync {
             }
             RouteIndex w = op.routes();
             RouteIndex h = c == null ? null : c.routes();
-            if (w == null || h == null || !w.shellDigest.equals(h.shellDigest)) {
+            if (w == null || h == null || w.shellDigest != h.shellDigest) {
                 d.whole.add(op);
                 continue;
             }
