@@ -45,6 +45,11 @@ public final class FakeSwitch implements AutoCloseable {
     /** Canonical path to the value's JSON as received (bytes: a k=16 fabric's config would not fit as trees). */
     public final Map<String, byte[]> store = new ConcurrentHashMap<>();
     public final List<SetRequest> sets = new CopyOnWriteArrayList<>();
+    /** False: {@link #sets} stays empty (a k=16 fabric's requests would double the fakes' heap); the counters still count. */
+    public volatile boolean keepSets = true;
+    public final AtomicInteger setCount = new AtomicInteger();
+    public final java.util.concurrent.atomic.AtomicLong opCount = new java.util.concurrent.atomic.AtomicLong();
+    public final java.util.concurrent.atomic.AtomicLong setBytes = new java.util.concurrent.atomic.AtomicLong();
     public final AtomicInteger gets = new AtomicInteger();
     public volatile List<String> models = GnmiSession.REQUIRED_MODELS;
     public volatile String rejectPath;       // a Set touching this path (plain, without origin) is INVALID_ARGUMENT
@@ -235,7 +240,12 @@ public final class FakeSwitch implements AutoCloseable {
                     return;
                 }
             }
-            sets.add(request);
+            if (keepSets) {
+                sets.add(request);
+            }
+            setCount.incrementAndGet();
+            opCount.addAndGet(request.getReplaceCount() + request.getDeleteCount());
+            setBytes.addAndGet(request.getSerializedSize());
             SetResponse.Builder resp = SetResponse.newBuilder();
             synchronized (FakeSwitch.this) {
                 for (Path d : request.getDeleteList()) {

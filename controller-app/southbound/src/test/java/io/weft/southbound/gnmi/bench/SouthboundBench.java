@@ -2,7 +2,6 @@ package io.weft.southbound.gnmi.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.grpc.inprocess.InProcessChannelBuilder;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
@@ -13,7 +12,6 @@ import io.weft.plan.intent.DeviceIntent;
 import io.weft.southbound.gnmi.CanonicalJson;
 import io.weft.southbound.gnmi.DeviceState;
 import io.weft.southbound.gnmi.DeviceStatus;
-import io.weft.southbound.gnmi.FakeSwitch;
 import io.weft.southbound.gnmi.GnmiTarget;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
@@ -34,7 +32,9 @@ import java.util.Map;
  * is confirmed in sync ({@code in_sync_ms}; p50/p99 over the changes), with the switches,
  * ops and bytes re-pushed. Heap: what the provisioner holds after the push (channels, sessions,
  * digests of the confirmed config), measured as the heap released when it is closed. The fakes keep
- * every value as bytes in the same JVM.
+ * every value as bytes, in the same JVM or, with {@code --fakes-jvm HEAP}, in a child JVM reached over
+ * loopback TCP (then this JVM's heap is the controller's alone: run it with -Xmx512m to check the
+ * controller's sessions for a k=16 fabric fit the heap the controller is given).
  */
 public final class SouthboundBench {
     private SouthboundBench() {
@@ -44,18 +44,20 @@ public final class SouthboundBench {
         boolean json = false;
         int k = 16;
         int changes = 6;
+        String fakesJvm = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
                 case "--k" -> k = Integer.parseInt(args[++i]);
                 case "--changes" -> changes = Integer.parseInt(args[++i]);
+                case "--fakes-jvm" -> fakesJvm = args[++i];
                 default -> {
-                    System.err.println("usage: SouthboundBench [--json] [--k N] [--changes N]");
+                    System.err.println("usage: SouthboundBench [--json] [--k N] [--changes N] [--fakes-jvm HEAP]");
                     System.exit(2);
                 }
             }
         }
-        Map<String, Object> r = run(k, changes, json);
+        Map<String, Object> r = run(k, changes, json, fakesJvm);
         if (json) {
             System.out.println(FabricJson.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
         } else {
@@ -74,6 +76,11 @@ public final class SouthboundBench {
 
     /** {@code changes} single-link changes (a link removed, then restored, ...); {@code json} keeps stderr quiet. */
     public static Map<String, Object> run(int k, int changes, boolean json) throws Exception {
+        return run(k, changes, json, null);
+    }
+
+    /** With {@code fakesJvm} (a heap size such as "2g"), the switches run in a child JVM on loopback TCP. */
+    public static Map<String, Object> run(int k, int changes, boolean json, String fakesJvm) throws Exception {
         Map<String, Object> r = new LinkedHashMap<>();
         Fabric fabric = FatTreeGenerator.generate(FatTreeGenerator.kary(k));
         long t0 = System.nanoTime();
@@ -88,14 +95,11 @@ public final class SouthboundBench {
         r.put("render_ms", ms(t1, t2));
         r.put("intent_mb", round(bytes[0] / 1e6));
 
-        Map<String, FakeSwitch> fakes = new LinkedHashMap<>();
-        Map<String, GnmiTarget> targets = new LinkedHashMap<>();
-        for (String sw : digests.keySet()) {
-            fakes.put(sw, new FakeSwitch("bench-" + sw).start());
-            targets.put(sw, GnmiTarget.plaintext(sw, "bench-" + sw, 9339));
-        }
-        Provisioner p = new Provisioner(ProvisionerConfig.defaults(),
-                t -> InProcessChannelBuilder.forName(t.address()).build(), System.err::println);
+        FakeFleet fleet = fakesJvm == null ? FakeFleet.inProcess(new ArrayList<>(digests.keySet()))
+                : FakeFleet.childJvm(new ArrayList<>(digests.keySet()), fakesJvm);
+        Map<String, GnmiTarget> targets = fleet.targets();
+        r.put("fakes", fakesJvm == null ? "in-process" : "child JVM, loopback TCP");
+        Provisioner p = new Provisioner(ProvisionerConfig.defaults(), fleet.channels(), System.err::println);
         try {
             // Full push: each switch rendered on demand and handed to the workers at once (pipelined).
             long t3 = System.nanoTime();
@@ -106,8 +110,8 @@ public final class SouthboundBench {
             long t4 = System.nanoTime();
             r.put("full_push_ms", ms(t3, t4));
             r.put("full_push_in_sync", count(p, DeviceState.IN_SYNC));
-            r.put("full_push_ops", fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum());
-            r.put("full_push_mb_sent", round(setBytes(fakes.values(), null) / 1e6));
+            r.put("full_push_ops", total(fleet.counters(), 1));
+            r.put("full_push_mb_sent", round(total(fleet.counters(), 2) / 1e6));
             long heapWith = usedHeapAfterGc();
 
             // Single-link changes: a leaf-spine link leaves the fabric, then comes back, for several links
@@ -123,9 +127,8 @@ public final class SouthboundBench {
                 Link l = picked.get(step / 2);
                 boolean removing = step % 2 == 0;
                 Fabric next = removing ? without(fabric, l) : fabric;
-                Map<String, Integer> setsBefore = new LinkedHashMap<>();
-                fakes.forEach((sw, f) -> setsBefore.put(sw, f.sets.size()));
-                int opsBefore = fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum();
+                Map<String, long[]> before = fleet.counters();
+                long cpu0 = processCpuNs();
                 long a = System.nanoTime();
                 FabricPlan replan = Planner.plan(next, prev);
                 long b = System.nanoTime();
@@ -151,9 +154,11 @@ public final class SouthboundBench {
                     throw new IllegalStateException("re-plan push did not finish in 120 s");
                 }
                 long e = System.nanoTime();
+                long cpu1 = processCpuNs();
+                Map<String, long[]> after = fleet.counters();
                 int repushed = 0;
-                for (Map.Entry<String, FakeSwitch> f : fakes.entrySet()) {
-                    if (f.getValue().sets.size() > setsBefore.get(f.getKey())) {
+                for (Map.Entry<String, long[]> f : after.entrySet()) {
+                    if (f.getValue()[0] > before.get(f.getKey())[0]) {
                         repushed++;
                     }
                 }
@@ -165,9 +170,10 @@ public final class SouthboundBench {
                 s.put("switches_changed", changed.size());
                 s.put("handover_ms", ms(c, h));
                 s.put("in_sync_ms", ms(c, e));
+                s.put("in_sync_cpu_ms", (cpu1 - cpu0) / 1_000_000);
                 s.put("switches_repushed", repushed);
-                s.put("ops_sent", fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum() - opsBefore);
-                s.put("kb_sent", Math.round(setBytes(fakes.values(), setsBefore) / 1e3));
+                s.put("ops_sent", total(after, 1) - total(before, 1));
+                s.put("kb_sent", Math.round((total(after, 2) - total(before, 2)) / 1e3));
                 s.put("in_sync", count(p, DeviceState.IN_SYNC));
                 steps.add(s);
                 prev = replan;
@@ -184,6 +190,7 @@ public final class SouthboundBench {
             r.put("replan_in_sync_p50_ms", percentile(steps, "in_sync_ms", 50));
             r.put("replan_in_sync_p99_ms", percentile(steps, "in_sync_ms", 99));
             r.put("replan_handover_p50_ms", percentile(steps, "handover_ms", 50));
+            r.put("replan_in_sync_cpu_p50_ms", percentile(steps, "in_sync_cpu_ms", 50));
             r.put("replan_plan_p50_ms", percentile(steps, "replan_ms", 50));
             r.put("replan_render_changed_p50_ms", percentile(steps, "render_changed_ms", 50));
             r.put("replan_detect_p50_ms", percentile(steps, "detect_ms", 50));
@@ -200,7 +207,7 @@ public final class SouthboundBench {
             r.put("cpus", Runtime.getRuntime().availableProcessors());
         } finally {
             p.close();
-            fakes.values().forEach(FakeSwitch::close);
+            fleet.close();
         }
         return r;
     }
@@ -266,16 +273,17 @@ public final class SouthboundBench {
         return v[Math.max(0, rank - 1)];
     }
 
-    /** Bytes of the SetRequests the fakes received (after the given per-switch counts, if any). */
-    private static long setBytes(java.util.Collection<FakeSwitch> fakes, Map<String, Integer> after) {
+    private static long total(Map<String, long[]> counters, int column) {
         long n = 0;
-        for (FakeSwitch f : fakes) {
-            int from = after == null ? 0 : after.get(f.name.substring("bench-".length()));
-            for (int i = from; i < f.sets.size(); i++) {
-                n += f.sets.get(i).getSerializedSize();
-            }
+        for (long[] c : counters.values()) {
+            n += c[column];
         }
         return n;
+    }
+
+    /** CPU time of this JVM so far (the in-process fakes' work included). */
+    private static long processCpuNs() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static int count(Provisioner p, DeviceState s) {
