@@ -142,7 +142,10 @@ public final class FakeSwitch implements AutoCloseable {
                     }
                 });
         if (tcp) {
-            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port));
+            // The client pings every 30 s on a busy connection; gRPC's default server policy (one ping per
+            // 5 min) answers that with GOAWAY too_many_pings once RPCs queue up on a loaded machine.
+            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+                    .permitKeepAliveTime(10, java.util.concurrent.TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true);
             if (tls != null) {
                 b.sslContext(io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts.configure(
                         io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder.forServer(tls)).build());

@@ -150,8 +150,8 @@ public final class SouthboundBench {
                 FabricPlan current = replan;
                 p.provision(targets, sw -> changed.contains(sw) ? DeviceIntent.render(current, sw) : null);
                 long h = System.nanoTime();
-                if (!p.awaitIdle(120_000)) {
-                    throw new IllegalStateException("re-plan push did not finish in 120 s");
+                if (!p.awaitIdle(600_000)) {
+                    throw new IllegalStateException("re-plan push did not finish in 600 s");
                 }
                 long e = System.nanoTime();
                 long cpu1 = processCpuNs();
