@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/json"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -124,6 +126,68 @@ func TestSingleRouteSetReplacesAddsAndDeletesRoutes(t *testing.T) {
 			}
 			if after := kernelState(t, sw); after != before {
 				t.Errorf("kernel changed by a refused Set:\nbefore\n%s\nafter\n%s", before, after)
+			}
+		})
+	}
+}
+
+// contracts/gnmi/vectors/single-routes.json: a switch holding `before` that applies `set` reads the
+// instances of `after` back (the controller's side of the same vectors is its ProvisionerTest).
+func TestSingleRouteVectors(t *testing.T) {
+	nstest.Require(t, "nft")
+	raw, err := os.ReadFile("../../../../contracts/gnmi/vectors/single-routes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vectors struct {
+		Cases []struct {
+			Name   string                     `json:"name"`
+			Before string                     `json:"before"`
+			After  map[string]json.RawMessage `json:"after"`
+			Set    struct {
+				Replace []struct {
+					Path  string          `json:"path"`
+					Value json.RawMessage `json:"value"`
+				} `json:"replace"`
+				Delete []string `json:"delete"`
+			} `json:"set"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(t *testing.T, s string) *gnmi.Path {
+		origin, p, _ := strings.Cut(s, ":/")
+		return mustPath(t, origin, "/"+p)
+	}
+	for _, tc := range vectors.Cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			sw, _, portMap := wire(t, []string{"eth1", "eth2", "eth3"})
+			in := readIntent(t, "../../../../"+tc.Before)
+			c := serve(t, sw, portMap, in.Target)
+			if _, err := c.Set(ctx(t), setRequest(t, in)); err != nil {
+				t.Fatal(err)
+			}
+			req := &gnmi.SetRequest{Prefix: &gnmi.Path{Target: in.Target}}
+			for _, r := range tc.Set.Replace {
+				req.Replace = append(req.Replace, replaceOf(parse(t, r.Path), string(r.Value)))
+			}
+			for _, d := range tc.Set.Delete {
+				req.Delete = append(req.Delete, parse(t, d))
+			}
+			if _, err := c.Set(ctx(t), req); err != nil {
+				t.Fatalf("Set of the vector: %v", err)
+			}
+			for path, want := range tc.After {
+				resp, err := c.Get(ctx(t), &gnmi.GetRequest{Prefix: &gnmi.Path{Target: in.Target},
+					Path: []*gnmi.Path{parse(t, path)}, Encoding: gnmi.Encoding_JSON_IETF})
+				if err != nil {
+					t.Fatalf("Get %s: %v", path, err)
+				}
+				got := resp.Notification[0].Update[0].Val.GetJsonIetfVal()
+				if !reflect.DeepEqual(normalise(t, got), normalise(t, want)) {
+					t.Errorf("%s reads back\n%s\nwant\n%s", path, got, want)
+				}
 			}
 		})
 	}

@@ -214,6 +214,51 @@ class ProvisionerTest {
         assertThat(f.sets).hasSize(2);
     }
 
+    /** contracts/gnmi/vectors/single-routes.json: what the controller sends for each re-plan there, exactly. */
+    @Test
+    void singleRouteVectorsAreExactlyWhatIsSent() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.nio.file.Path repo = java.nio.file.Path.of("../..");
+        JsonNode vectors = json.readTree(repo.resolve("contracts/gnmi/vectors/single-routes.json").toFile());
+        provisioner(2000, 16, 60_000);
+        int i = 0;
+        for (JsonNode c : vectors.get("cases")) {
+            ObjectNode before = (ObjectNode) json.readTree(repo.resolve(c.get("before").asText()).toFile());
+            String sw = before.get("target").asText();
+            FakeSwitch f = new FakeSwitch("gnmi-vector-" + run + "-" + i++).start();
+            fakes.put("vector-" + i, f);
+            Map<String, GnmiTarget> target = Map.of(sw, GnmiTarget.plaintext(sw, f.name, 9339));
+            provisioner.provision(target, Map.of(sw, before));
+            assertThat(provisioner.awaitIdle(5000)).isTrue();
+
+            ObjectNode after = before.deepCopy();
+            for (JsonNode op : after.get("replace")) {
+                String key = GnmiPaths.key(op.get("origin").asText(), op.get("path").asText());
+                if (c.get("after").has(key)) {
+                    ((ObjectNode) op).set("value", c.get("after").get(key));
+                }
+            }
+            provisioner.provision(target, Map.of(sw, after));
+            assertThat(provisioner.awaitIdle(5000)).isTrue();
+            assertThat(provisioner.device(sw).state()).as(c.get("name").asText()).isEqualTo(DeviceState.IN_SYNC);
+            assertThat(f.sets).hasSize(2);
+            Map<String, JsonNode> sent = new LinkedHashMap<>();
+            for (com.github.gnmi.proto.Update u : f.sets.get(1).getReplaceList()) {
+                sent.put(GnmiPaths.format(u.getPath()), json.readTree(u.getVal().getJsonIetfVal().toByteArray()));
+            }
+            Map<String, JsonNode> expected = new LinkedHashMap<>();
+            c.get("set").get("replace").forEach(r -> expected.put(r.get("path").asText(), r.get("value")));
+            assertThat(sent).as(c.get("name").asText() + ": replaced").isEqualTo(expected);
+            List<String> deleted = new ArrayList<>();
+            f.sets.get(1).getDeleteList().forEach(d -> deleted.add(GnmiPaths.format(d)));
+            List<String> expectedDeletes = new ArrayList<>();
+            c.get("set").get("delete").forEach(d -> expectedDeletes.add(d.asText()));
+            assertThat(deleted).as(c.get("name").asText() + ": deleted").containsExactlyInAnyOrderElementsOf(expectedDeletes);
+            c.get("after").fields().forEachRemaining(e -> assertThat(canonical(f.value(e.getKey())))
+                    .as(e.getKey()).isEqualTo(canonical(e.getValue())));
+        }
+    }
+
     @Test
     void aRouteLostBehindWeftsBackIsPutBackAlone() throws Exception {
         startAll();
