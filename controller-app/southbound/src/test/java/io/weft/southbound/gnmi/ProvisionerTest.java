@@ -280,7 +280,9 @@ class ProvisionerTest {
     void unreachableUntilTheServerAppearsThenInSync() throws Exception {
         provisioner(500, 16, 60_000).provision(targets, intents);
         awaitState("leaf1", DeviceState.UNREACHABLE, 3000);
-        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1").contains("UNAVAILABLE");
+        // UNAVAILABLE (nobody listens); on a machine loaded enough that the first call starts after its
+        // 500 ms deadline, DEADLINE_EXCEEDED: either way the switch is unreachable, which is what counts.
+        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1").containsAnyOf("UNAVAILABLE", "DEADLINE_EXCEEDED");
         assertThat(log).anyMatch(l -> l.contains("leaf1") && l.contains("unreachable"));
 
         startAll();
