@@ -43,10 +43,60 @@ func Replace(c *Config, s Subtree, raw []byte) error {
 			return Errorf(where, "name", "%q differs from the path key %q", v.Name, s.Name)
 		}
 		c.Instances[s.Name] = v
+	case KindStatic:
+		var v Static
+		if err := decode(raw, &v); err != nil {
+			return Errorf(where, "", "%s", err)
+		}
+		if v.Prefix != s.Prefix {
+			return Errorf(where, "prefix", "%q differs from the path key %q", v.Prefix, s.Prefix)
+		}
+		inst, i, err := protocolOf(c, s)
+		if err != nil {
+			return err
+		}
+		routes := inst.Protocols.Protocol[i].StaticRoutes.Static
+		next := make([]Static, 0, len(routes)+1)
+		replaced := false
+		for _, r := range routes {
+			if r.Prefix == s.Prefix {
+				r, replaced = v, true
+			}
+			next = append(next, r)
+		}
+		if !replaced {
+			next = append(next, v)
+		}
+		setRoutes(c, s, inst, i, next)
 	default:
 		return Errorf(where, "", "not replaceable")
 	}
 	return nil
+}
+
+// protocolOf finds the instance and protocol a route path names. A single route goes into an
+// existing protocol only: the instance (with its protocols) is replaced whole first.
+func protocolOf(c *Config, s Subtree) (Instance, int, error) {
+	inst, ok := c.Instances[s.Name]
+	if !ok {
+		return Instance{}, 0, Errorf(s.String(), "", "network instance %q does not exist; replace it whole first", s.Name)
+	}
+	for i, p := range inst.Protocols.Protocol {
+		if p.Identifier == s.Identifier && p.Name == s.Protocol {
+			return inst, i, nil
+		}
+	}
+	return Instance{}, 0, Errorf(s.String(), "", "network instance %q has no protocol %s %s; replace the instance whole",
+		s.Name, s.Identifier, s.Protocol)
+}
+
+// setRoutes stores a protocol's new route list on copies of the instance's slices: the
+// configuration the Set started from shares them and must stay intact for a rollback.
+func setRoutes(c *Config, s Subtree, inst Instance, i int, routes []Static) {
+	protos := append([]Protocol(nil), inst.Protocols.Protocol...)
+	protos[i].StaticRoutes.Static = routes
+	inst.Protocols.Protocol = protos
+	c.Instances[s.Name] = inst
 }
 
 // Delete removes what Weft owns under one subtree. An interface is a port, not Weft's to remove:
@@ -63,6 +113,22 @@ func Delete(c *Config, s Subtree) {
 		}
 	case KindInstance:
 		delete(c.Instances, s.Name)
+	case KindStatic:
+		// Deleting what is not there is no error (gNMI delete semantics).
+		inst, i, err := protocolOf(c, s)
+		if err != nil {
+			return
+		}
+		var next []Static
+		for _, r := range inst.Protocols.Protocol[i].StaticRoutes.Static {
+			if r.Prefix != s.Prefix {
+				next = append(next, r)
+			}
+		}
+		if next == nil {
+			next = []Static{}
+		}
+		setRoutes(c, s, inst, i, next)
 	}
 }
 
@@ -93,6 +159,20 @@ func Value(c Config, s Subtree) (raw []byte, ok bool) {
 			return nil, false
 		}
 		v = i
+	case KindStatic:
+		inst, i, err := protocolOf(&c, s)
+		if err != nil {
+			return nil, false
+		}
+		found := false
+		for _, r := range inst.Protocols.Protocol[i].StaticRoutes.Static {
+			if r.Prefix == s.Prefix {
+				v, found = r, true
+			}
+		}
+		if !found {
+			return nil, false
+		}
 	default:
 		return nil, false
 	}

@@ -46,6 +46,13 @@ func TestParseSubtree(t *testing.T) {
 		{"openconfig", "/CONFIG_DB/localhost/SRV6_MY_SIDS", Subtree{}, `origin: must be "sonic-db"`},
 		{"openconfig", "/interfaces/interface", Subtree{}, "needs exactly one key, name"},
 		{"openconfig", "/interfaces/interface[name=eth1]/config", Subtree{}, "not a path this switch configures"},
+		{"openconfig", "/network-instances/network-instance[name=Vrf-a]/protocols/protocol[identifier=STATIC][name=MINIMAL]" +
+			"/static-routes/static[prefix=fd00:ef7:2::/64]",
+			Subtree{Kind: KindStatic, Name: "Vrf-a", Identifier: "STATIC", Protocol: "MINIMAL", Prefix: "fd00:ef7:2::/64"}, ""},
+		{"openconfig", "/network-instances/network-instance[name=Vrf-a]/protocols/protocol[name=MINIMAL]" +
+			"/static-routes/static[prefix=fd00:ef7:2::/64]", Subtree{}, "protocol: needs exactly two keys"},
+		{"openconfig", "/network-instances/network-instance[name=Vrf-a]/protocols/protocol[identifier=STATIC][name=MINIMAL]" +
+			"/static-routes/static", Subtree{}, "static: needs exactly one key, prefix"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
@@ -153,5 +160,74 @@ func TestVRFTablesFromDescriptionElseLowestFree(t *testing.T) {
 	}
 	if got["Vrf-a"] != 101 || got["Vrf-b"] != 100 || got["Vrf-c"] != 102 {
 		t.Fatalf("got %v, want Vrf-a 101 (described), Vrf-b 100, Vrf-c 102", got)
+	}
+}
+
+// A single static route is replaced, added, read and deleted inside its protocol; the
+// configuration the edit started from is left as it was (the Set rolls back to it).
+func TestStaticRouteSubtree(t *testing.T) {
+	route := func(prefix, gw string) []byte {
+		return []byte(`{"prefix":"` + prefix + `","config":{"prefix":"` + prefix + `"},"next-hops":{"next-hop":[` +
+			`{"index":"0","config":{"index":"0","next-hop":"` + gw + `"},"interface-ref":{"config":{"interface":"eth1","subinterface":0}}}]}}`)
+	}
+	base := Config{Instances: map[string]Instance{"DEFAULT": {Name: "DEFAULT",
+		Config: InstanceConfig{Name: "DEFAULT", Type: TypeDefault, Enabled: true},
+		Protocols: Protocols{Protocol: []Protocol{NewProtocol(ProtoStatic, []Static{
+			NewStatic("fcbb:bb00:2::/48", []Hop{{"fe80::2", "eth1"}}),
+			NewStatic("fcbb:bb00:3::/48", []Hop{{"fe80::2", "eth1"}}),
+		})}}}}}
+	st := func(prefix string) Subtree {
+		return Subtree{Kind: KindStatic, Name: "DEFAULT", Identifier: ProtoStatic, Protocol: ProtoStatic, Prefix: prefix}
+	}
+	prefixes := func(c Config) string {
+		var out []string
+		for _, r := range c.Instances["DEFAULT"].Protocols.Protocol[0].StaticRoutes.Static {
+			out = append(out, r.Prefix+" "+r.NextHops.NextHop[0].Config.NextHop)
+		}
+		return strings.Join(out, ", ")
+	}
+	next := base.Clone()
+	if err := Replace(&next, st("fcbb:bb00:2::/48"), route("fcbb:bb00:2::/48", "fe80::9")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(&next, st("fcbb:bb00:7::/48"), route("fcbb:bb00:7::/48", "fe80::2")); err != nil {
+		t.Fatal(err)
+	}
+	Delete(&next, st("fcbb:bb00:3::/48"))
+	Delete(&next, st("fcbb:bb00:5::/48")) // not there: no error, no change
+	if got, want := prefixes(next), "fcbb:bb00:2::/48 fe80::9, fcbb:bb00:7::/48 fe80::2"; got != want {
+		t.Errorf("after the edits: %s, want %s", got, want)
+	}
+	if got, want := prefixes(base), "fcbb:bb00:2::/48 fe80::2, fcbb:bb00:3::/48 fe80::2"; got != want {
+		t.Errorf("the original changed under the edits: %s, want %s", got, want)
+	}
+	raw, ok := Value(next, st("fcbb:bb00:7::/48"))
+	if !ok || !strings.Contains(string(raw), `"next-hop":"fe80::2"`) {
+		t.Errorf("Value of the added route: %s, %v", raw, ok)
+	}
+	if _, ok := Value(next, st("fcbb:bb00:3::/48")); ok {
+		t.Error("Value of the deleted route still answers")
+	}
+	for _, tc := range []struct {
+		name string
+		s    Subtree
+		raw  []byte
+		want string
+	}{
+		{"prefix differs from the key", st("fcbb:bb00:8::/48"), route("fcbb:bb00:9::/48", "fe80::2"),
+			`static[prefix=fcbb:bb00:8::/48]: prefix: "fcbb:bb00:9::/48" differs from the path key`},
+		{"no such protocol", Subtree{Kind: KindStatic, Name: "DEFAULT", Identifier: ProtoStatic, Protocol: ProtoMinimal,
+			Prefix: "fcbb:bb00:9::/48"}, route("fcbb:bb00:9::/48", "fe80::2"), `has no protocol STATIC MINIMAL`},
+		{"no such instance", Subtree{Kind: KindStatic, Name: "Vrf-x", Identifier: ProtoStatic, Protocol: ProtoMinimal,
+			Prefix: "fcbb:bb00:9::/48"}, route("fcbb:bb00:9::/48", "fe80::2"), `network instance "Vrf-x" does not exist`},
+		{"unknown field", st("fcbb:bb00:9::/48"), []byte(`{"prefix":"fcbb:bb00:9::/48","colour":"red"}`), `unknown field "colour"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base.Clone()
+			err := Replace(&c, tc.s, tc.raw)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
 	}
 }

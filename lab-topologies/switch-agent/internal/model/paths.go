@@ -21,12 +21,18 @@ const (
 	KindSIDs
 	KindInterface
 	KindInstance
+	// KindStatic is one static route of a network instance's protocol: the controller replaces
+	// and deletes single routes when a re-plan changes only a few of an instance's routes.
+	KindStatic
 )
 
-// Subtree is one replaceable unit of Config: a whole SONiC table, or one keyed OpenConfig list entry.
+// Subtree is one replaceable unit of Config: a whole SONiC table, one keyed OpenConfig list
+// entry (interface, network instance), or one static route inside a network instance.
 type Subtree struct {
 	Kind Kind
 	Name string // interface or instance name; empty for the SONiC tables
+	// Of a KindStatic: the protocol's keys and the route's prefix.
+	Identifier, Protocol, Prefix string
 }
 
 // String is the path as DeviceIntent writes it (origin:path), for messages and Get answers.
@@ -40,6 +46,9 @@ func (s Subtree) String() string {
 		return OriginOC + ":/interfaces/interface[name=" + s.Name + "]"
 	case KindInstance:
 		return OriginOC + ":/network-instances/network-instance[name=" + s.Name + "]"
+	case KindStatic:
+		return OriginOC + ":/network-instances/network-instance[name=" + s.Name + "]/protocols/protocol[identifier=" +
+			s.Identifier + "][name=" + s.Protocol + "]/static-routes/static[prefix=" + s.Prefix + "]"
 	}
 	return "?"
 }
@@ -59,6 +68,11 @@ func (s Subtree) Path() *gnmi.Path {
 	case KindInstance:
 		return &gnmi.Path{Origin: OriginOC, Elem: []*gnmi.PathElem{
 			{Name: "network-instances"}, {Name: "network-instance", Key: map[string]string{"name": s.Name}}}}
+	case KindStatic:
+		return &gnmi.Path{Origin: OriginOC, Elem: []*gnmi.PathElem{
+			{Name: "network-instances"}, {Name: "network-instance", Key: map[string]string{"name": s.Name}},
+			{Name: "protocols"}, {Name: "protocol", Key: map[string]string{"identifier": s.Identifier, "name": s.Protocol}},
+			{Name: "static-routes"}, {Name: "static", Key: map[string]string{"prefix": s.Prefix}}}}
 	}
 	return nil
 }
@@ -128,9 +142,26 @@ func ParseSubtree(p *gnmi.Path) (Subtree, error) {
 			return Subtree{Kind: KindInterface, Name: name}, nil
 		}
 		return Subtree{Kind: KindInstance, Name: name}, nil
+	case "network-instances/network-instance/protocols/protocol/static-routes/static":
+		if origin != OriginOC && origin != "" {
+			return Subtree{}, Errorf(where, "origin", "must be %q (or empty) for OpenConfig paths, not %q", OriginOC, origin)
+		}
+		inst, proto, route := p.Elem[1].Key, p.Elem[3].Key, p.Elem[5].Key
+		if inst["name"] == "" || len(inst) != 1 {
+			return Subtree{}, Errorf(where, "network-instance", "needs exactly one key, name")
+		}
+		if proto["identifier"] == "" || proto["name"] == "" || len(proto) != 2 {
+			return Subtree{}, Errorf(where, "protocol", "needs exactly two keys, identifier and name")
+		}
+		if route["prefix"] == "" || len(route) != 1 {
+			return Subtree{}, Errorf(where, "static", "needs exactly one key, prefix")
+		}
+		return Subtree{Kind: KindStatic, Name: inst["name"], Identifier: proto["identifier"], Protocol: proto["name"],
+			Prefix: route["prefix"]}, nil
 	}
 	return Subtree{}, Errorf(where, "", "not a path this switch configures (SRV6_MY_LOCATORS, SRV6_MY_SIDS, "+
-		"/interfaces/interface[name], /network-instances/network-instance[name])")
+		"/interfaces/interface[name], /network-instances/network-instance[name], "+
+		".../protocols/protocol[identifier][name]/static-routes/static[prefix])")
 }
 
 // Error is a rejected payload: the path and, inside its value, the field that is wrong.

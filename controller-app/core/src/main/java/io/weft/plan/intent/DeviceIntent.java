@@ -151,7 +151,7 @@ public final class DeviceIntent {
                 r.local.put(plan.nicAddress(peer) + "/128", List.of(new Arc(l, sw)));
             }
         }
-        for (Map.Entry<String, List<String>> e : destinations(plan).entrySet()) {
+        for (Map.Entry<String, List<String>> e : DESTINATIONS.computeIfAbsent(plan, DeviceIntent::destinations).entrySet()) {
             String dstSwitch = e.getKey();
             if (dstSwitch.equals(sw) || plan.distance(sw, dstSwitch) < 0) {
                 continue;
@@ -185,6 +185,13 @@ public final class DeviceIntent {
     private static void addAll(FabricPlan plan, ArrayNode routes, Map<String, List<Arc>> byPrefix) {
         byPrefix.forEach((prefix, hops) -> route(plan, routes, prefix, hops));
     }
+
+    /**
+     * Destinations per plan, computed once rather than per switch (every NIC's address is parsed to
+     * find them: a fifth of rendering a k=16 switch). Weak keys: a plan's entry goes with the plan.
+     */
+    private static final Map<FabricPlan, Map<String, List<String>>> DESTINATIONS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     /** Home switch to the prefixes that reach its NICs: its /64, plus /128s for explicit addresses outside it. */
     private static Map<String, List<String>> destinations(FabricPlan plan) {

@@ -1,5 +1,6 @@
 package io.weft.southbound.gnmi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.gnmi.proto.CapabilityRequest;
 import com.github.gnmi.proto.CapabilityResponse;
@@ -105,14 +106,25 @@ public final class GnmiSession implements AutoCloseable {
      *                                path) or the RPC failed
      */
     public void set(Collection<IntentOp> replace, Collection<Path> delete) {
-        SetRequest.Builder req = SetRequest.newBuilder().setPrefix(Path.newBuilder().setTarget(target.switchId()));
+        List<Update> updates = new ArrayList<>();
         for (IntentOp op : replace) {
             if (op.json() == null) {
                 throw new IllegalStateException("op " + op.key() + " of " + target.switchId() + " has no value to send");
             }
-            req.addReplace(Update.newBuilder().setPath(op.path())
-                    .setVal(TypedValue.newBuilder().setJsonIetfVal(ByteString.copyFrom(op.json()))));
+            updates.add(update(op.path(), ByteString.copyFrom(op.json())));
         }
+        setUpdates(updates, delete);
+    }
+
+    /** A replace Update of one path with a canonical JSON value. */
+    static Update update(Path path, ByteString json) {
+        return Update.newBuilder().setPath(path).setVal(TypedValue.newBuilder().setJsonIetfVal(json)).build();
+    }
+
+    /** One all-or-nothing SetRequest of ready-made replace Updates (whole subtrees or single list entries). */
+    void setUpdates(Collection<Update> replace, Collection<Path> delete) {
+        SetRequest.Builder req = SetRequest.newBuilder().setPrefix(Path.newBuilder().setTarget(target.switchId()));
+        req.addAllReplace(replace);
         req.addAllDelete(delete);
         deadline().set(req.build());
     }
@@ -130,13 +142,36 @@ public final class GnmiSession implements AutoCloseable {
         if (ops.isEmpty()) {
             return out;
         }
+        List<Path> paths = new ArrayList<>();
+        Map<String, String> expected = new HashMap<>();
+        for (IntentOp op : ops) {
+            paths.add(op.path());
+            expected.put(op.key(), op.digest());
+        }
+        getRaw(paths).forEach((key, raw) -> {
+            String d = digest(raw, expected.get(key));
+            if (d != null) {
+                out.put(key, d);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Reads the given paths back (CONFIG, JSON_IETF) as the switch answers them.
+     *
+     * @return canonical path to the value's bytes; empty when the switch says NOT_FOUND
+     */
+    Map<String, byte[]> getRaw(Collection<Path> paths) {
+        Map<String, byte[]> out = new HashMap<>();
+        if (paths.isEmpty()) {
+            return out;
+        }
         GetRequest.Builder req = GetRequest.newBuilder()
                 .setPrefix(Path.newBuilder().setTarget(target.switchId()))
                 .setType(GetRequest.DataType.CONFIG)
                 .setEncoding(Encoding.JSON_IETF);
-        for (IntentOp op : ops) {
-            req.addPath(op.path());
-        }
+        req.addAllPath(paths);
         GetResponse resp;
         try {
             resp = deadline().get(req.build());
@@ -146,17 +181,18 @@ public final class GnmiSession implements AutoCloseable {
             }
             throw e;
         }
-        Map<String, String> expected = new HashMap<>();
-        for (IntentOp op : ops) {
-            expected.put(op.key(), op.digest());
-        }
         for (Notification n : resp.getNotificationList()) {
             for (Update u : n.getUpdateList()) {
-                String key = GnmiPaths.format(n.getPrefix(), u.getPath());
-                String d = digest(u.getVal(), expected.get(key));
-                if (d != null) {
-                    out.put(key, d);
+                TypedValue v = u.getVal();
+                ByteString bytes;
+                if (v.getValueCase() == TypedValue.ValueCase.JSON_IETF_VAL) {
+                    bytes = v.getJsonIetfVal();
+                } else if (v.getValueCase() == TypedValue.ValueCase.JSON_VAL) {
+                    bytes = v.getJsonVal();
+                } else {
+                    continue;
                 }
+                out.put(GnmiPaths.format(n.getPrefix(), u.getPath()), bytes.toByteArray());
             }
         }
         return out;
@@ -167,26 +203,22 @@ public final class GnmiSession implements AutoCloseable {
      * (as Weft sent it) is confirmed by hashing the bytes as they are, without parsing what may be
      * megabytes of routes; anything else is parsed and canonicalised first.
      */
-    private static String digest(TypedValue v, String expected) {
-        ByteString bytes;
-        if (v.getValueCase() == TypedValue.ValueCase.JSON_IETF_VAL) {
-            bytes = v.getJsonIetfVal();
-        } else if (v.getValueCase() == TypedValue.ValueCase.JSON_VAL) {
-            bytes = v.getJsonVal();
-        } else {
-            return null;
-        }
-        byte[] raw = bytes.toByteArray();
+    static String digest(byte[] raw, String expected) {
         if (expected != null) {
             String asIs = CanonicalJson.digest(raw);
             if (asIs.equals(expected)) {
                 return asIs;
             }
         }
+        JsonNode tree = parse(raw);
+        return tree == null ? null : CanonicalJson.digest(tree);
+    }
+
+    /** The value as a tree, or null when it does not parse (it then counts as "not confirmed": pushed again). */
+    static JsonNode parse(byte[] raw) {
         try {
-            return CanonicalJson.digest(JSON.readTree(raw));
+            return JSON.readTree(raw);
         } catch (IOException e) {
-            // An unparsable read-back counts as "not confirmed": the op is pushed again.
             return null;
         }
     }

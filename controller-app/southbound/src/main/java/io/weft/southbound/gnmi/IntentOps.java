@@ -44,9 +44,9 @@ public final class IntentOps {
                 throw new IllegalArgumentException(where + "." + e.getMessage(), e);
             }
             String key = GnmiPaths.format(path);
-            byte[] json = CanonicalJson.bytes(op.get("value"));
-            String digest = CanonicalJson.digest(json);
-            if (ops.put(key, new IntentOp(key, path, digest, json)) != null) {
+            CanonicalJson.Canonical value = CanonicalJson.canonical(op.get("value"));
+            String digest = CanonicalJson.digest(value.bytes);
+            if (ops.put(key, new IntentOp(key, path, digest, value.bytes, value.routes)) != null) {
                 throw new IllegalArgumentException(where + ".path: " + key + " appears twice");
             }
         }

@@ -44,6 +44,7 @@ public final class Provisioner implements AutoCloseable {
     private final Consumer<String> log;
     private final ExecutorService workers;
     private final ScheduledExecutorService timer;
+    private final ExecutorService readers; // helps provision() read intents, one thread per further core
     private final Object lock = new Object();
     private final Map<String, SwitchSync> devices = new TreeMap<>(); // guarded by lock
     private final AtomicInteger active = new AtomicInteger(); // queued + running syncs
@@ -58,6 +59,12 @@ public final class Provisioner implements AutoCloseable {
         this.workers = new ThreadPoolExecutor(config.maxInFlight(), config.maxInFlight(), 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> daemon(r, "weft-gnmi-" + n.incrementAndGet()));
         ((ThreadPoolExecutor) workers).allowCoreThreadTimeOut(true);
+        int cores = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        AtomicInteger rn = new AtomicInteger();
+        ThreadPoolExecutor readerPool = new ThreadPoolExecutor(cores, cores, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> daemon(r, "weft-gnmi-read-" + rn.incrementAndGet()));
+        readerPool.allowCoreThreadTimeOut(true);
+        this.readers = readerPool;
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "weft-gnmi-timer"));
         t.setRemoveOnCancelPolicy(true);
         this.timer = t;
@@ -78,10 +85,11 @@ public final class Provisioner implements AutoCloseable {
 
     /**
      * As {@link #provision(Map, Map)}, rendering each switch's intent on demand: one switch at a time
-     * on the calling thread, handed to the workers at once (pushes start while later switches are
-     * still rendering), and only digests are kept once a switch confirmed. {@code intentOf} may be
-     * called again later, on a worker, to re-send ops a switch lost; it must keep answering the same
-     * intent until the next {@code provision}.
+     * per core (the calling thread and a helper per further core), each handed to the workers at once
+     * (pushes start while later switches are still rendering), and only digests are kept once a switch
+     * confirmed. {@code intentOf} is called from several threads at once (DeviceIntent.render over one
+     * plan is safe so), and may be called again later, on a worker, to re-send ops a switch lost; it
+     * must keep answering the same intent until the next {@code provision}.
      */
     public List<String> provision(Map<String, GnmiTarget> targets, Function<String, ? extends JsonNode> intentOf) {
         List<String> problems = new ArrayList<>();
@@ -96,49 +104,95 @@ public final class Provisioner implements AutoCloseable {
                 }
             }
         }
-        boolean any = false;
-        for (Map.Entry<String, GnmiTarget> e : targets.entrySet()) {
-            String id = e.getKey();
-            Map<String, IntentOp> ops = null;
-            try {
-                JsonNode intent = intentOf.apply(id);
-                ops = intent == null ? null : IntentOps.read(id, intent);
-            } catch (IllegalArgumentException ex) {
-                problems.add(ex.getMessage());
-                log.accept("gnmi: " + ex.getMessage() + " (switch " + id + " keeps its previous intent)");
+        List<Map.Entry<String, GnmiTarget>> todo = new ArrayList<>(targets.entrySet());
+        String[] problemOf = new String[todo.size()];
+        AtomicInteger next = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean any = new java.util.concurrent.atomic.AtomicBoolean();
+        // Rendering and canonicalising an intent is CPU work (hundreds of KB per switch at k=16): one
+        // thread per core takes the next switch, each switch handed to the workers as soon as it is read.
+        Runnable reader = () -> {
+            for (int i = next.getAndIncrement(); i < todo.size(); i = next.getAndIncrement()) {
+                if (take(todo.get(i), intentOf, problemOf, i)) {
+                    any.set(true);
+                }
             }
-            synchronized (lock) {
-                if (closed) {
-                    break;
-                }
-                SwitchSync d = devices.get(id);
-                boolean changed = false;
-                if (d == null) {
-                    d = new SwitchSync(id, e.getValue(), channels, config.rpcTimeoutMs(), log);
-                    devices.put(id, d);
-                    changed = true;
-                } else if (!d.target.equals(e.getValue())) {
-                    d.target = e.getValue();
-                    d.failures = 0;
-                    changed = true;
-                }
-                if (ops != null && !sameOps(ops, d.desired())) {
-                    d.desire(ops, intentOf);
-                    changed = true;
-                } else if (ops != null) {
-                    d.desire(d.desired(), intentOf); // same ops: keep the stripped ones, let go of the old plan
-                }
-                if (changed) {
-                    d.markPending();
-                    schedule(d, true);
-                    any = true;
+        };
+        int helpers = Math.min(todo.size(), Runtime.getRuntime().availableProcessors()) - 1;
+        List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+        for (int h = 0; h < helpers; h++) {
+            running.add(readers.submit(reader));
+        }
+        RuntimeException failure = null;
+        try {
+            reader.run();
+        } catch (RuntimeException ex) {
+            failure = ex;
+        }
+        for (java.util.concurrent.Future<?> f : running) {
+            try {
+                f.get();
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException ex) {
+                if (failure == null) {
+                    failure = ex.getCause() instanceof RuntimeException ? (RuntimeException) ex.getCause()
+                            : new IllegalStateException(ex.getCause());
                 }
             }
         }
-        if (any) {
+        if (failure != null) {
+            throw failure;
+        }
+        for (String p : problemOf) {
+            if (p != null) {
+                problems.add(p);
+            }
+        }
+        if (any.get()) {
             fireChanged();
         }
         return problems;
+    }
+
+    /** Reads one switch's intent and schedules its sync if anything changed; false when nothing did. */
+    private boolean take(Map.Entry<String, GnmiTarget> e, Function<String, ? extends JsonNode> intentOf,
+                         String[] problemOf, int index) {
+        String id = e.getKey();
+        Map<String, IntentOp> ops = null;
+        try {
+            JsonNode intent = intentOf.apply(id);
+            ops = intent == null ? null : IntentOps.read(id, intent);
+        } catch (IllegalArgumentException ex) {
+            problemOf[index] = ex.getMessage();
+            log.accept("gnmi: " + ex.getMessage() + " (switch " + id + " keeps its previous intent)");
+        }
+        synchronized (lock) {
+            if (closed) {
+                return false;
+            }
+            SwitchSync d = devices.get(id);
+            boolean changed = false;
+            if (d == null) {
+                d = new SwitchSync(id, e.getValue(), channels, config.rpcTimeoutMs(), log);
+                devices.put(id, d);
+                changed = true;
+            } else if (!d.target.equals(e.getValue())) {
+                d.target = e.getValue();
+                d.failures = 0;
+                changed = true;
+            }
+            if (ops != null && !sameOps(ops, d.desired())) {
+                d.desire(ops, intentOf);
+                changed = true;
+            } else if (ops != null) {
+                d.desire(d.desired(), intentOf); // same ops: keep the stripped ones, let go of the old plan
+            }
+            if (changed) {
+                d.markPending();
+                schedule(d, true);
+            }
+            return changed;
+        }
     }
 
     /** All switches, by id. */
@@ -296,6 +350,7 @@ public final class Provisioner implements AutoCloseable {
             closed = true;
         }
         timer.shutdownNow();
+        readers.shutdownNow();
         workers.shutdownNow();
         try {
             workers.awaitTermination(config.rpcTimeoutMs() + 1000, TimeUnit.MILLISECONDS);

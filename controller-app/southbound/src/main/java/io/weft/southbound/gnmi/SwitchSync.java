@@ -2,6 +2,8 @@ package io.weft.southbound.gnmi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.gnmi.proto.Path;
+import com.github.gnmi.proto.Update;
+import com.google.protobuf.ByteString;
 import java.util.function.Function;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -39,7 +41,7 @@ final class SwitchSync {
     private GnmiSession session;
     private GnmiTarget sessionTarget;
     private boolean capabilitiesOk;
-    private Map<String, String> confirmed; // op key to digest; null: unknown, Get before diffing
+    private Map<String, IntentOp> confirmed; // op key to what the switch confirmed (no JSON); null: unknown, Get first
     private Status.Code lastFailure;
     private final Map<String, Path> owned = new LinkedHashMap<>(); // paths Weft set and has not deleted
 
@@ -89,27 +91,30 @@ final class SwitchSync {
         desired = stripped;
     }
 
-    /** The ops to send with their JSON: from the intent if still there, else rendered again. */
-    private List<IntentOp> withJson(List<IntentOp> ops) {
+    /** The ops to send with their JSON, by key: from the intent if still there, else rendered again. */
+    private Map<String, IntentOp> withJson(List<IntentOp> ops) {
+        Map<String, IntentOp> out = new LinkedHashMap<>();
         boolean missing = false;
         for (IntentOp op : ops) {
             missing |= op.json() == null;
+            out.put(op.key(), op);
         }
         if (!missing) {
-            return ops;
+            return out;
         }
         Function<String, ? extends JsonNode> src;
         synchronized (this) {
             src = source;
         }
         Map<String, IntentOp> fresh = IntentOps.read(id, src.apply(id));
-        List<IntentOp> out = new ArrayList<>();
         for (IntentOp op : ops) {
             IntentOp f = fresh.get(op.key());
             if (f == null || !f.digest().equals(op.digest())) {
                 throw new IllegalStateException("rendering " + id + " again gave a different " + op.key());
             }
-            out.add(op.json() != null ? op : f);
+            if (op.json() == null) {
+                out.put(op.key(), f);
+            }
         }
         return out;
     }
@@ -139,7 +144,7 @@ final class SwitchSync {
      */
     Outcome sync() {
         Map<String, IntentOp> want = desired();
-        List<IntentOp> replace = List.of();
+        List<String> sent = new ArrayList<>();
         boolean noIntent;
         synchronized (this) {
             noIntent = source == null;
@@ -153,17 +158,12 @@ final class SwitchSync {
             ensureSession();
             if (confirmed == null || verifyDue) {
                 verifyDue = false;
-                confirmed = new HashMap<>(session.get(want.values()));
+                confirmed = readBack(want.values());
             }
-            replace = new ArrayList<>();
-            for (IntentOp op : want.values()) {
-                if (!op.digest().equals(confirmed.get(op.key()))) {
-                    replace.add(op);
-                }
-            }
+            Diff diff = diff(want);
             Map<String, Path> delete = new LinkedHashMap<>(owned);
             delete.keySet().removeAll(want.keySet());
-            if (replace.isEmpty() && delete.isEmpty()) {
+            if (diff.isEmpty() && delete.isEmpty()) {
                 owned.keySet().retainAll(want.keySet());
                 for (IntentOp op : want.values()) {
                     owned.put(op.key(), op.path());
@@ -172,25 +172,76 @@ final class SwitchSync {
                 stripIfCurrent(want);
                 return Outcome.DONE;
             }
-            replace = withJson(replace);
-            session.set(replace, delete.values());
+            List<IntentOp> needJson = new ArrayList<>(diff.whole);
+            for (IntentOp op : diff.routeOps.keySet()) {
+                if (!diff.routeOps.get(op).replace.isEmpty()) {
+                    needJson.add(op);
+                }
+            }
+            Map<String, IntentOp> full = withJson(needJson);
+            List<Update> updates = new ArrayList<>();
+            List<Path> readBack = new ArrayList<>();
+            List<Path> deletes = new ArrayList<>(delete.values());
+            Map<String, Long> routeHashes = new HashMap<>();
+            for (IntentOp op : diff.whole) {
+                IntentOp f = full.get(op.key());
+                updates.add(GnmiSession.update(f.path(), ByteString.copyFrom(f.json())));
+                readBack.add(f.path());
+                sent.add(op.key());
+            }
+            for (Map.Entry<IntentOp, RouteChanges> e : diff.routeOps.entrySet()) {
+                IntentOp op = e.getKey();
+                IntentOp f = full.getOrDefault(op.key(), op);
+                RouteIndex r = f.routes();
+                for (int i : e.getValue().replace) {
+                    Path p = RouteIndex.path(op.path(), r.ids[i]);
+                    updates.add(GnmiSession.update(p, ByteString.copyFrom(f.json(), r.start(i), r.end(i) - r.start(i))));
+                    readBack.add(p);
+                    String key = GnmiPaths.format(p);
+                    routeHashes.put(key, r.hashes[i]);
+                    sent.add(key);
+                }
+                for (String gone : e.getValue().delete) {
+                    Path p = RouteIndex.path(op.path(), gone);
+                    deletes.add(p);
+                    sent.add(GnmiPaths.format(p));
+                }
+            }
+            session.setUpdates(updates, deletes);
             sets++;
-            opsSent += replace.size() + delete.size();
-            lastPushOps = replace.size() + delete.size();
+            opsSent += updates.size() + deletes.size();
+            lastPushOps = updates.size() + deletes.size();
             owned.keySet().removeAll(delete.keySet());
             confirmed.keySet().removeAll(delete.keySet());
-            for (IntentOp op : replace) {
+            for (IntentOp op : diff.whole) {
                 owned.put(op.key(), op.path());
             }
-            Map<String, String> got = session.get(replace);
+            Map<String, byte[]> got = session.getRaw(readBack);
             List<String> differ = new ArrayList<>();
-            for (IntentOp op : replace) {
-                String v = got.get(op.key());
-                if (op.digest().equals(v)) {
-                    confirmed.put(op.key(), v);
+            for (IntentOp op : diff.whole) {
+                byte[] v = got.get(op.key());
+                if (v != null && op.digest().equals(GnmiSession.digest(v, op.digest()))) {
+                    confirmed.put(op.key(), op.withoutJson());
                 } else {
                     confirmed.remove(op.key());
                     differ.add(op.key());
+                }
+            }
+            for (Map.Entry<IntentOp, RouteChanges> e : diff.routeOps.entrySet()) {
+                IntentOp op = e.getKey();
+                boolean all = true;
+                for (int i : e.getValue().replace) {
+                    String key = GnmiPaths.format(RouteIndex.path(op.path(), op.routes().ids[i]));
+                    byte[] v = got.get(key);
+                    if (v == null || !routeConfirmed(v, routeHashes.get(key))) {
+                        all = false;
+                        differ.add(key);
+                    }
+                }
+                if (all) {
+                    confirmed.put(op.key(), op.withoutJson());
+                } else {
+                    confirmed.remove(op.key()); // read the whole instance back before the next diff
                 }
             }
             if (!differ.isEmpty()) {
@@ -207,13 +258,111 @@ final class SwitchSync {
             reject(e.getMessage());
             return Outcome.WAIT_FOR_CHANGE;
         } catch (StatusRuntimeException e) {
-            return failed(e, replace);
+            return failed(e, sent);
         } catch (Exception e) {
             // The channel could not even be built (unreadable certificate, bad address syntax).
             dropSession();
             reject("cannot open a gNMI channel to " + target.endpoint() + ": " + e);
             return Outcome.WAIT_FOR_CHANGE;
         }
+    }
+
+    /** What differs between the intent and what the switch confirmed: whole ops, and single routes of instances. */
+    private static final class Diff {
+        final List<IntentOp> whole = new ArrayList<>();
+        final Map<IntentOp, RouteChanges> routeOps = new LinkedHashMap<>();
+
+        boolean isEmpty() {
+            return whole.isEmpty() && routeOps.isEmpty();
+        }
+    }
+
+    /** Routes of one instance to replace (indexes into its RouteIndex) and to delete (ids). */
+    private static final class RouteChanges {
+        final List<Integer> replace = new ArrayList<>();
+        final List<String> delete = new ArrayList<>();
+    }
+
+    /**
+     * An op the switch confirmed with the same digest is left alone. A network instance whose shell
+     * (config, protocols) is as confirmed gets only its changed routes (replaced) and its vanished
+     * ones (deleted), unless that is most of them; anything else is replaced whole.
+     */
+    private Diff diff(Map<String, IntentOp> want) {
+        Diff d = new Diff();
+        for (IntentOp op : want.values()) {
+            IntentOp c = confirmed.get(op.key());
+            if (c != null && op.digest().equals(c.digest())) {
+                continue;
+            }
+            RouteIndex w = op.routes();
+            RouteIndex h = c == null ? null : c.routes();
+            if (w == null || h == null || w.shellDigest != h.shellDigest) {
+                d.whole.add(op);
+                continue;
+            }
+            Map<String, Long> have = h.byId();
+            RouteChanges rc = new RouteChanges();
+            for (int i = 0; i < w.size(); i++) {
+                Long was = have.remove(w.ids[i]);
+                if (was == null || was != w.hashes[i]) {
+                    rc.replace.add(i);
+                }
+            }
+            rc.delete.addAll(have.keySet());
+            if (rc.replace.isEmpty() && rc.delete.isEmpty()) {
+                d.whole.add(op); // same routes and shell yet another digest: only a whole replace can tell
+            } else if (2 * (rc.replace.size() + rc.delete.size()) > w.size() + 1) {
+                d.whole.add(op); // most of it changed: one value is smaller than many paths
+            } else {
+                d.routeOps.put(op, rc);
+            }
+        }
+        return d;
+    }
+
+    /**
+     * Reads every op back: what the switch holds, as stripped ops (digest and route hashes). A value
+     * in canonical form as sent is confirmed by its bytes' digest; anything else is parsed.
+     */
+    private Map<String, IntentOp> readBack(java.util.Collection<IntentOp> ops) {
+        List<Path> paths = new ArrayList<>();
+        for (IntentOp op : ops) {
+            paths.add(op.path());
+        }
+        Map<String, byte[]> raw = session.getRaw(paths);
+        Map<String, IntentOp> out = new HashMap<>();
+        for (IntentOp op : ops) {
+            byte[] v = raw.get(op.key());
+            if (v == null) {
+                continue;
+            }
+            if (CanonicalJson.digest(v).equals(op.digest())) {
+                out.put(op.key(), op.withoutJson());
+                continue;
+            }
+            JsonNode tree = GnmiSession.parse(v);
+            if (tree == null) {
+                continue;
+            }
+            CanonicalJson.Canonical c = CanonicalJson.canonical(tree);
+            out.put(op.key(), new IntentOp(op.key(), op.path(), CanonicalJson.digest(c.bytes), null,
+                    c.routes == null ? null : c.routes.withoutRanges()));
+        }
+        return out;
+    }
+
+    /** Whether a read-back route is the one sent: its bytes as they are if canonical, else canonicalised. */
+    private static boolean routeConfirmed(byte[] raw, long expected) {
+        if (CanonicalJson.hash64(raw, 0, raw.length) == expected) {
+            return true;
+        }
+        JsonNode tree = GnmiSession.parse(raw);
+        if (tree == null) {
+            return false;
+        }
+        byte[] canonical = CanonicalJson.bytes(tree);
+        return CanonicalJson.hash64(canonical, 0, canonical.length) == expected;
     }
 
     private void ensureSession() throws Exception {
@@ -233,7 +382,7 @@ final class SwitchSync {
         }
     }
 
-    private Outcome failed(StatusRuntimeException e, List<IntentOp> sent) {
+    private Outcome failed(StatusRuntimeException e, List<String> sent) {
         Status.Code code = e.getStatus().getCode();
         String text = describe(e);
         if (code == Status.Code.INVALID_ARGUMENT || code == Status.Code.FAILED_PRECONDITION) {
@@ -254,7 +403,7 @@ final class SwitchSync {
         String msg = "switch " + id + " at " + target.endpoint() + " unreachable: " + text;
         // One line per outage and cause, not per retry (deadline texts differ in their timings).
         if (state != DeviceState.UNREACHABLE || code != lastFailure) {
-            log.accept("gnmi: " + msg + (sent.isEmpty() ? "" : " (pushing " + first(keys(sent)) + ")"));
+            log.accept("gnmi: " + msg + (sent.isEmpty() ? "" : " (pushing " + first(sent) + ")"));
         }
         lastFailure = code;
         setState(DeviceState.UNREACHABLE, msg);
@@ -292,22 +441,17 @@ final class SwitchSync {
     }
 
     /** The op path the switch's message names, else the paths that were sent (shortened). */
-    private static String named(String message, List<IntentOp> sent) {
-        for (IntentOp op : sent) {
-            String plain = op.key().substring(op.key().indexOf(':') + 1);
+    private static String named(String message, List<String> sent) {
+        // Longest first: a route's path contains its instance's path.
+        List<String> byLength = new ArrayList<>(sent);
+        byLength.sort((a, b) -> b.length() - a.length());
+        for (String key : byLength) {
+            String plain = key.substring(key.indexOf(':') + 1);
             if (message.contains(plain)) {
-                return op.key();
+                return key;
             }
         }
-        return first(keys(sent));
-    }
-
-    private static List<String> keys(List<IntentOp> ops) {
-        List<String> k = new ArrayList<>();
-        for (IntentOp op : ops) {
-            k.add(op.key());
-        }
-        return k;
+        return first(sent);
     }
 
     private static String first(List<String> keys) {

@@ -45,6 +45,11 @@ public final class FakeSwitch implements AutoCloseable {
     /** Canonical path to the value's JSON as received (bytes: a k=16 fabric's config would not fit as trees). */
     public final Map<String, byte[]> store = new ConcurrentHashMap<>();
     public final List<SetRequest> sets = new CopyOnWriteArrayList<>();
+    /** False: {@link #sets} stays empty (a k=16 fabric's requests would double the fakes' heap); the counters still count. */
+    public volatile boolean keepSets = true;
+    public final AtomicInteger setCount = new AtomicInteger();
+    public final java.util.concurrent.atomic.AtomicLong opCount = new java.util.concurrent.atomic.AtomicLong();
+    public final java.util.concurrent.atomic.AtomicLong setBytes = new java.util.concurrent.atomic.AtomicLong();
     public final AtomicInteger gets = new AtomicInteger();
     public volatile List<String> models = GnmiSession.REQUIRED_MODELS;
     public volatile String rejectPath;       // a Set touching this path (plain, without origin) is INVALID_ARGUMENT
@@ -52,9 +57,16 @@ public final class FakeSwitch implements AutoCloseable {
     public volatile boolean dropNextSet;     // the next Set kills the server (connection drop mid-push)
     public volatile boolean reorder;         // Get answers with object members in reverse order
 
+    /**
+     * Single static routes Set since their instance was last replaced whole, by instance key then
+     * route key (null: deleted). Folded into {@link #store} when the whole instance is read, so a
+     * re-plan of a few routes costs the fake no re-serialisation of hundreds of KB.
+     */
+    private final Map<String, Map<String, byte[]>> routeEdits = new ConcurrentHashMap<>();
+
     /** The stored value of a path as a JSON tree, or null. */
     public JsonNode value(String key) {
-        byte[] v = store.get(key);
+        byte[] v = folded(key);
         try {
             return v == null ? null : JSON.readTree(v);
         } catch (IOException e) {
@@ -130,7 +142,10 @@ public final class FakeSwitch implements AutoCloseable {
                     }
                 });
         if (tcp) {
-            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port));
+            // The client pings every 30 s on a busy connection; gRPC's default server policy (one ping per
+            // 5 min) answers that with GOAWAY too_many_pings once RPCs queue up on a loaded machine.
+            NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+                    .permitKeepAliveTime(10, java.util.concurrent.TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true);
             if (tls != null) {
                 b.sslContext(io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts.configure(
                         io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder.forServer(tls)).build());
@@ -152,6 +167,7 @@ public final class FakeSwitch implements AutoCloseable {
     public FakeSwitch restartEmpty() throws IOException {
         stop();
         store.clear();
+        routeEdits.clear();
         return start();
     }
 
@@ -227,15 +243,44 @@ public final class FakeSwitch implements AutoCloseable {
                     return;
                 }
             }
-            sets.add(request);
-            SetResponse.Builder resp = SetResponse.newBuilder();
-            for (Path d : request.getDeleteList()) {
-                store.remove(GnmiPaths.format(request.getPrefix(), d));
-                resp.addResponse(UpdateResult.newBuilder().setPath(d).setOp(UpdateResult.Operation.DELETE));
+            if (keepSets) {
+                sets.add(request);
             }
-            for (Update u : request.getReplaceList()) {
-                store.put(GnmiPaths.format(request.getPrefix(), u.getPath()), u.getVal().getJsonIetfVal().toByteArray());
-                resp.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.REPLACE));
+            setCount.incrementAndGet();
+            opCount.addAndGet(request.getReplaceCount() + request.getDeleteCount());
+            setBytes.addAndGet(request.getSerializedSize());
+            SetResponse.Builder resp = SetResponse.newBuilder();
+            synchronized (FakeSwitch.this) {
+                for (Path d : request.getDeleteList()) {
+                    Path full = join(request.getPrefix(), d);
+                    if (isRoute(full)) {
+                        String inst = GnmiPaths.format(instanceOf(full));
+                        if (store.containsKey(inst)) {
+                            routeEdits.computeIfAbsent(inst, k -> new java.util.LinkedHashMap<>()).put(GnmiPaths.format(full), null);
+                        }
+                    } else {
+                        store.remove(GnmiPaths.format(full));
+                        routeEdits.remove(GnmiPaths.format(full));
+                    }
+                    resp.addResponse(UpdateResult.newBuilder().setPath(d).setOp(UpdateResult.Operation.DELETE));
+                }
+                for (Update u : request.getReplaceList()) {
+                    Path full = join(request.getPrefix(), u.getPath());
+                    byte[] v = u.getVal().getJsonIetfVal().toByteArray();
+                    if (isRoute(full)) {
+                        String inst = GnmiPaths.format(instanceOf(full));
+                        if (!store.containsKey(inst)) {
+                            out.onError(Status.INVALID_ARGUMENT.withDescription(GnmiPaths.format(full)
+                                    + ": no network instance " + inst).asRuntimeException());
+                            return;
+                        }
+                        routeEdits.computeIfAbsent(inst, k -> new java.util.LinkedHashMap<>()).put(GnmiPaths.format(full), v);
+                    } else {
+                        store.put(GnmiPaths.format(full), v);
+                        routeEdits.remove(GnmiPaths.format(full));
+                    }
+                    resp.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.REPLACE));
+                }
             }
             out.onNext(resp.build());
             out.onCompleted();
@@ -249,7 +294,7 @@ public final class FakeSwitch implements AutoCloseable {
             for (Path p : request.getPathList()) {
                 Notification.Builder n = Notification.newBuilder().setTimestamp(System.nanoTime())
                         .setPrefix(Path.newBuilder().setTarget(request.getPrefix().getTarget()));
-                byte[] v = store.get(GnmiPaths.format(request.getPrefix(), p));
+                byte[] v = read(join(request.getPrefix(), p));
                 if (v != null) {
                     n.addUpdate(Update.newBuilder().setPath(p).setVal(TypedValue.newBuilder()
                             .setJsonIetfVal(ByteString.copyFrom(reorder ? reversed(v) : v))));
@@ -258,6 +303,126 @@ public final class FakeSwitch implements AutoCloseable {
             }
             out.onNext(resp.build());
             out.onCompleted();
+        }
+    }
+
+    private static Path join(Path prefix, Path p) {
+        Path.Builder b = p.toBuilder().clearElem().addAllElem(prefix.getElemList()).addAllElem(p.getElemList());
+        if (p.getOrigin().isEmpty()) {
+            b.setOrigin(prefix.getOrigin());
+        }
+        return b.clearTarget().build();
+    }
+
+    /** network-instances/network-instance[name]/protocols/protocol[..]/static-routes/static[prefix]. */
+    private static boolean isRoute(Path p) {
+        return p.getElemCount() == 6 && p.getElem(0).getName().equals("network-instances")
+                && p.getElem(5).getName().equals("static");
+    }
+
+    private static Path instanceOf(Path route) {
+        return route.toBuilder().clearElem().addElem(route.getElem(0)).addElem(route.getElem(1)).build();
+    }
+
+    /** What Get answers for a path: a whole value (route edits folded in) or one route. */
+    private synchronized byte[] read(Path p) {
+        if (!isRoute(p)) {
+            return folded(GnmiPaths.format(p));
+        }
+        String inst = GnmiPaths.format(instanceOf(p));
+        String key = GnmiPaths.format(p);
+        Map<String, byte[]> edits = routeEdits.get(inst);
+        if (edits != null && edits.containsKey(key)) {
+            return edits.get(key);
+        }
+        byte[] whole = store.get(inst);
+        if (whole == null) {
+            return null;
+        }
+        try {
+            JsonNode route = findRoute(JSON.readTree(whole), p);
+            return route == null ? null : JSON.writeValueAsBytes(route);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The whole value at key with the route edits applied (and kept so from now on). */
+    private synchronized byte[] folded(String key) {
+        byte[] whole = store.get(key);
+        Map<String, byte[]> edits = routeEdits.remove(key);
+        if (whole == null || edits == null || edits.isEmpty()) {
+            return whole;
+        }
+        try {
+            JsonNode tree = JSON.readTree(whole);
+            for (Map.Entry<String, byte[]> e : edits.entrySet()) {
+                Path p = GnmiPaths.parse("openconfig", e.getKey().substring(e.getKey().indexOf(':') + 1));
+                com.fasterxml.jackson.databind.node.ArrayNode routes = routesOf(tree, p);
+                if (routes == null) {
+                    continue;
+                }
+                String prefix = p.getElem(5).getKeyOrThrow("prefix");
+                for (int i = routes.size() - 1; i >= 0; i--) {
+                    if (routes.get(i).path("prefix").asText().equals(prefix)) {
+                        routes.remove(i);
+                    }
+                }
+                if (e.getValue() != null) {
+                    routes.add(JSON.readTree(e.getValue()));
+                }
+            }
+            byte[] v = JSON.writeValueAsBytes(tree);
+            store.put(key, v);
+            return v;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.node.ArrayNode routesOf(JsonNode instance, Path route) {
+        Map<String, String> k = route.getElem(3).getKeyMap();
+        for (JsonNode proto : instance.path("protocols").path("protocol")) {
+            if (proto.path("identifier").asText().equals(k.get("identifier")) && proto.path("name").asText().equals(k.get("name"))) {
+                JsonNode routes = proto.path("static-routes").path("static");
+                return routes.isArray() ? (com.fasterxml.jackson.databind.node.ArrayNode) routes : null;
+            }
+        }
+        return null;
+    }
+
+    private static JsonNode findRoute(JsonNode instance, Path route) {
+        com.fasterxml.jackson.databind.node.ArrayNode routes = routesOf(instance, route);
+        if (routes != null) {
+            for (JsonNode r : routes) {
+                if (r.path("prefix").asText().equals(route.getElem(5).getKeyOrThrow("prefix"))) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Removes one route behind Weft's back (as an operator's edit or a lost kernel route would). */
+    public synchronized void dropRoute(String instanceKey, String protocol, String prefix) {
+        folded(instanceKey);
+        byte[] whole = store.get(instanceKey);
+        try {
+            JsonNode tree = JSON.readTree(whole);
+            for (JsonNode proto : tree.path("protocols").path("protocol")) {
+                if (!proto.path("name").asText().equals(protocol)) {
+                    continue;
+                }
+                JsonNode routes = proto.path("static-routes").path("static");
+                for (int i = routes.size() - 1; i >= 0; i--) {
+                    if (routes.get(i).path("prefix").asText().equals(prefix)) {
+                        ((com.fasterxml.jackson.databind.node.ArrayNode) routes).remove(i);
+                    }
+                }
+            }
+            store.put(instanceKey, JSON.writeValueAsBytes(tree));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

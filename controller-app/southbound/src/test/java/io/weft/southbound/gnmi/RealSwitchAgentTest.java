@@ -69,7 +69,25 @@ class RealSwitchAgentTest {
 
         FabricPlan plan = Planner.plan(FabricJson.parse(Contracts.read("examples/leaf-spine-2x2.json")), null);
         int ops = DeviceIntent.render(plan, "leaf1").get("replace").size();
-        provisioner = new Provisioner(new ProvisionerConfig(4, 3000, 100, 1000, 500), new NettyChannels(), log::add);
+        // Plaintext TCP as NettyChannels dials it, recording the SetRequests the agent is sent.
+        List<com.github.gnmi.proto.SetRequest> sent = new CopyOnWriteArrayList<>();
+        ChannelFactory recording = t -> io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder
+                .forAddress(t.address(), t.port()).usePlaintext().intercept(new io.grpc.ClientInterceptor() {
+                    @Override
+                    public <Q, R> io.grpc.ClientCall<Q, R> interceptCall(io.grpc.MethodDescriptor<Q, R> m,
+                            io.grpc.CallOptions o, io.grpc.Channel next) {
+                        return new io.grpc.ForwardingClientCall.SimpleForwardingClientCall<Q, R>(next.newCall(m, o)) {
+                            @Override
+                            public void sendMessage(Q message) {
+                                if (message instanceof com.github.gnmi.proto.SetRequest) {
+                                    sent.add((com.github.gnmi.proto.SetRequest) message);
+                                }
+                                super.sendMessage(message);
+                            }
+                        };
+                    }
+                }).build();
+        provisioner = new Provisioner(new ProvisionerConfig(4, 3000, 100, 1000, 500), recording, log::add);
         provisioner.provision(Map.of("leaf1", GnmiTarget.plaintext("leaf1", "127.0.0.1", port)),
                 sw -> DeviceIntent.render(plan, sw));
         awaitState(DeviceState.IN_SYNC, 20_000);
@@ -80,6 +98,41 @@ class RealSwitchAgentTest {
         assertThat(provisioner.device("leaf1").sets()).isEqualTo(1);
         assertThat(provisioner.device("leaf1").state()).isEqualTo(DeviceState.IN_SYNC);
 
+        // A re-plan without the leaf1-spine2 link: leaf1's routes change, its instances' shells do not, so
+        // the agent gets single static routes (and the interface's delete), confirmed by Get from the kernel.
+        com.fasterxml.jackson.databind.node.ObjectNode tree = FabricJson.toTree(plan.fabric());
+        com.fasterxml.jackson.databind.node.ArrayNode links = (com.fasterxml.jackson.databind.node.ArrayNode) tree.get("links");
+        for (int i = links.size() - 1; i >= 0; i--) {
+            if (links.get(i).get("id").asText().equals("leaf1-spine2")) {
+                links.remove(i);
+            }
+        }
+        FabricPlan replan = Planner.plan(FabricJson.fromTree(tree), plan);
+        provisioner.provision(Map.of("leaf1", GnmiTarget.plaintext("leaf1", "127.0.0.1", port)),
+                sw -> DeviceIntent.render(replan, sw));
+        long until = System.currentTimeMillis() + 20_000;
+        while (provisioner.device("leaf1").sets() < 2 || provisioner.device("leaf1").state() != DeviceState.IN_SYNC) {
+            assertThat(System.currentTimeMillis()).as("re-plan in sync: " + provisioner.device("leaf1") + " " + log)
+                    .isLessThan(until);
+            Thread.sleep(50);
+        }
+        com.github.gnmi.proto.SetRequest second = sent.get(sent.size() - 1);
+        List<String> replaced = new ArrayList<>();
+        second.getReplaceList().forEach(u -> replaced.add(GnmiPaths.format(u.getPath())));
+        // DEFAULT keeps two of its three routes: it gets the changed one alone. (The small VRF changes in most
+        // of its routes, so it is replaced whole: one value is smaller than many paths.)
+        assertThat(replaced).as("the underlay's changed route alone").contains(
+                "openconfig:/network-instances/network-instance[name=DEFAULT]/protocols/protocol[identifier=STATIC]"
+                        + "[name=STATIC]/static-routes/static[prefix=fcbb:bb00:2::/48]")
+                .doesNotContain("openconfig:/network-instances/network-instance[name=DEFAULT]");
+        assertThat(routes()).contains("fcbb:bb00:2::/48 via fe80::2 dev eth1 proto static")
+                .doesNotContain("dev eth2 proto static");
+        Thread.sleep(1500); // the periodic read-back of whole instances finds the kernel as intended
+        assertThat(provisioner.device("leaf1").sets()).isEqualTo(2);
+        assertThat(provisioner.device("leaf1").state()).isEqualTo(DeviceState.IN_SYNC);
+        long opsBefore = provisioner.device("leaf1").opsSent();
+        int replanOps = DeviceIntent.render(replan, "leaf1").get("replace").size();
+
         stopAgent();
         awaitState(DeviceState.UNREACHABLE, 10_000);
         assertThat(provisioner.device("leaf1").lastError()).contains("leaf1").contains("127.0.0.1:" + port);
@@ -88,12 +141,12 @@ class RealSwitchAgentTest {
         assertThat(routes()).doesNotContain("seg6local");
         startAgent(bin, port);
         long end = System.currentTimeMillis() + 20_000;
-        while (provisioner.device("leaf1").sets() < 2 || provisioner.device("leaf1").state() != DeviceState.IN_SYNC) {
+        while (provisioner.device("leaf1").sets() < 3 || provisioner.device("leaf1").state() != DeviceState.IN_SYNC) {
             assertThat(System.currentTimeMillis()).as("re-synced: " + provisioner.device("leaf1") + " " + log)
                     .isLessThan(end);
             Thread.sleep(50);
         }
-        assertThat(provisioner.device("leaf1").opsSent()).isEqualTo(2L * ops);
+        assertThat(provisioner.device("leaf1").opsSent()).as("one full push of the re-plan").isEqualTo(opsBefore + replanOps);
         assertThat(routes()).contains("action End flavors next-csid");
     }
 

@@ -2,7 +2,6 @@ package io.weft.southbound.gnmi.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.grpc.inprocess.InProcessChannelBuilder;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
@@ -13,22 +12,29 @@ import io.weft.plan.intent.DeviceIntent;
 import io.weft.southbound.gnmi.CanonicalJson;
 import io.weft.southbound.gnmi.DeviceState;
 import io.weft.southbound.gnmi.DeviceStatus;
-import io.weft.southbound.gnmi.FakeSwitch;
 import io.weft.southbound.gnmi.GnmiTarget;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * {@code ./weft bench southbound [--json] [--k N]}: the provisioner against one in-process gNMI
- * server per switch of a k-ary fat-tree (k=16: 320 switches). Measures the full push (every op of
- * every switch rendered on demand, sent and confirmed by Get), then one leaf-spine link removed from
- * the fabric: re-plan, render, and the time from handing the changed intents over until every
- * switch is confirmed in sync, with the number of switches and ops re-pushed. Heap: what the
- * provisioner holds after the push (channels, sessions, digests of the confirmed config), measured
- * as the heap released when it is closed. The fakes keep every value as bytes in the same JVM.
+ * {@code ./weft bench southbound [--json] [--k N] [--changes N]}: the provisioner against one
+ * in-process gNMI server per switch of a k-ary fat-tree (k=16: 320 switches). Measures the full push
+ * (every op of every switch rendered on demand, sent and confirmed by Get), then {@code changes}
+ * single-link changes (a leaf-spine link removed, then restored, for links spread over the pods),
+ * each re-planned against the previous plan: every switch is rendered and digested to find the ones
+ * whose intent changed ({@code detect_ms}), then the clock runs from handing those switches over
+ * (their intents rendered on demand inside the provisioner, as the controller does) until every switch
+ * is confirmed in sync ({@code in_sync_ms}; p50/p99 over the changes), with the switches,
+ * ops and bytes re-pushed. Heap: what the provisioner holds after the push (channels, sessions,
+ * digests of the confirmed config), measured as the heap released when it is closed. The fakes keep
+ * every value as bytes, in the same JVM or, with {@code --fakes-jvm HEAP}, in a child JVM reached over
+ * loopback TCP (then this JVM's heap is the controller's alone: run it with -Xmx512m to check the
+ * controller's sessions for a k=16 fabric fit the heap the controller is given).
  */
 public final class SouthboundBench {
     private SouthboundBench() {
@@ -37,26 +43,44 @@ public final class SouthboundBench {
     public static void main(String[] args) throws Exception {
         boolean json = false;
         int k = 16;
+        int changes = 6;
+        String fakesJvm = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--json" -> json = true;
                 case "--k" -> k = Integer.parseInt(args[++i]);
+                case "--changes" -> changes = Integer.parseInt(args[++i]);
+                case "--fakes-jvm" -> fakesJvm = args[++i];
                 default -> {
-                    System.err.println("usage: SouthboundBench [--json] [--k N]");
+                    System.err.println("usage: SouthboundBench [--json] [--k N] [--changes N] [--fakes-jvm HEAP]");
                     System.exit(2);
                 }
             }
         }
-        Map<String, Object> r = run(k);
+        Map<String, Object> r = run(k, changes, json, fakesJvm);
         if (json) {
             System.out.println(FabricJson.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
         } else {
-            r.forEach((key, v) -> System.out.printf("%-34s %s%n", key, v));
+            r.forEach((key, v) -> {
+                if (!key.equals("steps")) { // printed one per line on stderr as they ran
+                    System.out.printf("%-34s %s%n", key, v);
+                }
+            });
         }
         System.exit(0);
     }
 
     public static Map<String, Object> run(int k) throws Exception {
+        return run(k, 6, true);
+    }
+
+    /** {@code changes} single-link changes (a link removed, then restored, ...); {@code json} keeps stderr quiet. */
+    public static Map<String, Object> run(int k, int changes, boolean json) throws Exception {
+        return run(k, changes, json, null);
+    }
+
+    /** With {@code fakesJvm} (a heap size such as "2g"), the switches run in a child JVM on loopback TCP. */
+    public static Map<String, Object> run(int k, int changes, boolean json, String fakesJvm) throws Exception {
         Map<String, Object> r = new LinkedHashMap<>();
         Fabric fabric = FatTreeGenerator.generate(FatTreeGenerator.kary(k));
         long t0 = System.nanoTime();
@@ -71,14 +95,11 @@ public final class SouthboundBench {
         r.put("render_ms", ms(t1, t2));
         r.put("intent_mb", round(bytes[0] / 1e6));
 
-        Map<String, FakeSwitch> fakes = new LinkedHashMap<>();
-        Map<String, GnmiTarget> targets = new LinkedHashMap<>();
-        for (String sw : digests.keySet()) {
-            fakes.put(sw, new FakeSwitch("bench-" + sw).start());
-            targets.put(sw, GnmiTarget.plaintext(sw, "bench-" + sw, 9339));
-        }
-        Provisioner p = new Provisioner(ProvisionerConfig.defaults(),
-                t -> InProcessChannelBuilder.forName(t.address()).build(), System.err::println);
+        FakeFleet fleet = fakesJvm == null ? FakeFleet.inProcess(new ArrayList<>(digests.keySet()))
+                : FakeFleet.childJvm(new ArrayList<>(digests.keySet()), fakesJvm);
+        Map<String, GnmiTarget> targets = fleet.targets();
+        r.put("fakes", fakesJvm == null ? "in-process" : "child JVM, loopback TCP");
+        Provisioner p = new Provisioner(ProvisionerConfig.defaults(), fleet.channels(), System.err::println);
         try {
             // Full push: each switch rendered on demand and handed to the workers at once (pipelined).
             long t3 = System.nanoTime();
@@ -89,55 +110,92 @@ public final class SouthboundBench {
             long t4 = System.nanoTime();
             r.put("full_push_ms", ms(t3, t4));
             r.put("full_push_in_sync", count(p, DeviceState.IN_SYNC));
-            r.put("full_push_ops", fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum());
-            r.put("full_push_mb_sent", round(setBytes(fakes.values(), null) / 1e6));
+            r.put("full_push_ops", total(fleet.counters(), 1));
+            r.put("full_push_mb_sent", round(total(fleet.counters(), 2) / 1e6));
             long heapWith = usedHeapAfterGc();
 
-            // One leaf-spine link leaves the fabric: re-plan against the previous plan; the switches whose
-            // intent changed are rendered up front so that the clock below times the southbound alone.
-            Link removed = firstLeafSpineLink(fabric);
-            ObjectNode tree = FabricJson.toTree(fabric);
-            ArrayNode links = (ArrayNode) tree.get("links");
-            for (int i = links.size() - 1; i >= 0; i--) {
-                if (links.get(i).get("id").asText().equals(removed.id())) {
-                    links.remove(i);
+            // Single-link changes: a leaf-spine link leaves the fabric, then comes back, for several links
+            // spread over the pods; each step is re-planned against the previous plan. Every switch is rendered
+            // and digested to find the ones whose intent changed (detect_ms) before the clock starts; then
+            // in_sync_ms runs from handing those switches over (rendered on demand, as the controller does, on
+            // every core; holding 151 rendered trees at k=16 would not fit the heap) until all are confirmed.
+            List<Link> picked = leafSpineLinks(fabric, (changes + 1) / 2);
+            List<Map<String, Object>> steps = new ArrayList<>();
+            FabricPlan prev = plan;
+            Map<String, String> prevDigests = digests;
+            for (int step = 0; step < changes; step++) {
+                Link l = picked.get(step / 2);
+                boolean removing = step % 2 == 0;
+                Fabric next = removing ? without(fabric, l) : fabric;
+                Map<String, long[]> before = fleet.counters();
+                long cpu0 = processCpuNs();
+                long a = System.nanoTime();
+                FabricPlan replan = Planner.plan(next, prev);
+                long b = System.nanoTime();
+                java.util.Set<String> changed = new java.util.HashSet<>();
+                long[] renderChangedNs = new long[1];
+                Map<String, String> nextDigests = new LinkedHashMap<>();
+                for (String sw : replan.switches()) {
+                    long r0 = System.nanoTime();
+                    ObjectNode intent = DeviceIntent.render(replan, sw);
+                    long r1 = System.nanoTime();
+                    String d = CanonicalJson.digest(intent);
+                    nextDigests.put(sw, d);
+                    if (!d.equals(prevDigests.get(sw))) {
+                        changed.add(sw);
+                        renderChangedNs[0] += r1 - r0;
+                    }
+                }
+                long c = System.nanoTime();
+                FabricPlan current = replan;
+                p.provision(targets, sw -> changed.contains(sw) ? DeviceIntent.render(current, sw) : null);
+                long h = System.nanoTime();
+                if (!p.awaitIdle(600_000)) {
+                    throw new IllegalStateException("re-plan push did not finish in 600 s");
+                }
+                long e = System.nanoTime();
+                long cpu1 = processCpuNs();
+                Map<String, long[]> after = fleet.counters();
+                int repushed = 0;
+                for (Map.Entry<String, long[]> f : after.entrySet()) {
+                    if (f.getValue()[0] > before.get(f.getKey())[0]) {
+                        repushed++;
+                    }
+                }
+                Map<String, Object> s = new LinkedHashMap<>();
+                s.put("change", (removing ? "-" : "+") + l.id());
+                s.put("replan_ms", ms(a, b));
+                s.put("detect_ms", ms(b, c));
+                s.put("render_changed_ms", renderChangedNs[0] / 1_000_000);
+                s.put("switches_changed", changed.size());
+                s.put("handover_ms", ms(c, h));
+                s.put("in_sync_ms", ms(c, e));
+                s.put("in_sync_cpu_ms", (cpu1 - cpu0) / 1_000_000);
+                s.put("switches_repushed", repushed);
+                s.put("ops_sent", total(after, 1) - total(before, 1));
+                s.put("kb_sent", Math.round((total(after, 2) - total(before, 2)) / 1e3));
+                s.put("in_sync", count(p, DeviceState.IN_SYNC));
+                steps.add(s);
+                prev = replan;
+                prevDigests = nextDigests;
+                if (!json) {
+                    System.err.println("change " + (step + 1) + "/" + changes + ": " + s);
                 }
             }
-            Fabric edited = FabricJson.fromTree(tree);
-            Map<String, Integer> setsBefore = new LinkedHashMap<>();
-            fakes.forEach((sw, f) -> setsBefore.put(sw, f.sets.size()));
-            int opsBefore = fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum();
-            long t5 = System.nanoTime();
-            FabricPlan replan = Planner.plan(edited, plan);
-            long t6 = System.nanoTime();
-            Map<String, ObjectNode> changed = new LinkedHashMap<>();
-            digests(replan, new long[1], (sw, intent) -> {
-                if (!CanonicalJson.digest(intent).equals(digests.get(sw))) {
-                    changed.put(sw, intent);
-                }
-            });
-            long t7 = System.nanoTime();
-            p.provision(targets, changed::get);
-            if (!p.awaitIdle(60_000)) {
-                throw new IllegalStateException("re-plan push did not finish in 60 s");
-            }
-            long t8 = System.nanoTime();
-            int repushed = 0;
-            for (Map.Entry<String, FakeSwitch> e : fakes.entrySet()) {
-                if (e.getValue().sets.size() > setsBefore.get(e.getKey())) {
-                    repushed++;
-                }
-            }
-            r.put("link_removed", removed.id());
-            r.put("replan_ms", ms(t5, t6));
-            r.put("replan_render_ms", ms(t6, t7));
-            r.put("replan_switches_changed", changed.size());
-            r.put("replan_in_sync_ms", ms(t7, t8));
-            r.put("replan_switches_repushed", repushed);
-            r.put("replan_ops_sent", fakes.values().stream().mapToInt(FakeSwitch::totalOps).sum() - opsBefore);
-            r.put("replan_mb_sent", round(setBytes(fakes.values(), setsBefore) / 1e6));
-            r.put("replan_in_sync", count(p, DeviceState.IN_SYNC));
-            changed.clear();
+            r.put("changes", steps.size());
+            r.put("replan_switches_changed_max", max(steps, "switches_changed"));
+            r.put("replan_switches_repushed_max", max(steps, "switches_repushed"));
+            r.put("replan_ops_sent_max", max(steps, "ops_sent"));
+            r.put("replan_kb_sent_max", max(steps, "kb_sent"));
+            r.put("replan_in_sync_p50_ms", percentile(steps, "in_sync_ms", 50));
+            r.put("replan_in_sync_p99_ms", percentile(steps, "in_sync_ms", 99));
+            r.put("replan_handover_p50_ms", percentile(steps, "handover_ms", 50));
+            r.put("replan_in_sync_cpu_p50_ms", percentile(steps, "in_sync_cpu_ms", 50));
+            r.put("replan_plan_p50_ms", percentile(steps, "replan_ms", 50));
+            r.put("replan_render_changed_p50_ms", percentile(steps, "render_changed_ms", 50));
+            r.put("replan_detect_p50_ms", percentile(steps, "detect_ms", 50));
+            r.put("replan_in_sync_all", steps.stream().allMatch(x -> (int) x.get("in_sync") == digests.size()));
+            r.put("steps", steps);
             heapWith = Math.max(heapWith, 0);
             long heapBeforeClose = usedHeapAfterGc();
             p.close();
@@ -149,7 +207,7 @@ public final class SouthboundBench {
             r.put("cpus", Runtime.getRuntime().availableProcessors());
         } finally {
             p.close();
-            fakes.values().forEach(FakeSwitch::close);
+            fleet.close();
         }
         return r;
     }
@@ -162,7 +220,7 @@ public final class SouthboundBench {
             ObjectNode intent = DeviceIntent.render(plan, sw);
             byte[] json = CanonicalJson.bytes(intent);
             bytes[0] += json.length;
-            out.put(sw, CanonicalJson.digest(intent));
+            out.put(sw, CanonicalJson.digest(json));
             if (each != null) {
                 each.accept(sw, intent);
             }
@@ -170,27 +228,62 @@ public final class SouthboundBench {
         return out;
     }
 
-    private static Link firstLeafSpineLink(Fabric f) {
+    /** n leaf-spine links spread evenly over the fabric's list of them. */
+    private static List<Link> leafSpineLinks(Fabric f, int n) {
+        List<Link> all = new ArrayList<>();
         for (Link l : f.links()) {
             String a = f.node(l.a().node()).role().jsonName();
             String b = f.node(l.b().node()).role().jsonName();
             if ((a.equals("leaf") && b.equals("spine")) || (a.equals("spine") && b.equals("leaf"))) {
-                return l;
+                all.add(l);
             }
         }
-        throw new IllegalStateException("no leaf-spine link");
+        if (all.isEmpty()) {
+            throw new IllegalStateException("no leaf-spine link");
+        }
+        List<Link> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(all.get((int) ((long) i * all.size() / n)));
+        }
+        return out;
     }
 
-    /** Bytes of the SetRequests the fakes received (after the given per-switch counts, if any). */
-    private static long setBytes(java.util.Collection<FakeSwitch> fakes, Map<String, Integer> after) {
-        long n = 0;
-        for (FakeSwitch f : fakes) {
-            int from = after == null ? 0 : after.get(f.name.substring("bench-".length()));
-            for (int i = from; i < f.sets.size(); i++) {
-                n += f.sets.get(i).getSerializedSize();
+    private static Fabric without(Fabric fabric, Link removed) throws Exception {
+        ObjectNode tree = FabricJson.toTree(fabric);
+        ArrayNode links = (ArrayNode) tree.get("links");
+        for (int i = links.size() - 1; i >= 0; i--) {
+            if (links.get(i).get("id").asText().equals(removed.id())) {
+                links.remove(i);
             }
         }
+        return FabricJson.fromTree(tree);
+    }
+
+    private static long max(List<Map<String, Object>> steps, String key) {
+        return steps.stream().mapToLong(s -> ((Number) s.get(key)).longValue()).max().orElse(0);
+    }
+
+    /** Nearest-rank percentile. */
+    private static long percentile(List<Map<String, Object>> steps, String key, int pct) {
+        long[] v = steps.stream().mapToLong(s -> ((Number) s.get(key)).longValue()).sorted().toArray();
+        if (v.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(pct / 100.0 * v.length);
+        return v[Math.max(0, rank - 1)];
+    }
+
+    private static long total(Map<String, long[]> counters, int column) {
+        long n = 0;
+        for (long[] c : counters.values()) {
+            n += c[column];
+        }
         return n;
+    }
+
+    /** CPU time of this JVM so far (the in-process fakes' work included). */
+    private static long processCpuNs() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static int count(Provisioner p, DeviceState s) {
