@@ -88,6 +88,8 @@ public class HotspotListener implements SmartLifecycle {
     private final Set<String> movedThisInterval = new HashSet<>();
     private final Map<String, Integer> usedThisInterval = new HashMap<>();
     private final Set<String> unknownLinks = new HashSet<>();
+    /** Links down by event whose down state the engine's index (the last snapshot) does not have yet. */
+    private final DownLinks downLinks = new DownLinks();
     /** Candidate paths of the engine's current index; a new index (snapshot, link states) gets new ones. */
     private Candidates candidates;
 
@@ -200,10 +202,15 @@ public class HotspotListener implements SmartLifecycle {
             case HotspotEvent.END -> active.remove(ev.key());
             case HotspotEvent.LINK_DOWN -> {
                 active.keySet().removeIf(k -> k.startsWith(ev.linkId() + ">"));
+                // Before any pass: from now on no pass may choose the link, whatever the index says.
+                downLinks.reported(ev.linkId());
                 linkDownPass(ev, received);
             }
+            case HotspotEvent.LINK_UP ->
+                // Passes may use the link again once the index does: the controller's next fabric
+                // snapshot brings it back into placement if the last one had it down.
+                downLinks.restored(ev.linkId());
             default -> {
-                // link-up: the controller's next fabric snapshot brings the link back into placement.
             }
         }
     }
@@ -220,6 +227,7 @@ public class HotspotListener implements SmartLifecycle {
             }
             PlacementEngine engine = placement.engine();
             FabricIndex ix = engine.index();
+            Set<Integer> downArcs = downLinks.arcs(ix);
             List<HotArc> hot = new ArrayList<>();
             Map<Integer, Integer> used = new HashMap<>();
             Map<String, Active> byId = new HashMap<>();
@@ -237,7 +245,7 @@ public class HotspotListener implements SmartLifecycle {
             if (hot.isEmpty()) {
                 return;
             }
-            List<Move> moves = policy.onHotspots(view(engine), hot, used, movedThisInterval);
+            List<Move> moves = policy.onHotspots(view(engine, downArcs), hot, used, movedThisInterval);
             if (moves.isEmpty()) {
                 return;
             }
@@ -248,7 +256,7 @@ public class HotspotListener implements SmartLifecycle {
                 usedThisInterval.merge(a.start().key(), 1, Integer::sum);
                 movedThisInterval.add(m.flowId());
             }
-            commit(engine, origin, trigger == null ? "interval" : "hotspot-start");
+            commit(engine, origin, trigger == null ? "interval" : "hotspot-start", downArcs);
         }
     }
 
@@ -271,19 +279,27 @@ public class HotspotListener implements SmartLifecycle {
                     hot.add(new HotArc(arc, a.start().linkId(), a.start().eventId(), 0, 0));
                 }
             }
-            List<Move> moves = policy.onLinkDown(view(engine), ev.linkId(), arcs, hot);
+            Set<Integer> downArcs = downLinks.arcs(engine.index());
+            PlacementView view = view(engine, downArcs);
+            List<Move> moves = policy.onLinkDown(view, ev.linkId(), arcs, hot);
+            Set<String> onLink = new HashSet<>(view.flowsOn(arcs[0]));
+            onLink.addAll(view.flowsOn(arcs[1]));
+            if (moves.size() < onLink.size()) {
+                LOG.warn("link {} down: {} of its {} flow slices have no surviving path; they stay until the "
+                        + "controller's snapshot", ev.linkId(), onLink.size() - moves.size(), onLink.size());
+            }
             Map<Move, Active> origin = new LinkedHashMap<>();
             Active a = new Active(ev, received);
             for (Move m : moves) {
                 origin.put(m, a);
                 movedThisInterval.add(m.flowId());
             }
-            commit(engine, origin, "link-down");
+            commit(engine, origin, "link-down", downArcs);
         }
     }
 
     /** Pins the moves in the engine and records them; undoes the pins if the transaction fails. */
-    private void commit(PlacementEngine engine, Map<Move, Active> moves, String trigger) {
+    private void commit(PlacementEngine engine, Map<Move, Active> moves, String trigger, Set<Integer> downArcs) {
         List<PathChange> changes = new ArrayList<>();
         List<Move> pinned = new ArrayList<>();
         List<Map<String, Object>> described = new ArrayList<>();
@@ -294,7 +310,7 @@ public class HotspotListener implements SmartLifecycle {
             PlacedFlow was = engine.placed(m.flowId());
             PlacedFlow p;
             try {
-                p = EnginePin.pin(engine, m.flowId(), m.fromArcs(), m.toArcs());
+                p = EnginePin.pin(engine, m.flowId(), m.fromArcs(), m.toArcs(), downArcs);
                 if (was != null && was.encoding().ev() != null && p.encoding().ev() == null) {
                     // An EV-steered NIC would lose its only way onto the new path: keep the old one.
                     EnginePin.pin(engine, m.flowId(), m.toArcs(), m.fromArcs());
@@ -385,11 +401,11 @@ public class HotspotListener implements SmartLifecycle {
                 pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken));
     }
 
-    private PlacementView view(PlacementEngine engine) {
+    private PlacementView view(PlacementEngine engine, Set<Integer> downArcs) {
         if (candidates == null || candidates.index() != engine.index()) {
             candidates = new Candidates(engine.index());
         }
-        return PlacementView.of(engine, candidates);
+        return PlacementView.of(engine, candidates, downArcs);
     }
 
     /** The arc of the event's hot direction in the current engine, or -1 (unknown link, logged once). */
