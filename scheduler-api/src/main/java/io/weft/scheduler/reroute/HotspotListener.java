@@ -90,6 +90,9 @@ public class HotspotListener implements SmartLifecycle {
     private final Set<String> unknownLinks = new HashSet<>();
     /** Links down by event whose down state the engine's index (the last snapshot) does not have yet. */
     private final DownLinks downLinks = new DownLinks();
+    /** When the running pass started on the loop thread and when it got the placement lock. */
+    private Instant passStarted;
+    private Instant locked;
     /** Candidate paths of the engine's current index; a new index (snapshot, link states) gets new ones. */
     private Candidates candidates;
 
@@ -221,7 +224,9 @@ public class HotspotListener implements SmartLifecycle {
             return;
         }
         rollInterval();
+        passStarted = Instant.now();
         synchronized (placement) {
+            locked = Instant.now();
             if (!placement.ready()) {
                 return;
             }
@@ -262,7 +267,9 @@ public class HotspotListener implements SmartLifecycle {
 
     private void linkDownPass(HotspotEvent ev, Instant received) {
         rollInterval();
+        passStarted = Instant.now();
         synchronized (placement) {
+            locked = Instant.now();
             if (!placement.ready()) {
                 return;
             }
@@ -339,6 +346,7 @@ public class HotspotListener implements SmartLifecycle {
         if (changes.isEmpty()) {
             return;
         }
+        Instant pinnedAt = Instant.now();
         Instant[] stamps = new Instant[2];
         try {
             tx.executeWithoutResult(s -> {
@@ -387,6 +395,13 @@ public class HotspotListener implements SmartLifecycle {
             c.put("eventToReceivedMs", LoopTimings.millis(s.detectedAt(), a.received()));
             c.put("eventToCommitMs", LoopTimings.millis(s.detectedAt(), committed));
             c.put("commitToWakeMs", LoopTimings.millis(committed, woken));
+            // Where the service's share went, in µs: waiting for the loop thread, for the placement
+            // lock (a snapshot or job being applied), deciding, pinning (encoding), recording.
+            c.put("receivedToPassUs", LoopTimings.micros(a.received(), passStarted));
+            c.put("lockWaitUs", LoopTimings.micros(passStarted, locked));
+            c.put("decideUs", LoopTimings.micros(locked, decided));
+            c.put("pinUs", LoopTimings.micros(decided, pinnedAt));
+            c.put("recordUs", LoopTimings.micros(pinnedAt, committed));
             c.put("eventToWakeMs", LoopTimings.millis(s.detectedAt(), woken));
             chains.add(c);
         }
@@ -397,8 +412,9 @@ public class HotspotListener implements SmartLifecycle {
         } catch (RuntimeException e) {
             LOG.warn("loop timings not recorded: {}", e.toString());
         }
-        LOG.info("moved {} flow slices ({}; {}): event to agents woken {} ms", changes.size(), trigger,
-                pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken));
+        LOG.info("moved {} flow slices ({}; {}): event to agents woken {} ms; {}", changes.size(), trigger,
+                pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken),
+                chains.get(0));
     }
 
     private PlacementView view(PlacementEngine engine, Set<Integer> downArcs) {
