@@ -54,7 +54,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>All loop state lives on one thread ("weft-reroute"); the Kafka thread only hands events over.
  * A link-down here moves the flows before the controller's new fabric snapshot arrives; that
- * snapshot then finds nothing left on the link.
+ * snapshot then finds nothing left on the link. Until it arrives, the engine's index still calls the
+ * link up, so {@link DownLinks} keeps it out of every pass.
  */
 @Component
 public class HotspotListener implements SmartLifecycle {
@@ -397,7 +398,10 @@ public class HotspotListener implements SmartLifecycle {
             c.put("commitToWakeMs", LoopTimings.millis(committed, woken));
             // Where the service's share went, in µs: waiting for the loop thread, for the placement
             // lock (a snapshot or job being applied), deciding, pinning (encoding), recording.
-            c.put("receivedToPassUs", LoopTimings.micros(a.received(), passStarted));
+            if (!trigger.equals("interval")) {
+                // An interval pass serves hotspots received in earlier intervals: no queue to measure.
+                c.put("receivedToPassUs", LoopTimings.micros(a.received(), passStarted));
+            }
             c.put("lockWaitUs", LoopTimings.micros(passStarted, locked));
             c.put("decideUs", LoopTimings.micros(locked, decided));
             c.put("pinUs", LoopTimings.micros(decided, pinnedAt));
