@@ -1,7 +1,9 @@
 package io.weft.scheduler.reroute;
 
 import java.util.Arrays;
+import java.util.Set;
 
+import io.weft.scheduler.placement.FabricIndex;
 import io.weft.scheduler.placement.PlacedFlow;
 import io.weft.scheduler.placement.PlacementEngine;
 import io.weft.scheduler.placement.PlacementException;
@@ -24,7 +26,31 @@ final class EnginePin {
     }
 
     /**
-     * Moves the flow from {@code expectedFrom} to {@code to}.
+     * Moves the flow from {@code expectedFrom} to {@code to}, which must not cross a link known
+     * down: neither one the engine's index calls unusable nor one of {@code downArcs} (down by an
+     * event the index does not reflect yet). Checked here, at the commit, whatever the decision saw.
+     *
+     * @throws PinFailure the flow is unknown, no longer on {@code expectedFrom}, {@code to} crosses a
+     *                    down or drained link, or {@code to} cannot be encoded
+     */
+    static PlacedFlow pin(PlacementEngine engine, String flowId, int[] expectedFrom, int[] to, Set<Integer> downArcs)
+            throws PinFailure {
+        FabricIndex ix = engine.index();
+        for (int a : to) {
+            if (a < 0 || a >= ix.arcCount()) {
+                throw new PinFailure("flow " + flowId + ": path has no arc " + a + " in this fabric");
+            }
+            if (!ix.usable(a) || downArcs.contains(a)) {
+                throw new PinFailure("flow " + flowId + ": path crosses link " + ix.arc(a).link().id()
+                        + ", which is down or drained");
+            }
+        }
+        return pin(engine, flowId, expectedFrom, to);
+    }
+
+    /**
+     * Moves the flow from {@code expectedFrom} to {@code to} without looking at link states: for
+     * undoing a move (the engine must go back to what the ledger holds) and for tests.
      *
      * @throws PinFailure the flow is unknown, no longer on {@code expectedFrom}, or {@code to} cannot be encoded
      */

@@ -54,7 +54,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>All loop state lives on one thread ("weft-reroute"); the Kafka thread only hands events over.
  * A link-down here moves the flows before the controller's new fabric snapshot arrives; that
- * snapshot then finds nothing left on the link.
+ * snapshot then finds nothing left on the link. Until it arrives, the engine's index still calls the
+ * link up, so {@link DownLinks} keeps it out of every pass.
  */
 @Component
 public class HotspotListener implements SmartLifecycle {
@@ -88,6 +89,11 @@ public class HotspotListener implements SmartLifecycle {
     private final Set<String> movedThisInterval = new HashSet<>();
     private final Map<String, Integer> usedThisInterval = new HashMap<>();
     private final Set<String> unknownLinks = new HashSet<>();
+    /** Links down by event whose down state the engine's index (the last snapshot) does not have yet. */
+    private final DownLinks downLinks = new DownLinks();
+    /** When the running pass started on the loop thread and when it got the placement lock. */
+    private Instant passStarted;
+    private Instant locked;
     /** Candidate paths of the engine's current index; a new index (snapshot, link states) gets new ones. */
     private Candidates candidates;
 
@@ -200,10 +206,15 @@ public class HotspotListener implements SmartLifecycle {
             case HotspotEvent.END -> active.remove(ev.key());
             case HotspotEvent.LINK_DOWN -> {
                 active.keySet().removeIf(k -> k.startsWith(ev.linkId() + ">"));
+                // Before any pass: from now on no pass may choose the link, whatever the index says.
+                downLinks.reported(ev.linkId());
                 linkDownPass(ev, received);
             }
+            case HotspotEvent.LINK_UP ->
+                // Passes may use the link again once the index does: the controller's next fabric
+                // snapshot brings it back into placement if the last one had it down.
+                downLinks.restored(ev.linkId());
             default -> {
-                // link-up: the controller's next fabric snapshot brings the link back into placement.
             }
         }
     }
@@ -214,12 +225,15 @@ public class HotspotListener implements SmartLifecycle {
             return;
         }
         rollInterval();
+        passStarted = Instant.now();
         synchronized (placement) {
+            locked = Instant.now();
             if (!placement.ready()) {
                 return;
             }
             PlacementEngine engine = placement.engine();
             FabricIndex ix = engine.index();
+            Set<Integer> downArcs = downLinks.arcs(ix);
             List<HotArc> hot = new ArrayList<>();
             Map<Integer, Integer> used = new HashMap<>();
             Map<String, Active> byId = new HashMap<>();
@@ -237,7 +251,7 @@ public class HotspotListener implements SmartLifecycle {
             if (hot.isEmpty()) {
                 return;
             }
-            List<Move> moves = policy.onHotspots(view(engine), hot, used, movedThisInterval);
+            List<Move> moves = policy.onHotspots(view(engine, downArcs), hot, used, movedThisInterval);
             if (moves.isEmpty()) {
                 return;
             }
@@ -248,13 +262,15 @@ public class HotspotListener implements SmartLifecycle {
                 usedThisInterval.merge(a.start().key(), 1, Integer::sum);
                 movedThisInterval.add(m.flowId());
             }
-            commit(engine, origin, trigger == null ? "interval" : "hotspot-start");
+            commit(engine, origin, trigger == null ? "interval" : "hotspot-start", downArcs);
         }
     }
 
     private void linkDownPass(HotspotEvent ev, Instant received) {
         rollInterval();
+        passStarted = Instant.now();
         synchronized (placement) {
+            locked = Instant.now();
             if (!placement.ready()) {
                 return;
             }
@@ -271,19 +287,27 @@ public class HotspotListener implements SmartLifecycle {
                     hot.add(new HotArc(arc, a.start().linkId(), a.start().eventId(), 0, 0));
                 }
             }
-            List<Move> moves = policy.onLinkDown(view(engine), ev.linkId(), arcs, hot);
+            Set<Integer> downArcs = downLinks.arcs(engine.index());
+            PlacementView view = view(engine, downArcs);
+            List<Move> moves = policy.onLinkDown(view, ev.linkId(), arcs, hot);
+            Set<String> onLink = new HashSet<>(view.flowsOn(arcs[0]));
+            onLink.addAll(view.flowsOn(arcs[1]));
+            if (moves.size() < onLink.size()) {
+                LOG.warn("link {} down: {} of its {} flow slices have no surviving path; they stay until the "
+                        + "controller's snapshot", ev.linkId(), onLink.size() - moves.size(), onLink.size());
+            }
             Map<Move, Active> origin = new LinkedHashMap<>();
             Active a = new Active(ev, received);
             for (Move m : moves) {
                 origin.put(m, a);
                 movedThisInterval.add(m.flowId());
             }
-            commit(engine, origin, "link-down");
+            commit(engine, origin, "link-down", downArcs);
         }
     }
 
     /** Pins the moves in the engine and records them; undoes the pins if the transaction fails. */
-    private void commit(PlacementEngine engine, Map<Move, Active> moves, String trigger) {
+    private void commit(PlacementEngine engine, Map<Move, Active> moves, String trigger, Set<Integer> downArcs) {
         List<PathChange> changes = new ArrayList<>();
         List<Move> pinned = new ArrayList<>();
         List<Map<String, Object>> described = new ArrayList<>();
@@ -294,7 +318,7 @@ public class HotspotListener implements SmartLifecycle {
             PlacedFlow was = engine.placed(m.flowId());
             PlacedFlow p;
             try {
-                p = EnginePin.pin(engine, m.flowId(), m.fromArcs(), m.toArcs());
+                p = EnginePin.pin(engine, m.flowId(), m.fromArcs(), m.toArcs(), downArcs);
                 if (was != null && was.encoding().ev() != null && p.encoding().ev() == null) {
                     // An EV-steered NIC would lose its only way onto the new path: keep the old one.
                     EnginePin.pin(engine, m.flowId(), m.toArcs(), m.fromArcs());
@@ -323,6 +347,7 @@ public class HotspotListener implements SmartLifecycle {
         if (changes.isEmpty()) {
             return;
         }
+        Instant pinnedAt = Instant.now();
         Instant[] stamps = new Instant[2];
         try {
             tx.executeWithoutResult(s -> {
@@ -371,6 +396,16 @@ public class HotspotListener implements SmartLifecycle {
             c.put("eventToReceivedMs", LoopTimings.millis(s.detectedAt(), a.received()));
             c.put("eventToCommitMs", LoopTimings.millis(s.detectedAt(), committed));
             c.put("commitToWakeMs", LoopTimings.millis(committed, woken));
+            // Where the service's share went, in µs: waiting for the loop thread, for the placement
+            // lock (a snapshot or job being applied), deciding, pinning (encoding), recording.
+            if (!trigger.equals("interval")) {
+                // An interval pass serves hotspots received in earlier intervals: no queue to measure.
+                c.put("receivedToPassUs", LoopTimings.micros(a.received(), passStarted));
+            }
+            c.put("lockWaitUs", LoopTimings.micros(passStarted, locked));
+            c.put("decideUs", LoopTimings.micros(locked, decided));
+            c.put("pinUs", LoopTimings.micros(decided, pinnedAt));
+            c.put("recordUs", LoopTimings.micros(pinnedAt, committed));
             c.put("eventToWakeMs", LoopTimings.millis(s.detectedAt(), woken));
             chains.add(c);
         }
@@ -381,15 +416,16 @@ public class HotspotListener implements SmartLifecycle {
         } catch (RuntimeException e) {
             LOG.warn("loop timings not recorded: {}", e.toString());
         }
-        LOG.info("moved {} flow slices ({}; {}): event to agents woken {} ms", changes.size(), trigger,
-                pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken));
+        LOG.info("moved {} flow slices ({}; {}): event to agents woken {} ms; {}", changes.size(), trigger,
+                pinned.get(0).cause(), LoopTimings.millis(moves.values().iterator().next().start().detectedAt(), woken),
+                chains.get(0));
     }
 
-    private PlacementView view(PlacementEngine engine) {
+    private PlacementView view(PlacementEngine engine, Set<Integer> downArcs) {
         if (candidates == null || candidates.index() != engine.index()) {
             candidates = new Candidates(engine.index());
         }
-        return PlacementView.of(engine, candidates);
+        return PlacementView.of(engine, candidates, downArcs);
     }
 
     /** The arc of the event's hot direction in the current engine, or -1 (unknown link, logged once). */

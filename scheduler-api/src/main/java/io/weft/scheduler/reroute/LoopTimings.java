@@ -49,6 +49,10 @@ final class LoopTimings {
         return d.isNegative() ? Duration.ZERO : d;
     }
 
+    static long micros(Instant from, Instant to) {
+        return from == null || to == null ? -1 : nonNegative(from, to).toNanos() / 1000;
+    }
+
     static long millis(Instant from, Instant to) {
         return from == null || to == null ? -1 : nonNegative(from, to).toMillis();
     }

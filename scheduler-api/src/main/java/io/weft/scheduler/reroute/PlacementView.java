@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.weft.fabric.Role;
 import io.weft.scheduler.placement.Candidates;
@@ -31,10 +32,12 @@ public final class PlacementView {
     private final int[] elephants;
     private final Map<String, FlowInfo> flows = new HashMap<>();
     private final Map<Integer, List<String>> flowsOnArc = new HashMap<>();
+    private final Set<Integer> downArcs;
 
-    private PlacementView(PlacementEngine engine, Candidates candidates) {
+    private PlacementView(PlacementEngine engine, Candidates candidates, Set<Integer> downArcs) {
         this.ix = engine.index();
         this.candidates = candidates;
+        this.downArcs = Set.copyOf(downArcs);
         this.loadKbps = engine.arcLoadsKbps();
         this.elephants = engine.arcElephants();
         double elephantMinGbps = engine.config().elephantMinGbps();
@@ -55,7 +58,7 @@ public final class PlacementView {
 
     /** Copies the engine's state; the caller holds the engine's lock. */
     public static PlacementView of(PlacementEngine engine) {
-        return new PlacementView(engine, new Candidates(engine.index()));
+        return new PlacementView(engine, new Candidates(engine.index()), Set.of());
     }
 
     /**
@@ -63,10 +66,18 @@ public final class PlacementView {
      * pair, so a long-lived {@link Candidates} saves the search on every pass).
      */
     public static PlacementView of(PlacementEngine engine, Candidates candidates) {
+        return of(engine, candidates, Set.of());
+    }
+
+    /**
+     * Same, with arcs known down that the engine's index still calls usable (a link-down event
+     * ahead of the controller's snapshot): no path over them is {@link #usable}.
+     */
+    public static PlacementView of(PlacementEngine engine, Candidates candidates, Set<Integer> downArcs) {
         if (candidates.index() != engine.index()) {
             throw new IllegalStateException("candidates belong to another fabric index than the engine's");
         }
-        return new PlacementView(engine, candidates);
+        return new PlacementView(engine, candidates, downArcs);
     }
 
     public FabricIndex index() {
@@ -84,6 +95,11 @@ public final class PlacementView {
 
     List<int[]> candidates(FlowInfo f) {
         return candidates.enumerate(f.srcNic(), f.dstNic(), true, CANDIDATE_LIMIT);
+    }
+
+    /** The arc is up and not drained, in the index and in the link-down events it was given. */
+    boolean usable(int arc) {
+        return ix.usable(arc) && !downArcs.contains(arc);
     }
 
     long loadKbps(int arc) {

@@ -206,7 +206,7 @@ public final class ReunionPolicy {
 
     private static boolean usable(PlacementView view, int[] p) {
         for (int a : p) {
-            if (!view.index().usable(a)) {
+            if (!view.usable(a)) {
                 return false;
             }
         }

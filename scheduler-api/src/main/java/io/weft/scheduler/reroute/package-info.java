@@ -14,8 +14,15 @@
  *       {@link io.weft.scheduler.job.PathLedger} (new NIC versions, path history with
  *       {@code hotspot:<eventId>} or {@code link-down:<linkId>} and timings, a "flows-replaced"
  *       event) in one transaction.</li>
+ *   <li>Link state between a link-down event and the controller's snapshot:
+ *       {@link io.weft.scheduler.reroute.DownLinks} keeps the links down by event that the engine's
+ *       index does not have down yet; every pass's view excludes them and the pin refuses them at
+ *       the commit, so no pass puts a flow back on a link it was just moved off. Forgotten on
+ *       link-up or once the index has the link down.</li>
  *   <li>Timings: {@code weft_loop_sample_to_event_seconds}, {@code weft_loop_event_to_commit_seconds},
- *       {@code weft_loop_commit_to_wake_seconds}, {@code weft_loop_event_to_wake_seconds}.</li>
+ *       {@code weft_loop_commit_to_wake_seconds}, {@code weft_loop_event_to_wake_seconds}; each pass's
+ *       "loop-timings" event also splits the service's share (loop-thread queue, lock wait, decide,
+ *       pin, record, in µs).</li>
  *   <li>Settings: {@code weft.reroute.{enabled,k,t,interval-ms,hotspots-topic,group-id}}.</li>
  * </ul>
  */
