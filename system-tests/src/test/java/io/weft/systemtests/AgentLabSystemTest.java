@@ -311,6 +311,8 @@ class AgentLabSystemTest {
         Map<String, String> env = new HashMap<>();
         env.put("WEFT_KAFKA_BOOTSTRAP", dev.kafkaBootstrapServers());
         env.put("WEFT_JDBC_URL", dev.jdbcUrl() + (dev.jdbcUrl().contains("?") ? "&" : "?") + "currentSchema=" + schema);
+        // The service names its schema itself (Flyway and Hibernate); currentSchema alone is overridden.
+        env.put("WEFT_SCHEDULER_SCHEMA", schema);
         env.put("WEFT_JDBC_USER", dev.jdbcUser());
         env.put("WEFT_JDBC_PASSWORD", dev.jdbcPassword());
         env.put("WEFT_SCHEDULER_PORT", Integer.toString(port));

@@ -5,6 +5,10 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -74,6 +78,7 @@ final class WeftSystem implements AutoCloseable {
         Path streamsState = target.resolve("collector-streams");
         deleteTree(controllerState);
         deleteTree(streamsState);
+        dropServiceSchemas(devstack);
         try {
             Files.writeString(fabricFile, FabricJson.write(fabric));
         } catch (IOException e) {
@@ -253,5 +258,20 @@ final class WeftSystem implements AutoCloseable {
             switches.close();
         }
         children.forEach(ChildService::stop);
+    }
+
+    /**
+     * Every class on this JVM's devstack starts from empty service tables: the scheduler restores the
+     * jobs it finds on start, so another class's jobs (on another fabric) would occupy paths or fail
+     * to re-place. Flyway recreates both schemas.
+     */
+    private static void dropServiceSchemas(DevstackEndpoints devstack) {
+        try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(), devstack.jdbcPassword());
+             Statement s = c.createStatement()) {
+            s.execute("drop schema if exists scheduler cascade");
+            s.execute("drop schema if exists telemetry cascade");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reset the services' schemas: " + e.getMessage(), e);
+        }
     }
 }
