@@ -31,21 +31,27 @@ function loadData(e: GraphEdge, overlay: LinkOverlay) {
   const maxU = Math.max(forward?.utilisation ?? 0, reverse?.utilisation ?? 0);
   const hot = hotForward || hotReverse || maxU >= HOT_UTILISATION;
   const lines = [e.tooltip];
-  for (const [d, h] of [
-    [forward, hotForward],
-    [reverse, hotReverse],
-  ] as const) {
-    if (d) {
+  const directions = [
+    { from: e.source, to: e.target, load: forward, hot: hotForward },
+    { from: e.target, to: e.source, load: reverse, hot: hotReverse },
+  ];
+  for (const d of directions) {
+    const tag = d.hot ? ' HOT (collector)' : '';
+    if (d.load) {
+      const l = d.load;
       lines.push(
-        `${d.from} → ${d.to}: ${pct(d.utilisation)} (${d.reservedGbps} of ${d.capacityGbps} Gb/s, ${d.elephants} elephants)${h ? ' HOT' : ''}`,
+        `${d.from} → ${d.to}: ${pct(l.utilisation)} (${l.reservedGbps} of ${l.capacityGbps} Gb/s, ${l.elephants} elephants)${tag}`,
       );
+    } else if (d.hot) {
+      lines.push(`${d.from} → ${d.to}:${tag}`);
     }
   }
-  const data: Record<string, string> = { tooltip: lines.join('\n') };
+  const data: { tooltip: string; stopColours?: string[] } = { tooltip: lines.join('\n') };
   if (forward || reverse) {
+    // an array, not a space-separated string: d3 writes colours as 'rgb(r, g, b)' with spaces
     const a = heatColour(forward?.utilisation ?? 0);
     const b = heatColour(reverse?.utilisation ?? 0);
-    data.stopColours = `${a} ${a} ${b} ${b}`;
+    data.stopColours = [a, a, b, b];
   }
   const classes = [hot ? 'hot' : '', overlay.highlighted ? (overlay.highlighted.has(e.id) ? 'on-path' : 'faded') : '']
     .filter((c) => c !== '')
@@ -100,7 +106,7 @@ export const fabricStyle: StylesheetJson = [
     selector: 'edge[stopColours][state != "down"]',
     style: {
       'line-fill': 'linear-gradient',
-      'line-gradient-stop-colors': (ele: EdgeSingular) => String(ele.data('stopColours')).split(' '),
+      'line-gradient-stop-colors': (ele: EdgeSingular) => ele.data('stopColours') as string[],
       'line-gradient-stop-positions': [0, 50, 50, 100],
     },
   },

@@ -13,7 +13,7 @@ export function TokenPrompt({ onSubmit }: Props) {
     if (value.trim() !== '') onSubmit(value.trim());
   };
   return (
-    <form className="token-prompt" onSubmit={submit} aria-label="Operator token">
+    <form className="token-prompt" onSubmit={submit} aria-label="Operator sign-in">
       <label htmlFor="operator-token">Operator token (jobs, load, events)</label>
       <input
         id="operator-token"
