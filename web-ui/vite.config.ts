@@ -1,7 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-// The controller that serves GET /fabric (the standalone controller listens on 8181).
-const api = process.env.WEFT_API ?? 'http://127.0.0.1:8181';
+// Where the dev server sends each call (the ports of `./weft demo`; override for another stack):
+// the controller serves GET /fabric, the telemetry collector its hotspot history, link series,
+// flows and status, scheduler-api everything else under /v1 (jobs, fabric, events).
+const controller = process.env.WEFT_API ?? 'http://127.0.0.1:8181';
+const schedulerApi = process.env.WEFT_SCHEDULER_API ?? 'http://127.0.0.1:8082';
+const collector = process.env.WEFT_COLLECTOR ?? 'http://127.0.0.1:8083';
+
+/** The collector's paths; checked before the catch-all /v1 (vite tries proxy keys in order). */
+export const COLLECTOR_PATHS = ['/v1/hotspots', '/v1/links', '/v1/flows', '/v1/status'];
 
 export default defineConfig({
   // React without @vitejs/plugin-react (its current releases pull Vite 8): esbuild's automatic
@@ -11,8 +18,9 @@ export default defineConfig({
     port: 5173,
     strictPort: true,
     proxy: {
-      '/fabric': { target: api, changeOrigin: true },
-      '/v1': { target: api, changeOrigin: true },
+      '/fabric': { target: controller, changeOrigin: true },
+      ...Object.fromEntries(COLLECTOR_PATHS.map((p) => [p, { target: collector, changeOrigin: true }])),
+      '/v1': { target: schedulerApi, changeOrigin: true },
     },
   },
   build: {

@@ -30,6 +30,9 @@ function controllable() {
   return { load, pending };
 }
 
+// The operator's reads (scheduler-api, collector) never answer in these tests: they test the fabric.
+const quiet = { fetchFn: () => new Promise<Response>(() => undefined) };
+
 const never = { retryDelayMs: () => 3_600_000, pollMs: 3_600_000 }; // no timers fire within a test
 
 afterEach(cleanup);
@@ -37,7 +40,7 @@ afterEach(cleanup);
 describe('App', () => {
   it('shows loading, then the fabric with nodes by role', async () => {
     const { load, pending } = controllable();
-    render(<App load={load} Graph={GraphStub} timing={never} />);
+    render(<App operator={quiet} load={load} Graph={GraphStub} timing={never} />);
     expect(screen.getByRole('status').textContent).toContain('Loading the fabric');
     expect(screen.queryByTestId('graph')).toBeNull();
 
@@ -59,7 +62,7 @@ describe('App', () => {
 
   it('says so when no controller answers, shows no fabric, and retries on request', async () => {
     const { load, pending } = controllable();
-    render(<App load={load} Graph={GraphStub} timing={never} />);
+    render(<App operator={quiet} load={load} Graph={GraphStub} timing={never} />);
     await act(async () => {
       pending[0]!.reject(new ApiError('No controller answered at /fabric', 'unreachable'));
     });
@@ -86,6 +89,7 @@ describe('App', () => {
       const delays: number[] = [];
       render(
         <App
+          operator={quiet}
           load={load}
           Graph={GraphStub}
           timing={{ retryDelayMs: (n) => (delays.push(n), 5000), pollMs: 3_600_000 }}
@@ -108,7 +112,9 @@ describe('App', () => {
     vi.useFakeTimers();
     try {
       const { load, pending } = controllable();
-      render(<App load={load} Graph={GraphStub} timing={{ retryDelayMs: () => 3_600_000, pollMs: 5000 }} />);
+      render(
+        <App operator={quiet} load={load} Graph={GraphStub} timing={{ retryDelayMs: () => 3_600_000, pollMs: 5000 }} />,
+      );
       await act(async () => {
         pending[0]!.resolve(snapshot);
       });

@@ -2,12 +2,14 @@ import cytoscape from 'cytoscape';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Fabric, LinkState } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
-import { fabricStyle, toCytoscapeElements } from './cytoscapeModel';
+import { fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
 import './FabricGraph.css';
 
 export interface FabricGraphProps {
   fabric: Fabric;
   linkStates: Record<string, LinkState>;
+  /** Load colours, hot marks and the selected job's paths (absent: the plain topology). */
+  overlay?: LinkOverlay;
 }
 
 interface Tooltip {
@@ -17,10 +19,13 @@ interface Tooltip {
 }
 
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
-export function FabricGraph({ fabric, linkStates }: FabricGraphProps) {
+export function FabricGraph({ fabric, linkStates, overlay }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
-  const elements = useMemo(() => toCytoscapeElements(toGraphElements(fabric, linkStates)), [fabric, linkStates]);
+  const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
+  const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
+  const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
+  const cyRef = useRef<cytoscape.Core | null>(null);
 
   useEffect(() => {
     if (!container.current) return;
@@ -44,10 +49,27 @@ export function FabricGraph({ fabric, linkStates }: FabricGraphProps) {
       setTooltip(null);
     });
     cy.fit(undefined, 30);
+    cyRef.current = cy;
     return () => {
+      cyRef.current = null;
       cy.destroy();
     };
   }, [elements]);
+
+  // Load and selection change often: update the edges in place (no re-layout, zoom kept).
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy) return;
+    cy.batch(() => {
+      for (const el of overlaid) {
+        if (el.group !== 'edges' || !el.data.id) continue;
+        const edge = cy.getElementById(el.data.id);
+        edge.removeData('stopColours');
+        edge.data(el.data);
+        edge.classes(typeof el.classes === 'string' ? el.classes : '');
+      }
+    });
+  }, [overlaid]);
 
   return (
     <div className="fabric-graph">

@@ -1,6 +1,8 @@
+import type { ElementDefinition } from 'cytoscape';
 import { describe, expect, it } from 'vitest';
 import type { Fabric } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
+import { heatColour, linkLoads } from '../../domain/heat';
 import { edgeWidthPx, LINK_STATE_COLOURS } from '../../domain/linkStyle';
 import { ROLE_COLOURS } from '../../domain/roles';
 import { readContract } from '../../testing/contracts';
@@ -44,5 +46,76 @@ describe('edgeWidthPx', () => {
     [0, 1],
   ])('%d Gbit/s -> %d px', (gbps, px) => {
     expect(edgeWidthPx(gbps)).toBeCloseTo(px, 6);
+  });
+});
+
+describe('toCytoscapeElements with load, hotspots and a selected job', () => {
+  const ls = readContract<Fabric>('examples/leaf-spine-2x2.json');
+  const graph = toGraphElements(ls, {});
+  // leaf1-spine1 is drawn leaf1 (source) -> spine1 (target)
+  const loads = linkLoads([
+    {
+      link: 'leaf1-spine1',
+      from: 'leaf1',
+      to: 'spine1',
+      reservedGbps: 100,
+      capacityGbps: 400,
+      utilisation: 0.25,
+      elephants: 1,
+    },
+    {
+      link: 'leaf1-spine1',
+      from: 'spine1',
+      to: 'leaf1',
+      reservedGbps: 400,
+      capacityGbps: 400,
+      utilisation: 1,
+      elephants: 4,
+    },
+    {
+      link: 'leaf2-spine2',
+      from: 'leaf2',
+      to: 'spine2',
+      reservedGbps: 0,
+      capacityGbps: 400,
+      utilisation: 0,
+      elephants: 0,
+    },
+  ]);
+  const edge = (els: ElementDefinition[], id: string) => els.find((e) => e.group === 'edges' && e.data.id === id)!;
+
+  it('colours the source half by source -> target and the other half by the reverse', () => {
+    const els = toCytoscapeElements(graph, { loads });
+    const e = edge(els, 'leaf1-spine1');
+    const [a, , b] = e.data.stopColours as string[];
+    expect(e.data.source).toBe('leaf1');
+    expect(a).toBe(heatColour(0.25));
+    expect(b).toBe(heatColour(1));
+    expect(String(e.data.tooltip)).toContain('leaf1 → spine1: 25% (100 of 400 Gb/s, 1 elephants)');
+    expect(String(e.data.tooltip)).toContain('spine1 → leaf1: 100%');
+    // no load data for a link: no gradient, the state colour stays
+    expect(edge(els, 'leaf1-spine2').data.stopColours).toBeUndefined();
+  });
+
+  it('marks a link hot from a collector hotspot on either direction or from a full reservation', () => {
+    const els = toCytoscapeElements(graph, { loads, hotDirections: new Set(['leaf2-spine2>leaf2']) });
+    expect(edge(els, 'leaf1-spine1').classes).toBe('hot'); // 100 % reserved
+    expect(edge(els, 'leaf2-spine2').classes).toBe('hot'); // collector hotspot towards leaf2
+    expect(String(edge(els, 'leaf2-spine2').data.tooltip)).toContain('spine2 → leaf2: HOT (collector)');
+    expect(edge(els, 'leaf1-spine2').classes).toBe('');
+  });
+
+  it('keeps a selected job’s links and fades the rest', () => {
+    const els = toCytoscapeElements(graph, { highlighted: new Set(['leaf1-spine2', 'nic1-leaf1']) });
+    const onPath = els.filter((e) => e.group === 'edges' && e.classes === 'on-path').map((e) => e.data.id);
+    expect(onPath.sort()).toEqual(['leaf1-spine2', 'nic1-leaf1']);
+    expect(edge(els, 'leaf1-spine1').classes).toBe('faded');
+  });
+
+  it('heat colours run from cividis dark blue (idle) to yellow (full) and clamp', () => {
+    expect(heatColour(0)).toBe(heatColour(-1));
+    expect(heatColour(1)).toBe(heatColour(3));
+    expect(heatColour(0)).not.toBe(heatColour(1));
+    expect(heatColour(Number.NaN)).toBe(heatColour(0));
   });
 });

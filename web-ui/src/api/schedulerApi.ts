@@ -1,0 +1,71 @@
+// Typed calls to scheduler-api (contracts/openapi/scheduler-api.yaml). The types come from the
+// generated file (npm run gen:api); this file only names the ones the dashboard reads.
+import type { components } from './generated/scheduler-api';
+
+type Schemas = components['schemas'];
+export type JobSummary = Schemas['JobSummary'];
+export type JobPage = Schemas['PageJobSummary'];
+export type JobView = Schemas['JobView'];
+export type FlowView = Schemas['FlowView'];
+export type FabricState = Schemas['FabricState'];
+export type Reservation = Schemas['Reservation'];
+
+/** The server refused the token (missing, unknown, or without the scope): ask the operator again. */
+export class UnauthorizedError extends Error {
+  constructor(readonly status: number) {
+    super(status === 401 ? 'the operator token was refused' : 'the operator token lacks the scope for this');
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** Any other failure, with the problem+json title/detail and the 'field' it names when it names one. */
+export class ApiError extends Error {
+  constructor(
+    readonly path: string,
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(`${path}: ${message}`);
+    this.name = 'ApiError';
+  }
+}
+
+export type Fetch = typeof fetch;
+
+async function getJson<T>(path: string, token: string, fetchFn: Fetch, signal?: AbortSignal): Promise<T> {
+  const res = await fetchFn(path, {
+    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+    signal,
+  });
+  if (res.status === 401 || res.status === 403) throw new UnauthorizedError(res.status);
+  if (!res.ok) {
+    let detail = `HTTP ${res.status}`;
+    let field: string | undefined;
+    try {
+      const problem = (await res.json()) as { detail?: unknown; title?: unknown; field?: unknown };
+      if (typeof problem.detail === 'string') detail = `HTTP ${res.status}: ${problem.detail}`;
+      else if (typeof problem.title === 'string') detail = `HTTP ${res.status}: ${problem.title}`;
+      if (typeof problem.field === 'string') field = problem.field;
+    } catch {
+      // not problem+json (a proxy's error page): the status alone says what failed
+    }
+    throw new ApiError(path, res.status, detail, field);
+  }
+  return (await res.json()) as T;
+}
+
+export interface SchedulerApi {
+  listJobs(signal?: AbortSignal): Promise<JobPage>;
+  getJob(id: string, signal?: AbortSignal): Promise<JobView>;
+  fabricState(signal?: AbortSignal): Promise<FabricState>;
+}
+
+/** A client bound to one operator token; paths are relative so the dev proxy (or the serving host) routes them. */
+export function schedulerApi(token: string, fetchFn: Fetch = (...a) => fetch(...a)): SchedulerApi {
+  return {
+    listJobs: (signal) => getJson<JobPage>('/v1/jobs?size=500', token, fetchFn, signal),
+    getJob: (id, signal) => getJson<JobView>(`/v1/jobs/${encodeURIComponent(id)}`, token, fetchFn, signal),
+    fabricState: (signal) => getJson<FabricState>('/v1/fabric', token, fetchFn, signal),
+  };
+}

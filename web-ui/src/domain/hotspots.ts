@@ -1,0 +1,33 @@
+// Which link directions are hot now, from the collector's hotspot history (GET /v1/hotspots;
+// contracts/schemas/hotspot-event.schema.json: 'direction' is the node the hot direction points to).
+import { directionId } from './heat';
+
+export interface HotspotEvent {
+  kind: string;
+  linkId: string;
+  direction: string;
+  detectedAt: string;
+}
+
+/**
+ * Replays hotspot-start / hotspot-end per direction and returns the directions still hot, as
+ * '<link>><to node>' ids (domain/heat.ts directionId).
+ * link-down ends a hotspot too (a down link carries nothing; it is styled as down instead).
+ */
+export function hotDirections(events: readonly HotspotEvent[]): Set<string> {
+  const sorted = [...events].sort((a, b) => a.detectedAt.localeCompare(b.detectedAt));
+  const hot = new Set<string>();
+  for (const e of sorted) {
+    if (e.kind === 'hotspot-start') hot.add(directionId(e.linkId, e.direction));
+    else if (e.kind === 'hotspot-end') hot.delete(directionId(e.linkId, e.direction));
+    else if (e.kind === 'link-down') {
+      for (const d of [...hot]) if (d.startsWith(`${e.linkId}>`)) hot.delete(d);
+    }
+  }
+  return hot;
+}
+
+/** Links (not directions) with at least one hot direction. */
+export function hotLinks(directions: ReadonlySet<string>): Set<string> {
+  return new Set([...directions].map((d) => d.split('>')[0] ?? d));
+}
