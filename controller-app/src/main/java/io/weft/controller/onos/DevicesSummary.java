@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.southbound.gnmi.DeviceState;
 import io.weft.southbound.gnmi.DeviceStatus;
+import io.weft.southbound.gnmi.DeviceStatusJson;
 import org.onosproject.net.DeviceId;
 
 import java.time.Instant;
@@ -29,7 +30,7 @@ public final class DevicesSummary {
         List<String> out = new ArrayList<>();
         Map<DeviceState, Integer> counts = counts(devices);
         StringBuilder head = new StringBuilder(devices.size() + " switch(es) provisioned over gNMI");
-        counts.forEach((s, n) -> head.append(n == 0 ? "" : ", " + n + " " + DeviceStates.name(s)));
+        counts.forEach((s, n) -> head.append(n == 0 ? "" : ", " + n + " " + DeviceStatusJson.name(s)));
         out.add(head.toString());
         for (DeviceStatus d : devices) {
             DeviceId id = deviceIds.get(d.device());
@@ -45,7 +46,7 @@ public final class DevicesSummary {
     public static ObjectNode json(List<DeviceStatus> devices, Map<String, DeviceId> deviceIds) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         ObjectNode counts = root.putObject("counts");
-        counts(devices).forEach((s, n) -> counts.put(DeviceStates.name(s), n));
+        counts(devices).forEach((s, n) -> counts.put(DeviceStatusJson.name(s), n));
         ArrayNode list = root.putArray("devices");
         for (DeviceStatus d : devices) {
             ObjectNode o = list.addObject();
@@ -56,22 +57,7 @@ public final class DevicesSummary {
             } else {
                 o.put("onosDevice", id.toString());
             }
-            o.put("endpoint", d.endpoint());
-            o.put("state", DeviceStates.name(d.state()));
-            o.put("since", Instant.ofEpochMilli(d.sinceMs()).toString());
-            if (d.lastError() == null) {
-                o.putNull("lastError");
-            } else {
-                o.put("lastError", d.lastError());
-            }
-            if (d.lastSyncMs() > 0) {
-                o.put("lastSyncAt", Instant.ofEpochMilli(d.lastSyncMs()).toString());
-            } else {
-                o.putNull("lastSyncAt");
-            }
-            o.put("opsSent", d.opsSent());
-            o.put("sets", d.sets());
-            o.put("lastPushOps", d.lastPushOps());
+            DeviceStatusJson.putStatus(o, d);
         }
         return root;
     }

@@ -9,6 +9,7 @@ import io.weft.plan.Planner;
 import io.weft.plan.SnapshotJson;
 import io.weft.plan.intent.DeviceIntent;
 import io.weft.southbound.gnmi.DeviceStatus;
+import io.weft.southbound.gnmi.DeviceStatusJson;
 import io.weft.southbound.gnmi.GnmiTarget;
 import org.onlab.util.Tools;
 import org.onosproject.cfg.ComponentConfigService;
@@ -397,10 +398,10 @@ public class PlanProvisioner implements WeftPlanService {
     /** Sets the snapshot's {@code deviceStates} (left out when no switch is provisioned over gNMI). */
     private ObjectNode withDeviceStates(ObjectNode snapshot) {
         List<DeviceStatus> devices = switchProvisioning.devices();
-        publishedStates = DeviceStates.names(devices);
+        publishedStates = DeviceStatusJson.names(devices);
         snapshot.remove("deviceStates");
         if (!devices.isEmpty()) {
-            snapshot.set("deviceStates", DeviceStates.snapshotStates(devices));
+            snapshot.set("deviceStates", DeviceStatusJson.snapshotStates(devices));
         }
         return snapshot;
     }
@@ -418,7 +419,7 @@ public class PlanProvisioner implements WeftPlanService {
         statesPending.set(false);
         try {
             PlanState s = current;
-            if (s == null || DeviceStates.names(switchProvisioning.devices()).equals(publishedStates)) {
+            if (s == null || DeviceStatusJson.names(switchProvisioning.devices()).equals(publishedStates)) {
                 return;
             }
             long version = s.version() + 1;

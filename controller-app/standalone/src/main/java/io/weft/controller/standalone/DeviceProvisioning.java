@@ -1,6 +1,5 @@
 package io.weft.controller.standalone;
 
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +21,7 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.intent.DeviceIntent;
 import io.weft.southbound.gnmi.DeviceState;
 import io.weft.southbound.gnmi.DeviceStatus;
+import io.weft.southbound.gnmi.DeviceStatusJson;
 import io.weft.southbound.gnmi.GnmiTarget;
 import io.weft.southbound.gnmi.Provisioner;
 
@@ -136,26 +136,12 @@ final class DeviceProvisioning implements AutoCloseable {
 
     /** device id to state name, the part of deviceStates that decides whether a new version is due. */
     Map<String, String> stateNames() {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (DeviceStatus d : provisioner.devices()) {
-            m.put(d.device(), name(d.state()));
-        }
-        return m;
+        return DeviceStatusJson.names(provisioner.devices());
     }
 
     /** The snapshot's {@code deviceStates} (fabric-snapshot.schema.json); empty when no switch has gNMI. */
     ObjectNode snapshotStates() {
-        ObjectNode o = FabricJson.mapper().createObjectNode();
-        for (DeviceStatus d : provisioner.devices()) {
-            ObjectNode s = o.putObject(d.device()).put("state", name(d.state()));
-            if (d.lastError() != null) {
-                s.put("lastError", d.lastError());
-            }
-            if (d.lastSyncMs() > 0) {
-                s.put("lastSyncAt", Instant.ofEpochMilli(d.lastSyncMs()).toString());
-            }
-        }
-        return o;
+        return DeviceStatusJson.snapshotStates(provisioner.devices());
     }
 
     /** {@code GET /devices}. */
@@ -163,29 +149,14 @@ final class DeviceProvisioning implements AutoCloseable {
         ObjectNode root = FabricJson.mapper().createObjectNode();
         ObjectNode counts = root.putObject("counts");
         for (DeviceState s : DeviceState.values()) {
-            counts.put(name(s), 0);
+            counts.put(DeviceStatusJson.name(s), 0);
         }
         ArrayNode list = root.putArray("devices");
         for (DeviceStatus d : provisioner.devices()) {
-            counts.put(name(d.state()), counts.get(name(d.state())).asInt() + 1);
+            counts.put(DeviceStatusJson.name(d.state()), counts.get(DeviceStatusJson.name(d.state())).asInt() + 1);
             ObjectNode o = list.addObject();
             o.put("device", d.device());
-            o.put("endpoint", d.endpoint());
-            o.put("state", name(d.state()));
-            o.put("since", Instant.ofEpochMilli(d.sinceMs()).toString());
-            if (d.lastError() == null) {
-                o.putNull("lastError");
-            } else {
-                o.put("lastError", d.lastError());
-            }
-            if (d.lastSyncMs() > 0) {
-                o.put("lastSyncAt", Instant.ofEpochMilli(d.lastSyncMs()).toString());
-            } else {
-                o.putNull("lastSyncAt");
-            }
-            o.put("opsSent", d.opsSent());
-            o.put("sets", d.sets());
-            o.put("lastPushOps", d.lastPushOps());
+            DeviceStatusJson.putStatus(o, d);
         }
         return root;
     }
@@ -199,14 +170,14 @@ final class DeviceProvisioning implements AutoCloseable {
         for (DeviceStatus d : devices) {
             for (DeviceState s : DeviceState.values()) {
                 b.append("weft_device_state{device=\"").append(label(d.device())).append("\",state=\"")
-                        .append(name(s)).append("\"} ").append(d.state() == s ? 1 : 0).append('\n');
+                        .append(DeviceStatusJson.name(s)).append("\"} ").append(d.state() == s ? 1 : 0).append('\n');
             }
         }
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (DeviceState s : DeviceState.values()) {
-            counts.put(name(s), 0);
+            counts.put(DeviceStatusJson.name(s), 0);
         }
-        devices.forEach(d -> counts.merge(name(d.state()), 1, Integer::sum));
+        devices.forEach(d -> counts.merge(DeviceStatusJson.name(d.state()), 1, Integer::sum));
         b.append("# HELP weft_devices Switches with a gNMI endpoint, by provisioning state.\n");
         b.append("# TYPE weft_devices gauge\n");
         counts.forEach((s, n) -> b.append("weft_devices{state=\"").append(s).append("\"} ").append(n).append('\n'));
@@ -233,10 +204,6 @@ final class DeviceProvisioning implements AutoCloseable {
     }
 
     /** in-sync, pending, unreachable, rejected: the names of the snapshot contract. */
-    static String name(DeviceState s) {
-        return s.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-    }
-
     private static String label(String v) {
         return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
