@@ -47,7 +47,7 @@ export const initialEventsState: EventsState = {
 };
 
 const JOB_EVENTS = new Set(['job-created', 'job-released', 'flows-replaced']);
-const FABRIC_EVENTS = new Set(['link-drained', 'flows-replaced', 'job-created', 'job-released']);
+const FABRIC_EVENTS = new Set(['link-drained', 'link-undrained', 'flows-replaced', 'job-created', 'job-released']);
 
 export function eventsReducer(state: EventsState, action: EventsAction): EventsState {
   switch (action.type) {

@@ -1,13 +1,18 @@
-import { useMemo, type ComponentType } from 'react';
+import { useMemo, useState, type ComponentType } from 'react';
+import { useLinkDrain } from '../../data/useLinkDrain';
 import { useOperatorData, type OperatorDataOptions } from '../../data/useOperatorData';
 import { useSnapshot, type LoadSnapshot, type SnapshotTiming } from '../../data/useSnapshot';
 import { linkLoads } from '../../domain/heat';
+import { mergeLinkStates, sameLinkStates } from '../../domain/linkStates';
 import { jobLinkIds } from '../../domain/jobPaths';
 import { ConnectionStatus } from '../ConnectionStatus/ConnectionStatus';
+import { DrainDialog } from '../DrainDialog/DrainDialog';
 import { FabricGraph, type FabricGraphProps } from '../FabricGraph/FabricGraph';
 import type { LinkOverlay } from '../FabricGraph/cytoscapeModel';
+import type { LinkState } from '../../api/types';
 import { HeatLegend } from '../HeatLegend/HeatLegend';
 import { JobsPanel } from '../JobsPanel/JobsPanel';
+import { LinkPanel } from '../LinkPanel/LinkPanel';
 import { RolePanel } from '../RolePanel/RolePanel';
 import { StreamStatus } from '../StreamStatus/StreamStatus';
 import { TokenPrompt } from '../TokenPrompt/TokenPrompt';
@@ -24,10 +29,28 @@ interface Props {
   operator?: OperatorDataOptions;
 }
 
+/**
+ * Keeps the previous object while every link's state is the same, so the graph (laid out from
+ * them) is not rebuilt on each fabric read: a reservation change must not reset the zoom.
+ */
+function useSameLinkStates(next: Record<string, LinkState>): Record<string, LinkState> {
+  const [kept, setKept] = useState(next);
+  if (kept === next || sameLinkStates(kept, next)) return kept;
+  setKept(next);
+  return next;
+}
+
 export function App({ load, Graph = FabricGraph, timing, operator }: Props) {
   const { state, retry } = useSnapshot(load, timing);
   const op = useOperatorData(operator);
   const snapshot = state.snapshot;
+  const [selectedLinkId, setSelectedLinkId] = useState<string | null>(null);
+  const drain = useLinkDrain(op.api, op.data.jobs, op.events.jobsStamp);
+  // scheduler-api's link states carry the operator's drains on top of the controller's states.
+  const operatorStates = op.data.fabric?.linkStates;
+  const linkStates = useSameLinkStates(
+    useMemo(() => mergeLinkStates(snapshot?.linkStates, operatorStates), [snapshot, operatorStates]),
+  );
   const reservations = op.data.fabric?.reservations;
   const loads = useMemo(() => linkLoads(reservations ?? []), [reservations]);
   const highlighted = useMemo(() => (op.selectedJob ? jobLinkIds(op.selectedJob.flows) : null), [op.selectedJob]);
@@ -52,7 +75,13 @@ export function App({ load, Graph = FabricGraph, timing, operator }: Props) {
         {snapshot ? (
           <>
             <RolePanel nodes={snapshot.fabric.nodes} />
-            <Graph fabric={snapshot.fabric} linkStates={snapshot.linkStates} overlay={overlay} />
+            <Graph
+              fabric={snapshot.fabric}
+              linkStates={linkStates}
+              overlay={overlay}
+              selectedLinkId={selectedLinkId}
+              onSelectLink={setSelectedLinkId}
+            />
           </>
         ) : (
           state.status === 'error' && (
@@ -68,10 +97,22 @@ export function App({ load, Graph = FabricGraph, timing, operator }: Props) {
               selected={op.selectedJob}
               error={op.data.errors.jobs ?? op.data.errors.job}
             />
+            {snapshot && (
+              <LinkPanel
+                links={snapshot.fabric.links}
+                linkStates={linkStates}
+                selectedId={selectedLinkId}
+                onSelect={setSelectedLinkId}
+                drain={drain.state}
+                onAsk={op.api ? drain.ask : undefined}
+                onClose={drain.close}
+              />
+            )}
             <HeatLegend />
           </aside>
         )}
       </main>
+      <DrainDialog drain={drain.state} onConfirm={drain.confirm} onCancel={drain.close} />
     </div>
   );
 }

@@ -10,6 +10,9 @@ export interface FabricGraphProps {
   linkStates: Record<string, LinkState>;
   /** Load colours, hot marks and the selected job's paths (absent: the plain topology). */
   overlay?: LinkOverlay;
+  /** The link the operator picked (outlined); clicking a link picks it. */
+  selectedLinkId?: string | null;
+  onSelectLink?: (id: string) => void;
 }
 
 interface Tooltip {
@@ -19,13 +22,18 @@ interface Tooltip {
 }
 
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
-export function FabricGraph({ fabric, linkStates, overlay }: FabricGraphProps) {
+export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null, onSelectLink }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
   const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
   const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
+  // Read at click time, so a new callback does not rebuild the graph.
+  const onSelectRef = useRef(onSelectLink);
+  useEffect(() => {
+    onSelectRef.current = onSelectLink;
+  }, [onSelectLink]);
 
   useEffect(() => {
     if (!container.current) return;
@@ -47,6 +55,9 @@ export function FabricGraph({ fabric, linkStates, overlay }: FabricGraphProps) {
     cy.on('mouseout', 'edge', (e) => {
       (e.target as cytoscape.EdgeSingular).removeClass('hover');
       setTooltip(null);
+    });
+    cy.on('tap', 'edge', (e) => {
+      onSelectRef.current?.((e.target as cytoscape.EdgeSingular).id());
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
@@ -71,9 +82,24 @@ export function FabricGraph({ fabric, linkStates, overlay }: FabricGraphProps) {
     });
   }, [overlaid]);
 
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy) return;
+    cy.batch(() => {
+      cy.edges('.picked').removeClass('picked');
+      if (selectedLinkId) cy.getElementById(selectedLinkId).addClass('picked');
+    });
+  }, [selectedLinkId, overlaid]);
+
   return (
     <div className="fabric-graph">
-      <div ref={container} className="fabric-graph__canvas" aria-label={`Fabric ${fabric.id}`} />
+      <div
+        ref={container}
+        className="fabric-graph__canvas"
+        role="img"
+        aria-label={`Fabric ${fabric.id}: ${fabric.nodes.length} nodes, ${fabric.links.length} links (pick a link by id in the Link panel)`}
+        data-testid="fabric-canvas"
+      />
       {tooltip && (
         <div className="fabric-graph__tooltip" role="tooltip" style={{ left: tooltip.x + 12, top: tooltip.y + 12 }}>
           {tooltip.text}

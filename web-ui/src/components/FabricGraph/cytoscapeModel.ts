@@ -116,4 +116,9 @@ export const fabricStyle: StylesheetJson = [
   { selector: 'edge[state = "drained"]', style: { 'line-style': 'dashed' } },
   { selector: 'edge[state = "down"]', style: { 'line-style': 'dotted' } },
   { selector: 'edge:selected, edge.hover', style: { 'line-color': '#111', 'z-index': 10 } },
+  // The link picked for its panel: an outline that survives the load gradient.
+  {
+    selector: 'edge.picked',
+    style: { 'underlay-color': '#111', 'underlay-opacity': 0.5, 'underlay-padding': 4, 'z-index': 10 },
+  },
 ];
