@@ -34,5 +34,12 @@ export default tseslint.config(
     },
   },
   { files: ['eslint.config.js'], extends: [tseslint.configs.disableTypeChecked] },
+  {
+    // The browser test and benchmark are plain Node scripts driving chromium (no type project):
+    // the untyped rules still apply.
+    files: ['browser/**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
   prettier,
 );

@@ -10,6 +10,13 @@ const collector = process.env.WEFT_COLLECTOR ?? 'http://127.0.0.1:8083';
 /** The collector's paths; checked before the catch-all /v1 (vite tries proxy keys in order). */
 export const COLLECTOR_PATHS = ['/v1/hotspots', '/v1/links', '/v1/flows', '/v1/status'];
 
+// The same routes for the dev server and for `vite preview` (how `./weft demo` serves dist/).
+const proxy = {
+  '/fabric': { target: controller, changeOrigin: true },
+  ...Object.fromEntries(COLLECTOR_PATHS.map((p) => [p, { target: collector, changeOrigin: true }])),
+  '/v1': { target: schedulerApi, changeOrigin: true },
+};
+
 export default defineConfig({
   // React without @vitejs/plugin-react (its current releases pull Vite 8): esbuild's automatic
   // JSX runtime is all this app needs; it just has no fast refresh.
@@ -17,11 +24,13 @@ export default defineConfig({
   server: {
     port: 5173,
     strictPort: true,
-    proxy: {
-      '/fabric': { target: controller, changeOrigin: true },
-      ...Object.fromEntries(COLLECTOR_PATHS.map((p) => [p, { target: collector, changeOrigin: true }])),
-      '/v1': { target: schedulerApi, changeOrigin: true },
-    },
+    proxy,
+  },
+  preview: {
+    host: '127.0.0.1',
+    port: 8080,
+    strictPort: true,
+    proxy,
   },
   build: {
     target: 'es2022',

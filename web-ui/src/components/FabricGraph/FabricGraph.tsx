@@ -21,6 +21,24 @@ interface Tooltip {
   y: number;
 }
 
+/**
+ * What the canvas shows, read back from cytoscape into data attributes of its container: the
+ * links on the selected job's paths, the hot ones and the drained ones (space-separated ids), so
+ * a browser test or an inspector can read what is drawn without reading pixels.
+ */
+function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
+  if (!el) return;
+  const ids = (sel: string) =>
+    cy
+      .edges(sel)
+      .map((e) => e.id())
+      .join(' ');
+  el.dataset.onPath = ids('.on-path');
+  el.dataset.hot = ids('.hot');
+  el.dataset.drained = ids('[state = "drained"]');
+  el.dataset.edges = String(cy.edges().length);
+}
+
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
 export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null, onSelectLink }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
@@ -61,6 +79,9 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
+    describeEdges(cy, container.current);
+    // The moment the fabric is drawn and answers input (read by `./weft bench ui`).
+    performance.mark('weft:graph-ready', { detail: { nodes: cy.nodes().length, edges: cy.edges().length } });
     return () => {
       cyRef.current = null;
       cy.destroy();
@@ -80,6 +101,7 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
         edge.classes(typeof el.classes === 'string' ? el.classes : '');
       }
     });
+    describeEdges(cy, container.current);
   }, [overlaid]);
 
   useEffect(() => {
