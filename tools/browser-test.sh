@@ -28,6 +28,22 @@ if [ -z "${WEFT_PORTS_LOCKED:-}" ]; then
   WEFT_PORTS_LOCKED=1 exec flock /tmp/weft-ports.lock bash "$0" --out "$out"
 fi
 
+# A run that does not take the lock (an older checkout's api suite, say) may still hold the ports:
+# wait for them rather than fail on a busy machine.
+ports_busy() {
+  local p
+  for p in 19092 15432 8181 8083 8082 8080; do
+    (: </dev/tcp/127.0.0.1/$p) 2>/dev/null && return 0
+  done
+  return 1
+}
+t=0
+while ports_busy; do
+  [ $t -eq 0 ] && say "browser-test: the demo's ports are in use; waiting up to 15 min for them"
+  [ $t -ge 900 ] && die "browser-test: the demo's ports (19092 15432 8181 8083 8082 8080) stayed in use for 15 min"
+  sleep 5; t=$((t + 5))
+done
+
 rm -rf "$state"
 mkdir -p "$state" "$out"
 say "browser-test: starting the demo (state in $state)"

@@ -17,7 +17,8 @@ const proxy = {
   '/v1': { target: schedulerApi, changeOrigin: true },
 };
 
-export default defineConfig({
+// `vite build --mode bench` builds the UI benchmark's page (bench.html) into dist-bench/ instead.
+export default defineConfig(({ mode }) => ({
   // React without @vitejs/plugin-react (its current releases pull Vite 8): esbuild's automatic
   // JSX runtime is all this app needs; it just has no fast refresh.
   esbuild: { jsx: 'automatic' },
@@ -38,11 +39,15 @@ export default defineConfig({
     // cytoscape alone is ~430 kB minified; keep it in its own chunk (cached across app releases)
     // and let the warning fire only above that.
     chunkSizeWarningLimit: 500,
-    rollupOptions: { output: { manualChunks: { cytoscape: ['cytoscape'], react: ['react', 'react-dom'] } } },
+    ...(mode === 'bench' ? { outDir: 'dist-bench' } : {}),
+    rollupOptions: {
+      ...(mode === 'bench' ? { input: 'bench.html' } : {}),
+      output: { manualChunks: { cytoscape: ['cytoscape'], react: ['react', 'react-dom'] } },
+    },
   },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     restoreMocks: true,
   },
-});
+}));
