@@ -59,8 +59,9 @@ web_ui_deps() {
 build_web_ui() {
   local ui="$WEFT_HOME/web-ui"
   web_ui_deps
+  # src/bench is the UI benchmark's page only (./weft bench ui builds it apart).
   if [ -f "$ui/dist/index.html" ] && [ -z "$(find "$ui/src" "$ui/index.html" "$ui/vite.config.ts" "$ui/package-lock.json" \
-        "$ui/tsconfig.json" -newer "$ui/dist/index.html" -type f -print -quit 2>/dev/null)" ]; then
+        "$ui/tsconfig.json" -path "$ui/src/bench" -prune -o -newer "$ui/dist/index.html" -type f -print -quit 2>/dev/null)" ]; then
     return 0
   fi
   say "building web-ui"

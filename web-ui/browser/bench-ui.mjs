@@ -6,8 +6,10 @@
 //  - storm: the benchmark page (dist-bench/) draws the same fabric with the dashboard's own
 //    FabricGraph, then every link direction gets a new load --hz times a second for --seconds:
 //    animation-frame deltas (p50/p95/p99/max), new loads -> next frame, long tasks.
-// Usage: node browser/bench-ui.mjs --fabric FILE [--runs N] [--hz N] [--seconds N] [--json]
-import { readFileSync } from 'node:fs';
+//    --storm walk (default): each load moves by at most 1 % per update, as consecutive samples do;
+//    --storm random: every load drawn afresh each time (every link changes colour: the worst case).
+// Usage: node browser/bench-ui.mjs --fabric FILE [--runs N] [--hz N] [--seconds N] [--storm walk|random] [--json]
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,7 @@ const { values: opt } = parseArgs({
     runs: { type: 'string', default: '3' },
     hz: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '10' },
+    storm: { type: 'string', default: 'walk' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -67,6 +70,36 @@ async function serve(context) {
   });
 }
 
+/**
+ * CPU seconds used so far by every process under this one (chromium's browser, renderer and GPU
+ * processes), from /proc: unlike wall time, barely inflated by what else the machine runs.
+ */
+function browserCpuMs() {
+  const parent = new Map();
+  const cpu = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(d), Number(f[1]));
+      cpu.set(Number(d), Number(f[11]) + Number(f[12]));
+    } catch {
+      // the process ended while we read
+    }
+  }
+  let ticks = 0;
+  for (const [pid, t] of cpu) {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === process.pid) {
+        ticks += t;
+        break;
+      }
+    }
+  }
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
 const pct = (xs, p) => {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);
@@ -100,14 +133,22 @@ try {
   const runs = [];
   for (let i = 0; i < Number(opt.runs); i++) {
     const page = await browser.context.newPage();
+    const cpu0 = browserCpuMs();
     await page.goto(`${ORIGIN}/`);
-    runs.push(await graphReady(page));
+    runs.push({ ...(await graphReady(page)), cpuMs: browserCpuMs() - cpu0 });
     await page.close();
   }
   const page = await browser.context.newPage();
   await page.goto(`${ORIGIN}/bench.html`);
   const benchReady = await graphReady(page);
-  const storm = await page.evaluate(([hz, s]) => window.weftBench.storm(hz, s), [Number(opt.hz), Number(opt.seconds)]);
+  const stormCpu0 = browserCpuMs();
+  // Settle first: the page's own first draw is not part of the updates' frames.
+  await page.waitForTimeout(2000);
+  const storm = await page.evaluate(
+    ([hz, s, kind]) => window.weftBench.storm(hz, s, kind),
+    [Number(opt.hz), Number(opt.seconds), opt.storm],
+  );
+  const stormCpuMs = browserCpuMs() - stormCpu0;
   const frames = storm.frames.slice(1);
   const result = {
     fabric: fabric.id,
@@ -127,7 +168,15 @@ try {
       ),
     ),
     interactive_max_ms: r1(Math.max(...runs.map((r) => r.frameMs))),
+    interactive_browser_cpu_ms: r1(
+      pct(
+        runs.map((r) => r.cpuMs),
+        50,
+      ),
+    ),
     bench_page_interactive_ms: r1(benchReady.frameMs),
+    storm: opt.storm,
+    first_colour_ms: r1(storm.firstColourMs),
     update_hz: Number(opt.hz),
     storm_seconds: Number(opt.seconds),
     updates: storm.updates,
@@ -140,6 +189,7 @@ try {
     frame_max_ms: r1(Math.max(...frames)),
     update_to_frame_p50_ms: r1(pct(storm.updateToFrameMs, 50)),
     update_to_frame_p99_ms: r1(pct(storm.updateToFrameMs, 99)),
+    storm_browser_cpu_ms_per_update: r1(stormCpuMs / Math.max(1, storm.updates)),
     long_tasks: storm.longTasks.length,
     long_task_total_ms: r1(storm.longTasks.reduce((a, b) => a + b, 0)),
     loadavg: loadavg().map((x) => r1(x)),

@@ -15,16 +15,39 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Both directions of every link, each with a fresh utilisation in [0, 1). */
-export function loadStorm(fabric: Fabric, random: () => number): LinkLoads {
+export type StormKind = 'walk' | 'random';
+
+/**
+ * The next utilisation of every link direction (two per link, a then b): 'random' draws each one
+ * afresh (the worst case: every link changes colour), 'walk' moves each by at most ±step (1 %) from the
+ * last, as a live feed's consecutive 100 ms samples do.
+ */
+export function nextUtilisations(
+  prev: Float64Array | null,
+  count: number,
+  random: () => number,
+  kind: StormKind,
+  step = 0.03,
+) {
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const last = prev?.[i];
+    out[i] =
+      kind === 'random' || last === undefined ? random() : Math.min(1, Math.max(0, last + (random() * 2 - 1) * step));
+  }
+  return out;
+}
+
+/** Both directions of every link with the given utilisations (index 2i: a -> b, 2i + 1: b -> a). */
+export function loadStorm(fabric: Fabric, utilisations: Float64Array): LinkLoads {
   const out: LinkLoads = new Map();
-  for (const l of fabric.links) {
+  fabric.links.forEach((l, i) => {
     const dirs = new Map<string, DirectionLoad>();
-    for (const [from, to] of [
-      [l.a.node, l.b.node],
-      [l.b.node, l.a.node],
+    for (const [from, to, k] of [
+      [l.a.node, l.b.node, 2 * i],
+      [l.b.node, l.a.node, 2 * i + 1],
     ] as const) {
-      const utilisation = random();
+      const utilisation = utilisations[k] ?? 0;
       dirs.set(from, {
         from,
         to,
@@ -35,6 +58,6 @@ export function loadStorm(fabric: Fabric, random: () => number): LinkLoads {
       });
     }
     out.set(l.id, dirs);
-  }
+  });
   return out;
 }

@@ -6,10 +6,12 @@ import { createRoot } from 'react-dom/client';
 import type { Fabric } from '../api/types';
 import { FabricGraph } from '../components/FabricGraph/FabricGraph';
 import type { LinkOverlay } from '../components/FabricGraph/cytoscapeModel';
-import { loadStorm, seededRandom } from './loadStorm';
+import { loadStorm, nextUtilisations, seededRandom, type StormKind } from './loadStorm';
 import '../index.css';
 
 export interface StormResult {
+  /** The first loads (every link coloured from grey), handed over -> the frame after: measured apart. */
+  firstColourMs: number;
   updates: number;
   frames: number[];
   /** Per update: from the new loads handed to React to the end of the next animation frame. */
@@ -19,44 +21,60 @@ export interface StormResult {
 
 declare global {
   interface Window {
-    weftBench?: { storm: (hz: number, seconds: number) => Promise<StormResult> };
+    weftBench?: { storm: (hz: number, seconds: number, kind: StormKind) => Promise<StormResult> };
   }
+}
+
+/** Calls back once the next animation frame has been produced. */
+function afterFrame(callback: () => void) {
+  requestAnimationFrame(() => {
+    setTimeout(callback, 0);
+  });
 }
 
 function Bench({ fabric }: { fabric: Fabric }) {
   const [overlay, setOverlay] = useState<LinkOverlay>({});
   useEffect(() => {
     window.weftBench = {
-      storm: (hz, seconds) =>
+      storm: (hz, seconds, kind) =>
         new Promise((resolve) => {
           const random = seededRandom(20261127);
-          const result: StormResult = { updates: 0, frames: [], updateToFrameMs: [], longTasks: [] };
-          const observer = new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) result.longTasks.push(e.duration);
+          let utilisations: Float64Array | null = null;
+          const result: StormResult = { firstColourMs: 0, updates: 0, frames: [], updateToFrameMs: [], longTasks: [] };
+          const firstSent = performance.now();
+          utilisations = nextUtilisations(null, fabric.links.length * 2, random, kind);
+          setOverlay({ loads: loadStorm(fabric, utilisations) });
+          afterFrame(() => {
+            result.firstColourMs = performance.now() - firstSent;
+            run();
           });
-          observer.observe({ type: 'longtask' });
-          let last = performance.now();
-          let running = true;
-          const frame = (now: number) => {
-            result.frames.push(now - last);
-            last = now;
-            if (running) requestAnimationFrame(frame);
-          };
-          requestAnimationFrame(frame);
-          const timer = setInterval(() => {
-            const sent = performance.now();
-            setOverlay({ loads: loadStorm(fabric, random) });
-            result.updates++;
-            requestAnimationFrame(() => {
-              setTimeout(() => result.updateToFrameMs.push(performance.now() - sent), 0);
+          const run = () => {
+            const observer = new PerformanceObserver((list) => {
+              for (const e of list.getEntries()) result.longTasks.push(e.duration);
             });
-          }, 1000 / hz);
-          setTimeout(() => {
-            clearInterval(timer);
-            running = false;
-            observer.disconnect();
-            resolve(result);
-          }, seconds * 1000);
+            observer.observe({ type: 'longtask' });
+            let last = performance.now();
+            let running = true;
+            const frame = (now: number) => {
+              result.frames.push(now - last);
+              last = now;
+              if (running) requestAnimationFrame(frame);
+            };
+            requestAnimationFrame(frame);
+            const timer = setInterval(() => {
+              const sent = performance.now();
+              utilisations = nextUtilisations(utilisations, fabric.links.length * 2, random, kind);
+              setOverlay({ loads: loadStorm(fabric, utilisations) });
+              result.updates++;
+              afterFrame(() => result.updateToFrameMs.push(performance.now() - sent));
+            }, 1000 / hz);
+            setTimeout(() => {
+              clearInterval(timer);
+              running = false;
+              observer.disconnect();
+              resolve(result);
+            }, seconds * 1000);
+          };
         }),
     };
   }, [fabric]);

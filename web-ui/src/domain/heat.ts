@@ -5,10 +5,19 @@ import { interpolateCividis } from 'd3-scale-chromatic';
 /** Utilisation at or above this is drawn as hot even before the collector reports a hotspot. */
 export const HOT_UTILISATION = 0.9;
 
-/** Colour for a utilisation in [0, 1]; values outside are clamped (over-subscription shows as full). */
+/**
+ * Colour steps across [0, 1]: finer than the eye tells apart on a link, coarse enough that a live
+ * feed's small changes leave most links' colour as it was (the graph then redraws only those that
+ * changed).
+ */
+export const HEAT_STEPS = 40;
+
+const HEAT_PALETTE = Array.from({ length: HEAT_STEPS + 1 }, (_, i) => interpolateCividis(i / HEAT_STEPS));
+
+/** Colour for a utilisation in [0, 1], in HEAT_STEPS steps; values outside are clamped (over-subscription shows as full). */
 export function heatColour(utilisation: number): string {
   const u = Number.isFinite(utilisation) ? Math.min(1, Math.max(0, utilisation)) : 0;
-  return interpolateCividis(u);
+  return HEAT_PALETTE[Math.round(u * HEAT_STEPS)] ?? interpolateCividis(u);
 }
 
 /** The legend's stops, low to high. */

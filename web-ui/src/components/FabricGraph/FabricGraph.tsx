@@ -23,7 +23,7 @@ interface Tooltip {
 
 /**
  * What the canvas shows, read back from cytoscape into data attributes of its container: the
- * links on the selected job's paths, the hot ones and the drained ones (space-separated ids), so
+ * links on the selected job's paths, the hot, drained and down ones (space-separated ids), so
  * a browser test or an inspector can read what is drawn without reading pixels.
  */
 function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
@@ -36,8 +36,12 @@ function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
   el.dataset.onPath = ids('.on-path');
   el.dataset.hot = ids('.hot');
   el.dataset.drained = ids('[state = "drained"]');
+  el.dataset.down = ids('[state = "down"]');
   el.dataset.edges = String(cy.edges().length);
 }
+
+/** Above this many nodes + edges cytoscape is told to trade crispness for speed. */
+const LARGE_GRAPH_ELEMENTS = 2000;
 
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
 export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null, onSelectLink }: FabricGraphProps) {
@@ -47,6 +51,8 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
   const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
+  /** Per edge, what was last handed to cytoscape (colours, classes, tooltip, state). */
+  const applied = useRef(new Map<string, string>());
   // Read at click time, so a new callback does not rebuild the graph.
   const onSelectRef = useRef(onSelectLink);
   useEffect(() => {
@@ -63,7 +69,13 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
       minZoom: 0.05,
       maxZoom: 4,
       boxSelectionEnabled: false,
+      // Large fabrics: one device pixel per CSS pixel and a cached texture while panning or
+      // zooming, so thousands of gradient edges are not redrawn on every move.
+      ...(elements.length > LARGE_GRAPH_ELEMENTS
+        ? { pixelRatio: 1, textureOnViewport: true, hideEdgesOnViewport: true }
+        : {}),
     });
+    applied.current = new Map();
     // cytoscape types an event's target as any; the 'edge' selector makes it an edge.
     cy.on('mouseover', 'edge', (e) => {
       const edge = e.target as cytoscape.EdgeSingular;
@@ -92,13 +104,20 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
+    const last = applied.current;
     cy.batch(() => {
       for (const el of overlaid) {
         if (el.group !== 'edges' || !el.data.id) continue;
+        // Only edges whose drawing changed are touched: each touch costs cytoscape a style pass.
+        const classes = typeof el.classes === 'string' ? el.classes : '';
+        const stops = el.data.stopColours as string[] | undefined;
+        const drawn = `${stops?.join(';') ?? ''}|${classes}|${String(el.data.tooltip)}|${String(el.data.state)}`;
+        if (last.get(el.data.id) === drawn) continue;
+        last.set(el.data.id, drawn);
         const edge = cy.getElementById(el.data.id);
         edge.removeData('stopColours');
         edge.data(el.data);
-        edge.classes(typeof el.classes === 'string' ? el.classes : '');
+        edge.classes(classes);
       }
     });
     describeEdges(cy, container.current);
