@@ -1,4 +1,4 @@
-import cytoscape from 'cytoscape';
+import cytoscape, { type ElementDefinition } from 'cytoscape';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Fabric, LinkState } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
@@ -40,6 +40,9 @@ function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
   el.dataset.edges = String(cy.edges().length);
 }
 
+/** How many changed edges are handed to cytoscape per animation frame (~20-40 ms of style work). */
+const EDGES_PER_FRAME = 300;
+
 /** Above this many nodes + edges cytoscape is told to trade crispness for speed. */
 const LARGE_GRAPH_ELEMENTS = 2000;
 
@@ -51,8 +54,10 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
   const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
-  /** Per edge, what was last handed to cytoscape (colours, classes, tooltip, state). */
+  /** Per edge, what was last handed to cytoscape (colours, classes, state). */
   const applied = useRef(new Map<string, string>());
+  /** Per edge, its tooltip for the current overlay (read on hover). */
+  const tooltips = useRef(new Map<string, string>());
   // Read at click time, so a new callback does not rebuild the graph.
   const onSelectRef = useRef(onSelectLink);
   useEffect(() => {
@@ -60,9 +65,10 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
   }, [onSelectLink]);
 
   useEffect(() => {
-    if (!container.current) return;
+    const box = container.current;
+    if (!box) return;
     const cy = cytoscape({
-      container: container.current,
+      container: box,
       elements,
       style: fabricStyle,
       layout: { name: 'preset' },
@@ -80,7 +86,8 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
     cy.on('mouseover', 'edge', (e) => {
       const edge = e.target as cytoscape.EdgeSingular;
       edge.addClass('hover');
-      setTooltip({ text: String(edge.data('tooltip')), x: e.renderedPosition.x, y: e.renderedPosition.y });
+      const text = tooltips.current.get(edge.id()) ?? String(edge.data('tooltip'));
+      setTooltip({ text, x: e.renderedPosition.x, y: e.renderedPosition.y });
     });
     cy.on('mouseout', 'edge', (e) => {
       (e.target as cytoscape.EdgeSingular).removeClass('hover');
@@ -94,33 +101,62 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
     describeEdges(cy, container.current);
     // The moment the fabric is drawn and answers input (read by `./weft bench ui`).
     performance.mark('weft:graph-ready', { detail: { nodes: cy.nodes().length, edges: cy.edges().length } });
+    // cytoscape sizes its canvas on window resizes only: panels appearing beside it (the jobs
+    // after sign-in) would leave part of the fabric under them.
+    const resized = new ResizeObserver(() => {
+      cy.resize();
+      cy.fit(undefined, 30);
+    });
+    resized.observe(box);
     return () => {
+      resized.disconnect();
       cyRef.current = null;
       cy.destroy();
     };
   }, [elements]);
 
-  // Load and selection change often: update the edges in place (no re-layout, zoom kept).
+  // Load and selection change often: update the edges in place (no re-layout, zoom kept). Only
+  // edges whose drawing changed are touched (each touch costs cytoscape a style pass), at most
+  // EDGES_PER_FRAME per animation frame so a large fabric's update never freezes the page; a newer
+  // overlay replaces what is still pending (latest wins). Tooltips are read on hover, not pushed.
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
     const last = applied.current;
-    cy.batch(() => {
-      for (const el of overlaid) {
-        if (el.group !== 'edges' || !el.data.id) continue;
-        // Only edges whose drawing changed are touched: each touch costs cytoscape a style pass.
-        const classes = typeof el.classes === 'string' ? el.classes : '';
-        const stops = el.data.stopColours as string[] | undefined;
-        const drawn = `${stops?.join(';') ?? ''}|${classes}|${String(el.data.tooltip)}|${String(el.data.state)}`;
-        if (last.get(el.data.id) === drawn) continue;
-        last.set(el.data.id, drawn);
-        const edge = cy.getElementById(el.data.id);
-        edge.removeData('stopColours');
-        edge.data(el.data);
-        edge.classes(classes);
-      }
-    });
-    describeEdges(cy, container.current);
+    const tips = tooltips.current;
+    const pending: [string, string, ElementDefinition][] = [];
+    for (const el of overlaid) {
+      const id = el.data.id;
+      if (el.group !== 'edges' || !id) continue;
+      tips.set(id, String(el.data.tooltip));
+      const classes = typeof el.classes === 'string' ? el.classes : '';
+      const stops = el.data.stopColours as string[] | undefined;
+      const drawn = `${stops?.join(';') ?? ''}|${classes}|${String(el.data.state)}`;
+      if (last.get(id) !== drawn) pending.push([id, drawn, el]);
+    }
+    let frame = 0;
+    const applyChunk = () => {
+      const chunk = pending.splice(0, EDGES_PER_FRAME);
+      cy.batch(() => {
+        for (const [id, drawn, el] of chunk) {
+          last.set(id, drawn);
+          const edge = cy.getElementById(id);
+          const { stopColours, state } = el.data as { stopColours?: string[]; state?: string };
+          if (stopColours) edge.data({ stopColours, state });
+          else {
+            edge.removeData('stopColours');
+            edge.data('state', state);
+          }
+          edge.classes(typeof el.classes === 'string' ? el.classes : '');
+        }
+      });
+      if (pending.length > 0) frame = requestAnimationFrame(applyChunk);
+      else describeEdges(cy, container.current);
+    };
+    applyChunk();
+    return () => {
+      cancelAnimationFrame(frame);
+    };
   }, [overlaid]);
 
   useEffect(() => {
