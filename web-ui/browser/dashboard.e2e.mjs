@@ -85,28 +85,31 @@ try {
     await page.getByRole('button', { name: /demo-ring/ }).waitFor();
   });
 
-  // The link the scripted incident degrades, as the demo announced it ("degrade leaf1-spine4 (...").
-  const incident = await demoLine(/degrade (\S+) \((\S+) -> (\S+)\)/, 1000).catch(() => null);
-  const hotLink = incident?.m[1] ?? null;
-  // The degraded direction as the jobs panel writes a path through it ('leaf1 › spine4').
-  const hotHop = incident ? `${incident.m[2]} › ${incident.m[3]}` : null;
+  // The scripted incident's jobs as the demo printed them ("job demo-pair (job-…): 2 flows placed"):
+  // the newest is selected before the incident, whose "auto" degrade picks a link one flow uses.
+  const placed = async (count) => {
+    const { m } = await demoLine(
+      new RegExp(`(?:job (\\S+) \\((job-[^)]+)\\): \\d+ flows placed[^]*){${count}}`),
+      120_000,
+    );
+    return [...m[0].matchAll(/job (\S+) \((job-[^)]+)\): \d+ flows placed/g)].map((x) => ({ name: x[1], id: x[2] }));
+  };
+  const jobsPlaced = await placed(2);
+  const selectJob = async (name) => {
+    const button = page.getByRole('region', { name: 'Jobs' }).getByRole('button', { name: new RegExp(`^${name}`) });
+    await button.waitFor();
+    if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+    await page.getByRole('table', { name: `Flows of ${name}` }).waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="fabric-canvas"]')?.dataset.onPath);
+    return drawn('onPath');
+  };
 
   await step('job-selected', async () => {
-    // Keep selected the job whose flow crosses the link the incident degrades: its move is the one to see.
-    const jobs = page.getByRole('region', { name: 'Jobs' }).getByRole('list').getByRole('button');
-    let chosen = null;
-    for (let i = 0; i < (await jobs.count()); i++) {
-      const job = jobs.nth(i);
-      if ((await job.getAttribute('aria-pressed')) !== 'true') await job.click();
-      await page.waitForFunction(() => document.querySelector('[data-testid="fabric-canvas"]')?.dataset.onPath);
-      await page.getByRole('table', { name: /^Flows of / }).waitFor();
-      const onPath = await drawn('onPath');
-      assert.ok(onPath.length > 0, 'the selected job highlights its links');
-      chosen = { name: await job.textContent(), onPath };
-      if (!hotLink || onPath.includes(hotLink)) break;
-    }
-    report.selected = chosen;
-    log(`selected ${chosen.name}: ${chosen.onPath.length} links highlighted`);
+    const name = jobsPlaced[jobsPlaced.length - 1].name;
+    const onPath = await selectJob(name);
+    assert.ok(onPath.length > 0, 'the selected job highlights its links');
+    report.selected = { name, onPath };
+    log(`selected ${name}: ${onPath.length} links highlighted (${onPath.join(' ')})`);
   });
   await axe('job selected');
 
@@ -132,36 +135,42 @@ try {
     }
   });
 
-  if (hotLink) {
-    await step('degraded-link-hot', async () => {
-      const fault = await demoLine(/live \+ *[\d.]+s +degrade \S+/, 120_000);
-      await page.waitForFunction(
-        (id) => document.querySelector('[data-testid="fabric-canvas"]')?.dataset.hot?.split(' ').includes(id),
-        hotLink,
-        { timeout: 120_000 },
-      );
-      report.timings.hotInUiAfterFaultLineMs = Date.now() - fault.at;
-      log(`${hotLink} hot in the UI ${report.timings.hotInUiAfterFaultLineMs} ms after the demo printed the fault`);
-      if (report.selected?.onPath.includes(hotLink)) {
-        // The selected job's flow through the degraded direction moves: no path of the job's flow
-        // table crosses it any more (a flow the other way may stay on the link).
-        await page.waitForFunction(
-          (hop) =>
-            [...document.querySelectorAll('table[aria-label^="Flows of"] tbody tr')].every(
-              (tr) => !(tr.textContent ?? '').includes(hop),
-            ),
-          hotHop,
-          { timeout: 120_000 },
-        );
-        report.timings.replacementInUiAfterFaultLineMs = Date.now() - fault.at;
-        log(`re-placement shown ${report.timings.replacementInUiAfterFaultLineMs} ms after the fault line`);
-        // The stack's own chain (collector hotspot -> scheduler re-placement) takes most of this; on a
-        // quiet machine it is ~1.5 s (README), on a machine at load 40 it took up to a minute.
-      }
-    });
-    // Let the scripted incident finish before draining (its link failure moves flows too).
-    await demoLine(/incident over/, 120_000);
-  }
+  // The incident's degrade, as the demo announces it: "degrade leaf1-spine4 (leaf1 -> spine4): ...
+  // announced: flow job-…/0 moves". It must come: no incident, no test.
+  const incident = await demoLine(/degrade (\S+) \((\S+) -> (\S+)\).*announced: flow (job-[^/ ]+)\//, 180_000);
+  const [, hotLink, hopFrom, hopTo, movedJobId] = incident.m;
+  // The degraded direction as the jobs panel writes a path through it ('leaf1 › spine4').
+  const hotHop = `${hopFrom} › ${hopTo}`;
+  await step('degraded-link-hot', async () => {
+    const movedJob = jobsPlaced.find((j) => j.id === movedJobId);
+    assert.ok(movedJob, `the announced job ${movedJobId} is one the demo placed`);
+    // Watched from before the move when it is the selected job (the usual case); else selected now.
+    report.replacementWatchedFromBefore = movedJob.name === report.selected.name;
+    if (!report.replacementWatchedFromBefore) await selectJob(movedJob.name);
+    await page.waitForFunction(
+      (id) => document.querySelector('[data-testid="fabric-canvas"]')?.dataset.hot?.split(' ').includes(id),
+      hotLink,
+      { timeout: 120_000 },
+    );
+    report.timings.hotInUiAfterFaultLineMs = Date.now() - incident.at;
+    log(`${hotLink} hot in the UI ${report.timings.hotInUiAfterFaultLineMs} ms after the demo printed the fault`);
+    // The moved flow's new path shows in the job's flow table: no path crosses the degraded
+    // direction any more (a flow the other way may stay on the link).
+    await page.waitForFunction(
+      (hop) =>
+        [...document.querySelectorAll('table[aria-label^="Flows of"] tbody tr')].every(
+          (tr) => !(tr.textContent ?? '').includes(hop),
+        ),
+      hotHop,
+      { timeout: 120_000 },
+    );
+    // The stack's own chain (collector hotspot -> scheduler re-placement) takes most of this; on a
+    // quiet machine it is ~1.5 s (README), on a machine at load 40 it took up to a minute.
+    report.timings.replacementInUiAfterFaultLineMs = Date.now() - incident.at;
+    log(`re-placement shown ${report.timings.replacementInUiAfterFaultLineMs} ms after the fault line`);
+  });
+  // Let the scripted incident finish before draining (its link failure moves flows too).
+  await demoLine(/incident over/, 180_000);
 
   let drainLink = null;
   await step('drain-confirm', async () => {
