@@ -47,12 +47,38 @@ async function axe(view) {
 const drawn = (attr) =>
   page.$eval('[data-testid="fabric-canvas"]', (el, a) => (el.dataset[a] ?? '').split(' ').filter(Boolean), attr);
 
-/** Waits until the demo's output has a line matching re; returns the match and when it was seen. */
+/**
+ * The demo's output, line by line with the wall time each line was first seen (read every 100 ms
+ * from the test's start), so a timing counts from when the demo printed a line, not from when
+ * the test first looked for it.
+ */
+const demoLines = [];
+let demoText = '';
+const readDemo = () => {
+  if (!opt['demo-log']) return;
+  const text = readFileSync(opt['demo-log'], 'utf8');
+  if (text.length <= demoText.length) return;
+  const now = Date.now();
+  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
+  if (complete.length <= demoText.length) return; // only a partial line so far
+  for (const line of complete.slice(demoText.length, -1).split('\n')) demoLines.push({ line, at: now });
+  demoText = complete;
+};
+readDemo();
+const demoWatch = setInterval(readDemo, 100);
+
+/** Waits until the demo's output matches re (across lines); returns the match and when its last line was printed. */
 async function demoLine(re, timeoutMs) {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const m = opt['demo-log'] ? readFileSync(opt['demo-log'], 'utf8').match(re) : null;
-    if (m) return { m, at: Date.now() };
+    readDemo();
+    const m = demoText.match(re);
+    if (m) {
+      const endOffset = m.index + m[0].length;
+      let offset = 0;
+      const last = demoLines.find((l) => (offset += l.line.length + 1) >= endOffset);
+      return { m, at: last?.at ?? Date.now() };
+    }
     if (Date.now() > end) throw new Error(`the demo printed no line matching ${re} in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -243,6 +269,7 @@ try {
   console.error(`browser +${secs()}s FAILED: ${report.error}`);
   process.exitCode = 1;
 } finally {
+  clearInterval(demoWatch);
   writeFileSync(join(opt.out, 'report.json'), JSON.stringify(report, null, 2));
   await browser.close();
 }
