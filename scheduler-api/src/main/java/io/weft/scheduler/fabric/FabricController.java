@@ -19,6 +19,7 @@ import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.auth.Caller;
 import io.weft.scheduler.placement.Quality;
 import io.weft.scheduler.web.Ids;
+import io.weft.scheduler.web.Problems;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -59,7 +60,12 @@ class FabricController {
     @GetMapping(path = "/v1/fabric", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "The fabric snapshot in use, link states and per-direction reservations")
     @ApiResponse(responseCode = "200", description = "OK")
-    @ApiResponse(responseCode = "503", description = "this replica is a standby (the writer holds the reservations), or there is no fabric yet: retry", headers = @Header(name = "Retry-After", description = "seconds to wait before retrying", schema = @Schema(type = "integer")), content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_READ,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     FabricState fabric() {
         FabricView view = placement.view();
         Reservations reserved = placement.reservations();
@@ -81,7 +87,12 @@ class FabricController {
     @Operation(summary = "Drain a link: flows leave it, nothing new uses it")
     @ApiResponse(responseCode = "200", description = "the link is drained; what moved")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "this replica is a standby (another holds the writer lease, or is taking it over), or there is no fabric yet: retry, here or at another replica", headers = @Header(name = "Retry-After", description = "seconds to wait before retrying", schema = @Schema(type = "integer")), content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_WRITE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, true, caller.name());
@@ -91,7 +102,12 @@ class FabricController {
     @Operation(summary = "Put a drained link back in service")
     @ApiResponse(responseCode = "200", description = "the link is back in service")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "this replica is a standby (another holds the writer lease, or is taking it over), or there is no fabric yet: retry, here or at another replica", headers = @Header(name = "Retry-After", description = "seconds to wait before retrying", schema = @Schema(type = "integer")), content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_WRITE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, false, caller.name());

@@ -64,19 +64,23 @@ public class FabricService {
     private final JdbcClient jdbc;
     private final FabricProperties props;
 
-    /** Link states as the controller published them; drains are merged on top. Changed only inside a write. */
+    /** Link states as the controller published them (drains are merged on top); changed only inside a write. */
     private Map<String, String> snapshotStates = Map.of();
     private long snapshotVersion = -1;
 
-    FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, JdbcClient jdbc, FabricProperties props) {
+    FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, JdbcClient jdbc,
+                  FabricProperties props) {
         this.placement = placement;
         this.jobs = jobs;
         this.ledger = ledger;
         this.events = events;
         this.jdbc = jdbc;
         this.props = props;
+        // Taking the writer lease: the engine is rebuilt as after a restart, with the drains the
+        // previous writer recorded (a standby's view may predate them).
         placement.onTakeover(w -> {
-            w.install(w.view());
+            FabricView v = w.view();
+            w.install(new FabricView(v.fabric(), v.plan(), effective(v.fabric()), v.version()));
             replaceAll(w, "restart");
         });
     }

@@ -189,6 +189,7 @@ public class Placement {
      * (if the fabric is known; else the first fabric builds it), then tells the role listeners.
      */
     public void becomeWriter(long leaseEpoch) {
+        long start = System.nanoTime();
         lock.lock();
         try {
             epoch = leaseEpoch;
@@ -205,7 +206,8 @@ public class Placement {
         } finally {
             lock.unlock();
         }
-        LOG.info("writer lease epoch {}: this replica is the writer", leaseEpoch);
+        LOG.info("writer lease epoch {}: this replica is the writer (engine rebuilt from PostgreSQL in {} ms)",
+                leaseEpoch, (System.nanoTime() - start) / 1_000_000);
         tellRole(true);
     }
 
