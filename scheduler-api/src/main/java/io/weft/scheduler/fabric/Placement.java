@@ -80,7 +80,8 @@ public class Placement {
                 .query(Long.class).optional().orElse(NO_EPOCH));
     }
 
-    Placement(PlacementConfig config, TransactionOperations tx, LongSupplier currentEpoch) {
+    /** For tests and embedding: {@code currentEpoch} reads the lease epoch inside the caller's transaction. */
+    public Placement(PlacementConfig config, TransactionOperations tx, LongSupplier currentEpoch) {
         this.config = config;
         this.tx = tx;
         this.currentEpoch = currentEpoch;

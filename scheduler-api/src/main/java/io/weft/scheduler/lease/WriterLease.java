@@ -74,7 +74,7 @@ class WriterLease implements SmartLifecycle {
     }
 
     /** One poll: a standby tries to take the lease, the writer checks it still has it. */
-    private synchronized void tick() {
+    synchronized void tick() {
         if (!running) {
             return;
         }
