@@ -117,14 +117,13 @@ public class Placement {
         }
         lock.lock();
         try {
-            if (epoch == STANDBY) {
-                throw notWriter("read the reservations (the writer holds them)");
+            // Not a change (the copy stays valid until the next one), but the same gate to the engine.
+            Writing w = new Writing("read the reservations (the writer holds them)");
+            try {
+                r = Reservations.of(w.engine());
+            } finally {
+                w.closed = true;
             }
-            view();
-            if (engine == null) {
-                throw new IllegalStateException("writer without an engine");
-            }
-            r = Reservations.of(engine);
             reservations = r;
             return r;
         } finally {

@@ -173,6 +173,12 @@ class PlacementTest {
         assertThat(rebuilds).hasSize(1);
         placement.write("next", w -> w.engine());
         assertThat(rebuilds).hasSize(2);
+        placement.write("drop it again", w -> {
+            w.discardEngine();
+            return null;
+        });
+        assertThat(placement.reservations().directions()).as("a reader also gets the rebuilt engine's").isEmpty();
+        assertThat(rebuilds).hasSize(3);
     }
 
     @Test
