@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Strict reader of job files (scheduler-api/README.md): unknown fields and wrong types are errors
+ * Strict reader of job files (scheduler-api/placement-engine/README.md): unknown fields and wrong types are errors
  * naming the field, e.g. {@code flows[2].demandGbps: must be a number}.
  */
 public final class JobSpecJson {
