@@ -19,11 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Guards what lets the same planning core run inside ONOS and standalone: no ONOS, OSGi or Karaf
- * types in controller-app/core, Java 11 bytecode (ONOS 2.7 runs on JDK 11), and this module's
+ * types in controller-app/fabric-plan, Java 11 bytecode (ONOS 2.7 runs on JDK 11), and this module's
  * tests exercising it on the Jackson version ONOS 2.7 ships.
  */
 class CoreBoundaryTest {
-    private static final Path CORE_SRC = Paths.get("core", "src");
+    private static final Path CORE_SRC = Paths.get("fabric-plan", "src");
     private static final Pattern FORBIDDEN = Pattern.compile(
             "^\\s*import\\s+(static\\s+)?(org\\.onosproject|org\\.onlab|org\\.osgi|org\\.apache\\.karaf)\\.",
             Pattern.MULTILINE);

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * files rendered once from DeviceIntent. This keeps them what the controller sends today, so the Go
  * side cannot pass against payloads the controller no longer produces. After an intended
  * DeviceIntent change, regenerate them with
- * {@code ./mvnw -pl controller-app/core test -Dtest=SwitchAgentTestdataCurrentTest -Dweft.golden.update=true},
+ * {@code ./mvnw -pl controller-app/fabric-plan test -Dtest=SwitchAgentTestdataCurrentTest -Dweft.golden.update=true},
  * review the diff and run the Go tests ({@code go test -race ./...} in lab-topologies/switch-agent).
  */
 class SwitchAgentTestdataCurrentTest {

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Golden files for a 2x2 leaf-spine (one NIC per leaf): the leaf's and the spine's gNMI replace
  * operations. Regenerate after an intended change with
- * {@code ./mvnw -pl controller-app/core test -Dtest=DeviceIntentGoldenTest -Dweft.golden.update=true}
+ * {@code ./mvnw -pl controller-app/fabric-plan test -Dtest=DeviceIntentGoldenTest -Dweft.golden.update=true}
  * and review the diff.
  */
 class DeviceIntentGoldenTest {
