@@ -17,7 +17,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.auth.Caller;
-import io.weft.scheduler.placement.Quality;
+import io.weft.placement.Quality;
 import io.weft.scheduler.web.Ids;
 import io.weft.scheduler.web.Problems;
 import jakarta.validation.constraints.Pattern;

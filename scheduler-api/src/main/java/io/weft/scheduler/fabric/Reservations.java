@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.weft.fabric.Arc;
-import io.weft.scheduler.placement.PlacementEngine;
-import io.weft.scheduler.placement.Quality;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.Quality;
 
 /**
  * The engine's reservations at one moment, copied for readers: every link direction with reserved

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.weft.scheduler.placement.FabricIndex;
+import io.weft.placement.FabricIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -17,8 +17,9 @@ import io.weft.scheduler.config.KafkaProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.PathLedger;
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.placement.Candidates;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.PlacementEngine;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -78,7 +79,7 @@ public class HotspotListener implements SmartLifecycle {
         });
         final HotspotFeed feed;
         /** Candidate paths of the engine's current index; a new index (snapshot, link states) gets new ones. */
-        io.weft.scheduler.placement.Candidates candidates;
+        Candidates candidates;
 
         Term() {
             feed = new HotspotFeed(consumer(), props.hotspotsTopic(),
@@ -327,7 +328,7 @@ public class HotspotListener implements SmartLifecycle {
 
     private PlacementView view(Term t, PlacementEngine engine, Set<Integer> downArcs) {
         if (t.candidates == null || t.candidates.index() != engine.index()) {
-            t.candidates = new io.weft.scheduler.placement.Candidates(engine.index());
+            t.candidates = new Candidates(engine.index());
         }
         return PlacementView.of(engine, t.candidates, downArcs);
     }

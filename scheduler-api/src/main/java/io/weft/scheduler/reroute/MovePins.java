@@ -9,8 +9,8 @@ import java.util.Set;
 
 import io.weft.scheduler.job.Changes;
 import io.weft.scheduler.job.PathLedger.PathChange;
-import io.weft.scheduler.placement.PlacedFlow;
-import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,7 +6,7 @@ import java.time.Instant;
 
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.scheduler.placement.FabricIndex;
+import io.weft.placement.FabricIndex;
 import org.junit.jupiter.api.Test;
 
 class ActiveHotspotsTest {

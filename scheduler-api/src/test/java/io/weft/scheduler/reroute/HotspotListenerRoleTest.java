@@ -11,7 +11,7 @@ import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.scheduler.config.KafkaProperties;
 import io.weft.scheduler.fabric.Placement;
-import io.weft.scheduler.placement.PlacementConfig;
+import io.weft.placement.PlacementConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
