@@ -27,6 +27,11 @@ export interface DirectionLoad {
   reservedGbps: number;
   capacityGbps: number;
   elephants: number;
+  /** Measured only (domain/measured.ts): the last interval's rate, drop rate, ECN fraction, oper-status. */
+  rateGbps?: number;
+  dropRate?: number | null;
+  ecnFraction?: number | null;
+  operDown?: boolean;
 }
 
 /** Per link id, its directions' loads keyed by the sending node. */

@@ -10,6 +10,11 @@ export interface FabricGraphProps {
   linkStates: Record<string, LinkState>;
   /** Load colours, hot marks and the selected job's paths (absent: the plain topology). */
   overlay?: LinkOverlay;
+  /** A click on a link (its history) or a switch (its detail). */
+  onSelectLink?: (linkId: string) => void;
+  onSelectNode?: (nodeId: string) => void;
+  /** The node found by search or clicked: marked and brought into view. */
+  focusNode?: string | null;
 }
 
 interface Tooltip {
@@ -19,13 +24,18 @@ interface Tooltip {
 }
 
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
-export function FabricGraph({ fabric, linkStates, overlay }: FabricGraphProps) {
+export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelectNode, focusNode }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
   const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
   const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
+  // The latest callbacks, read by the handlers registered once per graph.
+  const select = useRef({ onSelectLink, onSelectNode });
+  useEffect(() => {
+    select.current = { onSelectLink, onSelectNode };
+  }, [onSelectLink, onSelectNode]);
 
   useEffect(() => {
     if (!container.current) return;
@@ -47,6 +57,12 @@ export function FabricGraph({ fabric, linkStates, overlay }: FabricGraphProps) {
     cy.on('mouseout', 'edge', (e) => {
       (e.target as cytoscape.EdgeSingular).removeClass('hover');
       setTooltip(null);
+    });
+    cy.on('tap', 'edge', (e) => {
+      select.current.onSelectLink?.((e.target as cytoscape.EdgeSingular).id());
+    });
+    cy.on('tap', 'node', (e) => {
+      select.current.onSelectNode?.((e.target as cytoscape.NodeSingular).id());
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
@@ -70,6 +86,17 @@ export function FabricGraph({ fabric, linkStates, overlay }: FabricGraphProps) {
       }
     });
   }, [overlaid]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy) return;
+    cy.nodes('.chosen').removeClass('chosen');
+    if (!focusNode) return;
+    const node = cy.getElementById(focusNode);
+    if (node.empty()) return;
+    node.addClass('chosen');
+    cy.animate({ center: { eles: node }, zoom: Math.max(cy.zoom(), 1) }, { duration: 300 });
+  }, [focusNode, elements]);
 
   return (
     <div className="fabric-graph">

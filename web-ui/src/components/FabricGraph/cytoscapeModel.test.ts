@@ -105,6 +105,64 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     expect(edge(els, 'leaf1-spine2').classes).toBe('');
   });
 
+  it('shows measured loads with drops, ECN and elephants when switched on, and measured down', () => {
+    const measured = linkLoads([]);
+    measured.set(
+      'leaf1-spine1',
+      new Map([
+        [
+          'leaf1',
+          {
+            from: 'leaf1',
+            to: 'spine1',
+            utilisation: 0.5,
+            reservedGbps: 100,
+            capacityGbps: 400,
+            elephants: 2,
+            rateGbps: 200,
+            dropRate: 0.015,
+            ecnFraction: 0.2,
+          },
+        ],
+      ]),
+    );
+    measured.set(
+      'leaf1-spine2',
+      new Map([
+        [
+          'leaf1',
+          {
+            from: 'leaf1',
+            to: 'spine2',
+            utilisation: 0.1,
+            reservedGbps: 0,
+            capacityGbps: 400,
+            elephants: 0,
+            rateGbps: 40,
+            dropRate: 0,
+            ecnFraction: 0.01,
+            operDown: true,
+          },
+        ],
+      ]),
+    );
+    const off = toCytoscapeElements(graph, { loads: measured, source: 'measured' });
+    expect(edge(off, 'leaf1-spine1').classes).toBe('');
+    expect(edge(off, 'leaf1-spine1').data.label).toBe('');
+    expect(String(edge(off, 'leaf1-spine1').data.tooltip)).toContain(
+      'leaf1 → spine1: 50% measured (200.0 of 400 Gb/s, drops 1.50%, ECN 20.00%, 2 elephants)',
+    );
+    const on = toCytoscapeElements(graph, {
+      loads: measured,
+      source: 'measured',
+      show: { drops: true, ecn: true, elephants: true },
+      selectedLink: 'leaf1-spine2',
+    });
+    expect(edge(on, 'leaf1-spine1').classes).toBe('drops'); // drops win over ECN: one outline
+    expect(edge(on, 'leaf1-spine1').data.label).toBe('2');
+    expect(edge(on, 'leaf1-spine2').classes).toBe('ecn oper-down chosen');
+  });
+
   it('keeps a selected job’s links and fades the rest', () => {
     const els = toCytoscapeElements(graph, { highlighted: new Set(['leaf1-spine2', 'nic1-leaf1']) });
     const onPath = els.filter((e) => e.group === 'edges' && e.classes === 'on-path').map((e) => e.data.id);
