@@ -72,17 +72,27 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     };
   }, [elements]);
 
-  // Load and selection change often: update the edges in place (no re-layout, zoom kept).
+  // Load and selection change often (live loads up to 10 Hz): update in place only the edges whose
+  // look changed (no re-layout, zoom kept); `applied` remembers what each edge was last given.
+  const applied = useRef(new Map<string, string>());
+  useEffect(() => {
+    applied.current.clear(); // a new graph: every edge is new
+  }, [elements]);
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
     cy.batch(() => {
       for (const el of overlaid) {
         if (el.group !== 'edges' || !el.data.id) continue;
+        const classes = typeof el.classes === 'string' ? el.classes : '';
+        const stops = el.data.stopColours as string[] | undefined;
+        const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}#${String(el.data.tooltip)}`;
+        if (applied.current.get(el.data.id) === look) continue;
+        applied.current.set(el.data.id, look);
         const edge = cy.getElementById(el.data.id);
         edge.removeData('stopColours');
         edge.data(el.data);
-        edge.classes(typeof el.classes === 'string' ? el.classes : '');
+        edge.classes(classes);
       }
     });
   }, [overlaid]);
