@@ -3,25 +3,9 @@ import { useLinkHistory } from '../../data/useLinkHistory';
 import { useLiveLoads } from '../../data/useLiveLoads';
 import { useOperatorData, type OperatorDataOptions } from '../../data/useOperatorData';
 import { useSnapshot, type LoadSnapshot, type SnapshotTiming } from '../../data/useSnapshot';
-import {
-  collapseDirections,
-  collapseFabric,
-  collapseLinkIds,
-  collapseLoads,
-  COLLAPSE_SWITCHES,
-  GROUP_PREFIX,
-  groupKey,
-  switchCount,
-} from '../../domain/collapse';
-import { linkLoads } from '../../domain/heat';
-import { hotDirections, mergeHotspots } from '../../domain/hotspots';
-import { incidents } from '../../domain/incidents';
-import { jobLinkIds } from '../../domain/jobPaths';
-import { measuredLoads } from '../../domain/measured';
 import { switchDetail } from '../../domain/switchDetail';
 import { ConnectionStatus } from '../ConnectionStatus/ConnectionStatus';
 import { FabricGraph, type FabricGraphProps } from '../FabricGraph/FabricGraph';
-import type { LinkOverlay } from '../FabricGraph/cytoscapeModel';
 import { HeatLegend } from '../HeatLegend/HeatLegend';
 import { IncidentsPanel } from '../IncidentsPanel/IncidentsPanel';
 import { JobsPanel } from '../JobsPanel/JobsPanel';
@@ -34,6 +18,8 @@ import { SwitchDetail } from '../SwitchDetail/SwitchDetail';
 import { TokenPrompt } from '../TokenPrompt/TokenPrompt';
 import { defaultViewOptions, ViewOptions, type ViewOptionsState } from '../ViewOptions/ViewOptions';
 import './App.css';
+import { useCollapse } from './useCollapse';
+import { useLinkOverlay } from './useLinkOverlay';
 
 interface Props {
   /** Where snapshots come from; GET /fabric unless a test says otherwise. */
@@ -57,77 +43,31 @@ export function App({ load, Graph = FabricGraph, Chart, timing, operator }: Prop
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
   const history = useLinkHistory(selectedLink, { fetchFn: operator?.fetchFn });
   const snapshot = state.snapshot;
-  // Large fabrics start collapsed (a node per pod / group / plane); groups expand on demand.
-  const [collapseChoice, setCollapseChoice] = useState<boolean | null>(null);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const large = snapshot ? switchCount(snapshot.fabric) >= COLLAPSE_SWITCHES : false;
-  const collapsed = collapseChoice ?? large;
-  const drawn = useMemo(
-    () => (snapshot && collapsed ? collapseFabric(snapshot.fabric, snapshot.linkStates, expanded) : null),
-    [snapshot, collapsed, expanded],
-  );
-  const expand = useCallback((...keys: string[]) => {
-    setExpanded((e) => new Set([...e, ...keys]));
-  }, []);
-
-  const reservations = op.data.fabric?.reservations;
-  const reserved = useMemo(() => linkLoads(reservations ?? []), [reservations]);
-  const links = snapshot?.fabric.links;
-  const measured = useMemo(() => measuredLoads(links ?? [], live.loads, reserved), [links, live.loads, reserved]);
-  const hotspots = useMemo(() => mergeHotspots(op.data.hotspots, live.hotspots), [op.data.hotspots, live.hotspots]);
-  const hot = useMemo(() => hotDirections(hotspots), [hotspots]);
-  const timeline = useMemo(() => incidents(hotspots, op.events.recent), [hotspots, op.events.recent]);
-  const highlighted = useMemo(() => (op.selectedJob ? jobLinkIds(op.selectedJob.flows) : null), [op.selectedJob]);
-  const overlay: LinkOverlay = useMemo(() => {
-    const loads = view.colour === 'measured' ? measured : reserved;
-    return {
-      loads: drawn ? collapseLoads(loads, drawn) : loads,
-      source: view.colour,
-      show: view,
-      hotDirections: drawn ? collapseDirections(hot, drawn) : hot,
-      highlighted: drawn ? collapseLinkIds(highlighted, drawn) : highlighted,
-      selectedLink,
-    };
-  }, [view, measured, reserved, hot, highlighted, selectedLink, drawn]);
-  const nodeIds = useMemo(() => snapshot?.fabric.nodes.map((n) => n.id) ?? [], [snapshot]);
-  const detail = useMemo(
-    () => (snapshot && selectedNode ? switchDetail(snapshot, selectedNode) : null),
-    [snapshot, selectedNode],
-  );
   const chooseLink = useCallback((id: string) => {
     setSelectedLink(id);
     setSelectedNode(null);
   }, []);
-  const chooseNode = useCallback(
-    (id: string) => {
-      // a node inside a collapsed group: open its group so it can be seen
-      const node = snapshot?.fabric.nodes.find((n) => n.id === id);
-      const key = node ? groupKey(node) : null;
-      if (key !== null) expand(key);
-      setSelectedNode(id);
-      setSelectedLink(null);
-    },
-    [snapshot, expand],
-  );
-  // On the graph, a group node or a bundle of links expands its group(s); anything else is chosen.
-  const pickNode = useCallback(
-    (id: string) => {
-      if (id.startsWith(GROUP_PREFIX)) expand(id.slice(GROUP_PREFIX.length));
-      else chooseNode(id);
-    },
-    [expand, chooseNode],
-  );
-  const pickLink = useCallback(
-    (id: string) => {
-      const bundle = drawn?.fabric.links.find((l) => l.id === id && id.startsWith(GROUP_PREFIX));
-      if (!bundle) {
-        chooseLink(id);
-        return;
-      }
-      const ends = [bundle.a.node, bundle.b.node].filter((n) => n.startsWith(GROUP_PREFIX));
-      expand(...ends.map((n) => n.slice(GROUP_PREFIX.length)));
-    },
-    [drawn, expand, chooseLink],
+  const chooseNodeId = useCallback((id: string) => {
+    setSelectedNode(id);
+    setSelectedLink(null);
+  }, []);
+  const choose = useMemo(() => ({ node: chooseNodeId, link: chooseLink }), [chooseNodeId, chooseLink]);
+  const { drawn, collapsed, toggle, chooseNode, pickNode, pickLink } = useCollapse(snapshot, choose);
+  const { overlay, timeline } = useLinkOverlay({
+    fabric: snapshot?.fabric,
+    fabricState: op.data.fabric,
+    live,
+    polledHotspots: op.data.hotspots,
+    events: op.events.recent,
+    selectedJob: op.selectedJob,
+    selectedLink,
+    view,
+    drawn,
+  });
+  const nodeIds = useMemo(() => snapshot?.fabric.nodes.map((n) => n.id) ?? [], [snapshot]);
+  const detail = useMemo(
+    () => (snapshot && selectedNode ? switchDetail(snapshot, selectedNode) : null),
+    [snapshot, selectedNode],
   );
 
   const errors = Object.entries(op.data.errors).map(([source, message]) => `${source}: ${message}`);
@@ -143,14 +83,7 @@ export function App({ load, Graph = FabricGraph, Chart, timing, operator }: Prop
         <div className="app__toolbar">
           <NodeSearch nodeIds={nodeIds} onFound={chooseNode} />
           <ViewOptions value={view} onChange={setView} />
-          <button
-            type="button"
-            aria-pressed={collapsed}
-            onClick={() => {
-              setCollapseChoice(!collapsed);
-              setExpanded(new Set());
-            }}
-          >
+          <button type="button" aria-pressed={collapsed} onClick={toggle}>
             {collapsed ? 'Expand all' : 'Collapse into groups'}
           </button>
         </div>
