@@ -45,6 +45,8 @@ export function UPlotChart({ columns }: ChartProps) {
         {
           width: el.clientWidth || 320,
           height: 180,
+          // names only: the summary line above gives the numbers, and a live legend would not fit the panel
+          legend: { live: false },
           series,
           scales: { '%': { range: [0, 1] } },
           axes: [
