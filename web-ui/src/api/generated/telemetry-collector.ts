@@ -40,7 +40,8 @@ export interface paths {
          *       times in between is sent once, with its latest load;
          *     - `hotspot` (data: a weft.hotspots event, ../schemas/hotspot-event.schema.json): each
          *       hotspot-start, hotspot-end, link-down and link-up as the collector publishes it, never
-         *       held back; these carry no id.
+         *       held back; these carry no id and are not replayed on resume (read the ones missed
+         *       while disconnected from /v1/hotspots).
          *     `snapshot` and `loads` carry the id `<epoch>:<seq>`. A client that reconnects with that id as
          *     `Last-Event-ID` gets one `loads` event with everything changed since (removed directions
          *     included) instead of a snapshot; an id of another epoch (the collector restarted) or an
