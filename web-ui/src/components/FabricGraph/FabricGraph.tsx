@@ -2,7 +2,7 @@ import cytoscape from 'cytoscape';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Fabric, LinkState } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
-import { fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
+import { edgeTooltip, fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
 import './FabricGraph.css';
 
 export interface FabricGraphProps {
@@ -36,6 +36,11 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   useEffect(() => {
     select.current = { onSelectLink, onSelectNode };
   }, [onSelectLink, onSelectNode]);
+  // What a hovered edge's tooltip is built from (at hover time, with the latest overlay).
+  const hoverInfo = useRef({ edges: new Map(graph.edges.map((e) => [e.id, e])), overlay });
+  useEffect(() => {
+    hoverInfo.current = { edges: new Map(graph.edges.map((e) => [e.id, e])), overlay };
+  }, [graph, overlay]);
 
   useEffect(() => {
     if (!container.current) return;
@@ -52,7 +57,9 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     cy.on('mouseover', 'edge', (e) => {
       const edge = e.target as cytoscape.EdgeSingular;
       edge.addClass('hover');
-      setTooltip({ text: String(edge.data('tooltip')), x: e.renderedPosition.x, y: e.renderedPosition.y });
+      const info = hoverInfo.current.edges.get(edge.id());
+      const text = info ? edgeTooltip(info, hoverInfo.current.overlay) : edge.id();
+      setTooltip({ text, x: e.renderedPosition.x, y: e.renderedPosition.y });
     });
     cy.on('mouseout', 'edge', (e) => {
       (e.target as cytoscape.EdgeSingular).removeClass('hover');
@@ -86,7 +93,7 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
         if (el.group !== 'edges' || !el.data.id) continue;
         const classes = typeof el.classes === 'string' ? el.classes : '';
         const stops = el.data.stopColours as string[] | undefined;
-        const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}#${String(el.data.tooltip)}`;
+        const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}`;
         if (applied.current.get(el.data.id) === look) continue;
         applied.current.set(el.data.id, look);
         const edge = cy.getElementById(el.data.id);

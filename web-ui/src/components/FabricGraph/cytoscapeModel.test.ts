@@ -6,7 +6,7 @@ import { heatColour, linkLoads } from '../../domain/heat';
 import { edgeWidthPx, LINK_STATE_COLOURS } from '../../domain/linkStyle';
 import { ROLE_COLOURS } from '../../domain/roles';
 import { readContract } from '../../testing/contracts';
-import { toCytoscapeElements } from './cytoscapeModel';
+import { edgeTooltip, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
 
 const fabric = readContract<Fabric>('examples/clos3-tiny.json');
 
@@ -83,6 +83,11 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     },
   ]);
   const edge = (els: ElementDefinition[], id: string) => els.find((e) => e.group === 'edges' && e.data.id === id)!;
+  const tip = (id: string, overlay: LinkOverlay) =>
+    edgeTooltip(
+      graph.edges.find((e) => e.id === id)!,
+      overlay,
+    );
 
   it('colours the source half by source -> target and the other half by the reverse', () => {
     const els = toCytoscapeElements(graph, { loads });
@@ -91,8 +96,8 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     expect(e.data.source).toBe('leaf1');
     expect(a).toBe(heatColour(0.25));
     expect(b).toBe(heatColour(1));
-    expect(String(e.data.tooltip)).toContain('leaf1 → spine1: 25% (100 of 400 Gb/s, 1 elephants)');
-    expect(String(e.data.tooltip)).toContain('spine1 → leaf1: 100%');
+    expect(tip('leaf1-spine1', { loads })).toContain('leaf1 → spine1: 25% (100 of 400 Gb/s, 1 elephants)');
+    expect(tip('leaf1-spine1', { loads })).toContain('spine1 → leaf1: 100%');
     // no load data for a link: no gradient, the state colour stays
     expect(edge(els, 'leaf1-spine2').data.stopColours).toBeUndefined();
   });
@@ -101,7 +106,9 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     const els = toCytoscapeElements(graph, { loads, hotDirections: new Set(['leaf2-spine2>leaf2']) });
     expect(edge(els, 'leaf1-spine1').classes).toBe('hot'); // 100 % reserved
     expect(edge(els, 'leaf2-spine2').classes).toBe('hot'); // collector hotspot towards leaf2
-    expect(String(edge(els, 'leaf2-spine2').data.tooltip)).toContain('spine2 → leaf2: HOT (collector)');
+    expect(tip('leaf2-spine2', { loads, hotDirections: new Set(['leaf2-spine2>leaf2']) })).toContain(
+      'spine2 → leaf2: HOT (collector)',
+    );
     expect(edge(els, 'leaf1-spine2').classes).toBe('');
   });
 
@@ -149,7 +156,7 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     const off = toCytoscapeElements(graph, { loads: measured, source: 'measured' });
     expect(edge(off, 'leaf1-spine1').classes).toBe('');
     expect(edge(off, 'leaf1-spine1').data.label).toBe('');
-    expect(String(edge(off, 'leaf1-spine1').data.tooltip)).toContain(
+    expect(tip('leaf1-spine1', { loads: measured, source: 'measured' })).toContain(
       'leaf1 → spine1: 50% measured (200.0 of 400 Gb/s, drops 1.50%, ECN 20.00%, 2 elephants)',
     );
     const on = toCytoscapeElements(graph, {

@@ -33,17 +33,15 @@ function describe(l: DirectionLoad, measured: boolean): string {
 }
 
 /**
- * Load data for one edge: the half at the source end shows source -> target, the other half the
- * reverse (a two-colour cytoscape gradient), and the tooltip lists both directions.
+ * An edge's tooltip: the link, then both directions' numbers. Built when the pointer is on the edge,
+ * not for every edge on every live update (formatting thousands of numbers 10 times a second).
  */
-function loadData(e: GraphEdge, overlay: LinkOverlay) {
+export function edgeTooltip(e: GraphEdge, overlay: LinkOverlay = {}): string {
   const dirs = overlay.loads?.get(e.id);
   const forward = dirs?.get(e.source);
   const reverse = dirs?.get(e.target);
   const hotForward = overlay.hotDirections?.has(directionId(e.id, e.target)) ?? false;
   const hotReverse = overlay.hotDirections?.has(directionId(e.id, e.source)) ?? false;
-  const maxU = Math.max(forward?.utilisation ?? 0, reverse?.utilisation ?? 0);
-  const hot = hotForward || hotReverse || maxU >= HOT_UTILISATION;
   const lines = [e.tooltip];
   const directions = [
     { from: e.source, to: e.target, load: forward, hot: hotForward },
@@ -58,7 +56,22 @@ function loadData(e: GraphEdge, overlay: LinkOverlay) {
       lines.push(`${d.from} → ${d.to}:${tag}`);
     }
   }
-  const data: { tooltip: string; stopColours?: string[]; label: string } = { tooltip: lines.join('\n'), label: '' };
+  return lines.join('\n');
+}
+
+/**
+ * Load data for one edge: the half at the source end shows source -> target, the other half the
+ * reverse (a two-colour cytoscape gradient); marks and label by the overlay's switches.
+ */
+function loadData(e: GraphEdge, overlay: LinkOverlay) {
+  const dirs = overlay.loads?.get(e.id);
+  const forward = dirs?.get(e.source);
+  const reverse = dirs?.get(e.target);
+  const hotForward = overlay.hotDirections?.has(directionId(e.id, e.target)) ?? false;
+  const hotReverse = overlay.hotDirections?.has(directionId(e.id, e.source)) ?? false;
+  const maxU = Math.max(forward?.utilisation ?? 0, reverse?.utilisation ?? 0);
+  const hot = hotForward || hotReverse || maxU >= HOT_UTILISATION;
+  const data: { stopColours?: string[]; label: string } = { label: '' };
   if (forward || reverse) {
     // an array, not a space-separated string: d3 writes colours as 'rgb(r, g, b)' with spaces
     const a = heatColour(forward?.utilisation ?? 0);
