@@ -206,6 +206,11 @@ final class LabStack implements AutoCloseable {
         return out;
     }
 
+    /** The running scheduler-api's log. */
+    synchronized Path schedulerLog() {
+        return scheduler.log();
+    }
+
     Path agentLog(String nic) {
         return dir.resolve("agent-" + nic + ".log");
     }

@@ -45,6 +45,12 @@ final class RerouteRun {
         return offeredPayloadMbit * RX_FRAME_BYTES / DATAGRAM_BYTES;
     }
 
+    /** The noisy link drops on average this share of the detection threshold (0.5: 2.5 % at 5 %). */
+    static final double NOISE_MEAN_DROP_OF_THRESHOLD = 0.5;
+    /** The noise draws a new drop share this often: a property of the link, whatever the sampling. */
+    static final long NOISE_SLOT_MS = 100;
+    private static final long NOISE_SEED = 42;
+
     private final LabStack stack;
     private final ExperimentOptions o;
     private final Consumer<String> status;
@@ -55,7 +61,21 @@ final class RerouteRun {
         this.status = status;
     }
 
+    /** A run; {@code throttleMbit} NaN = no fault (the baseline). */
     RunResult run(String name, double throttleMbit) throws Exception {
+        return run(name, throttleMbit, Double.NaN);
+    }
+
+    /**
+     * A run with a noisy, not congested, link instead of a throttle: from {@code throttleAtS} the hit
+     * flow's first fabric link flaps (see {@link LinkNoise}); every hotspot on it is a false detection.
+     */
+    RunResult runNoise(String name, double unthrottledRxMbit) throws Exception {
+        return run(name, Double.NaN, unthrottledRxMbit);
+    }
+
+    private RunResult run(String name, double throttleMbit, double noiseRxMbit) throws Exception {
+        boolean noisy = !Double.isNaN(noiseRxMbit);
         NetnsLab lab = stack.lab();
         int port = stack.schedulerPort();
         String src = stack.jobNics.get(0);
@@ -82,6 +102,8 @@ final class RerouteRun {
         boolean linkDown = o.fault().equals("link-down");
         Instant throttledAt = null;
         long t0EpochNs = 0;
+        LinkNoise noise = null;
+        double noiseDrop = Double.NaN;
         // The receiver's port: its NIC's only link, named as the lab names it in the NIC's namespace.
         String rxIface = lab.layout().iface(lab.plan().attachment(dst).link().id(), dst);
         try (RouteMonitor routes = new RouteMonitor(lab.layout().namespace(src));
@@ -103,12 +125,15 @@ final class RerouteRun {
                 long t0 = System.nanoTime();
                 Instant start = Instant.now();
                 t0EpochNs = start.getEpochSecond() * 1_000_000_000L + start.getNano();
-                boolean throttled = Double.isNaN(throttleMbit);
+                boolean throttled = Double.isNaN(throttleMbit) && !noisy;
                 long end = t0 + TimeUnit.SECONDS.toNanos(o.durationS() + 20);
                 while (client.isAlive() && System.nanoTime() < end) {
                     double t = (System.nanoTime() - t0) / 1e9;
                     if (!throttled && t >= o.throttleAtS()) {
-                        if (linkDown) {
+                        if (noisy) {
+                            noise = new LinkNoise(lab, leaf, throttleLink, noiseRxMbit * TBF_FRAME_BYTES / RX_FRAME_BYTES,
+                                    NOISE_MEAN_DROP_OF_THRESHOLD * o.dropFraction(), NOISE_SLOT_MS, NOISE_SEED);
+                        } else if (linkDown) {
                             cut(throttleLink, spine);
                         } else {
                             lab.shape(leaf, throttleLink, throttleMbit * TBF_FRAME_BYTES / RX_FRAME_BYTES);
@@ -130,7 +155,9 @@ final class RerouteRun {
                 if (server.isAlive()) {
                     LabStack.stop(server);
                 }
-                if (throttledAt != null && linkDown) {
+                if (noise != null) {
+                    noiseDrop = noise.stopAndMeasure();
+                } else if (throttledAt != null && linkDown) {
                     // Both ends up and confirmed over gNMI by the lab (the agents re-install their routes).
                     lab.setLink(throttleLink, true);
                 } else if (throttledAt != null) {
@@ -145,13 +172,14 @@ final class RerouteRun {
             }
             JsonNode after = ok(Http.get(port, "/v1/jobs/" + jobId, LabStack.SCHEDULER_TOKEN));
             LinkedHashMap<String, Long> stages = new LinkedHashMap<>();
-            int hotspots = 0;
+            Chain chain = new Chain();
             if (throttledAt != null) {
-                hotspots = stages(stages, throttledAt, runStart, throttleLink, spine, jobId, hit.get("id").asText(),
+                stages(stages, chain, throttledAt, runStart, throttleLink, spine, jobId, hit.get("id").asText(),
                         routes, originalCarriers, tp);
             }
             RunResult r = new RunResult(name, tp, o.throttleAtS(), throttleMbit, throttleLink, hit.get("id").asText(),
-                    affected(job, throttleLink, spine, linkDown), before, paths(after), stages, hotspots);
+                    affected(job, throttleLink, spine, linkDown), before, paths(after), stages, chain.hotspots,
+                    chain.committedBy, chain.loopSplit, noiseDrop);
             cleanUp(jobId, throttleLink, throttledAt != null);
             return r;
         }
@@ -169,11 +197,18 @@ final class RerouteRun {
         return throttledAt == null ? "route " + original : "throttled, route " + original;
     }
 
-    /**
-     * Fills {@code out} with ms after the throttle of each stage; returns how many hotspot-starts the
-     * collector recorded for the throttled direction.
-     */
-    private int stages(LinkedHashMap<String, Long> out, Instant throttled, Instant runStart, String link, String spine,
+    /** What the chain's sources said beside the stage times. */
+    private static final class Chain {
+        /** Hotspot-starts (link-downs) the collector recorded for the faulty link during the run. */
+        int hotspots;
+        /** "loop" (scheduler-api's hotspot listener) or "fabric snapshot" (the controller's), or null. */
+        String committedBy;
+        /** The loop's own split of its pass (µs and ms by name, as it logged them); empty if it did not move. */
+        Map<String, Long> loopSplit = new LinkedHashMap<>();
+    }
+
+    /** Fills {@code out} with ms after the throttle of each stage, and {@code chain} with the rest. */
+    private void stages(LinkedHashMap<String, Long> out, Chain chain, Instant throttled, Instant runStart, String link, String spine,
                        String jobId, String flowId, RouteMonitor routes, String original, Throughput tp)
             throws IOException {
         int port = stack.collectorPort();
@@ -202,10 +237,18 @@ final class RerouteRun {
                 first = e;
             }
         }
+        Instant detected = null;
         if (first != null) {
             long sampleNs = first.get("sampleTimestampNs").asLong();
             out.put("sample", ms(throttled, Instant.ofEpochSecond(0, sampleNs)));
-            out.put("hotspot", ms(throttled, Instant.parse(first.get("detectedAt").asText())));
+            detected = Instant.parse(first.get("detectedAt").asText());
+            out.put("hotspot", ms(throttled, detected));
+        }
+        // The loop's own split of its pass (absent when the controller's snapshot moved the flows first).
+        SchedulerLog.Pass pass = detected == null ? null : SchedulerLog.firstPass(
+                Files.readAllLines(stack.schedulerLog()), runStart, linkDown ? "link-down:" : "hotspot:");
+        if (pass != null && pass.number("eventToReceivedMs") >= 0) {
+            out.put("received", ms(throttled, detected.plusMillis(pass.number("eventToReceivedMs"))));
         }
         Instant committed = null;
         JsonNode history = Http.get(stack.schedulerPort(), "/v1/jobs/" + jobId + "/history", LabStack.SCHEDULER_TOKEN)
@@ -217,9 +260,22 @@ final class RerouteRun {
                         && (reason.startsWith("hotspot:") || reason.startsWith("link-down:"))) {
                     committed = Instant.parse(c.get("at").asText());
                     out.put("committed", ms(throttled, committed));
+                    // The loop's history reason carries its timings; the snapshot's is the bare cause.
+                    chain.committedBy = reason.contains("event-to-decision-ms") ? "loop" : "fabric snapshot";
                     break;
                 }
             }
+        }
+        if (pass != null && "loop".equals(chain.committedBy)) {
+            for (String k : List.of("eventToReceivedMs", "receivedToPassUs", "lockWaitUs", "decideUs", "pinUs",
+                    "recordUs", "commitToWakeMs")) {
+                if (pass.number(k) >= 0) {
+                    chain.loopSplit.put(k, pass.number(k));
+                }
+            }
+        }
+        if (pass != null && "loop".equals(chain.committedBy) && pass.number("eventToWakeMs") >= 0) {
+            out.put("agents woken", ms(throttled, detected.plusMillis(pass.number("eventToWakeMs"))));
         }
         if (committed != null) {
             Instant answered = AgentLog.firstApplyAfter(Files.readAllLines(stack.agentLog(stack.jobNics.get(0))),
@@ -246,7 +302,7 @@ final class RerouteRun {
                 out.put("throughput restored", Math.round((restored - o.throttleAtS()) * 1000));
             }
         }
-        return starts.size();
+        chain.hotspots = starts.size();
     }
 
     /**
