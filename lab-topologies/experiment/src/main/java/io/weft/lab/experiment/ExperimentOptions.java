@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param fabric          the lab's shape: {@code 2x2} (the paper's two hosts, two disjoint paths) or
  *                        {@code ft4} (k=4 fat-tree, a 4-flow ring over the four pods, one flow hit)
- * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route)
+ * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route) or
+ *                        {@code ev} (the UDP source port the agent publishes; the switches' EV tables steer)
  * @param fault           what happens at {@code throttleAtS}: {@code throttle} (a TBF on a link of the path)
  *                        or {@code link-down} (that link cut)
  * @param durationS       traffic time of each run
@@ -35,7 +36,7 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
                                 double dropFraction, boolean baseline, boolean noise, int runs, boolean json, Path out, String tag) {
 
     public static final String USAGE = """
-            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6] [--fault throttle|link-down]
+            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6|ev] [--fault throttle|link-down]
                    [--duration S] [--throttle-at S] [--rate MBIT] [--target-off F] [--interval-ms N]
                    [--samples N] [--drop-fraction F] [--no-baseline] [--noise] [--runs N] [--json] [--out DIR] [--tag T]
             The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP along its
@@ -106,9 +107,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         if (!fabric.equals("2x2") && !fabric.equals("ft4")) {
             throw new IllegalArgumentException("--fabric: unknown fabric \"" + fabric + "\" (known: 2x2, ft4)");
         }
-        if (!encoding.equals("srv6")) {
-            throw new IllegalArgumentException("--encoding: \"" + encoding + "\" is not built (known: srv6; ev is not"
-                    + " done yet)");
+        if (!encoding.equals("srv6") && !encoding.equals("ev")) {
+            throw new IllegalArgumentException("--encoding: unknown encoding \"" + encoding + "\" (known: srv6, ev)");
         }
         if (!fault.equals("throttle") && !fault.equals("link-down")) {
             throw new IllegalArgumentException("--fault: unknown fault \"" + fault + "\" (known: throttle, link-down)");

@@ -67,7 +67,7 @@ public final class RerouteExperiment {
         ExperimentOptions o = stack.options;
         List<RunResult> runs = new ArrayList<>();
         RerouteRun run = new RerouteRun(stack, status);
-        stack.startScheduler(false);
+        stack.useScheduler(false);
         double baseline = RerouteRun.offeredRxMbit(o.offeredMbit());
         if (o.baseline()) {
             RunResult b = run.run("baseline", Double.NaN);
@@ -79,7 +79,7 @@ public final class RerouteExperiment {
         }
         double throttle = o.throttleShare() * baseline;
         runs.add(run.run("loop-off", throttle));
-        stack.startScheduler(true);
+        stack.useScheduler(true);
         for (int i = 1; i <= o.runs(); i++) {
             runs.add(run.run(i == 1 ? "loop-on" : "loop-on-" + i, throttle));
         }

@@ -54,7 +54,8 @@ class ExperimentOptionsTest {
         assertThatThrownBy(() -> parse("reroute", "--throttle-at", "29")).hasMessageStartingWith("--throttle-at:");
         assertThatThrownBy(() -> parse("reroute", "--fabric", "ft8")).hasMessageStartingWith("--fabric: unknown fabric");
         assertThat(parse("reroute", "--fabric", "ft4").fabric()).isEqualTo("ft4");
-        assertThatThrownBy(() -> parse("reroute", "--encoding", "ev")).hasMessageStartingWith("--encoding:");
+        assertThat(parse("reroute", "--encoding", "ev").encoding()).isEqualTo("ev");
+        assertThatThrownBy(() -> parse("reroute", "--encoding", "mpls")).hasMessageStartingWith("--encoding: unknown");
         assertThatThrownBy(() -> parse("reroute", "--fault", "melt")).hasMessageStartingWith("--fault: unknown fault");
         assertThat(parse("reroute", "--fault", "link-down").fault()).isEqualTo("link-down");
         assertThatThrownBy(() -> parse("reroute", "--tag", "Bad!")).hasMessageStartingWith("--tag:");

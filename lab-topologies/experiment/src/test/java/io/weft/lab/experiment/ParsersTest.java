@@ -100,6 +100,18 @@ class ParsersTest {
     }
 
     @Test
+    void theSenderTakesThePairsFirstEntropyValueFromTheAgentsFile() {
+        List<String> file = List.of("2001:db8:0:1::1,2001:db8:0:2::1=49920,50176",
+                "2001:db8:0:1::1,2001:db8:0:3::1=4791");
+        assertThat(EvSender.portOf(file, "2001:db8:0:1::1,2001:db8:0:2::1=")).isEqualTo(49920);
+        assertThat(EvSender.portOf(file, "2001:db8:0:1::1,2001:db8:0:3::1=")).isEqualTo(4791);
+        // A prefix of another address is not the pair.
+        assertThat(EvSender.portOf(file, "2001:db8:0:1::1,2001:db8:0:3::=")).isEqualTo(-1);
+        assertThat(EvSender.portOf(List.of("2001:db8:0:1::1,2001:db8:0:2::1="), "2001:db8:0:1::1,2001:db8:0:2::1="))
+                .isEqualTo(-1);
+    }
+
+    @Test
     void percentilesAreNearestRank() {
         assertThat(Percentiles.nearestRank(List.of(172L, 28L, 30L), 50)).isEqualTo(30);
         assertThat(Percentiles.nearestRank(List.of(172L, 28L, 30L), 90)).isEqualTo(172);
