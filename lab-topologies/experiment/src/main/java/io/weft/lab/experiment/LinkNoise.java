@@ -6,11 +6,13 @@ import io.weft.lab.netns.LabException;
 import io.weft.lab.netns.NetnsLab;
 
 /**
- * A noisy link that is not congested: the TBF on one port flaps every {@code slotMs} to a rate that
- * drops a random share of the flow, uniform in [0, 2 x meanDrop], so the link drops meanDrop of the
- * flow on average (below the detection threshold when meanDrop is) while single samples see more.
- * Seeded: two runs flap alike. Runs on its own thread until {@link #close}, which puts the line rate
- * back and reports what the qdisc really dropped.
+ * A noisy link that is not congested: short loss bursts. Every {@code slotMs} the port's TBF is, with
+ * probability meanDrop / burstDrop, set to a rate that drops {@code burstDrop} of the flow for that
+ * slot, and otherwise left at the line rate (no loss); {@code tc} runs only when the state changes.
+ * So the link drops about meanDrop of the flow (below the detection threshold when meanDrop is),
+ * while single samples see 0 or up to burstDrop, and successive lossy samples are rarer the more of
+ * them a rule asks for. Seeded: two runs flap alike. Runs on its own thread until
+ * {@link #stopAndMeasure}, which puts the line rate back and says what the qdisc really dropped.
  */
 final class LinkNoise implements AutoCloseable {
     private final NetnsLab lab;
@@ -21,23 +23,30 @@ final class LinkNoise implements AutoCloseable {
     private volatile boolean stop;
     private volatile Exception failure;
     private int slots;
+    private int lossySlots;
 
     /**
-     * @param flowTbfMbit the flow's rate as the TBF meters it (frames with the SRv6 outer header)
+     * @param flowTbfMbit the flow's rate as the TBF meters it (frames with any encap header)
      */
-    LinkNoise(NetnsLab lab, String node, String link, double flowTbfMbit, double meanDrop, long slotMs, long seed)
-            throws LabException {
+    LinkNoise(NetnsLab lab, String node, String link, double flowTbfMbit, double meanDrop, double burstDrop,
+              long slotMs, long seed) throws LabException {
         this.lab = lab;
         this.node = node;
         this.link = link;
         this.before = lab.qdisc(node, link);
         Random random = new Random(seed);
+        double lossyShare = meanDrop / burstDrop;
         thread = new Thread(() -> {
             try {
+                boolean lossy = false;
                 while (!stop) {
-                    double drop = random.nextDouble() * 2 * meanDrop;
-                    lab.shape(node, link, flowTbfMbit * (1 - drop));
+                    boolean next = random.nextDouble() < lossyShare;
+                    if (next != lossy) {
+                        lab.shape(node, link, next ? flowTbfMbit * (1 - burstDrop) : LabStack.LINE_MBIT);
+                        lossy = next;
+                    }
                     slots++;
+                    lossySlots += lossy ? 1 : 0;
                     Thread.sleep(slotMs);
                 }
             } catch (InterruptedException e) {

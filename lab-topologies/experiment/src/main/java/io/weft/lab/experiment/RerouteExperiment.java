@@ -161,6 +161,7 @@ public final class RerouteExperiment {
             ObjectNode x = n.putObject("noise");
             double noisyS = o.durationS() - o.throttleAtS();
             x.put("meanDropTarget", round(RerouteRun.NOISE_MEAN_DROP_OF_THRESHOLD * o.dropFraction()));
+            x.put("burstDrop", round(RerouteRun.NOISE_BURST_DROP_OF_THRESHOLD * o.dropFraction()));
             x.put("slotMs", RerouteRun.NOISE_SLOT_MS);
             x.put("dropShareMeasured", round(noise.noiseDropShare()));
             x.put("noisyS", noisyS);

@@ -47,7 +47,9 @@ final class RerouteRun {
 
     /** The noisy link drops on average this share of the detection threshold (0.5: 2.5 % at 5 %). */
     static final double NOISE_MEAN_DROP_OF_THRESHOLD = 0.5;
-    /** The noise draws a new drop share this often: a property of the link, whatever the sampling. */
+    /** A lossy slot of the noisy link drops this share of the threshold (2: 10 % at 5 %). */
+    static final double NOISE_BURST_DROP_OF_THRESHOLD = 2;
+    /** The noise decides lossy or clean this often: a property of the link, whatever the sampling. */
     static final long NOISE_SLOT_MS = 100;
     private static final long NOISE_SEED = 42;
 
@@ -156,7 +158,8 @@ final class RerouteRun {
                     if (!throttled && t >= o.throttleAtS()) {
                         if (noisy) {
                             noise = new LinkNoise(lab, leaf, throttleLink, noiseRxMbit * tbfPerRx,
-                                    NOISE_MEAN_DROP_OF_THRESHOLD * o.dropFraction(), NOISE_SLOT_MS, NOISE_SEED);
+                                    NOISE_MEAN_DROP_OF_THRESHOLD * o.dropFraction(),
+                                    NOISE_BURST_DROP_OF_THRESHOLD * o.dropFraction(), NOISE_SLOT_MS, NOISE_SEED);
                         } else if (linkDown) {
                             cut(throttleLink, spine);
                         } else {
