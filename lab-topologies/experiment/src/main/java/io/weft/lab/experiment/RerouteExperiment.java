@@ -180,6 +180,13 @@ public final class RerouteExperiment {
             x.put("deliveredGbit", round(run.deliveredBytes() * 8 / 1e9));
             x.put("throttledLink", run.throttleLink());
             x.put("hotspotStarts", run.hotspots());
+            ObjectNode st = x.putObject("stagesMs");
+            run.stagesMs().forEach(st::put);
+            if (run.committedBy() != null) {
+                x.put("committedBy", run.committedBy());
+                ObjectNode sp = x.putObject("loopSplit");
+                run.loopSplit().forEach(sp::put);
+            }
             ArrayNode mbit = x.putArray("receiverMbitPer100ms");
             ArrayNode ends = x.putArray("intervalEndS");
             run.throughput().samples().forEach(s -> {
