@@ -115,7 +115,7 @@ public final class RerouteExperiment {
         ObjectNode stages = n.putObject("stagesMsAfterThrottle");
         on.stagesMs().forEach(stages::put);
         Long sample = on.stagesMs().get("sample");
-        Long route = on.stagesMs().get("route installed");
+        Long route = on.stagesMs().get(installedStage(o));
         if (sample != null && route != null) {
             // For a cut link the goal's clock starts at the oper-status change the switch reported.
             n.put("sampleToRouteInstalledMs", route - sample);
@@ -134,7 +134,7 @@ public final class RerouteExperiment {
         }
         ArrayNode installed = n.putArray("routeInstalledMsPerRun");
         ons.forEach(x -> {
-            Long v = x.stagesMs().get("route installed");
+            Long v = x.stagesMs().get(installedStage(o));
             if (v == null) {
                 installed.addNull();
             } else {
@@ -236,10 +236,11 @@ public final class RerouteExperiment {
         }
         List<RunResult> ons = r.loopOnRuns();
         if (ons.size() > 1) {
-            List<Long> installed = ons.stream().map(x -> x.stagesMs().get("route installed"))
+            List<Long> installed = ons.stream().map(x -> x.stagesMs().get(installedStage(o)))
                     .filter(java.util.Objects::nonNull).toList();
-            b.append(String.format(Locale.ROOT, "  %d loop-on runs: %s -> route installed p50 %d ms, p90 %d ms (%s);"
-                    + " ratio p50 %.3f, min %.3f (%s)%n", ons.size(), o.fault().equals("link-down") ? "cut" : "throttle",
+            b.append(String.format(Locale.ROOT, "  %d loop-on runs: %s p50 %d ms, p90 %d ms (%s);"
+                    + " ratio p50 %.3f, min %.3f (%s)%n", ons.size(), (o.fault().equals("link-down") ? "cut" : "throttle")
+                    + " -> " + installedStage(o),
                     Percentiles.nearestRank(installed, 50), Percentiles.nearestRank(installed, 90), installed,
                     Percentiles.nearestRankDouble(r.ratios(), 50),
                     r.ratios().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
@@ -250,6 +251,11 @@ public final class RerouteExperiment {
                 on.hitFlowMoved(), on.endsOnThrottledLink(), on.affectedMoved(), on.affected().size(), on.untouchedMoved(),
                 on.untouched(), off.hitFlowMoved()));
         return b.toString();
+    }
+
+    /** The stage at which the new path takes the flow: the host route (SRv6), the re-bound sender (EV). */
+    static String installedStage(ExperimentOptions o) {
+        return o.encoding().equals("ev") ? "sender re-bound" : "route installed";
     }
 
     private static double round(double v) {
