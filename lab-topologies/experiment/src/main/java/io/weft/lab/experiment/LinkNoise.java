@@ -42,7 +42,9 @@ final class LinkNoise implements AutoCloseable {
                 while (!stop) {
                     boolean next = random.nextDouble() < lossyShare;
                     if (next != lossy) {
-                        lab.shape(node, link, next ? flowTbfMbit * (1 - burstDrop) : LabStack.LINE_MBIT);
+                        // A 1 ms queue: the lossy slot drops its excess then, not after a 20 ms buffer
+                        // filled (which a 100 ms slot 10 % over the rate never does).
+                        lab.shape(node, link, next ? flowTbfMbit * (1 - burstDrop) : LabStack.LINE_MBIT, 1);
                         lossy = next;
                     }
                     slots++;
