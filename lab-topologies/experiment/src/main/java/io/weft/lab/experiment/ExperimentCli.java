@@ -71,7 +71,7 @@ public final class ExperimentCli {
             var json = RerouteExperiment.json(report);
             String pretty = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json);
             Files.writeString(o.out().resolve("reroute.json"), pretty + "\n");
-            ThroughputPlot.write(report.runs(), o.fault(), o.throttleAtS(), o.out().resolve("reroute.png"));
+            ThroughputPlot.write(report.plotted(), o.fault(), o.throttleAtS(), o.out().resolve("reroute.png"));
             out.println(o.json() ? pretty : RerouteExperiment.text(report) + "  plot: " + o.out().resolve("reroute.png")
                     + ", figures: " + o.out().resolve("reroute.json"));
             return 0;

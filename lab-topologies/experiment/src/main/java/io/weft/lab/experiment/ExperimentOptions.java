@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param fabric          the lab's shape: {@code 2x2} (the paper's two hosts, two disjoint paths) or
  *                        {@code ft4} (k=4 fat-tree, a 4-flow ring over the four pods, one flow hit)
- * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route)
+ * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route) or
+ *                        {@code ev} (the UDP source port the agent publishes; the switches' EV tables steer)
  * @param fault           what happens at {@code throttleAtS}: {@code throttle} (a TBF on a link of the path)
  *                        or {@code link-down} (that link cut)
  * @param durationS       traffic time of each run
@@ -22,23 +23,27 @@ import java.util.List;
  * @param dropFraction    the collector's queue-drop threshold (share of offered packets dropped)
  * @param baseline        run an unthrottled baseline first (calibrates the throttle); without it the
  *                        offered rate is the baseline
+ * @param noise           add a run (loop off) on a noisy, not congested, link before the loop-off run:
+ *                        its hotspots are false detections (each would move the flow with the loop on)
+ * @param runs            how many loop-on runs (one scheduler-api, one job per run): the timing chain
+ *                        and the delivered ratio are reported per run and as p50/p90 over them
  * @param json            print one JSON object instead of the table
  * @param out             where logs, the JSON and the plot go
  * @param tag             the lab's tag (namespaces {@code wl-<tag>-*})
  */
 public record ExperimentOptions(String fabric, String encoding, String fault, int durationS, double throttleAtS,
                                 double offeredMbit, double targetOff, long intervalMs, int samplesToEnter,
-                                double dropFraction, boolean baseline, boolean json, Path out, String tag) {
+                                double dropFraction, boolean baseline, boolean noise, int runs, boolean json, Path out, String tag) {
 
     public static final String USAGE = """
-            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6] [--fault throttle|link-down]
+            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6|ev] [--fault throttle|link-down]
                    [--duration S] [--throttle-at S] [--rate MBIT] [--target-off F] [--interval-ms N]
-                   [--samples N] [--drop-fraction F] [--no-baseline] [--json] [--out DIR] [--tag T]
+                   [--samples N] [--drop-fraction F] [--no-baseline] [--noise] [--runs N] [--json] [--out DIR] [--tag T]
             The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP along its
-            path, a TBF throttle on that path at --throttle-at, run with the loop off, then on.""";
+            path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs times).""";
 
     public static ExperimentOptions defaults(Path out) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 30, 5, 200, 0.70, 100, 2, 0.05, true, false, out,
+        return new ExperimentOptions("2x2", "srv6", "throttle", 30, 5, 200, 0.70, 100, 2, 0.05, true, false, 1, false, out,
                 "rr");
     }
 
@@ -56,8 +61,9 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
             switch (flag) {
                 case "--json" -> o = o.with(b -> b.json = true);
                 case "--no-baseline" -> o = o.with(b -> b.baseline = false);
+                case "--noise" -> o = o.with(b -> b.noise = true);
                 case "--fabric", "--encoding", "--fault", "--duration", "--throttle-at", "--rate", "--target-off",
-                     "--interval-ms", "--samples", "--drop-fraction", "--out", "--tag" -> {
+                     "--interval-ms", "--samples", "--drop-fraction", "--runs", "--out", "--tag" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(flag + ": needs a value");
                     }
@@ -81,6 +87,7 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
             case "--interval-ms" -> with(b -> b.intervalMs = (long) number(flag, v));
             case "--samples" -> with(b -> b.samplesToEnter = (int) number(flag, v));
             case "--drop-fraction" -> with(b -> b.dropFraction = number(flag, v));
+            case "--runs" -> with(b -> b.runs = (int) number(flag, v));
             case "--out" -> with(b -> b.out = Path.of(v));
             case "--tag" -> with(b -> b.tag = v);
             default -> throw new IllegalStateException("unhandled option " + flag);
@@ -100,9 +107,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         if (!fabric.equals("2x2") && !fabric.equals("ft4")) {
             throw new IllegalArgumentException("--fabric: unknown fabric \"" + fabric + "\" (known: 2x2, ft4)");
         }
-        if (!encoding.equals("srv6")) {
-            throw new IllegalArgumentException("--encoding: \"" + encoding + "\" is not built (known: srv6; ev is not"
-                    + " done yet)");
+        if (!encoding.equals("srv6") && !encoding.equals("ev")) {
+            throw new IllegalArgumentException("--encoding: unknown encoding \"" + encoding + "\" (known: srv6, ev)");
         }
         if (!fault.equals("throttle") && !fault.equals("link-down")) {
             throw new IllegalArgumentException("--fault: unknown fault \"" + fault + "\" (known: throttle, link-down)");
@@ -131,6 +137,9 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         if (!(dropFraction > 0 && dropFraction < 0.9)) {
             throw new IllegalArgumentException("--drop-fraction: must be in (0, 0.9) (got " + dropFraction + ")");
         }
+        if (runs < 1 || runs > 50) {
+            throw new IllegalArgumentException("--runs: must be 1..50 (got " + runs + ")");
+        }
         if (!tag.matches("[a-z0-9]{1,8}")) {
             throw new IllegalArgumentException("--tag: 1-8 lowercase letters or digits (got \"" + tag + "\")");
         }
@@ -158,6 +167,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         int samplesToEnter;
         double dropFraction;
         boolean baseline;
+        boolean noise;
+        int runs;
         boolean json;
         Path out;
         String tag;
@@ -176,17 +187,19 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         b.samplesToEnter = samplesToEnter;
         b.dropFraction = dropFraction;
         b.baseline = baseline;
+        b.noise = noise;
+        b.runs = runs;
         b.json = json;
         b.out = out;
         b.tag = tag;
         change.accept(b);
         return new ExperimentOptions(b.fabric, b.encoding, b.fault, b.durationS, b.throttleAtS, b.offeredMbit,
-                b.targetOff, b.intervalMs, b.samplesToEnter, b.dropFraction, b.baseline, b.json, b.out, b.tag);
+                b.targetOff, b.intervalMs, b.samplesToEnter, b.dropFraction, b.baseline, b.noise, b.runs, b.json, b.out, b.tag);
     }
 
     /** The CI variant: 10 s, throttle at 3 s, no baseline run. */
     public static ExperimentOptions ci(Path out, String tag) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, out,
+        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, 1, false, out,
                 tag).checked();
     }
 }
