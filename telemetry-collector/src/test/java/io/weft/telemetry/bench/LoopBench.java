@@ -32,7 +32,7 @@ import io.weft.telemetry.InterfaceSample;
 import io.weft.telemetry.TelemetryFormatException;
 import io.weft.telemetry.config.DetectionProperties;
 import io.weft.telemetry.stream.Emitted;
-import io.weft.telemetry.stream.FabricIndex;
+import io.weft.telemetry.stream.InterfaceDirectionIndex;
 import io.weft.telemetry.stream.LinkDirection;
 import io.weft.telemetry.stream.LinkLoad;
 import io.weft.telemetry.stream.MeasuredArc;
@@ -216,7 +216,7 @@ public final class LoopBench {
      */
     private static void domainRun(Fabric fabric, Workload w, long events, Map<String, Object> r) {
         GnmicEventParser parser = new GnmicEventParser();
-        FabricIndex index = FabricIndex.of(fabric, 1);
+        InterfaceDirectionIndex index = InterfaceDirectionIndex.of(fabric, 1);
         Map<String, LinkDirection> state = new HashMap<>();
         Map<String, LinkLoad> waiting = new HashMap<>(); // arc key -> latest load of its current bucket
         long intervalNs = LOAD_INTERVAL.toNanos();
