@@ -26,12 +26,12 @@ final class HotspotListener implements AutoCloseable {
     static final String GROUP_PREFIX = "weft-controller-standalone.";
 
     private final KafkaConsumer<String, String> consumer;
-    private final FabricController controller;
+    private final SnapshotKeeper controller;
     private final Consumer<String> problem;
     private final Thread thread;
     private volatile boolean running = true;
 
-    HotspotListener(String bootstrap, String fabricId, FabricController controller, Consumer<String> problem) {
+    HotspotListener(String bootstrap, String fabricId, SnapshotKeeper controller, Consumer<String> problem) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_PREFIX + fabricId);

@@ -22,14 +22,14 @@ import io.weft.southbound.gnmi.ProvisionerConfig;
  */
 public final class StandaloneController implements AutoCloseable {
     private final ControllerOptions options;
-    private final FabricController controller;
+    private final SnapshotKeeper controller;
     private final SnapshotSink sink;
     private final FabricHttpServer http;
     private final ScheduledExecutorService watcher;
     private final HotspotListener hotspots; // null without Kafka
     private final DeviceProvisioning devices;
 
-    private StandaloneController(ControllerOptions options, FabricController controller, SnapshotSink sink,
+    private StandaloneController(ControllerOptions options, SnapshotKeeper controller, SnapshotSink sink,
                                  FabricHttpServer http, ScheduledExecutorService watcher, HotspotListener hotspots,
                                  DeviceProvisioning devices) {
         this.devices = devices;
@@ -64,7 +64,7 @@ public final class StandaloneController implements AutoCloseable {
                         ProvisionerConfig.DEFAULT_BACKOFF_INITIAL_MS, ProvisionerConfig.DEFAULT_BACKOFF_MAX_MS,
                         options.gnmiResyncMs()), new NettyChannels(), line -> err.println("controller: " + line)),
                 System::getenv, line -> err.println("controller: " + line));
-        FabricController controller = new FabricController(options.fabricFile(), new SnapshotStore(options.stateDir()),
+        SnapshotKeeper controller = new SnapshotKeeper(options.fabricFile(), new SnapshotStore(options.stateDir()),
                 kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line), devices);
         FileWatcher files = new FileWatcher(options.fabricFile());
         // The port first: a controller that cannot serve must not publish a version before it exits.
@@ -112,7 +112,7 @@ public final class StandaloneController implements AutoCloseable {
         return http.port();
     }
 
-    FabricController controller() {
+    SnapshotKeeper controller() {
         return controller;
     }
 

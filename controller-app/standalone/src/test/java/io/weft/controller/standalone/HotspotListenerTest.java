@@ -20,7 +20,7 @@ class HotspotListenerTest {
         Path file = dir.resolve("fabric.json");
         TestFabrics.write(file, TestFabrics.leafSpine("fab", 2, 2, 400));
         List<String> problems = new ArrayList<>();
-        FabricController controller = new FabricController(file, new SnapshotStore(dir), null, line -> { }, problems::add);
+        SnapshotKeeper controller = new SnapshotKeeper(file, new SnapshotStore(dir), null, line -> { }, problems::add);
         controller.start();
         // Never started: handle() is called directly, no broker needed.
         HotspotListener listener = new HotspotListener("127.0.0.1:9", "fab", controller, problems::add);
@@ -47,7 +47,7 @@ class HotspotListenerTest {
                 .put("direction", "spine1");
     }
 
-    private static String state(FabricController c, String linkId) throws Exception {
+    private static String state(SnapshotKeeper c, String linkId) throws Exception {
         return FabricJson.mapper().readTree(c.current().json()).path("linkStates").path(linkId).asText();
     }
 }
