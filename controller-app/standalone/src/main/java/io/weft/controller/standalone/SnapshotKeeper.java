@@ -30,7 +30,7 @@ import io.weft.plan.SnapshotJson;
  *
  * <p>A link is {@code down} while telemetry says so (link-down until link-up, either direction),
  * else {@code drained} while an operator drained it, else {@code up}. Mutators are synchronized (the
- * watcher, HTTP and the hotspot listener call them from their own threads); readers use the volatile
+ * watcher, HTTP and the link-event listener call them from their own threads); readers use the volatile
  * {@link #current()}.
  */
 final class SnapshotKeeper {

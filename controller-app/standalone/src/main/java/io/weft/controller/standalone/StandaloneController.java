@@ -26,11 +26,11 @@ public final class StandaloneController implements AutoCloseable {
     private final SnapshotSink sink;
     private final FabricHttpServer http;
     private final ScheduledExecutorService watcher;
-    private final HotspotListener hotspots; // null without Kafka
+    private final LinkEventListener hotspots; // null without Kafka
     private final DeviceProvisioning devices;
 
     private StandaloneController(ControllerOptions options, SnapshotKeeper controller, SnapshotSink sink,
-                                 FabricHttpServer http, ScheduledExecutorService watcher, HotspotListener hotspots,
+                                 FabricHttpServer http, ScheduledExecutorService watcher, LinkEventListener hotspots,
                                  DeviceProvisioning devices) {
         this.devices = devices;
         this.options = options;
@@ -102,8 +102,8 @@ public final class StandaloneController implements AutoCloseable {
                 err.println("controller: watcher: " + e);
             }
         }, options.pollMs(), options.pollMs(), TimeUnit.MILLISECONDS);
-        HotspotListener hotspots = kafka == null ? null
-                : new HotspotListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
+        LinkEventListener hotspots = kafka == null ? null
+                : new LinkEventListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
                         line -> err.println("controller: " + line)).start();
         return new StandaloneController(options, controller, kafka, http, watcher, hotspots, devices);
     }
@@ -119,7 +119,7 @@ public final class StandaloneController implements AutoCloseable {
     String describe() {
         return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
-                        + ", link-down/up from " + HotspotListener.TOPIC)
+                        + ", link-down/up from " + LinkEventListener.TOPIC)
                 + ", watching " + options.fabricFile();
     }
 

@@ -13,7 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class HotspotListenerTest {
+class LinkEventListenerTest {
 
     @Test
     void linkDownAndUpEventsSetTheLinkStateAndHotspotsAreSkipped(@TempDir Path dir) throws Exception {
@@ -23,7 +23,7 @@ class HotspotListenerTest {
         SnapshotKeeper controller = new SnapshotKeeper(file, new SnapshotStore(dir), null, line -> { }, problems::add);
         controller.start();
         // Never started: handle() is called directly, no broker needed.
-        HotspotListener listener = new HotspotListener("127.0.0.1:9", "fab", controller, problems::add);
+        LinkEventListener listener = new LinkEventListener("127.0.0.1:9", "fab", controller, problems::add);
         try {
             listener.handle(event("hotspot-start", "leaf1-spine1"));
             assertThat(controller.current().version()).isEqualTo(1);
@@ -35,7 +35,7 @@ class HotspotListenerTest {
 
             assertThatThrownBy(() -> listener.handle(event("link-flap", "leaf1-spine1")))
                     .hasMessage("kind: unknown \"link-flap\"");
-            listener.handle(new ConsumerRecord<>(HotspotListener.TOPIC, 0, 17L, "k", "{not json"));
+            listener.handle(new ConsumerRecord<>(LinkEventListener.TOPIC, 0, 17L, "k", "{not json"));
             assertThat(problems).singleElement().asString().startsWith("weft.hotspots offset 17: skipped:");
         } finally {
             listener.close();
