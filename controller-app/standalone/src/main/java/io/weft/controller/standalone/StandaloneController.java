@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.weft.southbound.gnmi.NettyChannels;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The Weft controller without ONOS: {@code ./weft controller --fabric f.json [--kafka host:port]
@@ -148,14 +149,13 @@ public final class StandaloneController implements AutoCloseable {
         ControllerOptions options;
         try {
             options = ControllerOptions.parse(args, System.getenv("WEFT_KAFKA_BOOTSTRAP"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("controller: " + e.getMessage());
-            System.err.println(ControllerOptions.USAGE);
+        } catch (ParameterException | IllegalArgumentException e) {
+            System.err.println("controller: " + e.getMessage() + " (see --help)");
             System.exit(2);
             return;
         }
         if (options == null) {
-            System.out.println(ControllerOptions.USAGE);
+            System.out.print(ControllerOptions.usage());
             return;
         }
         StandaloneController running;
