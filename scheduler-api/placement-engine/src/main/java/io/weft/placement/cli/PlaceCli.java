@@ -77,7 +77,7 @@ public final class PlaceCli {
     /** The command: 0 with the JSON (or the help) on out, 2 with one line on err. */
     static int execute(String[] args, PrintStream out, PrintStream err) {
         PlaceCli cli = new PlaceCli();
-        CommandLine line = new CommandLine(cli);
+        CommandLine line = new CommandLine(cli).setOverwrittenOptionsAllowed(true);
         try {
             line.parseArgs(args);
             if (line.isUsageHelpRequested()) {
@@ -98,7 +98,7 @@ public final class PlaceCli {
     /** Parses the arguments and places; a bad argument throws picocli's ParameterException. */
     static String run(String[] args) throws PlacementException, PlanException, FabricFormatException, IOException {
         PlaceCli cli = new PlaceCli();
-        new CommandLine(cli).parseArgs(args);
+        new CommandLine(cli).setOverwrittenOptionsAllowed(true).parseArgs(args);
         return cli.place();
     }
 
