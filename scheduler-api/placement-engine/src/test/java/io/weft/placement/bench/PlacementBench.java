@@ -84,8 +84,8 @@ public final class PlacementBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Flags f = new Flags();
-        CommandLine line = new CommandLine(f).setOverwrittenOptionsAllowed(true);
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
         try {
             line.parseArgs(args);
         } catch (ParameterException e) {
@@ -96,10 +96,10 @@ public final class PlacementBench {
             line.usage(System.out);
             return;
         }
-        if (f.noEncode) {
+        if (flags.noEncode) {
             System.setProperty("weft.bench.encode", "false");
         }
-        new PlacementBench(f.json, f.quick, f.filter).run();
+        new PlacementBench(flags.json, flags.quick, flags.filter).run();
     }
 
     // ------------------------------------------------------------------ suite
