@@ -7,7 +7,7 @@ import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.weft.telemetry.config.KafkaProperties;
+import io.weft.telemetry.config.TelemetryKafkaProperties;
 import io.weft.telemetry.stream.TelemetryCounters;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,7 +30,7 @@ import org.springframework.stereotype.Component;
 class LiveLoadFeed implements SmartLifecycle {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final KafkaProperties kafka;
+    private final TelemetryKafkaProperties kafka;
     private final LiveLoads loads;
     private final LoadStreams streams;
     private final TelemetryCounters counters;
@@ -38,7 +38,7 @@ class LiveLoadFeed implements SmartLifecycle {
     private volatile Thread thread;
     private volatile boolean running;
 
-    LiveLoadFeed(KafkaProperties kafka, LiveLoads loads, LoadStreams streams, TelemetryCounters counters) {
+    LiveLoadFeed(TelemetryKafkaProperties kafka, LiveLoads loads, LoadStreams streams, TelemetryCounters counters) {
         this.kafka = kafka;
         this.loads = loads;
         this.streams = streams;

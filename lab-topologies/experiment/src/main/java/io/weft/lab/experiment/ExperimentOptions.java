@@ -3,6 +3,11 @@ package io.weft.lab.experiment;
 import java.nio.file.Path;
 import java.util.List;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
 /**
  * What {@code ./weft lab experiment reroute} was asked to do. Parsed and checked before anything is
  * built: a bad value is an {@link IllegalArgumentException} whose message starts with the option.
@@ -33,73 +38,99 @@ import java.util.List;
  */
 public record ExperimentOptions(String fabric, String encoding, String fault, int durationS, double throttleAtS,
                                 double offeredMbit, double targetOff, long intervalMs, int samplesToEnter,
-                                double dropFraction, boolean baseline, boolean noise, int runs, boolean json, Path out, String tag) {
-
-    public static final String USAGE = """
-            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6|ev] [--fault throttle|link-down]
-                   [--duration S] [--throttle-at S] [--rate MBIT] [--target-off F] [--interval-ms N]
-                   [--samples N] [--drop-fraction F] [--no-baseline] [--noise] [--runs N] [--json] [--out DIR] [--tag T]
-            The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP along its
-            path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs times).""";
-
-    public static ExperimentOptions defaults(Path out) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 30, 5, 200, 0.70, 100, 2, 0.05, true, false, 1, false, out,
-                "rr");
-    }
+                                double dropFraction, boolean baseline, boolean noise, int runs, boolean json,
+                                Path out, String tag) {
 
     /** Parses {@code reroute [options]}; throws naming the option on anything it does not know. */
     public static ExperimentOptions parse(List<String> args, Path defaultOut) {
         if (args.isEmpty()) {
             throw new IllegalArgumentException("experiment: name one (reroute)");
         }
-        if (!args.get(0).equals("reroute")) {
-            throw new IllegalArgumentException("experiment: unknown experiment \"" + args.get(0) + "\" (known: reroute)");
+        Flags f = new Flags();
+        f.out = defaultOut;
+        new CommandLine(f).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));
+        if (!f.experiment.equals("reroute")) {
+            throw new IllegalArgumentException("experiment: unknown experiment \"" + f.experiment
+                    + "\" (known: reroute)");
         }
-        ExperimentOptions o = defaults(defaultOut);
-        for (int i = 1; i < args.size(); i++) {
-            String flag = args.get(i);
-            switch (flag) {
-                case "--json" -> o = o.with(b -> b.json = true);
-                case "--no-baseline" -> o = o.with(b -> b.baseline = false);
-                case "--noise" -> o = o.with(b -> b.noise = true);
-                case "--fabric", "--encoding", "--fault", "--duration", "--throttle-at", "--rate", "--target-off",
-                     "--interval-ms", "--samples", "--drop-fraction", "--runs", "--out", "--tag" -> {
-                    if (i + 1 >= args.size()) {
-                        throw new IllegalArgumentException(flag + ": needs a value");
-                    }
-                    o = o.set(flag, args.get(++i));
-                }
-                default -> throw new IllegalArgumentException(flag + ": unknown option (see --help)");
-            }
-        }
-        return o.checked();
+        return new ExperimentOptions(f.fabric, f.encoding, f.fault, f.durationS, f.throttleAtS, f.offeredMbit,
+                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction, !f.noBaseline, f.noise, f.runs, f.json, f.out,
+                f.tag)
+                .checked();
     }
 
-    private ExperimentOptions set(String flag, String v) {
-        return switch (flag) {
-            case "--fabric" -> with(b -> b.fabric = v);
-            case "--encoding" -> with(b -> b.encoding = v);
-            case "--fault" -> with(b -> b.fault = v);
-            case "--duration" -> with(b -> b.durationS = (int) number(flag, v));
-            case "--throttle-at" -> with(b -> b.throttleAtS = number(flag, v));
-            case "--rate" -> with(b -> b.offeredMbit = number(flag, v));
-            case "--target-off" -> with(b -> b.targetOff = number(flag, v));
-            case "--interval-ms" -> with(b -> b.intervalMs = (long) number(flag, v));
-            case "--samples" -> with(b -> b.samplesToEnter = (int) number(flag, v));
-            case "--drop-fraction" -> with(b -> b.dropFraction = number(flag, v));
-            case "--runs" -> with(b -> b.runs = (int) number(flag, v));
-            case "--out" -> with(b -> b.out = Path.of(v));
-            case "--tag" -> with(b -> b.tag = v);
-            default -> throw new IllegalStateException("unhandled option " + flag);
-        };
+    /** The help text of {@code ./weft lab experiment --help}. */
+    public static String usage() {
+        return new CommandLine(new Flags()).getUsageMessage(CommandLine.Help.Ansi.OFF);
     }
 
-    private static double number(String flag, String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + ": not a number: \"" + v + "\"");
-        }
+    /** The flags as picocli binds them, with the paper's defaults; {@link #checked()} checks the values. */
+    @Command(name = "./weft lab experiment", sortOptions = false, usageHelpWidth = 110,
+            description = {"The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP",
+                "along its path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs times)."})
+    static final class Flags {
+        @Parameters(index = "0", paramLabel = "reroute", description = "the experiment (known: reroute)")
+        String experiment;
+
+        @Option(names = "--fabric", paramLabel = "2x2|ft4", description = "the lab's shape (default ${DEFAULT-VALUE})")
+        String fabric = "2x2";
+
+        @Option(names = "--encoding", paramLabel = "srv6|ev",
+                description = "how a path reaches the packets (default ${DEFAULT-VALUE})")
+        String encoding = "srv6";
+
+        @Option(names = "--fault", paramLabel = "throttle|link-down",
+                description = "the fault (default ${DEFAULT-VALUE})")
+        String fault = "throttle";
+
+        @Option(names = "--duration", paramLabel = "S",
+                description = "traffic time of each run (default ${DEFAULT-VALUE})")
+        int durationS = 30;
+
+        @Option(names = "--throttle-at", paramLabel = "S",
+                description = "when the fault starts (default ${DEFAULT-VALUE})")
+        double throttleAtS = 5;
+
+        @Option(names = "--rate", paramLabel = "MBIT", description = "iperf3 UDP rate (default ${DEFAULT-VALUE})")
+        double offeredMbit = 200;
+
+        @Option(names = "--target-off", paramLabel = "F",
+                description = "share a loop-off run delivers (default ${DEFAULT-VALUE})")
+        double targetOff = 0.70;
+
+        @Option(names = "--interval-ms", paramLabel = "N",
+                description = "telemetry sampling (default ${DEFAULT-VALUE})")
+        long intervalMs = 100;
+
+        @Option(names = "--samples", paramLabel = "N",
+                description = "samples above threshold to detect (default ${DEFAULT-VALUE})")
+        int samplesToEnter = 2;
+
+        @Option(names = "--drop-fraction", paramLabel = "F",
+                description = "queue-drop threshold (default ${DEFAULT-VALUE})")
+        double dropFraction = 0.05;
+
+        @Option(names = "--no-baseline", description = "skip the unthrottled baseline run")
+        boolean noBaseline;
+
+        @Option(names = "--noise", description = "add a loop-off run on a noisy, not congested, link (false detections)")
+        boolean noise;
+
+        @Option(names = "--runs", paramLabel = "N", description = "loop-on runs (default ${DEFAULT-VALUE})")
+        int runs = 1;
+
+        @Option(names = "--json", description = "print one JSON object instead of the table")
+        boolean json;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "where logs, the JSON and the plot go")
+        Path out;
+
+        @Option(names = "--tag", paramLabel = "T",
+                description = "the lab's tag (namespaces wl-<tag>-*; default ${DEFAULT-VALUE})")
+        String tag = "rr";
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
     }
 
     /** Checks every field; returns this. */
@@ -154,52 +185,9 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         return (targetOff * durationS - throttleAtS) / (durationS - throttleAtS);
     }
 
-    /** A mutable copy for the parser's one-field changes. */
-    private static final class B {
-        String fabric;
-        String encoding;
-        String fault;
-        int durationS;
-        double throttleAtS;
-        double offeredMbit;
-        double targetOff;
-        long intervalMs;
-        int samplesToEnter;
-        double dropFraction;
-        boolean baseline;
-        boolean noise;
-        int runs;
-        boolean json;
-        Path out;
-        String tag;
-    }
-
-    private ExperimentOptions with(java.util.function.Consumer<B> change) {
-        B b = new B();
-        b.fabric = fabric;
-        b.encoding = encoding;
-        b.fault = fault;
-        b.durationS = durationS;
-        b.throttleAtS = throttleAtS;
-        b.offeredMbit = offeredMbit;
-        b.targetOff = targetOff;
-        b.intervalMs = intervalMs;
-        b.samplesToEnter = samplesToEnter;
-        b.dropFraction = dropFraction;
-        b.baseline = baseline;
-        b.noise = noise;
-        b.runs = runs;
-        b.json = json;
-        b.out = out;
-        b.tag = tag;
-        change.accept(b);
-        return new ExperimentOptions(b.fabric, b.encoding, b.fault, b.durationS, b.throttleAtS, b.offeredMbit,
-                b.targetOff, b.intervalMs, b.samplesToEnter, b.dropFraction, b.baseline, b.noise, b.runs, b.json, b.out, b.tag);
-    }
-
     /** The CI variant: 10 s, throttle at 3 s, no baseline run. */
     public static ExperimentOptions ci(Path out, String tag) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, 1, false, out,
-                tag).checked();
+        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, 1, false,
+                out, tag).checked();
     }
 }
