@@ -18,9 +18,9 @@ const snapshot: FabricSnapshot = {
   linkStates: {},
 };
 
-function GraphStub({ linkStates, selectedLinkId }: FabricGraphProps) {
+function GraphStub({ linkStates, overlay }: FabricGraphProps) {
   return (
-    <div data-testid="graph">{`picked: ${selectedLinkId ?? 'none'}; leaf1-spine2: ${linkStates['leaf1-spine2'] ?? 'up'}`}</div>
+    <div data-testid="graph">{`picked: ${overlay?.selectedLink ?? 'none'}; leaf1-spine2: ${linkStates['leaf1-spine2'] ?? 'up'}`}</div>
   );
 }
 

@@ -1,8 +1,8 @@
-import cytoscape, { type ElementDefinition } from 'cytoscape';
+import cytoscape from 'cytoscape';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Fabric, LinkState } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
-import { fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
+import { edgeTooltip, fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
 import './FabricGraph.css';
 
 export interface FabricGraphProps {
@@ -10,9 +10,11 @@ export interface FabricGraphProps {
   linkStates: Record<string, LinkState>;
   /** Load colours, hot marks and the selected job's paths (absent: the plain topology). */
   overlay?: LinkOverlay;
-  /** The link the operator picked (outlined); clicking a link picks it. */
-  selectedLinkId?: string | null;
-  onSelectLink?: (id: string) => void;
+  /** A click on a link (its history) or a switch (its detail). */
+  onSelectLink?: (linkId: string) => void;
+  onSelectNode?: (nodeId: string) => void;
+  /** The node found by search or clicked: marked and brought into view. */
+  focusNode?: string | null;
 }
 
 interface Tooltip {
@@ -37,6 +39,7 @@ function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
   el.dataset.hot = ids('.hot');
   el.dataset.drained = ids('[state = "drained"]');
   el.dataset.down = ids('[state = "down"]');
+  el.dataset.chosen = ids('.chosen');
   el.dataset.edges = String(cy.edges().length);
 }
 
@@ -47,22 +50,23 @@ const EDGES_PER_FRAME = 300;
 const LARGE_GRAPH_ELEMENTS = 2000;
 
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
-export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null, onSelectLink }: FabricGraphProps) {
+export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelectNode, focusNode }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
   const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
   const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
-  /** Per edge, what was last handed to cytoscape (colours, classes, state). */
-  const applied = useRef(new Map<string, string>());
-  /** Per edge, its tooltip for the current overlay (read on hover). */
-  const tooltips = useRef(new Map<string, string>());
-  // Read at click time, so a new callback does not rebuild the graph.
-  const onSelectRef = useRef(onSelectLink);
+  // The latest callbacks, read by the handlers registered once per graph.
+  const select = useRef({ onSelectLink, onSelectNode });
   useEffect(() => {
-    onSelectRef.current = onSelectLink;
-  }, [onSelectLink]);
+    select.current = { onSelectLink, onSelectNode };
+  }, [onSelectLink, onSelectNode]);
+  // What a hovered edge's tooltip is built from (at hover time, with the latest overlay).
+  const hoverInfo = useRef({ edges: new Map(graph.edges.map((e) => [e.id, e])), overlay });
+  useEffect(() => {
+    hoverInfo.current = { edges: new Map(graph.edges.map((e) => [e.id, e])), overlay };
+  }, [graph, overlay]);
 
   useEffect(() => {
     const box = container.current;
@@ -81,12 +85,12 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
         ? { pixelRatio: 1, textureOnViewport: true, hideEdgesOnViewport: true }
         : {}),
     });
-    applied.current = new Map();
     // cytoscape types an event's target as any; the 'edge' selector makes it an edge.
     cy.on('mouseover', 'edge', (e) => {
       const edge = e.target as cytoscape.EdgeSingular;
       edge.addClass('hover');
-      const text = tooltips.current.get(edge.id()) ?? String(edge.data('tooltip'));
+      const info = hoverInfo.current.edges.get(edge.id());
+      const text = info ? edgeTooltip(info, hoverInfo.current.overlay) : edge.id();
       setTooltip({ text, x: e.renderedPosition.x, y: e.renderedPosition.y });
     });
     cy.on('mouseout', 'edge', (e) => {
@@ -94,7 +98,10 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
       setTooltip(null);
     });
     cy.on('tap', 'edge', (e) => {
-      onSelectRef.current?.((e.target as cytoscape.EdgeSingular).id());
+      select.current.onSelectLink?.((e.target as cytoscape.EdgeSingular).id());
+    });
+    cy.on('tap', 'node', (e) => {
+      select.current.onSelectNode?.((e.target as cytoscape.NodeSingular).id());
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
@@ -115,38 +122,37 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
     };
   }, [elements]);
 
-  // Load and selection change often: update the edges in place (no re-layout, zoom kept). Only
-  // edges whose drawing changed are touched (each touch costs cytoscape a style pass), at most
-  // EDGES_PER_FRAME per animation frame so a large fabric's update never freezes the page; a newer
-  // overlay replaces what is still pending (latest wins). Tooltips are read on hover, not pushed.
+  // Load and selection change often (live loads up to 10 Hz): update in place only the edges whose
+  // look changed (no re-layout, zoom kept; each touch costs cytoscape a style pass); `applied`
+  // remembers what each edge was last given. At most EDGES_PER_FRAME edges per animation frame,
+  // so a large fabric's update never freezes the page; a newer overlay replaces what is still
+  // pending (latest wins).
+  const applied = useRef(new Map<string, string>());
+  useEffect(() => {
+    applied.current.clear(); // a new graph: every edge is new
+  }, [elements]);
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
     const last = applied.current;
-    const tips = tooltips.current;
-    const pending: [string, string, ElementDefinition][] = [];
+    const pending: [string, string, (typeof overlaid)[number]][] = [];
     for (const el of overlaid) {
       const id = el.data.id;
       if (el.group !== 'edges' || !id) continue;
-      tips.set(id, String(el.data.tooltip));
       const classes = typeof el.classes === 'string' ? el.classes : '';
       const stops = el.data.stopColours as string[] | undefined;
-      const drawn = `${stops?.join(';') ?? ''}|${classes}|${String(el.data.state)}`;
-      if (last.get(id) !== drawn) pending.push([id, drawn, el]);
+      const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}#${String(el.data.state)}`;
+      if (last.get(id) !== look) pending.push([id, look, el]);
     }
     let frame = 0;
     const applyChunk = () => {
       const chunk = pending.splice(0, EDGES_PER_FRAME);
       cy.batch(() => {
-        for (const [id, drawn, el] of chunk) {
-          last.set(id, drawn);
+        for (const [id, look, el] of chunk) {
+          last.set(id, look);
           const edge = cy.getElementById(id);
-          const { stopColours, state } = el.data as { stopColours?: string[]; state?: string };
-          if (stopColours) edge.data({ stopColours, state });
-          else {
-            edge.removeData('stopColours');
-            edge.data('state', state);
-          }
+          edge.removeData('stopColours');
+          edge.data(el.data);
           edge.classes(typeof el.classes === 'string' ? el.classes : '');
         }
       });
@@ -162,11 +168,13 @@ export function FabricGraph({ fabric, linkStates, overlay, selectedLinkId = null
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
-    cy.batch(() => {
-      cy.edges('.picked').removeClass('picked');
-      if (selectedLinkId) cy.getElementById(selectedLinkId).addClass('picked');
-    });
-  }, [selectedLinkId, overlaid]);
+    cy.nodes('.chosen').removeClass('chosen');
+    if (!focusNode) return;
+    const node = cy.getElementById(focusNode);
+    if (node.empty()) return;
+    node.addClass('chosen');
+    cy.animate({ center: { eles: node }, zoom: Math.max(cy.zoom(), 1) }, { duration: 300 });
+  }, [focusNode, elements]);
 
   return (
     <div className="fabric-graph">

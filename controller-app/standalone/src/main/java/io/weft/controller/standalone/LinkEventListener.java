@@ -1,0 +1,107 @@
+package io.weft.controller.standalone;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.fabric.FabricJson;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Follows {@value #TOPIC} (contracts/schemas/hotspot-event.schema.json) and turns {@code link-down} /
+ * {@code link-up} events into link states of the snapshot; hotspot-start/-end are the scheduler's
+ * business and are skipped. Committed offsets (group {@value #GROUP_PREFIX}&lt;fabric id&gt;: one group per
+ * fabric, so that controllers of different fabrics each see every event) let a restart resume where it
+ * stopped; the link states themselves are restored from the last snapshot.
+ */
+final class LinkEventListener implements AutoCloseable {
+    static final String TOPIC = "weft.hotspots";
+    static final String GROUP_PREFIX = "weft-controller-standalone.";
+
+    private final KafkaConsumer<String, String> consumer;
+    private final SnapshotKeeper controller;
+    private final Consumer<String> problem;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    LinkEventListener(String bootstrap, String fabricId, SnapshotKeeper controller, Consumer<String> problem) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_PREFIX + fabricId);
+        // A first start has no history to catch up on: the link states it starts from are in the snapshot.
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true");
+        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        this.controller = controller;
+        this.problem = problem;
+        this.thread = new Thread(this::run, "weft-hotspot-listener");
+        this.thread.setDaemon(true);
+    }
+
+    LinkEventListener start() {
+        consumer.subscribe(List.of(TOPIC));
+        thread.start();
+        return this;
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    handle(r);
+                }
+            }
+        } catch (WakeupException e) {
+            // close() woke us up
+        } catch (RuntimeException e) {
+            problem.accept("link-event listener stopped: " + e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** One event; a malformed one is reported with its offset and skipped (it cannot become valid later). */
+    void handle(ConsumerRecord<String, String> r) {
+        try {
+            handle(r.value() == null ? null : FabricJson.mapper().readTree(r.value()));
+        } catch (IllegalArgumentException | IOException e) {
+            problem.accept(TOPIC + " offset " + r.offset() + ": skipped: " + e.getMessage());
+        }
+    }
+
+    void handle(JsonNode event) {
+        if (event == null || !event.path("kind").isTextual() || !event.path("linkId").isTextual()) {
+            throw new IllegalArgumentException("kind and linkId: must be strings");
+        }
+        String kind = event.get("kind").asText();
+        String linkId = event.get("linkId").asText();
+        switch (kind) {
+            case "link-down" -> controller.setDown(linkId, true);
+            case "link-up" -> controller.setDown(linkId, false);
+            case "hotspot-start", "hotspot-end" -> { }
+            default -> throw new IllegalArgumentException("kind: unknown \"" + kind + "\"");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!thread.isAlive()) {
+            consumer.close(Duration.ZERO); // never started (or already ended, which closed it: a no-op then)
+            return;
+        }
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.weft.placement.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricFormatException;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PlanException;
+import io.weft.plan.Planner;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.Job;
+import io.weft.placement.JobSpec;
+import io.weft.placement.JobSpecJson;
+import io.weft.placement.LinkState;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementException;
+import io.weft.placement.PlacementResult;
+import io.weft.placement.Patterns;
+import io.weft.placement.PlanFlowEncoder;
+import io.weft.placement.Unplaced;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code ./weft place --fabric f.json --job job.json [--tenant t] [--down l1,l2] [--drained l3]}:
+ * places one job on an empty fabric and prints the flows with their paths, carriers, EVs and the
+ * placement quality as JSON on stdout (for inspection and independent checking). Errors: one line on
+ * stderr, exit 2.
+ */
+@Command(name = "weft place", sortOptions = false,
+        description = "Places one job on the fabric and prints its flows, paths, carriers, EVs and quality as JSON.")
+public final class PlaceCli {
+    @Option(names = "--fabric", required = true, paramLabel = "f.json", description = "the fabric file")
+    private Path fabricFile;
+
+    @Option(names = "--job", required = true, paramLabel = "job.json", description = "the job file")
+    private Path jobFile;
+
+    @Option(names = "--tenant", paramLabel = "t", description = "place the job for this tenant")
+    private String tenant;
+
+    @Option(names = "--down", split = ",", paramLabel = "link", description = "links that are down")
+    private List<String> down = new ArrayList<>();
+
+    @Option(names = "--drained", split = ",", paramLabel = "link", description = "links that are drained")
+    private List<String> drained = new ArrayList<>();
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    private boolean help;
+
+    private PlaceCli() {
+    }
+
+    public static void main(String[] args) {
+        int exit = execute(args, System.out, System.err);
+        if (exit != 0) {
+            System.exit(exit);
+        }
+    }
+
+    /** The command: 0 with the JSON (or the help) on out, 2 with one line on err. */
+    static int execute(String[] args, PrintStream out, PrintStream err) {
+        PlaceCli cli = new PlaceCli();
+        CommandLine line = new CommandLine(cli).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+            if (line.isUsageHelpRequested()) {
+                line.usage(out);
+                return 0;
+            }
+            out.println(cli.place());
+            return 0;
+        } catch (ParameterException e) {
+            err.println("weft place: " + e.getMessage() + " (see --help)");
+            return 2;
+        } catch (PlacementException | PlanException | FabricFormatException | IOException e) {
+            err.println("weft place: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /** Parses the arguments and places; a bad argument throws picocli's ParameterException. */
+    static String run(String[] args) throws PlacementException, PlanException, FabricFormatException, IOException {
+        PlaceCli cli = new PlaceCli();
+        new CommandLine(cli).setOverwrittenOptionsAllowed(true).parseArgs(args);
+        return cli.place();
+    }
+
+    private String place() throws PlacementException, PlanException, FabricFormatException, IOException {
+        Map<String, LinkState> states = new LinkedHashMap<>();
+        down.forEach(l -> states.put(l.trim(), LinkState.DOWN));
+        drained.forEach(l -> states.put(l.trim(), LinkState.DRAINED));
+        Fabric fabric = FabricJson.read(fabricFile);
+        for (String l : states.keySet()) {
+            if (fabric.link(l) == null) {
+                throw new PlacementException("--down/--drained", "no link \"" + l + "\" in fabric " + fabric.id());
+            }
+        }
+        JobSpec spec = JobSpecJson.parse(Files.readString(jobFile));
+        if (tenant != null) {
+            spec = new JobSpec(spec.name(), tenant, spec.pattern(), spec.endpoints(), spec.demandGbps(),
+                    spec.qpSlices(), spec.concurrentPeers(), spec.order(), spec.flows());
+        }
+        FabricPlan plan = Planner.plan(fabric, null);
+        FabricIndex ix = FabricIndex.of(fabric, states);
+        PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+        Job job = Patterns.expand(spec, ix, PlacementConfig.DEFAULTS.maxFlowsPerJob());
+        PlacementResult r = engine.add(job);
+        return toJson(fabric, job, r);
+    }
+
+    static String toJson(Fabric fabric, Job job, PlacementResult r) throws IOException {
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = m.createObjectNode();
+        root.put("fabric", fabric.id());
+        root.put("job", job.id());
+        root.put("tenant", job.tenant());
+        ArrayNode flows = root.putArray("flows");
+        for (PlacedFlow pf : r.placed()) {
+            ObjectNode f = flows.addObject();
+            f.put("id", pf.flow().id());
+            f.put("src", pf.flow().srcNic());
+            f.put("dst", pf.flow().dstNic());
+            f.put("demandGbps", pf.flow().demandGbps());
+            f.put("slice", pf.flow().slice());
+            ArrayNode nodes = f.putArray("nodes");
+            pf.nodes().forEach(nodes::add);
+            ArrayNode links = f.putArray("links");
+            for (Arc a : pf.path()) {
+                links.add(a.link().id());
+            }
+            ArrayNode carriers = f.putArray("carriers");
+            pf.encoding().carriers().forEach(carriers::add);
+            ArrayNode usids = f.putArray("usids");
+            pf.encoding().usids().forEach(usids::add);
+            if (pf.encoding().ev() == null) {
+                f.putNull("ev");
+            } else {
+                f.put("ev", pf.encoding().ev());
+            }
+        }
+        ArrayNode unplaced = root.putArray("unplaced");
+        for (Unplaced u : r.unplaced()) {
+            unplaced.addObject().put("id", u.flow().id()).put("reason", u.reason());
+        }
+        ObjectNode q = root.putObject("quality");
+        q.put("maxLoad", r.quality().maxLoad());
+        q.put("collisions", r.quality().collisions());
+        q.put("totalHops", r.quality().totalHops());
+        q.put("placedFlows", r.quality().placedFlows());
+        return m.writeValueAsString(root);
+    }
+}

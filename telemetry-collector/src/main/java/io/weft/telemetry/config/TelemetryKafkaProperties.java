@@ -1,0 +1,31 @@
+package io.weft.telemetry.config;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.PositiveOrZero;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Kafka endpoints and the topic names of contracts/topics.md ({@code weft.telemetry.kafka.*}).
+ * An empty {@code bootstrapServers} turns the Streams topology and the history writer off: the
+ * service then only answers history queries. {@code linksLoadIntervalMs}: weft.links.load gets at most
+ * one record per link direction per this many ms of sample time (0: one per rate sample); hotspots are never delayed.
+ */
+@Validated
+@ConfigurationProperties("weft.telemetry.kafka")
+public record TelemetryKafkaProperties(
+        String bootstrapServers,
+        @NotBlank String applicationId,
+        @NotBlank String stateDir,
+        @NotBlank String fabricTopic,
+        @NotBlank String interfacesTopic,
+        @NotBlank String flowsTopic,
+        @NotBlank String hotspotsTopic,
+        @NotBlank String linksLoadTopic,
+        @NotBlank String deadletterTopic,
+        @PositiveOrZero long linksLoadIntervalMs) {
+
+    public boolean enabled() {
+        return bootstrapServers != null && !bootstrapServers.isBlank();
+    }
+}
