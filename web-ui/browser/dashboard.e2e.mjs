@@ -1,8 +1,9 @@
 // The dashboard in a real browser against the demo's real stack (tools/browser-test.sh starts it):
 // opens, signs in, a job appears, selecting it highlights its paths, the scripted incident's
-// degraded link turns hot and its flow's re-placement shows, a link drained from the UI moves its
-// flows, axe finds no serious or critical violation in any view, the main controls are reachable
-// by keyboard. A screenshot per step goes to --out.
+// degraded link turns hot and its flow's re-placement shows (flow table and Incidents list), a link
+// chosen by id shows its history and drain panel, drained from the UI it moves its flows, axe finds
+// no serious or critical violation in any view, the main controls are reachable by keyboard. A
+// screenshot per step goes to --out.
 // Usage: node browser/dashboard.e2e.mjs --url URL --out DIR --demo-log FILE
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -46,6 +47,8 @@ async function axe(view) {
 /** The canvas container's read-back of what cytoscape draws (FabricGraph's data attributes). */
 const drawn = (attr) =>
   page.$eval('[data-testid="fabric-canvas"]', (el, a) => (el.dataset[a] ?? '').split(' ').filter(Boolean), attr);
+
+const incidentsList = () => page.getByRole('list', { name: 'Incidents' });
 
 /**
  * The demo's output, line by line with the wall time each line was first seen (read every 100 ms
@@ -194,16 +197,22 @@ try {
     // quiet machine it is ~1.5 s (README), on a machine at load 40 it took up to a minute.
     report.timings.replacementInUiAfterFaultLineMs = Date.now() - incident.at;
     log(`re-placement shown ${report.timings.replacementInUiAfterFaultLineMs} ms after the fault line`);
+    // The Incidents list names the re-placement with its cause, the degraded link's hotspot.
+    const replaced = incidentsList()
+      .getByRole('listitem')
+      .filter({ hasText: `replaced (hotspot on ${hotLink}` });
+    await replaced.first().waitFor({ timeout: 30_000 });
+    report.replacementIncident = await replaced.first().textContent();
+    log(`incidents: ${report.replacementIncident}`);
   });
   // Let the scripted incident finish before draining (its link failure moves flows too).
   await demoLine(/incident over/, 180_000);
 
   let drainLink = null;
   await step('drain-confirm', async () => {
-    await page
-      .getByRole('button', { name: 'Deselect' })
-      .click()
-      .catch(() => undefined);
+    // No link chosen before this one (a hidden button is not waited for).
+    const deselect = page.getByRole('button', { name: 'Deselect' });
+    if (await deselect.isVisible()) await deselect.click();
     // A spine link on the selected job's paths now: draining it must move at least that flow.
     const onPath = await drawn('onPath');
     const drained = new Set([...(await drawn('drained')), ...(await drawn('down'))]);
@@ -213,6 +222,11 @@ try {
     assert.ok(drainLink, `a spine link on the selected job's paths (${onPath.join(' ')})`);
     await page.getByLabel('Link id').fill(drainLink);
     await page.getByLabel('Link id').press('Enter');
+    // The chosen link shows its history beside the drain panel.
+    await page
+      .getByRole('region', { name: 'Link history' })
+      .getByRole('heading', { name: `Link ${drainLink}` })
+      .waitFor();
     await page.getByRole('button', { name: 'Drain', exact: true }).focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: `Drain ${drainLink}?` });
@@ -244,6 +258,11 @@ try {
       { timeout: 20_000 },
     );
     assert.ok(!(await drawn('onPath')).includes(drainLink), 'the selected job no longer crosses the drained link');
+    await incidentsList()
+      .getByRole('listitem')
+      .filter({ hasText: `${drainLink} drained` })
+      .first()
+      .waitFor();
     report.timings.drainToDrawnMs = Date.now() - started;
     log(`drained ${drainLink}: ${report.drainMoves.join('; ')} (${report.timings.drainToDrawnMs} ms to drawn)`);
   });
