@@ -55,6 +55,8 @@ class CollectorEndToEndTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final long LINE_OCTETS_PER_S = 400_000_000_000L / 8;
+    private static final String READER = "e2e-reader-token-0123456789";
+    private static final String AGENT = "e2e-agent-token-0123456789";
 
     private static ConfigurableApplicationContext app;
     private static DevstackEndpoints devstack;
@@ -76,7 +78,9 @@ class CollectorEndToEndTest {
                 "--spring.datasource.password=" + devstack.jdbcPassword(),
                 "--weft.telemetry.kafka.bootstrap-servers=" + devstack.kafkaBootstrapServers(),
                 "--weft.telemetry.kafka.application-id=weft-telemetry-e2e-" + UUID.randomUUID(),
-                "--weft.telemetry.kafka.state-dir=" + state);
+                "--weft.telemetry.kafka.state-dir=" + state,
+                "--weft.collector.auth.reads=token",
+                "--weft.collector.auth.tokens=reader:scheduler=" + READER + ";nic:agent:nic1=" + AGENT);
         port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
         await("streams RUNNING", () -> get("/v1/status").body.path("streams").asText().equals("RUNNING"));
     }
@@ -173,6 +177,21 @@ class CollectorEndToEndTest {
         assertThat(missing.body.get("parameter").asText()).isEqualTo("nic");
     }
 
+    /** The door (contracts/auth.md): reads need a scheduler or operator token. */
+    @Test
+    void readsNeedAReaderTokenAndRefusalsNameNoTokenValue() {
+        Reply none = get("/v1/hotspots", null);
+        assertThat(none.status).isEqualTo(401);
+        assertThat(none.contentType).startsWith("application/problem+json");
+        Reply unknown = get("/v1/hotspots", READER + "x");
+        assertThat(unknown.status).isEqualTo(401);
+        assertThat(unknown.body.toString()).doesNotContain(READER);
+        Reply agent = get("/v1/links/leaf1-spine1/series", AGENT);
+        assertThat(agent.status).isEqualTo(403);
+        assertThat(agent.body.path("detail").asText()).isEqualTo("token 'nic' has scope agent; this needs scheduler or operator");
+        assertThat(get("/v1/status", READER).status).isEqualTo(200);
+    }
+
     @Test
     void badParametersAreProblemJsonNamingTheParameter() throws Exception {
         Reply r = get("/v1/hotspots?from=yesterday");
@@ -229,9 +248,17 @@ class CollectorEndToEndTest {
     }
 
     private static Reply get(String path) {
+        return get(path, READER);
+    }
+
+    private static Reply get(String path, String token) {
         try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(10)).GET();
+            if (token != null) {
+                b.header("Authorization", "Bearer " + token);
+            }
+            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
                     r.body().isEmpty() ? MAPPER.nullNode() : MAPPER.readTree(r.body()));
         } catch (Exception e) {

@@ -1,6 +1,10 @@
 package io.weft.controller.standalone;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
+
+import io.weft.auth.ReadAccess;
 
 /**
  * What {@code ./weft controller} was asked to do.
@@ -13,13 +17,23 @@ import java.nio.file.Path;
  * @param pollMs         how often the fabric file's modification time and size are checked
  * @param gnmiTimeoutMs  deadline of every gNMI RPC to a switch
  * @param gnmiResyncMs   how often every gNMI switch is read back (a restarted switch is re-pushed)
+ * @param tokensFile     a tokens file (contracts/auth.md) merged with $WEFT_TOKENS, or null
+ * @param reads          whether GET /fabric and /devices need a token; null: open on a loopback address,
+ *                       else token
  */
 public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
-                                long pollMs, long gnmiTimeoutMs, long gnmiResyncMs) {
+                                long pollMs, long gnmiTimeoutMs, long gnmiResyncMs, Path tokensFile,
+                                ReadAccess reads) {
     public static final int DEFAULT_HTTP_PORT = 8181;
     public static final long DEFAULT_POLL_MS = 1000;
     public static final long DEFAULT_GNMI_TIMEOUT_MS = 5000;
     public static final long DEFAULT_GNMI_RESYNC_MS = 30_000;
+
+    /** No tokens file; reads by address. */
+    public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
+                             long pollMs, long gnmiTimeoutMs, long gnmiResyncMs) {
+        this(fabricFile, kafkaBootstrap, httpHost, httpPort, stateDir, pollMs, gnmiTimeoutMs, gnmiResyncMs, null, null);
+    }
 
     /** Default gNMI timings. */
     public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
@@ -41,8 +55,11 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             "  --gnmi-timeout-ms N  deadline of each gNMI call to a switch (default " + DEFAULT_GNMI_TIMEOUT_MS + ")",
             "  --gnmi-resync-ms N   every switch is read back this often; drift is re-pushed (default "
                     + DEFAULT_GNMI_RESYNC_MS + ")",
+            "  --tokens-file F    bearer tokens (contracts/auth.md), merged with $WEFT_TOKENS",
+            "  --reads open|token whether GET /fabric and /devices need a token (default: open on a loopback",
+            "                     --http-host, token otherwise)",
             "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
-            "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+            "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"} (an operator token; none configured: refused).",
             "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
             "With Kafka, link-down/link-up events on weft.hotspots set links down and up again.");
 
@@ -62,6 +79,9 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         if (gnmiResyncMs < 100) {
             throw new IllegalArgumentException("--gnmi-resync-ms: must be >= 100, got " + gnmiResyncMs);
         }
+        if (reads == null) {
+            reads = isLoopback(httpHost) ? ReadAccess.OPEN : ReadAccess.TOKEN;
+        }
         if (kafkaBootstrap != null && !kafkaBootstrap.matches("[^\\s,:]+:\\d{1,5}(,[^\\s,:]+:\\d{1,5})*")) {
             throw new IllegalArgumentException("--kafka: must be host:port[,host:port...], got '" + kafkaBootstrap + "'");
         }
@@ -77,6 +97,8 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         long pollMs = DEFAULT_POLL_MS;
         long gnmiTimeoutMs = DEFAULT_GNMI_TIMEOUT_MS;
         long gnmiResyncMs = DEFAULT_GNMI_RESYNC_MS;
+        Path tokensFile = null;
+        ReadAccess reads = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             switch (flag) {
@@ -91,10 +113,28 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
                 case "--poll-ms" -> pollMs = number(value(args, ++i, flag), flag);
                 case "--gnmi-timeout-ms" -> gnmiTimeoutMs = number(value(args, ++i, flag), flag);
                 case "--gnmi-resync-ms" -> gnmiResyncMs = number(value(args, ++i, flag), flag);
+                case "--tokens-file" -> tokensFile = Path.of(value(args, ++i, flag));
+                case "--reads" -> reads = ReadAccess.parse(value(args, ++i, flag));
                 default -> throw new IllegalArgumentException("unknown option '" + flag + "'");
             }
         }
-        return new ControllerOptions(fabric, kafka, host, port, state, pollMs, gnmiTimeoutMs, gnmiResyncMs);
+        return new ControllerOptions(fabric, kafka, host, port, state, pollMs, gnmiTimeoutMs, gnmiResyncMs, tokensFile,
+                reads);
+    }
+
+    /** Literal loopback addresses and localhost; no lookup of other names (they may resolve anywhere). */
+    static boolean isLoopback(String host) {
+        if (host == null || host.equals("localhost")) {
+            return true;
+        }
+        if (!host.matches("[0-9.]+|[0-9a-fA-F:]+")) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static String value(String[] args, int i, String flag) {

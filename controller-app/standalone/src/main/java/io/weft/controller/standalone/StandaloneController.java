@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.weft.auth.TokenStore;
 import io.weft.southbound.gnmi.NettyChannels;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
@@ -49,6 +50,23 @@ public final class StandaloneController implements AutoCloseable {
      */
     static StandaloneController start(ControllerOptions options, PrintStream out, PrintStream err)
             throws FabricFileException, StartException {
+        return start(options, null, out, err);
+    }
+
+    /**
+     * @param inlineTokens bearer tokens in the WEFT_TOKENS format, merged with the options' tokens file; null for none
+     */
+    public static StandaloneController start(ControllerOptions options, String inlineTokens, PrintStream out,
+                                             PrintStream err) throws FabricFileException, StartException {
+        TokenStore tokens;
+        try {
+            tokens = TokenStore.of(inlineTokens, options.tokensFile());
+        } catch (IllegalArgumentException e) {
+            throw new FabricFileException("tokens: " + e.getMessage());
+        }
+        if (tokens.size() == 0) {
+            err.println("controller: no bearer tokens (WEFT_TOKENS, --tokens-file): PUT /links/<id>/state is refused");
+        }
         KafkaSnapshotSink kafka = null;
         if (options.kafkaBootstrap() != null) {
             kafka = new KafkaSnapshotSink(options.kafkaBootstrap());
@@ -70,7 +88,8 @@ public final class StandaloneController implements AutoCloseable {
         // The port first: a controller that cannot serve must not publish a version before it exits.
         FabricHttpServer http;
         try {
-            http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller, devices);
+            http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller, devices, tokens,
+                    options.reads());
         } catch (IOException e) {
             devices.close();
             closeSink(kafka);
@@ -108,7 +127,7 @@ public final class StandaloneController implements AutoCloseable {
         return new StandaloneController(options, controller, kafka, http, watcher, hotspots, devices);
     }
 
-    int httpPort() {
+    public int httpPort() {
         return http.port();
     }
 
@@ -117,7 +136,8 @@ public final class StandaloneController implements AutoCloseable {
     }
 
     String describe() {
-        return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics), "
+        return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics; "
+                + "reads " + options.reads().jsonName() + ", writes need an operator token), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
                         + ", link-down/up from " + HotspotListener.TOPIC)
                 + ", watching " + options.fabricFile();
@@ -160,7 +180,7 @@ public final class StandaloneController implements AutoCloseable {
         }
         StandaloneController running;
         try {
-            running = start(options, System.out, System.err);
+            running = start(options, System.getenv("WEFT_TOKENS"), System.out, System.err);
         } catch (FabricFileException e) {
             System.err.println("controller: " + e.getMessage());
             System.exit(2);
