@@ -34,7 +34,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put a drained link back in service */
+        /**
+         * Put a drained link back in service
+         * @description Forwarded to the controller like a drain; flows stay where they are until they need to move.
+         */
         post: operations["undrain"];
         delete?: never;
         options?: never;
@@ -51,7 +54,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Drain a link: flows leave it, nothing new uses it */
+        /**
+         * Drain a link: flows leave it, nothing new uses it
+         * @description Forwarded to the controller, which owns link states; answers once the controller's snapshot carrying the drain (version) has been applied here, with the flows it moved.
+         */
         post: operations["drain"];
         delete?: never;
         options?: never;
@@ -283,6 +289,9 @@ export interface components {
             unplaced?: number;
             /** Format: double */
             maxLinkLoad?: number;
+            /** Format: int64 */
+            version?: number;
+            movedFlows?: string[];
         };
         FlowReport: {
             /** Format: int32 */
@@ -367,8 +376,11 @@ export interface components {
             empty?: boolean;
             null?: boolean;
             float?: boolean;
+            string?: boolean;
             number?: boolean;
             container?: boolean;
+            /** @enum {string} */
+            nodeType?: "ARRAY" | "BINARY" | "BOOLEAN" | "MISSING" | "NULL" | "NUMBER" | "OBJECT" | "POJO" | "STRING";
             integralNumber?: boolean;
             missingNode?: boolean;
             valueNode?: boolean;
@@ -385,9 +397,6 @@ export interface components {
             textual?: boolean;
             boolean?: boolean;
             binary?: boolean;
-            /** @enum {string} */
-            nodeType?: "ARRAY" | "BINARY" | "BOOLEAN" | "MISSING" | "NULL" | "NUMBER" | "OBJECT" | "POJO" | "STRING";
-            string?: boolean;
             embeddedValue?: boolean;
         };
         Quality: {
@@ -655,6 +664,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
+            /** @description the controller (the owner of link states) refused or did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description no controller or no weft.fabric feed configured */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description the controller took the change but its snapshot did not arrive in time; flows move when it does */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
         };
     };
     drain: {
@@ -706,6 +742,33 @@ export interface operations {
             };
             /** @description no such link */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description the controller (the owner of link states) refused or did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description no controller or no weft.fabric feed configured */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description the controller took the change but its snapshot did not arrive in time; flows move when it does */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

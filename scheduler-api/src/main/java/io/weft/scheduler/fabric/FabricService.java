@@ -9,8 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
+import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Fabric;
@@ -51,6 +50,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * placed again in admission order; new link states (down, drained, back up) go through the
  * engine's incremental re-placement. Either way, every flow whose path or encoding changed is
  * recorded with the reason and its agents are woken.
+ *
+ * <p>Link states have one owner, the controller: an operator's drain here is forwarded to it
+ * ({@link ControllerClient}) and takes effect when its snapshot arrives, like any other state change;
+ * the drain's answer is what applying that snapshot moved.
  */
 @Component
 public class FabricService {
@@ -63,13 +66,28 @@ public class FabricService {
     private final TransactionTemplate tx;
     private final JdbcClient jdbc;
     private final FabricProperties props;
+    private final ControllerClient controller;
 
-    /** Link states as the controller published them; drains are merged on top. */
+    /** Link states as the controller published them. */
     private Map<String, String> snapshotStates = Map.of();
     private long snapshotVersion = -1;
 
+    /** What applying each recent snapshot version changed, for drains waiting on it; guarded by itself. */
+    private final Map<Long, Applied> applied = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Applied> eldest) {
+            return size() > 256;
+        }
+    };
+    private long appliedVersion = -1; // guarded by applied
+
+    /** The flows one snapshot version moved (GOOD changes) or left without a path. */
+    record Applied(long version, List<String> movedFlows, int moved, int unplaced, double maxLinkLoad) {
+        static final Applied NOTHING = new Applied(-1, List.of(), 0, 0, 0);
+    }
+
     FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, TransactionTemplate tx,
-                  JdbcClient jdbc, FabricProperties props) {
+                  JdbcClient jdbc, FabricProperties props, ControllerClient controller) {
         this.placement = placement;
         this.jobs = jobs;
         this.ledger = ledger;
@@ -77,6 +95,7 @@ public class FabricService {
         this.tx = tx;
         this.jdbc = jdbc;
         this.props = props;
+        this.controller = controller;
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -115,23 +134,41 @@ public class FabricService {
             snapshotStates = Map.copyOf(states);
             snapshotVersion = version;
             Map<String, LinkState> effective = effective(plan.fabric());
+            Applied done;
             if (sameTopology) {
                 Map<String, LinkState> before = placement.view().effective();
                 placement.updateStates(effective, version);
                 PlacementResult r = placement.engine().updateLinkStates(effective);
                 String reason = linkReason(before, effective);
-                recordStateChange(r, reason, "link-states", Map.of("source", source, "reason", reason));
+                List<PathChange> changes = recordStateChange(r, reason, "link-states",
+                        Map.of("source", source, "reason", reason));
+                done = applied(version, changes, r.unplaced().size(), r.quality().maxLoad());
             } else {
                 placement.install(Placement.viewOf(plan, effective, version));
-                replaceAll(first ? "restart" : "fabric-changed");
+                List<PathChange> changes = replaceAll(first ? "restart" : "fabric-changed");
+                done = applied(version, changes,
+                        (int) changes.stream().filter(c -> !c.state().equals(PathLedger.GOOD)).count(),
+                        placement.engine().quality().maxLoad());
+            }
+            synchronized (applied) {
+                applied.put(version, done);
+                appliedVersion = Math.max(appliedVersion, version);
+                applied.notifyAll();
             }
             LOG.info("placing on {} ({} nodes, {} links)", source, plan.fabric().nodes().size(),
                     plan.fabric().links().size());
         }
     }
 
+    private static Applied applied(long version, List<PathChange> changes, int unplaced, double maxLoad) {
+        List<String> moved = changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).map(PathChange::flowId)
+                .distinct().toList();
+        return new Applied(version, moved, (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
+                unplaced, maxLoad);
+    }
+
     /** Places every active job again on a fresh engine and records the flows that changed. */
-    private void replaceAll(String reason) {
+    private List<PathChange> replaceAll(String reason) {
         PlacementEngine engine = placement.engine();
         List<JobStore.ActiveJob> active = jobs.activeJobs();
         List<Unplaced> lost = new ArrayList<>();
@@ -174,47 +211,90 @@ public class FabricService {
             });
         }
         LOG.info("{} active jobs placed ({}), {} flow slices changed", active.size(), reason, changes.size());
+        return changes;
     }
 
-    /** Drains or undrains a link; returns how many flow slices moved and how many lost their path. */
+    /**
+     * Drains or undrains a link through its owner, the controller, then waits (at most the configured
+     * drain wait) until the controller's snapshot carrying it has been applied here, and answers what
+     * that moved. Holds no lock while it waits: the snapshot is applied by the fabric feed.
+     */
     public DrainOutcome setDrained(String linkId, boolean drained, String by) {
-        synchronized (placement) {
-            FabricView view = placement.view();
-            if (view.fabric().link(linkId) == null) {
-                throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
+        FabricView view = placement.view();
+        if (view.fabric().link(linkId) == null) {
+            throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
+        }
+        if (!kafkaFed) {
+            throw new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE, null, "drains take effect "
+                    + "through the controller's snapshot on weft.fabric; Kafka is not configured");
+        }
+        ControllerClient.LinkStateAnswer a = controller.setLinkState(linkId, drained);
+        Applied done = awaitApplied(a.version(), controller.drainWait());
+        if (done == null) {
+            throw new ApiException(org.springframework.http.HttpStatus.GATEWAY_TIMEOUT, null, "the controller "
+                    + "set link " + linkId + " " + a.state() + " in snapshot v" + a.version() + ", which has not "
+                    + "reached scheduler-api within " + controller.drainWait().toMillis() + " ms; flows move when it does");
+        }
+        if (!a.changed()) {
+            double maxLoad;
+            synchronized (placement) {
+                maxLoad = placement.engine().quality().maxLoad();
             }
-            return tx.execute(s -> {
-                if (drained) {
-                    jdbc.sql("insert into link_drains (link_id, drained_by) values (?, ?) on conflict do nothing")
-                            .params(linkId, by).update();
-                } else {
-                    jdbc.sql("delete from link_drains where link_id = ?").param(linkId).update();
+            done = new Applied(a.version(), List.of(), 0, 0, maxLoad);
+        }
+        DrainOutcome outcome = new DrainOutcome(linkId, a.state(), done.moved(), done.unplaced(), done.maxLinkLoad(),
+                a.version(), done.movedFlows());
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("linkId", linkId);
+        payload.put("state", outcome.state());
+        payload.put("moved", outcome.moved());
+        payload.put("unplaced", outcome.unplaced());
+        payload.put("version", outcome.version());
+        payload.put("by", by);
+        tx.executeWithoutResult(s -> events.append(drained ? "link-drained" : "link-undrained", linkId, payload));
+        return outcome;
+    }
+
+    /** Whether snapshots reach this instance from weft.fabric (set by the fabric feed when it starts). */
+    private volatile boolean kafkaFed;
+
+    void fedByKafka() {
+        kafkaFed = true;
+    }
+
+    /**
+     * The changes of the first applied version at or after {@code version}, or null when none arrived in
+     * time. A version older than what is remembered counts as applied with nothing recorded.
+     */
+    Applied awaitApplied(long version, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        synchronized (applied) {
+            while (appliedVersion < version) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return null;
                 }
-                Map<String, LinkState> effective = effective(view.fabric());
-                placement.updateStates(effective, view.version());
-                PlacementResult r = placement.engine().updateLinkStates(effective);
-                String reason = (drained ? "drain:" : "undrain:") + linkId;
-                List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
-                ledger.record(changes);
-                DrainOutcome outcome = new DrainOutcome(linkId, effective.get(linkId).name().toLowerCase(Locale.ROOT),
-                        (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
-                        r.unplaced().size(), r.quality().maxLoad());
-                Map<String, Object> payload = new LinkedHashMap<>();
-                payload.put("linkId", linkId);
-                payload.put("state", outcome.state());
-                payload.put("moved", outcome.moved());
-                payload.put("unplaced", outcome.unplaced());
-                payload.put("by", by);
-                events.append(drained ? "link-drained" : "link-undrained", linkId, payload);
-                return outcome;
-            });
+                try {
+                    java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(applied, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+            for (Applied a : applied.values()) {
+                if (a.version() >= version) {
+                    return a;
+                }
+            }
+            return Applied.NOTHING;
         }
     }
 
-    private void recordStateChange(PlacementResult r, String reason, String eventType, Map<String, Object> payload) {
+    private List<PathChange> recordStateChange(PlacementResult r, String reason, String eventType,
+                                               Map<String, Object> payload) {
         List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
         if (changes.isEmpty()) {
-            return;
+            return changes;
         }
         tx.executeWithoutResult(s -> {
             ledger.record(changes);
@@ -223,18 +303,14 @@ public class FabricService {
             p.put("unplaced", r.unplaced().size());
             events.append("flows-replaced", eventType, p);
         });
+        return changes;
     }
 
-    /** The controller's states with operator drains on top (a down link stays down). */
+    /** Every link's state as the controller published it (links it does not name are up). */
     private Map<String, LinkState> effective(Fabric fabric) {
-        Set<String> drains = new TreeSet<>(jdbc.sql("select link_id from link_drains").query(String.class).list());
         Map<String, LinkState> out = new HashMap<>();
         for (Link l : fabric.links()) {
-            LinkState s = LinkState.valueOf(snapshotStates.getOrDefault(l.id(), "up").toUpperCase(Locale.ROOT));
-            if (s == LinkState.UP && drains.contains(l.id())) {
-                s = LinkState.DRAINED;
-            }
-            out.put(l.id(), s);
+            out.put(l.id(), LinkState.valueOf(snapshotStates.getOrDefault(l.id(), "up").toUpperCase(Locale.ROOT)));
         }
         return out;
     }
