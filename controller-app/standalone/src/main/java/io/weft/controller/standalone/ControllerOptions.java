@@ -20,10 +20,22 @@ import io.weft.auth.ReadAccess;
  * @param tokensFile     a tokens file (contracts/auth.md) merged with $WEFT_TOKENS, or null
  * @param reads          whether GET /fabric and /devices need a token; null: open on a loopback address,
  *                       else token
+ * @param tls            serve HTTPS with this PKCS#12 key store and the password in a file; null: plain HTTP
  */
 public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
                                 long pollMs, long gnmiTimeoutMs, long gnmiResyncMs, Path tokensFile,
-                                ReadAccess reads) {
+                                ReadAccess reads, Tls tls) {
+    /** A PKCS#12 key store (certificate chain + key) and the file holding its password. */
+    public record Tls(Path keyStore, Path passwordFile) {
+    }
+
+    /** Plain HTTP. */
+    public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
+                             long pollMs, long gnmiTimeoutMs, long gnmiResyncMs, Path tokensFile, ReadAccess reads) {
+        this(fabricFile, kafkaBootstrap, httpHost, httpPort, stateDir, pollMs, gnmiTimeoutMs, gnmiResyncMs, tokensFile,
+                reads, null);
+    }
+
     public static final int DEFAULT_HTTP_PORT = 8181;
     public static final long DEFAULT_POLL_MS = 1000;
     public static final long DEFAULT_GNMI_TIMEOUT_MS = 5000;
@@ -32,7 +44,8 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
     /** No tokens file; reads by address. */
     public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
                              long pollMs, long gnmiTimeoutMs, long gnmiResyncMs) {
-        this(fabricFile, kafkaBootstrap, httpHost, httpPort, stateDir, pollMs, gnmiTimeoutMs, gnmiResyncMs, null, null);
+        this(fabricFile, kafkaBootstrap, httpHost, httpPort, stateDir, pollMs, gnmiTimeoutMs, gnmiResyncMs, null, null,
+                null);
     }
 
     /** Default gNMI timings. */
@@ -58,6 +71,8 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             "  --tokens-file F    bearer tokens (contracts/auth.md), merged with $WEFT_TOKENS",
             "  --reads open|token whether GET /fabric and /devices need a token (default: open on a loopback",
             "                     --http-host, token otherwise)",
+            "  --tls-keystore F   serve HTTPS with this PKCS#12 key store (default: plain HTTP)",
+            "  --tls-keystore-password-file F   the key store's password (required with --tls-keystore)",
             "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
             "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"} (an operator token; none configured: refused).",
             "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
@@ -79,6 +94,9 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         if (gnmiResyncMs < 100) {
             throw new IllegalArgumentException("--gnmi-resync-ms: must be >= 100, got " + gnmiResyncMs);
         }
+        if (tls != null && (tls.keyStore() == null || tls.passwordFile() == null)) {
+            throw new IllegalArgumentException("--tls-keystore and --tls-keystore-password-file go together");
+        }
         if (reads == null) {
             reads = isLoopback(httpHost) ? ReadAccess.OPEN : ReadAccess.TOKEN;
         }
@@ -99,6 +117,8 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         long gnmiResyncMs = DEFAULT_GNMI_RESYNC_MS;
         Path tokensFile = null;
         ReadAccess reads = null;
+        Path tlsKeyStore = null;
+        Path tlsPassword = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             switch (flag) {
@@ -115,11 +135,14 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
                 case "--gnmi-resync-ms" -> gnmiResyncMs = number(value(args, ++i, flag), flag);
                 case "--tokens-file" -> tokensFile = Path.of(value(args, ++i, flag));
                 case "--reads" -> reads = ReadAccess.parse(value(args, ++i, flag));
+                case "--tls-keystore" -> tlsKeyStore = Path.of(value(args, ++i, flag));
+                case "--tls-keystore-password-file" -> tlsPassword = Path.of(value(args, ++i, flag));
                 default -> throw new IllegalArgumentException("unknown option '" + flag + "'");
             }
         }
+        Tls tls = tlsKeyStore == null && tlsPassword == null ? null : new Tls(tlsKeyStore, tlsPassword);
         return new ControllerOptions(fabric, kafka, host, port, state, pollMs, gnmiTimeoutMs, gnmiResyncMs, tokensFile,
-                reads);
+                reads, tls);
     }
 
     /** Literal loopback addresses and localhost; no lookup of other names (they may resolve anywhere). */

@@ -10,6 +10,9 @@ import java.util.concurrent.Executors;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import javax.net.ssl.SSLContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.auth.BearerCheck;
@@ -48,11 +51,23 @@ final class FabricHttpServer implements AutoCloseable {
 
     FabricHttpServer(String host, int port, FabricController controller, DeviceProvisioning devices,
                      TokenStore tokens, ReadAccess reads) throws IOException {
+        this(host, port, controller, devices, tokens, reads, null);
+    }
+
+    /** @param tls HTTPS with this context; null for plain HTTP */
+    FabricHttpServer(String host, int port, FabricController controller, DeviceProvisioning devices,
+                     TokenStore tokens, ReadAccess reads, SSLContext tls) throws IOException {
         this.controller = controller;
         this.devices = devices;
         this.auth = new BearerCheck(tokens, FabricHttpServer::deny);
         this.reads = reads;
-        this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        if (tls == null) {
+            this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        } else {
+            HttpsServer https = HttpsServer.create(new InetSocketAddress(host, port), 16);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            this.server = https;
+        }
         this.executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "weft-controller-http");
             t.setDaemon(true);

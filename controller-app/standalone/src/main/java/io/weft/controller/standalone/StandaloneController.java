@@ -64,6 +64,12 @@ public final class StandaloneController implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new FabricFileException("tokens: " + e.getMessage());
         }
+        javax.net.ssl.SSLContext tls;
+        try {
+            tls = options.tls() == null ? null : TlsContexts.serverContext(options.tls());
+        } catch (IllegalArgumentException e) {
+            throw new StartException(e.getMessage());
+        }
         if (tokens.size() == 0) {
             err.println("controller: no bearer tokens (WEFT_TOKENS, --tokens-file): PUT /links/<id>/state is refused");
         }
@@ -89,7 +95,7 @@ public final class StandaloneController implements AutoCloseable {
         FabricHttpServer http;
         try {
             http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller, devices, tokens,
-                    options.reads());
+                    options.reads(), tls);
         } catch (IOException e) {
             devices.close();
             closeSink(kafka);
@@ -136,7 +142,7 @@ public final class StandaloneController implements AutoCloseable {
     }
 
     String describe() {
-        return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics; "
+        return "serving " + (options.tls() == null ? "http" : "https") + "://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics; "
                 + "reads " + options.reads().jsonName() + ", writes need an operator token), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
                         + ", link-down/up from " + HotspotListener.TOPIC)
