@@ -1,6 +1,7 @@
 package io.weft.scheduler.fabric;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -9,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Fabric;
@@ -40,6 +41,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
+import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -80,6 +82,8 @@ public class FabricService {
         }
     };
     private long appliedVersion = -1; // guarded by applied
+    /** Whether snapshots reach this instance from weft.fabric (set by the fabric feed when it starts). */
+    private volatile boolean kafkaFed;
 
     /** The flows one snapshot version moved (GOOD changes) or left without a path. */
     record Applied(long version, List<String> movedFlows, int moved, int unplaced, double maxLinkLoad) {
@@ -225,13 +229,13 @@ public class FabricService {
             throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
         }
         if (!kafkaFed) {
-            throw new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE, null, "drains take effect "
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, null, "drains take effect "
                     + "through the controller's snapshot on weft.fabric; Kafka is not configured");
         }
         ControllerClient.LinkStateAnswer a = controller.setLinkState(linkId, drained);
         Applied done = awaitApplied(a.version(), controller.drainWait());
         if (done == null) {
-            throw new ApiException(org.springframework.http.HttpStatus.GATEWAY_TIMEOUT, null, "the controller "
+            throw new ApiException(HttpStatus.GATEWAY_TIMEOUT, null, "the controller "
                     + "set link " + linkId + " " + a.state() + " in snapshot v" + a.version() + ", which has not "
                     + "reached scheduler-api within " + controller.drainWait().toMillis() + " ms; flows move when it does");
         }
@@ -255,9 +259,6 @@ public class FabricService {
         return outcome;
     }
 
-    /** Whether snapshots reach this instance from weft.fabric (set by the fabric feed when it starts). */
-    private volatile boolean kafkaFed;
-
     void fedByKafka() {
         kafkaFed = true;
     }
@@ -275,7 +276,7 @@ public class FabricService {
                     return null;
                 }
                 try {
-                    java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(applied, left);
+                    TimeUnit.NANOSECONDS.timedWait(applied, left);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return null;
