@@ -16,17 +16,17 @@ import io.weft.devstack.DevstackEndpoints;
  * so the drain tests go through it and see its snapshots arrive on {@code weft.fabric}. Stopped
  * when the JVM exits.
  */
-final class TestController {
+public final class TestController {
     private static StandaloneController running;
 
     private TestController() {
     }
 
     /** The operator token scheduler-api forwards drains with; the controller knows it. */
-    static final String TOKEN = "sched-to-controller-0123456789";
+    public static final String TOKEN = "sched-to-controller-0123456789";
 
     /** Starts the controller on the first call (planning the 2x2 example of {@link ApiTestSupport}); its HTTP port. */
-    static synchronized int port(DevstackEndpoints e) {
+    public static synchronized int port(DevstackEndpoints e) {
         Path fabric = ApiTestSupport.FABRIC;
         String tokens = "sched-api:operator=" + TOKEN;
         if (running == null) {
