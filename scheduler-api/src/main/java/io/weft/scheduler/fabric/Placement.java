@@ -3,11 +3,11 @@ package io.weft.scheduler.fabric;
 import java.util.Map;
 
 import io.weft.plan.FabricPlan;
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.LinkState;
-import io.weft.scheduler.placement.PlacementConfig;
-import io.weft.scheduler.placement.PlacementEngine;
-import io.weft.scheduler.placement.PlanFlowEncoder;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.LinkState;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlanFlowEncoder;
 import io.weft.scheduler.web.ApiException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
