@@ -379,13 +379,13 @@ export interface components {
             string?: boolean;
             number?: boolean;
             container?: boolean;
+            valueNode?: boolean;
+            missingNode?: boolean;
+            object?: boolean;
             /** @enum {string} */
             nodeType?: "ARRAY" | "BINARY" | "BOOLEAN" | "MISSING" | "NULL" | "NUMBER" | "OBJECT" | "POJO" | "STRING";
-            integralNumber?: boolean;
-            missingNode?: boolean;
-            valueNode?: boolean;
-            object?: boolean;
             pojo?: boolean;
+            integralNumber?: boolean;
             floatingPointNumber?: boolean;
             short?: boolean;
             int?: boolean;
@@ -606,6 +606,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
+            /** @description this replica is a standby (another holds the writer lease, or is taking it over), or there is no fabric yet: retry, here or at another replica */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
         };
     };
     undrain: {
@@ -673,9 +684,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
-            /** @description no controller or no weft.fabric feed configured */
+            /** @description either this replica is a standby (another holds the writer lease, or is taking it over) or there is no fabric yet: retry, here or at another replica (Retry-After); or no controller or no weft.fabric feed is configured here, so a drain cannot take effect: fix the configuration (no Retry-After) */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying; sent by a standby only (a missing controller or feed is configuration: a retry does not help) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -758,9 +771,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
-            /** @description no controller or no weft.fabric feed configured */
+            /** @description either this replica is a standby (another holds the writer lease, or is taking it over) or there is no fabric yet: retry, here or at another replica (Retry-After); or no controller or no weft.fabric feed is configured here, so a drain cannot take effect: fix the configuration (no Retry-After) */
             503: {
                 headers: {
+                    /** @description seconds to wait before retrying; sent by a standby only (a missing controller or feed is configuration: a retry does not help) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -970,6 +985,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
+            /** @description this replica is a standby (another holds the writer lease, or is taking it over), or there is no fabric yet: retry, here or at another replica */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
         };
     };
     history: {
@@ -1060,6 +1086,17 @@ export interface operations {
             /** @description the token's scope (or its NIC binding) does not allow this operation */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description this replica is a standby (the writer holds the reservations), or there is no fabric yet: retry */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

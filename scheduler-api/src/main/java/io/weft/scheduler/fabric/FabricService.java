@@ -51,11 +51,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code weft.fabric}, or the fabric file at start-up) gets a fresh engine with every active job
  * placed again in admission order; new link states (down, drained, back up) go through the
  * engine's incremental re-placement. Either way, every flow whose path or encoding changed is
- * recorded with the reason and its agents are woken.
+ * recorded with the reason and its agents are woken. Every change runs through the single writer
+ * ({@link Placement}); on a standby replica a new fabric is only followed, and the engine is rebuilt
+ * from PostgreSQL (as after a restart) when the replica takes the writer lease.
  *
  * <p>Link states have one owner, the controller: an operator's drain here is forwarded to it
- * ({@link ControllerClient}) and takes effect when its snapshot arrives, like any other state change;
- * the drain's answer is what applying that snapshot moved.
+ * ({@link ControllerClient}) and takes effect when its snapshot arrives, like any other state change
+ * (through the single writer); the drain's answer is what applying that snapshot moved.
  */
 @Component
 public class FabricService {
@@ -70,7 +72,7 @@ public class FabricService {
     private final FabricProperties props;
     private final ControllerClient controller;
 
-    /** Link states as the controller published them. */
+    /** Link states as the controller published them; changed only inside a write (or a standby's follow). */
     private Map<String, String> snapshotStates = Map.of();
     private long snapshotVersion = -1;
 
@@ -100,6 +102,13 @@ public class FabricService {
         this.jdbc = jdbc;
         this.props = props;
         this.controller = controller;
+        // Taking the writer lease: the engine is rebuilt as after a restart, on the link states of the
+        // last snapshot this replica followed (the controller owns them; the old writer saw the same).
+        placement.onTakeover(w -> {
+            FabricView v = w.view();
+            w.install(new FabricView(v.fabric(), v.plan(), effective(v.fabric()), v.version()));
+            replaceAll(w, "restart");
+        });
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -123,36 +132,43 @@ public class FabricService {
     }
 
     void install(FabricPlan plan, Map<String, String> states, long version, String source) {
-        synchronized (placement) {
+        placement.writeOrFollow("apply " + source, w -> {
             if (version > 0 && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
-                return;
+                return null;
             }
             if (version == 0 && snapshotVersion > 0) {
                 // The controller's snapshot arrived before the start-up file was read: it wins.
                 LOG.info("ignoring {}: already placing on snapshot v{}", source, snapshotVersion);
-                return;
+                return null;
             }
-            boolean first = !placement.ready();
-            boolean sameTopology = !first && sameTopology(placement.view().plan(), plan);
+            boolean first = !w.hasEngine();
+            boolean sameTopology = !first && sameTopology(w.view().plan(), plan);
             snapshotStates = Map.copyOf(states);
             snapshotVersion = version;
             Map<String, LinkState> effective = effective(plan.fabric());
+            if (!w.writer()) {
+                // A standby follows the fabric (agents' polls and profiles need it) but places nothing:
+                // on taking the lease it rebuilds the engine from PostgreSQL on this fabric.
+                w.follow(Placement.viewOf(plan, effective, version));
+                LOG.info("following {} as a standby", source);
+                return null;
+            }
             Applied done;
             if (sameTopology) {
-                Map<String, LinkState> before = placement.view().effective();
-                placement.updateStates(effective, version);
-                PlacementResult r = placement.engine().updateLinkStates(effective);
+                Map<String, LinkState> before = w.view().effective();
+                w.follow(new FabricView(w.view().fabric(), w.view().plan(), effective, version));
+                PlacementResult r = w.engine().updateLinkStates(effective);
                 String reason = linkReason(before, effective);
-                List<PathChange> changes = recordStateChange(r, reason, "link-states",
+                List<PathChange> changes = recordStateChange(w, r, reason, "link-states",
                         Map.of("source", source, "reason", reason));
                 done = applied(version, changes, r.unplaced().size(), r.quality().maxLoad());
             } else {
-                placement.install(Placement.viewOf(plan, effective, version));
-                List<PathChange> changes = replaceAll(first ? "restart" : "fabric-changed");
+                w.install(Placement.viewOf(plan, effective, version));
+                List<PathChange> changes = replaceAll(w, first ? "restart" : "fabric-changed");
                 done = applied(version, changes,
                         (int) changes.stream().filter(c -> !c.state().equals(PathLedger.GOOD)).count(),
-                        placement.engine().quality().maxLoad());
+                        w.engine().quality().maxLoad());
             }
             synchronized (applied) {
                 applied.put(version, done);
@@ -161,7 +177,8 @@ public class FabricService {
             }
             LOG.info("placing on {} ({} nodes, {} links)", source, plan.fabric().nodes().size(),
                     plan.fabric().links().size());
-        }
+            return null;
+        });
     }
 
     private static Applied applied(long version, List<PathChange> changes, int unplaced, double maxLoad) {
@@ -172,8 +189,8 @@ public class FabricService {
     }
 
     /** Places every active job again on a fresh engine and records the flows that changed. */
-    private List<PathChange> replaceAll(String reason) {
-        PlacementEngine engine = placement.engine();
+    private List<PathChange> replaceAll(Placement.Writing w, String reason) {
+        PlacementEngine engine = w.engine();
         List<JobStore.ActiveJob> active = jobs.activeJobs();
         List<Unplaced> lost = new ArrayList<>();
         for (JobStore.ActiveJob j : active) {
@@ -209,10 +226,13 @@ public class FabricService {
             }
         }
         if (!changes.isEmpty()) {
-            tx.executeWithoutResult(s -> {
+            // On failure the engine holds paths the database does not: it is dropped and rebuilt
+            // from PostgreSQL before the next change.
+            w.commit(s -> {
                 ledger.record(changes);
                 events.append("flows-replaced", reason, Map.of("reason", reason, "flows", changes.size()));
-            });
+                return null;
+            }, w::discardEngine);
         }
         LOG.info("{} active jobs placed ({}), {} flow slices changed", active.size(), reason, changes.size());
         return changes;
@@ -224,10 +244,15 @@ public class FabricService {
      * that moved. Holds no lock while it waits: the snapshot is applied by the fabric feed.
      */
     public DrainOutcome setDrained(String linkId, boolean drained, String by) {
-        FabricView view = placement.view();
-        if (view.fabric().link(linkId) == null) {
-            throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
-        }
+        // A standby answers 503 with Retry-After before anything reaches the controller: the writer
+        // applies the snapshot and knows what it moved.
+        placement.write((drained ? "drain " : "undrain ") + linkId, w -> {
+            FabricView view = w.view();
+            if (view.fabric().link(linkId) == null) {
+                throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
+            }
+            return null;
+        });
         if (!kafkaFed) {
             throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, null, "drains take effect "
                     + "through the controller's snapshot on weft.fabric; Kafka is not configured");
@@ -240,11 +265,7 @@ public class FabricService {
                     + "reached scheduler-api within " + controller.drainWait().toMillis() + " ms; flows move when it does");
         }
         if (!a.changed()) {
-            double maxLoad;
-            synchronized (placement) {
-                maxLoad = placement.engine().quality().maxLoad();
-            }
-            done = new Applied(a.version(), List.of(), 0, 0, maxLoad);
+            done = new Applied(a.version(), List.of(), 0, 0, placement.reservations().quality().maxLoad());
         }
         DrainOutcome outcome = new DrainOutcome(linkId, a.state(), done.moved(), done.unplaced(), done.maxLinkLoad(),
                 a.version(), done.movedFlows());
@@ -291,19 +312,20 @@ public class FabricService {
         }
     }
 
-    private List<PathChange> recordStateChange(PlacementResult r, String reason, String eventType,
-                                               Map<String, Object> payload) {
-        List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
+    private List<PathChange> recordStateChange(Placement.Writing w, PlacementResult r, String reason,
+                                               String eventType, Map<String, Object> payload) {
+        List<PathChange> changes = Changes.of(r, w.engine(), "", reason, reason);
         if (changes.isEmpty()) {
             return changes;
         }
-        tx.executeWithoutResult(s -> {
+        w.commit(s -> {
             ledger.record(changes);
             Map<String, Object> p = new LinkedHashMap<>(payload);
             p.put("flows", changes.size());
             p.put("unplaced", r.unplaced().size());
             events.append("flows-replaced", eventType, p);
-        });
+            return null;
+        }, w::discardEngine);
         return changes;
     }
 
