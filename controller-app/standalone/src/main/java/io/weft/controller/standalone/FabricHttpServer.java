@@ -40,22 +40,22 @@ final class FabricHttpServer implements AutoCloseable {
     private final ExecutorService executor;
     private static final int MAX_BODY_BYTES = 4096;
 
-    private final FabricController controller;
+    private final SnapshotKeeper controller;
     private final DeviceProvisioning devices; // null: no southbound
     private final BearerCheck auth;
     private final ReadAccess reads;
 
-    FabricHttpServer(String host, int port, FabricController controller) throws IOException {
+    FabricHttpServer(String host, int port, SnapshotKeeper controller) throws IOException {
         this(host, port, controller, null, TokenStore.empty(), ReadAccess.OPEN);
     }
 
-    FabricHttpServer(String host, int port, FabricController controller, DeviceProvisioning devices,
+    FabricHttpServer(String host, int port, SnapshotKeeper controller, DeviceProvisioning devices,
                      TokenStore tokens, ReadAccess reads) throws IOException {
         this(host, port, controller, devices, tokens, reads, null);
     }
 
     /** @param tls HTTPS with this context; null for plain HTTP */
-    FabricHttpServer(String host, int port, FabricController controller, DeviceProvisioning devices,
+    FabricHttpServer(String host, int port, SnapshotKeeper controller, DeviceProvisioning devices,
                      TokenStore tokens, ReadAccess reads, SSLContext tls) throws IOException {
         this.controller = controller;
         this.devices = devices;
@@ -185,7 +185,7 @@ final class FabricHttpServer implements AutoCloseable {
             send(exchange, 400, error("state: must be \"drained\" or \"up\" (down is what telemetry reports)"));
             return;
         }
-        FabricController.DrainResult r;
+        SnapshotKeeper.DrainResult r;
         try {
             r = controller.setDrained(linkId, state.equals("drained"));
         } catch (IllegalArgumentException e) {

@@ -10,6 +10,7 @@ import io.weft.auth.TokenStore;
 import io.weft.southbound.gnmi.NettyChannels;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The Weft controller without ONOS: {@code ./weft controller --fabric f.json [--kafka host:port]
@@ -23,15 +24,15 @@ import io.weft.southbound.gnmi.ProvisionerConfig;
  */
 public final class StandaloneController implements AutoCloseable {
     private final ControllerOptions options;
-    private final FabricController controller;
+    private final SnapshotKeeper controller;
     private final SnapshotSink sink;
     private final FabricHttpServer http;
     private final ScheduledExecutorService watcher;
-    private final HotspotListener hotspots; // null without Kafka
+    private final LinkEventListener hotspots; // null without Kafka
     private final DeviceProvisioning devices;
 
-    private StandaloneController(ControllerOptions options, FabricController controller, SnapshotSink sink,
-                                 FabricHttpServer http, ScheduledExecutorService watcher, HotspotListener hotspots,
+    private StandaloneController(ControllerOptions options, SnapshotKeeper controller, SnapshotSink sink,
+                                 FabricHttpServer http, ScheduledExecutorService watcher, LinkEventListener hotspots,
                                  DeviceProvisioning devices) {
         this.devices = devices;
         this.options = options;
@@ -70,9 +71,6 @@ public final class StandaloneController implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new StartException(e.getMessage());
         }
-        if (tokens.size() == 0) {
-            err.println("controller: no bearer tokens (WEFT_TOKENS, --tokens-file): PUT /links/<id>/state is refused");
-        }
         KafkaSnapshotSink kafka = null;
         if (options.kafkaBootstrap() != null) {
             kafka = new KafkaSnapshotSink(options.kafkaBootstrap());
@@ -88,7 +86,7 @@ public final class StandaloneController implements AutoCloseable {
                         ProvisionerConfig.DEFAULT_BACKOFF_INITIAL_MS, ProvisionerConfig.DEFAULT_BACKOFF_MAX_MS,
                         options.gnmiResyncMs()), new NettyChannels(), line -> err.println("controller: " + line)),
                 System::getenv, line -> err.println("controller: " + line));
-        FabricController controller = new FabricController(options.fabricFile(), new SnapshotStore(options.stateDir()),
+        SnapshotKeeper controller = new SnapshotKeeper(options.fabricFile(), new SnapshotStore(options.stateDir()),
                 kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line), devices);
         FileWatcher files = new FileWatcher(options.fabricFile());
         // The port first: a controller that cannot serve must not publish a version before it exits.
@@ -110,6 +108,10 @@ public final class StandaloneController implements AutoCloseable {
             closeSink(kafka);
             throw e;
         }
+        // After the fabric loaded: a controller that cannot start says so in one line, nothing else.
+        if (tokens.size() == 0) {
+            err.println("controller: no bearer tokens (WEFT_TOKENS, --tokens-file): PUT /links/<id>/state is refused");
+        }
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "weft-fabric-watch");
             t.setDaemon(true);
@@ -127,8 +129,8 @@ public final class StandaloneController implements AutoCloseable {
                 err.println("controller: watcher: " + e);
             }
         }, options.pollMs(), options.pollMs(), TimeUnit.MILLISECONDS);
-        HotspotListener hotspots = kafka == null ? null
-                : new HotspotListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
+        LinkEventListener hotspots = kafka == null ? null
+                : new LinkEventListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
                         line -> err.println("controller: " + line)).start();
         return new StandaloneController(options, controller, kafka, http, watcher, hotspots, devices);
     }
@@ -137,7 +139,7 @@ public final class StandaloneController implements AutoCloseable {
         return http.port();
     }
 
-    FabricController controller() {
+    SnapshotKeeper controller() {
         return controller;
     }
 
@@ -145,7 +147,7 @@ public final class StandaloneController implements AutoCloseable {
         return "serving " + (options.tls() == null ? "http" : "https") + "://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics; "
                 + "reads " + options.reads().jsonName() + ", writes need an operator token), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
-                        + ", link-down/up from " + HotspotListener.TOPIC)
+                        + ", link-down/up from " + LinkEventListener.TOPIC)
                 + ", watching " + options.fabricFile();
     }
 
@@ -174,14 +176,13 @@ public final class StandaloneController implements AutoCloseable {
         ControllerOptions options;
         try {
             options = ControllerOptions.parse(args, System.getenv("WEFT_KAFKA_BOOTSTRAP"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("controller: " + e.getMessage());
-            System.err.println(ControllerOptions.USAGE);
+        } catch (ParameterException | IllegalArgumentException e) {
+            System.err.println("controller: " + e.getMessage() + " (see --help)");
             System.exit(2);
             return;
         }
         if (options == null) {
-            System.out.println(ControllerOptions.USAGE);
+            System.out.print(ControllerOptions.usage());
             return;
         }
         StandaloneController running;
