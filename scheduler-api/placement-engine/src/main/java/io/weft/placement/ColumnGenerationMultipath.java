@@ -125,6 +125,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     public MultipathResult place(Job job, MultipathOptions opt) throws PlacementException {
         long deadline = System.nanoTime() + opt.timeBudgetMs() * 1_000_000L;
         PlacementResult integral = single.add(job); // validates the job; the fallback and the first columns
+        nicLoads.clear();
         try {
             return solve(job, opt, integral, deadline);
         } finally {
@@ -173,10 +174,20 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             c.maxDemand = Math.max(c.maxDemand, f.demandGbps());
         }
 
+        // NIC arcs carry the same load on every routing: their max is a lower bound, and when the
+        // integral placement reaches it, one path per flow is already optimal.
+        double nic = 0;
+        for (PlacedFlow pf : integral.placed()) {
+            int[] p = single.pathArcs(pf.flow().id());
+            nic = Math.max(nic, Math.max(nicLoad(p[0], integral), nicLoad(p[p.length - 1], integral)));
+        }
+        if (integral.quality().maxLoad() <= nic * (1 + TOL)) {
+            return optimalAsIs(integral, opt, nic);
+        }
         loadNative();
         MPSolver lp = MPSolver.createSolver("GLOP");
         try {
-            MPVariable lambda = lp.makeNumVar(0, MPSolver.infinity(), "lambda");
+            MPVariable lambda = lp.makeNumVar(nic, MPSolver.infinity(), "lambda");
             MPObjective obj = lp.objective();
             obj.setCoefficient(lambda, 1);
             obj.setMinimization();
@@ -253,6 +264,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                 if (yc > 0) {
                     lower = Math.max(lower, priced / yc);
                 }
+                lower = Math.max(lower, nic);
                 // No improving column: the restricted optimum is the optimum over all candidates.
                 exact = added == 0;
                 converged = exact || upper - lower <= TOL * Math.max(upper, EPS);
@@ -545,6 +557,30 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         return false;
     }
 
+    private final Map<Integer, Double> nicLoads = new HashMap<>();
+
+    /** Load / capacity of a NIC arc over the integral placement's flows (memoised per call). */
+    private double nicLoad(int arc, PlacementResult integral) {
+        if (nicLoads.isEmpty()) {
+            for (PlacedFlow pf : integral.placed()) {
+                int[] p = single.pathArcs(pf.flow().id());
+                nicLoads.merge(p[0], pf.flow().demandGbps(), Double::sum);
+                nicLoads.merge(p[p.length - 1], pf.flow().demandGbps(), Double::sum);
+            }
+        }
+        return nicLoads.getOrDefault(arc, 0.0) / ix.capacityGbps[arc];
+    }
+
+    /** The integral placement already meets the NIC bound: one path per flow is optimal, gap 0. */
+    private MultipathResult optimalAsIs(PlacementResult integral, MultipathOptions opt, double nic) {
+        List<MultipathFlow> flows = new ArrayList<>();
+        for (PlacedFlow pf : integral.placed()) {
+            flows.add(new MultipathFlow(pf.flow(), List.of(new WeightedPath(pf.path(), pf.encoding(),
+                    opt.granularity(), 1.0)), null));
+        }
+        return new MultipathResult(flows, integral.unplaced(), null, nic, nic, nic, nic, nic, 0, 0, 0, 0);
+    }
+
     private MultipathResult fallback(PlacementResult integral, MultipathOptions opt, String why) {
         List<MultipathFlow> flows = new ArrayList<>();
         for (PlacedFlow pf : integral.placed()) {
@@ -659,7 +695,10 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     // ------------------------------------------------------------------ pricing
 
     /** A leg's cheapest path under the duals (switch arcs), or no path. */
-    private record Leg(double cost, int[] mid) {
+    private record Leg(double cost, int[] mid, Tree tree) {
+        Leg(double cost, int[] mid) {
+            this(cost, mid, null);
+        }
     }
 
     /**
@@ -670,6 +709,9 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     }
 
     private Priced cheapest(Commodity c, double[] y, Map<Long, Leg> legs) {
+        if (ix.direct && cands.byDistance(c.s) != null) {
+            return cheapestDirect(c, y, legs);
+        }
         Leg direct = leg(c.s, c.d, y, legs);
         double cost = direct == null ? Double.POSITIVE_INFINITY : direct.cost;
         int[] mid = direct == null ? null : direct.mid;
@@ -703,6 +745,128 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             }
         }
         return mid == null && bound == Double.POSITIVE_INFINITY ? null : new Priced(cost, mid, bound);
+    }
+
+    /** Shortest-path trees under y, per source (forward) and per destination (backward), one round. */
+    private record Tree(double[] cost, int[] arc) {
+    }
+
+    /**
+     * Direct networks with a distance matrix: one DP from the source over the switches in distance
+     * order gives the cheapest minimal path to every router (a minimal path goes one hop further at
+     * each step), and one backwards from the destination the cheapest minimal path from every
+     * router; a Valiant path through i costs the sum at i. O(arcs) per distinct source and
+     * destination per round instead of a DAG pass per (switch, router) leg.
+     */
+    private Priced cheapestDirect(Commodity c, double[] y, Map<Long, Leg> legs) {
+        Tree f = tree(c.s, y, true, legs);
+        Tree b = tree(c.d, y, false, legs);
+        double cost = f.cost[c.d];
+        if (cost == Double.POSITIVE_INFINITY) {
+            return null;
+        }
+        double bound = cost;
+        List<double[]> better = new ArrayList<>();
+        for (int i : cands.intermediates()) {
+            if (i == c.s || i == c.d) {
+                continue;
+            }
+            double v = f.cost[i] + b.cost[i];
+            bound = Math.min(bound, v);
+            if (v < cost - TOL * Math.max(cost, EPS)) {
+                better.add(new double[] {v, i});
+            }
+        }
+        better.sort((u, v) -> Double.compare(u[0], v[0]));
+        for (double[] o : better) {
+            int[] p = concat(walkBack(f, c.s, (int) o[1]), walkOn(b, (int) o[1], c.d));
+            if (loopFree(c.s, p)) {
+                return new Priced(o[0], p, bound);
+            }
+        }
+        return new Priced(cost, walkBack(f, c.s, c.d), bound);
+    }
+
+    private int[] walkBack(Tree t, int s, int v) {
+        IntList rev = new IntList();
+        while (v != s) {
+            int a = t.arc[v];
+            rev.add(a);
+            v = ix.arcFrom[a];
+        }
+        int[] p = new int[rev.size()];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = rev.get(p.length - 1 - i);
+        }
+        return p;
+    }
+
+    private int[] walkOn(Tree t, int v, int d) {
+        IntList p = new IntList();
+        while (v != d) {
+            int a = t.arc[v];
+            p.add(a);
+            v = ix.arcTo[a];
+        }
+        return p.toArray();
+    }
+
+    private Tree tree(int root, double[] y, boolean forward, Map<Long, Leg> legs) {
+        long key = forward ? -1 - root : -1 - ix.nodeCount - root;
+        Leg memo = legs.get(key);
+        if (memo != null) {
+            return memo.tree;
+        }
+        double[] cost = new double[ix.nodeCount];
+        int[] arc = new int[ix.nodeCount];
+        Arrays.fill(cost, Double.POSITIVE_INFINITY);
+        int[] order = cands.byDistance(root);
+        int[] tord = cands.transitOrdinals();
+        int[] row = cands.distanceRow(root);
+        cost[root] = 0;
+        if (forward) {
+            for (int v : order) {
+                if (cost[v] == Double.POSITIVE_INFINITY) {
+                    continue;
+                }
+                int next = row[tord[v]] + 1;
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    int ow = tord[w];
+                    if (ow < 0 || row[ow] != next || !ix.usable[a]) {
+                        continue;
+                    }
+                    double x = cost[v] + y[a];
+                    if (x < cost[w]) {
+                        cost[w] = x;
+                        arc[w] = a;
+                    }
+                }
+            }
+        } else {
+            // Backwards: v's cost is its cheapest arc to a switch one hop nearer the root.
+            for (int v : order) {
+                if (v == root) {
+                    continue;
+                }
+                int prev = row[tord[v]] - 1;
+                for (int a : ix.out[v]) {
+                    int w = ix.arcTo[a];
+                    int ow = tord[w];
+                    if (ow < 0 || row[ow] != prev || !ix.usable[a] || cost[w] == Double.POSITIVE_INFINITY) {
+                        continue;
+                    }
+                    double x = cost[w] + y[a];
+                    if (x < cost[v]) {
+                        cost[v] = x;
+                        arc[v] = a;
+                    }
+                }
+            }
+        }
+        Tree t = new Tree(cost, arc);
+        legs.put(key, new Leg(0, null, t));
+        return t;
     }
 
     private Leg leg(int s, int d, double[] y, Map<Long, Leg> legs) {

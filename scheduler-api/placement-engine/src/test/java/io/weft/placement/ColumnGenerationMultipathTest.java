@@ -131,13 +131,27 @@ class ColumnGenerationMultipathTest {
 
     @Test
     void aSpentTimeBudgetFallsBackAndSaysWhy() throws Exception {
-        Fabric f = Fixtures.fatTree(8);
+        Fabric f = slimFly();
         FabricIndex ix = FabricIndex.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
-        Job job = permutation(f, ix, 3, true);
+        Job job = permutation(f, ix, 3, false);
         MultipathResult r = mp.place(job, new MultipathOptions(4, 16, 1));
         assertThat(r.fallback()).contains("time budget 1 ms");
         assertThat(r.flows()).hasSize(job.flows().size());
+        assertThat(r.maxPathsPerFlow()).isEqualTo(1);
+    }
+
+    /** A full-bisection Clos permutation at line rate: the NIC bound is met by one path per flow. */
+    @Test
+    void oneOptimalPathPerFlowIsKeptWithGapZero() throws Exception {
+        Fabric f = Fixtures.fatTree(4);
+        FabricIndex ix = FabricIndex.of(f);
+        ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
+        MultipathResult r = mp.place(permutation(f, ix, 2, false), OPT);
+        assertThat(r.fallback()).isNull();
+        assertThat(r.maxLoad()).isEqualTo(1.0);
+        assertThat(r.lowerBound()).isEqualTo(1.0);
+        assertThat(r.gapBound()).isZero();
         assertThat(r.maxPathsPerFlow()).isEqualTo(1);
     }
 
