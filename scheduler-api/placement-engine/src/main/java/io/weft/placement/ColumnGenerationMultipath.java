@@ -313,7 +313,17 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     }
                 }
             }
-            return build(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns);
+            MultipathResult r = build(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns);
+            double single = integral.quality().maxLoad();
+            if (r.maxLoad() >= single * (1 - TOL)) {
+                // Rounding ate the gain (e.g. an oversubscribed Clos whose integral answer is already optimal).
+                MultipathResult f = fallback(integral, opt, String.format(java.util.Locale.ROOT,
+                        "the rounded weights (max load %.4f) do not beat one path per flow (%.4f)", r.maxLoad(), single));
+                return new MultipathResult(f.flows(), f.unplaced(), f.fallback(), single, r.splittableOptimum(),
+                        r.lowerBound(), r.fractionalMaxLoad(), single, r.roundingBound(), single / r.lowerBound() - 1,
+                        rounds, columns);
+            }
+            return r;
         } finally {
             lp.delete();
         }

@@ -81,14 +81,18 @@ class ColumnGenerationMultipathTest {
             MultipathResult r = mp.place(job, OPT);
             double lp = SplittableLpReference.optimum(ix, job);
             String what = name + " seed " + seed;
-            assertThat(r.fallback()).as(what).isNull();
+            if (r.fallback() != null) {
+                // Only when rounding ate the gain: then the single path is handed out, never worse.
+                assertThat(r.fallback()).as(what).contains("do not beat one path per flow");
+                assertThat(r.maxLoad()).as(what).isEqualTo(r.singlePathMaxLoad());
+            }
             assertThat(r.unplaced()).as(what).isEmpty();
             assertThat(r.splittableOptimum()).as("CG optimum vs reference, %s", what).isCloseTo(lp, within(1e-6 * lp));
             assertThat(r.lowerBound()).as(what).isLessThanOrEqualTo(lp * (1 + 1e-6));
             assertThat(r.fractionalMaxLoad()).as("before rounding, %s", what).isLessThanOrEqualTo(1.05 * lp);
             assertThat(r.maxLoad()).as("after rounding, %s", what)
                     .isLessThanOrEqualTo(r.fractionalMaxLoad() + r.roundingBound() + 1e-9);
-            assertThat(r.maxLoad()).as(what).isLessThanOrEqualTo(r.singlePathMaxLoad() + r.roundingBound() + 1e-9);
+            assertThat(r.maxLoad()).as(what).isLessThanOrEqualTo(r.singlePathMaxLoad());
             assertThat(r.gapBound()).as(what).isCloseTo(r.maxLoad() / r.lowerBound() - 1, within(1e-9));
             assertThat(measuredMaxLoad(ix, r, OPT.granularity())).as(what).isCloseTo(r.maxLoad(), within(1e-9));
             assertWellFormed(ix, plan, job, r, OPT);
