@@ -74,6 +74,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         this.encoder = encoder;
         this.cands = new CandidatePaths(ix);
         this.single = new PlacementEngine(ix, encoder, config);
+        loadNative(); // once per process, outside every job's time budget (it unpacks ~20 MB of natives)
     }
 
     private static void loadNative() {

@@ -11,11 +11,15 @@ import io.weft.fabric.FabricJson;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PlanException;
 import io.weft.plan.Planner;
+import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.FabricIndex;
 import io.weft.placement.Job;
 import io.weft.placement.JobSpec;
 import io.weft.placement.JobSpecJson;
 import io.weft.placement.LinkState;
+import io.weft.placement.MultipathFlow;
+import io.weft.placement.MultipathOptions;
+import io.weft.placement.MultipathResult;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
@@ -24,6 +28,7 @@ import io.weft.placement.PlacementResult;
 import io.weft.placement.Patterns;
 import io.weft.placement.PlanFlowEncoder;
 import io.weft.placement.Unplaced;
+import io.weft.placement.WeightedPath;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,17 +62,21 @@ public final class PlaceCli {
         }
     }
 
+    /** One job from the command line is not latency-bound: the solver may take 30 s before falling back. */
+    static final long CLI_BUDGET_MS = 30_000;
+
     static String run(String[] args) throws UsageError, PlacementException, PlanException, FabricFormatException,
             IOException {
         String fabricFile = null;
         String jobFile = null;
         String tenant = null;
+        MultipathOptions multipath = null;
         Map<String, LinkState> states = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("-h") || a.equals("--help")) {
                 throw new UsageError("usage: ./weft place --fabric f.json --job job.json [--tenant t] "
-                        + "[--down link,...] [--drained link,...]");
+                        + "[--down link,...] [--drained link,...] [--multipath maxPaths/granularity]");
             }
             if (i + 1 >= args.length) {
                 throw new UsageError(a + ": needs a value");
@@ -82,6 +91,17 @@ public final class PlaceCli {
                     break;
                 case "--tenant":
                     tenant = v;
+                    break;
+                case "--multipath":
+                    String[] mg = v.split("/");
+                    try {
+                        multipath = new MultipathOptions(Integer.parseInt(mg[0].trim()),
+                                mg.length > 1 ? Integer.parseInt(mg[1].trim()) : 16,
+                                CLI_BUDGET_MS);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageError("--multipath: expected maxPaths/granularity, e.g. 8/16 (" + e.getMessage()
+                                + ")");
+                    }
                     break;
                 case "--down":
                 case "--drained":
@@ -111,8 +131,67 @@ public final class PlaceCli {
         FabricIndex ix = FabricIndex.of(fabric, states);
         PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
         Job job = Patterns.expand(spec, ix, PlacementConfig.DEFAULTS.maxFlowsPerJob());
+        if (multipath != null) {
+            MultipathResult mr = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS)
+                    .place(job, multipath);
+            return multipathJson(fabric, job, mr);
+        }
         PlacementResult r = engine.add(job);
         return toJson(fabric, job, r);
+    }
+
+    /** Like {@link #toJson}, each flow with its weighted paths, and the multipath quality and bounds. */
+    static String multipathJson(Fabric fabric, Job job, MultipathResult r) throws IOException {
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = m.createObjectNode();
+        root.put("fabric", fabric.id());
+        root.put("job", job.id());
+        root.put("tenant", job.tenant());
+        ArrayNode flows = root.putArray("flows");
+        for (MultipathFlow mf : r.flows()) {
+            ObjectNode f = flows.addObject();
+            f.put("id", mf.flow().id());
+            f.put("src", mf.flow().srcNic());
+            f.put("dst", mf.flow().dstNic());
+            f.put("demandGbps", mf.flow().demandGbps());
+            if (mf.note() != null) {
+                f.put("note", mf.note());
+            }
+            ArrayNode paths = f.putArray("paths");
+            for (WeightedPath wp : mf.paths()) {
+                ObjectNode p = paths.addObject();
+                p.put("weight", wp.weight());
+                p.put("units", wp.units());
+                ArrayNode links = p.putArray("links");
+                for (Arc a : wp.path()) {
+                    links.add(a.link().id());
+                }
+                ArrayNode carriers = p.putArray("carriers");
+                wp.encoding().carriers().forEach(carriers::add);
+                if (wp.encoding().ev() == null) {
+                    p.putNull("ev");
+                } else {
+                    p.put("ev", wp.encoding().ev());
+                }
+            }
+        }
+        ArrayNode unplaced = root.putArray("unplaced");
+        for (Unplaced u : r.unplaced()) {
+            unplaced.addObject().put("id", u.flow().id()).put("reason", u.reason());
+        }
+        ObjectNode q = root.putObject("multipath");
+        q.put("maxLoad", r.maxLoad());
+        q.put("singlePathMaxLoad", r.singlePathMaxLoad());
+        q.put("splittableOptimum", r.splittableOptimum());
+        q.put("lowerBound", r.lowerBound());
+        q.put("fractionalMaxLoad", r.fractionalMaxLoad());
+        q.put("roundingBound", r.roundingBound());
+        q.put("gapBound", r.gapBound());
+        q.put("maxPathsPerFlow", r.maxPathsPerFlow());
+        if (r.fallback() != null) {
+            q.put("fallback", r.fallback());
+        }
+        return m.writeValueAsString(root);
     }
 
     static String toJson(Fabric fabric, Job job, PlacementResult r) throws IOException {
