@@ -2,17 +2,11 @@ package io.weft.scheduler.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.UUID;
 
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.fabric.FabricJson;
-import io.weft.fabric.Link;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.Planner;
-import io.weft.plan.SnapshotJson;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,18 +15,23 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class FabricChangeTest extends ApiTestSupport {
-    private static final AtomicLong SNAPSHOT_VERSION = new AtomicLong(System.currentTimeMillis());
-
     @Test
     void drainMovesFlowsOffTheLinkAndUndrainReopensIt() {
         JsonNode job = createRing("drain", 100, "nic1", "nic4");
         String id = job.get("id").asString();
         String spineLink = fabricLink(job.get("flows").get(0));
 
+        long controllerVersion = get("/v1/fabric", OPERATOR).body().get("version").asLong();
         Reply drained = post("/v1/fabric/links/" + spineLink + "/drain", OPERATOR, "");
-        assertThat(drained.status()).isEqualTo(200);
+        assertThat(drained.status()).as(drained.raw().body()).isEqualTo(200);
         assertThat(drained.body().get("state").asString()).isEqualTo("drained");
         assertThat(drained.body().get("moved").asInt()).isGreaterThanOrEqualTo(1);
+        // The controller owns the state: its snapshot version carries the drain, and the answer names the
+        // flows that snapshot moved here.
+        assertThat(drained.body().get("version").asLong()).isGreaterThan(controllerVersion);
+        assertThat(drained.body().get("movedFlows").toString()).contains(job.get("flows").get(0).get("id").asString());
+        assertThat(get("/v1/fabric", OPERATOR).body().get("version").asLong())
+                .isGreaterThanOrEqualTo(drained.body().get("version").asLong());
 
         JsonNode after = get("/v1/jobs/" + id, SCHEDULER).body();
         for (JsonNode f : after.get("flows")) {
@@ -42,8 +41,13 @@ class FabricChangeTest extends ApiTestSupport {
         assertThat(get("/v1/fabric", OPERATOR).body().get("linkStates").get(spineLink).asString()).isEqualTo("drained");
         assertThat(get("/v1/jobs/" + id + "/history", OPERATOR).body().toString()).contains("drain:" + spineLink);
 
+        Reply again = post("/v1/fabric/links/" + spineLink + "/drain", OPERATOR, "");
+        assertThat(again.body().get("moved").asInt()).as("draining a drained link moves nothing").isZero();
+        assertThat(again.body().get("version").asLong()).isEqualTo(drained.body().get("version").asLong());
+
         Reply undrained = post("/v1/fabric/links/" + spineLink + "/undrain", OPERATOR, "");
         assertThat(undrained.body().get("state").asString()).isEqualTo("up");
+        assertThat(get("/v1/fabric", OPERATOR).body().get("linkStates").get(spineLink).asString()).isEqualTo("up");
         assertThat(post("/v1/fabric/links/no-such-link/drain", OPERATOR, "").body().get("field").asString())
                 .isEqualTo("id");
         delete("/v1/jobs/" + id, SCHEDULER);
@@ -56,12 +60,12 @@ class FabricChangeTest extends ApiTestSupport {
         String down = fabricLink(job.get("flows").get(0));
         long nicVersion = get("/v1/agents/nic2/paths", AGENT_12).body().get("version").asLong();
 
-        FabricPlan plan = Planner.plan(FabricJson.read(FABRIC), null);
-        Map<String, String> states = new LinkedHashMap<>();
-        for (Link l : plan.fabric().links()) {
-            states.put(l.id(), l.id().equals(down) ? "down" : "up");
+        // The collector's link-down reaches the controller (the owner of link states) on weft.hotspots; its
+        // listener joins asynchronously and starts at the topic's end, so the event is re-sent until seen.
+        for (int i = 0; i < 200 && !linkState(down).equals("down"); i++) {
+            hotspot("link-down", down);
+            Thread.sleep(100);
         }
-        publish(plan, states);
 
         JsonNode moved = null;
         for (int i = 0; i < 200 && moved == null; i++) {
@@ -80,13 +84,9 @@ class FabricChangeTest extends ApiTestSupport {
         assertThat(get("/v1/agents/nic2/paths?since=" + nicVersion + "&wait=5", AGENT_12).status()).isEqualTo(200);
         assertThat(get("/v1/fabric", OPERATOR).body().get("linkStates").get(down).asString()).isEqualTo("down");
 
-        states.replaceAll((k, v) -> "up");
-        publish(plan, states);
-        for (int i = 0; i < 200; i++) {
-            if (get("/v1/fabric", OPERATOR).body().get("linkStates").get(down).asString().equals("up")) {
-                break;
-            }
-            Thread.sleep(50);
+        for (int i = 0; i < 200 && !linkState(down).equals("up"); i++) {
+            hotspot("link-up", down);
+            Thread.sleep(100);
         }
         assertThat(get("/v1/fabric", OPERATOR).body().get("linkStates").get(down).asString()).isEqualTo("up");
         delete("/v1/jobs/" + id, SCHEDULER);
@@ -102,13 +102,21 @@ class FabricChangeTest extends ApiTestSupport {
         throw new AssertionError("flow crosses no spine: " + flow);
     }
 
-    private static void publish(FabricPlan plan, Map<String, String> states) throws Exception {
+    private String linkState(String link) {
+        return get("/v1/fabric", OPERATOR).body().get("linkStates").get(link).asString();
+    }
+
+    /** A link-down or link-up event as the telemetry collector writes it (contracts/schemas/hotspot-event). */
+    private static void hotspot(String kind, String linkId) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
+        String event = FabricJson.mapper().createObjectNode().put("schemaVersion", 1)
+                .put("eventId", UUID.randomUUID().toString()).put("kind", kind).put("linkId", linkId)
+                .put("direction", "spine1").put("sampleTimestampNs", "1").put("detectedAt", "2026-01-01T00:00:00Z")
+                .putNull("utilisation").putNull("dropRate").putNull("ecnFraction").putNull("threshold").toString();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
-            String value = SnapshotJson.toTree(plan, states, SNAPSHOT_VERSION.incrementAndGet()).toString();
-            producer.send(new ProducerRecord<>("weft.fabric", plan.fabric().id(), value)).get();
+            producer.send(new ProducerRecord<>("weft.hotspots", linkId, event)).get();
         }
     }
 
