@@ -67,6 +67,8 @@ public class FabricService {
     /** Link states as the controller published them (drains are merged on top); changed only inside a write. */
     private Map<String, String> snapshotStates = Map.of();
     private long snapshotVersion = -1;
+    /** The fabric the snapshot version belongs to: versions count per fabric, a new fabric starts again. */
+    private String snapshotFabricId;
 
     FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, JdbcClient jdbc,
                   FabricProperties props) {
@@ -97,7 +99,10 @@ public class FabricService {
         install(plan, up, 0, "fabric file " + props.file());
     }
 
-    /** Applies a {@code weft.fabric} snapshot; older or equal versions are ignored. */
+    /**
+     * Applies a {@code weft.fabric} snapshot: of the fabric in use, older or equal versions are
+     * ignored; a snapshot of another fabric id replaces the fabric whatever its version.
+     */
     public void applySnapshot(JsonNode snapshot) throws PlanException {
         FabricPlan plan = SnapshotJson.planFromTree(snapshot);
         Map<String, String> states = SnapshotJson.linkStatesFromTree(snapshot);
@@ -107,7 +112,8 @@ public class FabricService {
 
     void install(FabricPlan plan, Map<String, String> states, long version, String source) {
         placement.writeOrFollow("apply " + source, w -> {
-            if (version > 0 && version <= snapshotVersion) {
+            String fabricId = plan.fabric().id();
+            if (version > 0 && fabricId.equals(snapshotFabricId) && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
                 return null;
             }
@@ -120,6 +126,7 @@ public class FabricService {
             boolean sameTopology = !first && sameTopology(w.view().plan(), plan);
             snapshotStates = Map.copyOf(states);
             snapshotVersion = version;
+            snapshotFabricId = fabricId;
             Map<String, LinkState> effective = effective(plan.fabric());
             if (!w.writer()) {
                 // A standby follows the fabric (agents' polls and profiles need it) but places nothing:
