@@ -39,7 +39,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * are never held back. With {@code loadInterval} zero every load is forwarded at once.
  *
  * <p>No repartitioning is needed: a direction is always measured by the same (switch, interface)
- * (see {@link FabricIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
+ * (see {@link InterfaceDirectionIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
  * (one task) owns every direction it sees.
  */
 final class LinkProcessor implements Processor<String, Samples, String, Emitted> {
@@ -59,7 +59,7 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
     private final List<Slot> dirty = new ArrayList<>();
     private final List<Slot> waiting = new ArrayList<>();
     private ProcessorContext<String, Emitted> context;
-    private FabricIndexStore fabric;
+    private InterfaceDirectionIndexStore fabric;
     private KeyValueStore<String, LinkDirection> state;
 
     LinkProcessor(String fabricStoreName, String stateStoreName, DetectionProperties detection,

@@ -13,17 +13,17 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class HotspotListenerTest {
+class LinkEventListenerTest {
 
     @Test
     void linkDownAndUpEventsSetTheLinkStateAndHotspotsAreSkipped(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("fabric.json");
         TestFabrics.write(file, TestFabrics.leafSpine("fab", 2, 2, 400));
         List<String> problems = new ArrayList<>();
-        FabricController controller = new FabricController(file, new SnapshotStore(dir), null, line -> { }, problems::add);
+        SnapshotKeeper controller = new SnapshotKeeper(file, new SnapshotStore(dir), null, line -> { }, problems::add);
         controller.start();
         // Never started: handle() is called directly, no broker needed.
-        HotspotListener listener = new HotspotListener("127.0.0.1:9", "fab", controller, problems::add);
+        LinkEventListener listener = new LinkEventListener("127.0.0.1:9", "fab", controller, problems::add);
         try {
             listener.handle(event("hotspot-start", "leaf1-spine1"));
             assertThat(controller.current().version()).isEqualTo(1);
@@ -35,7 +35,7 @@ class HotspotListenerTest {
 
             assertThatThrownBy(() -> listener.handle(event("link-flap", "leaf1-spine1")))
                     .hasMessage("kind: unknown \"link-flap\"");
-            listener.handle(new ConsumerRecord<>(HotspotListener.TOPIC, 0, 17L, "k", "{not json"));
+            listener.handle(new ConsumerRecord<>(LinkEventListener.TOPIC, 0, 17L, "k", "{not json"));
             assertThat(problems).singleElement().asString().startsWith("weft.hotspots offset 17: skipped:");
         } finally {
             listener.close();
@@ -47,7 +47,7 @@ class HotspotListenerTest {
                 .put("direction", "spine1");
     }
 
-    private static String state(FabricController c, String linkId) throws Exception {
+    private static String state(SnapshotKeeper c, String linkId) throws Exception {
         return FabricJson.mapper().readTree(c.current().json()).path("linkStates").path(linkId).asText();
     }
 }
