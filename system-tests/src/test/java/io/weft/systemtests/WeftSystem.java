@@ -52,7 +52,7 @@ final class WeftSystem implements AutoCloseable {
     static final long TICK_MS = 100;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     /** Kafka clients' INFO lines (configs, rebalances) would bury the services' own in the log tails. */
-    private static final String QUIET_KAFKA = "--logging.level.org.apache.kafka=WARN";
+    static final String QUIET_KAFKA = "--logging.level.org.apache.kafka=WARN";
 
     final Fabric fabric;
     final DevstackEndpoints devstack;
@@ -208,7 +208,7 @@ final class WeftSystem implements AutoCloseable {
         });
     }
 
-    private static void awaitGroupAssigned(DevstackEndpoints devstack, String group, List<ChildService> children) {
+    static void awaitGroupAssigned(DevstackEndpoints devstack, String group, List<ChildService> children) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
         try (Admin admin = Admin.create(p)) {
@@ -234,7 +234,7 @@ final class WeftSystem implements AutoCloseable {
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         } catch (IOException e) {
@@ -251,7 +251,7 @@ final class WeftSystem implements AutoCloseable {
         }
     }
 
-    private static void deleteTree(Path dir) {
+    static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
@@ -275,7 +275,7 @@ final class WeftSystem implements AutoCloseable {
      * jobs it finds on start, so another class's jobs (on another fabric) would occupy paths or fail
      * to re-place. Flyway recreates both schemas.
      */
-    private static void dropServiceSchemas(DevstackEndpoints devstack) {
+    static void dropServiceSchemas(DevstackEndpoints devstack) {
         try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(), devstack.jdbcPassword());
              Statement s = c.createStatement()) {
             s.execute("drop schema if exists scheduler cascade");

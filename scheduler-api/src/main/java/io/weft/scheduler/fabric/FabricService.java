@@ -75,6 +75,8 @@ public class FabricService {
     /** Link states as the controller published them; changed only inside a write (or a standby's follow). */
     private Map<String, String> snapshotStates = Map.of();
     private long snapshotVersion = -1;
+    /** The fabric the snapshot version belongs to: versions count per fabric, a new fabric starts again. */
+    private String snapshotFabricId;
 
     /** What applying each recent snapshot version changed, for drains waiting on it; guarded by itself. */
     private final Map<Long, Applied> applied = new LinkedHashMap<>(16, 0.75f, false) {
@@ -123,7 +125,10 @@ public class FabricService {
         install(plan, up, 0, "fabric file " + props.file());
     }
 
-    /** Applies a {@code weft.fabric} snapshot; older or equal versions are ignored. */
+    /**
+     * Applies a {@code weft.fabric} snapshot: of the fabric in use, older or equal versions are
+     * ignored; a snapshot of another fabric id replaces the fabric whatever its version.
+     */
     public void applySnapshot(JsonNode snapshot) throws PlanException {
         FabricPlan plan = SnapshotJson.planFromTree(snapshot);
         Map<String, String> states = SnapshotJson.linkStatesFromTree(snapshot);
@@ -133,7 +138,8 @@ public class FabricService {
 
     void install(FabricPlan plan, Map<String, String> states, long version, String source) {
         placement.writeOrFollow("apply " + source, w -> {
-            if (version > 0 && version <= snapshotVersion) {
+            String fabricId = plan.fabric().id();
+            if (version > 0 && fabricId.equals(snapshotFabricId) && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
                 return null;
             }
@@ -146,6 +152,7 @@ public class FabricService {
             boolean sameTopology = !first && sameTopology(w.view().plan(), plan);
             snapshotStates = Map.copyOf(states);
             snapshotVersion = version;
+            snapshotFabricId = fabricId;
             Map<String, LinkState> effective = effective(plan.fabric());
             if (!w.writer()) {
                 // A standby follows the fabric (agents' polls and profiles need it) but places nothing:

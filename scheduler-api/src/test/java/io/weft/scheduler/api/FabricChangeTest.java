@@ -3,10 +3,15 @@ package io.weft.scheduler.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Properties;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.fabric.FabricJson;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.plan.SnapshotJson;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,6 +97,78 @@ class FabricChangeTest extends ApiTestSupport {
         delete("/v1/jobs/" + id, SCHEDULER);
     }
 
+    @Test
+    void aReplacedFabricIsInstalledThoughItsVersionsStartAgain() throws Exception {
+        JsonNode job = createRing("new-fabric", 100, "nic1", "nic3");
+        String id = job.get("id").asString();
+        String down = fabricLink(job.get("flows").get(0));
+        FabricPlan plan = Planner.plan(FabricJson.read(FABRIC), null);
+        String oldId = plan.fabric().id();
+        String newId = oldId + "-rebuilt";
+        // The controller's current snapshot, published again at the end so that its next versions apply.
+        JsonNode current = get("/v1/fabric", OPERATOR).body();
+        long currentVersion = current.get("version").asLong();
+        Map<String, String> currentStates = new LinkedHashMap<>();
+        current.get("linkStates").properties().forEach(e -> currentStates.put(e.getKey(), e.getValue().asString()));
+
+        // The controller replaces the fabric: a new id whose versions restart at 1, far below the
+        // versions of the old one, with one link down so that the placement visibly changes.
+        Map<String, String> states = new LinkedHashMap<>();
+        plan.fabric().links().forEach(l -> states.put(l.id(), l.id().equals(down) ? "down" : "up"));
+        send(newId, renamed(plan, states, 1, newId));
+
+        JsonNode fabric = awaitFabric(newId);
+        assertThat(fabric.get("version").asLong()).isEqualTo(1);
+        assertThat(fabric.get("linkStates").get(down).asString()).isEqualTo("down");
+        JsonNode after = get("/v1/jobs/" + id, SCHEDULER).body();
+        for (JsonNode f : after.get("flows")) {
+            assertThat(f.get("state").asString()).isEqualTo("GOOD");
+            assertThat(LinkIds.of(f)).doesNotContain(down);
+        }
+        assertThat(get("/v1/jobs/" + id + "/history", OPERATOR).body().toString()).contains("fabric-changed");
+
+        // Within the new fabric versions still count: a stale v1 taking down the link the flow now
+        // crosses is ignored (no move), and v2 after it is applied.
+        String now = fabricLink(after.get("flows").get(0));
+        Map<String, String> staleStates = new LinkedHashMap<>(states);
+        staleStates.put(now, "down");
+        send(newId, renamed(plan, staleStates, 1, newId));
+        send(newId, renamed(plan, states, 2, newId));
+        for (int i = 0; i < 200 && get("/v1/fabric", OPERATOR).body().get("version").asLong() != 2; i++) {
+            Thread.sleep(50);
+        }
+        JsonNode v2 = get("/v1/fabric", OPERATOR).body();
+        assertThat(v2.get("fabricId").asString()).isEqualTo(newId);
+        assertThat(v2.get("version").asLong()).isEqualTo(2);
+        assertThat(get("/v1/jobs/" + id + "/history", OPERATOR).body().toString()).doesNotContain("link-down:" + now);
+
+        // Back to the controller's fabric (other tests place on it): a fabric change again, at the version
+        // the controller last published, so that its next snapshots are newer.
+        send(oldId, SnapshotJson.toTree(plan, currentStates, currentVersion).toString());
+        JsonNode back = awaitFabric(oldId);
+        assertThat(back.get("linkStates").get(down).asString()).isEqualTo("up");
+        delete("/v1/jobs/" + id, SCHEDULER);
+    }
+
+    /** A snapshot of the plan's fabric under another fabric id. */
+    private static String renamed(FabricPlan plan, Map<String, String> states, long version, String fabricId) {
+        com.fasterxml.jackson.databind.node.ObjectNode tree = SnapshotJson.toTree(plan, states, version);
+        tree.put("fabricId", fabricId);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("fabric")).put("id", fabricId);
+        return tree.toString();
+    }
+
+    private JsonNode awaitFabric(String fabricId) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            JsonNode f = get("/v1/fabric", OPERATOR).body();
+            if (f.get("fabricId").asString().equals(fabricId)) {
+                return f;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("scheduler never placed on fabric " + fabricId);
+    }
+
     /** The first leaf-spine link of a flow's path (the one a drain or failure should move it off). */
     private static String fabricLink(JsonNode flow) {
         for (String l : LinkIds.of(flow)) {
@@ -117,6 +194,15 @@ class FabricChangeTest extends ApiTestSupport {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
             producer.send(new ProducerRecord<>("weft.hotspots", linkId, event)).get();
+        }
+    }
+
+    private static void send(String key, String value) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>("weft.fabric", key, value)).get();
         }
     }
 
