@@ -105,8 +105,11 @@ public final class FlowReport implements TopicValue {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof FlowReport && ((FlowReport) o).nic.equals(nic) && ((FlowReport) o).timestampNs == timestampNs
-                && ((FlowReport) o).flows.equals(flows) && ((FlowReport) o).rejected.equals(rejected);
+        if (!(o instanceof FlowReport)) {
+            return false;
+        }
+        FlowReport r = (FlowReport) o;
+        return r.nic.equals(nic) && r.timestampNs == timestampNs && r.flows.equals(flows) && r.rejected.equals(rejected);
     }
 
     @Override
@@ -166,7 +169,8 @@ public final class FlowReport implements TopicValue {
             String dstNic = o.id("dstNic");
             boolean hasEv = o.has("ev");
             if (hasEv == o.has("carrier")) {
-                throw new ContractException(o.at(hasEv ? "carrier" : "ev"), "exactly one of ev and carrier is required");
+                throw new ContractException(o.at(hasEv ? "carrier" : "ev"),
+                        "exactly one of ev and carrier is required");
             }
             Integer ev = o.optionalInt("ev", 0, 65535);
             String carrier = o.optionalString("carrier", 1);

@@ -12,7 +12,8 @@ class SmallTypesTest {
     @Test
     void directionKeyIsLinkIdArrowToNodeBothWays() {
         DirectionKey k = DirectionKey.of("leaf1-spine1", "spine1");
-        assertThat(k.toString()).isEqualTo("leaf1-spine1>spine1").isEqualTo(DirectionKey.text("leaf1-spine1", "spine1"));
+        assertThat(k.toString()).isEqualTo("leaf1-spine1>spine1")
+                .isEqualTo(DirectionKey.text("leaf1-spine1", "spine1"));
         assertThat(DirectionKey.parse("leaf1-spine1>spine1")).isEqualTo(k).hasSameHashCodeAs(k);
         assertThat(DirectionKey.parse("a>b").linkId()).isEqualTo("a");
         assertThat(DirectionKey.parse("a>b").toNode()).isEqualTo("b");
