@@ -16,9 +16,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.weft.contracts.DirectionKey;
+import io.weft.contracts.HotspotEvent;
 import io.weft.scheduler.config.KafkaProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;
@@ -60,7 +60,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class HotspotListener implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(HotspotListener.class);
-    private static final ObjectMapper JSON2 = new ObjectMapper();
     /** Event ids remembered to drop redeliveries (at-least-once consumption). */
     private static final int SEEN_IDS = 10_000;
 
@@ -78,7 +77,7 @@ public class HotspotListener implements SmartLifecycle {
     private final LoopTimings timings;
     private final CountDownLatch assigned = new CountDownLatch(1);
 
-    private final Map<String, Active> active = new LinkedHashMap<>();
+    private final Map<DirectionKey, Active> active = new LinkedHashMap<>();
     private final Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
@@ -87,7 +86,7 @@ public class HotspotListener implements SmartLifecycle {
     };
     private long interval = -1;
     private final Set<String> movedThisInterval = new HashSet<>();
-    private final Map<String, Integer> usedThisInterval = new HashMap<>();
+    private final Map<DirectionKey, Integer> usedThisInterval = new HashMap<>();
     private final Set<String> unknownLinks = new HashSet<>();
     /** Links down by event whose down state the engine's index (the last snapshot) does not have yet. */
     private final DownLinks downLinks = new DownLinks();
@@ -182,13 +181,9 @@ public class HotspotListener implements SmartLifecycle {
         Instant received = Instant.now();
         HotspotEvent ev;
         try {
-            JsonNode tree = JSON2.readTree(r.value());
-            ev = HotspotEvent.parse(tree);
+            ev = HotspotEvent.fromJson(r.value());
         } catch (IllegalArgumentException e) {
             LOG.warn("skipping {} record at offset {}: {}", props.hotspotsTopic(), r.offset(), e.getMessage());
-            return;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            LOG.warn("skipping {} record at offset {}: not JSON", props.hotspotsTopic(), r.offset());
             return;
         }
         loop.execute(() -> safely("event " + ev.eventId(), () -> onEvent(ev, received)));
@@ -199,18 +194,18 @@ public class HotspotListener implements SmartLifecycle {
             return;
         }
         switch (ev.kind()) {
-            case HotspotEvent.START -> {
-                active.putIfAbsent(ev.key(), new Active(ev, received));
+            case HOTSPOT_START -> {
+                active.putIfAbsent(ev.directionKey(), new Active(ev, received));
                 hotspotPass(ev);
             }
-            case HotspotEvent.END -> active.remove(ev.key());
-            case HotspotEvent.LINK_DOWN -> {
-                active.keySet().removeIf(k -> k.startsWith(ev.linkId() + ">"));
+            case HOTSPOT_END -> active.remove(ev.directionKey());
+            case LINK_DOWN -> {
+                active.keySet().removeIf(k -> k.linkId().equals(ev.linkId()));
                 // Before any pass: from now on no pass may choose the link, whatever the index says.
                 downLinks.reported(ev.linkId());
                 linkDownPass(ev, received);
             }
-            case HotspotEvent.LINK_UP ->
+            case LINK_UP ->
                 // Passes may use the link again once the index does: the controller's next fabric
                 // snapshot brings it back into placement if the last one had it down.
                 downLinks.restored(ev.linkId());
@@ -243,8 +238,7 @@ public class HotspotListener implements SmartLifecycle {
                     continue;
                 }
                 HotspotEvent s = e.getValue().start();
-                hot.add(new HotArc(arc, s.linkId(), s.eventId(), s.detectedAt().toEpochMilli(),
-                        s.sample().getEpochSecond() * 1_000_000_000L + s.sample().getNano()));
+                hot.add(new HotArc(arc, s.linkId(), s.eventId(), s.detectedAt().toEpochMilli(), s.sampleTimestampNs()));
                 used.put(arc, usedThisInterval.getOrDefault(e.getKey(), 0));
                 byId.put(s.eventId(), e.getValue());
             }
@@ -259,7 +253,7 @@ public class HotspotListener implements SmartLifecycle {
             for (Move m : moves) {
                 Active a = byId.get(m.cause().substring(Move.HOTSPOT.length()));
                 origin.put(m, a);
-                usedThisInterval.merge(a.start().key(), 1, Integer::sum);
+                usedThisInterval.merge(a.start().directionKey(), 1, Integer::sum);
                 movedThisInterval.add(m.flowId());
             }
             commit(engine, origin, trigger == null ? "interval" : "hotspot-start", downArcs);
@@ -330,7 +324,7 @@ public class HotspotListener implements SmartLifecycle {
                 continue;
             }
             pinned.add(m);
-            long sampleToEventMs = LoopTimings.millis(cause.sample(), cause.detectedAt());
+            long sampleToEventMs = LoopTimings.millis(cause.sampledAt(), cause.detectedAt());
             long eventToDecisionMs = LoopTimings.millis(cause.detectedAt(), decided);
             String reason = m.cause() + " sample-to-event-ms=" + sampleToEventMs + " event-to-decision-ms="
                     + eventToDecisionMs;
@@ -388,11 +382,11 @@ public class HotspotListener implements SmartLifecycle {
         List<Map<String, Object>> chains = new ArrayList<>();
         for (Active a : causes) {
             HotspotEvent s = a.start();
-            timings.record(s.sample(), s.detectedAt(), committed, woken);
+            timings.record(s.sampledAt(), s.detectedAt(), committed, woken);
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("eventId", s.eventId());
             c.put("linkId", s.linkId());
-            c.put("sampleToEventMs", LoopTimings.millis(s.sample(), s.detectedAt()));
+            c.put("sampleToEventMs", LoopTimings.millis(s.sampledAt(), s.detectedAt()));
             c.put("eventToReceivedMs", LoopTimings.millis(s.detectedAt(), a.received()));
             c.put("eventToCommitMs", LoopTimings.millis(s.detectedAt(), committed));
             c.put("commitToWakeMs", LoopTimings.millis(committed, woken));
@@ -438,7 +432,7 @@ public class HotspotListener implements SmartLifecycle {
                 }
             }
         }
-        warnUnknown(ev.key());
+        warnUnknown(ev.directionKey().toString());
         return -1;
     }
 
