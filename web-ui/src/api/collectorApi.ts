@@ -1,7 +1,7 @@
 // Typed read of the telemetry collector's hotspot history (GET /v1/hotspots on the collector,
 // port 8083 in the demo; rows as contracts/schemas/hotspot-event.schema.json). The collector
 // asks for no token.
-import type { HotspotEvent } from '../domain/hotspots';
+import { HOTSPOT_KINDS, type HotspotEvent, type HotspotKind } from '../domain/hotspots';
 import { ApiError, type Fetch } from './schedulerApi';
 
 export const HOTSPOTS_PATH = '/v1/hotspots';
@@ -24,8 +24,12 @@ export async function fetchHotspots(
       if (typeof r[k] !== 'string')
         throw new ApiError(HOTSPOTS_PATH, res.status, `events[${i}].${k}: must be a string`);
     }
+    const kind = r.kind as string;
+    if (!(HOTSPOT_KINDS as readonly string[]).includes(kind)) {
+      throw new ApiError(HOTSPOTS_PATH, res.status, `events[${i}].kind: must be one of ${HOTSPOT_KINDS.join(', ')}`);
+    }
     return {
-      kind: r.kind as string,
+      kind: kind as HotspotKind,
       linkId: r.linkId as string,
       direction: r.direction as string,
       detectedAt: r.detectedAt as string,
