@@ -65,7 +65,7 @@ public class FabricService {
     private final FabricProperties props;
 
     /** Link states as the controller published them; drains are merged on top. */
-    private Map<String, String> snapshotStates = Map.of();
+    private Map<String, io.weft.contracts.LinkState> snapshotStates = Map.of();
     private long snapshotVersion = -1;
 
     FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, TransactionTemplate tx,
@@ -86,20 +86,20 @@ public class FabricService {
         }
         Fabric f = FabricJson.read(Path.of(props.file()));
         FabricPlan plan = Planner.plan(f, null);
-        Map<String, String> up = new LinkedHashMap<>();
-        f.links().forEach(l -> up.put(l.id(), "up"));
+        Map<String, io.weft.contracts.LinkState> up = new LinkedHashMap<>();
+        f.links().forEach(l -> up.put(l.id(), io.weft.contracts.LinkState.UP));
         install(plan, up, 0, "fabric file " + props.file());
     }
 
     /** Applies a {@code weft.fabric} snapshot; older or equal versions are ignored. */
     public void applySnapshot(JsonNode snapshot) throws PlanException {
         FabricPlan plan = SnapshotJson.planFromTree(snapshot);
-        Map<String, String> states = SnapshotJson.linkStatesFromTree(snapshot);
+        Map<String, io.weft.contracts.LinkState> states = SnapshotJson.linkStatesFromTree(snapshot);
         long version = snapshot.path("version").asLong(0);
         install(plan, states, version, "snapshot v" + version + " of " + plan.fabric().id());
     }
 
-    void install(FabricPlan plan, Map<String, String> states, long version, String source) {
+    void install(FabricPlan plan, Map<String, io.weft.contracts.LinkState> states, long version, String source) {
         synchronized (placement) {
             if (version > 0 && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
@@ -230,7 +230,8 @@ public class FabricService {
         Set<String> drains = new TreeSet<>(jdbc.sql("select link_id from link_drains").query(String.class).list());
         Map<String, LinkState> out = new HashMap<>();
         for (Link l : fabric.links()) {
-            LinkState s = LinkState.valueOf(snapshotStates.getOrDefault(l.id(), "up").toUpperCase(Locale.ROOT));
+            // The placement engine's own LinkState has the same constants (it moves to the contract type next).
+            LinkState s = LinkState.valueOf(snapshotStates.getOrDefault(l.id(), io.weft.contracts.LinkState.UP).name());
             if (s == LinkState.UP && drains.contains(l.id())) {
                 s = LinkState.DRAINED;
             }

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.weft.contracts.LinkState;
+import io.weft.contracts.Topics;
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
@@ -57,9 +59,9 @@ class FabricChangeTest extends ApiTestSupport {
         long nicVersion = get("/v1/agents/nic2/paths", AGENT_12).body().get("version").asLong();
 
         FabricPlan plan = Planner.plan(FabricJson.read(FABRIC), null);
-        Map<String, String> states = new LinkedHashMap<>();
+        Map<String, LinkState> states = new LinkedHashMap<>();
         for (Link l : plan.fabric().links()) {
-            states.put(l.id(), l.id().equals(down) ? "down" : "up");
+            states.put(l.id(), l.id().equals(down) ? LinkState.DOWN : LinkState.UP);
         }
         publish(plan, states);
 
@@ -80,7 +82,7 @@ class FabricChangeTest extends ApiTestSupport {
         assertThat(get("/v1/agents/nic2/paths?since=" + nicVersion + "&wait=5", AGENT_12).status()).isEqualTo(200);
         assertThat(get("/v1/fabric", OPERATOR).body().get("linkStates").get(down).asString()).isEqualTo("down");
 
-        states.replaceAll((k, v) -> "up");
+        states.replaceAll((k, v) -> LinkState.UP);
         publish(plan, states);
         for (int i = 0; i < 200; i++) {
             if (get("/v1/fabric", OPERATOR).body().get("linkStates").get(down).asString().equals("up")) {
@@ -102,13 +104,13 @@ class FabricChangeTest extends ApiTestSupport {
         throw new AssertionError("flow crosses no spine: " + flow);
     }
 
-    private static void publish(FabricPlan plan, Map<String, String> states) throws Exception {
+    private static void publish(FabricPlan plan, Map<String, LinkState> states) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
             String value = SnapshotJson.toTree(plan, states, SNAPSHOT_VERSION.incrementAndGet()).toString();
-            producer.send(new ProducerRecord<>("weft.fabric", plan.fabric().id(), value)).get();
+            producer.send(new ProducerRecord<>(Topics.FABRIC, plan.fabric().id(), value)).get();
         }
     }
 

@@ -12,6 +12,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.FabricJson;
 
 /**
@@ -122,13 +123,13 @@ final class FabricHttpServer implements AutoCloseable {
             return;
         }
         String state = body == null ? "" : body.path("state").asText("");
-        if (!state.equals("drained") && !state.equals("up")) {
+        if (!state.equals(LinkState.DRAINED.json()) && !state.equals(LinkState.UP.json())) {
             send(exchange, 400, error("state: must be \"drained\" or \"up\" (down is what telemetry reports)"));
             return;
         }
         long version;
         try {
-            version = controller.setDrained(linkId, state.equals("drained"));
+            version = controller.setDrained(linkId, state.equals(LinkState.DRAINED.json()));
         } catch (IllegalArgumentException e) {
             send(exchange, 404, error(e.getMessage()));
             return;
