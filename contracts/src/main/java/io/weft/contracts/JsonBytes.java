@@ -12,7 +12,9 @@ import com.fasterxml.jackson.core.io.NumberOutput;
  * context, flush) cost as much as writing the record. Writes exactly what {@link TopicValue#bytes}
  * writes through a Jackson generator for the same calls (a test holds the two byte-equal): compact,
  * doubles in Jackson's shortest (Schubfach) form, non-finite doubles quoted as Jackson does, strings
- * other than plain ASCII quoted by Jackson itself. Not thread-safe; one per record.
+ * other than plain ASCII quoted by Jackson itself. Not thread-safe; one per record. Needs Jackson
+ * 2.14 or later (NumberOutput's fast double writer): the collector has it; the ONOS app, on ONOS's
+ * Jackson 2.11, never writes link loads.
  */
 final class JsonBytes {
     private byte[] buf = new byte[320];
