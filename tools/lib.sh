@@ -86,9 +86,10 @@ build_module() {
   local mod="$1" jar stamp
   jar=$(module_jar "$WEFT_HOME/$mod" || true)
   if [ -n "$jar" ] && [ -d "$WEFT_HOME/$mod/target/lib" ]; then
-    # The module, and what several modules build on: the core, the contracts, the southbound
-    # client and the fabric generators (the netns lab needs both).
-    stamp=$(find "$WEFT_HOME/$mod" "$WEFT_HOME/controller-app/core/src" "$WEFT_HOME/contracts" \
+    # The module, and what several modules build on: the core, the placement engine, the contracts,
+    # the southbound client and the fabric generators (the netns lab needs both).
+    stamp=$(find "$WEFT_HOME/$mod" "$WEFT_HOME/controller-app/fabric-plan/src" "$WEFT_HOME/scheduler-api/placement-engine/src" \
+              "$WEFT_HOME/contracts" \
               "$WEFT_HOME/controller-app/southbound/src" "$WEFT_HOME/lab-topologies/src" -path '*/target' -prune \
               -o -newer "$jar" -type f \( -name '*.java' -o -name 'pom.xml' -o -name '*.json' -o -name '*.yml' \
               -o -name '*.sql' -o -name '*.properties' \) -print -quit 2>/dev/null)

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 /**
  * Writes every switch's DeviceIntent of a fabric file as <out>/<switch>.json, exactly as the
  * controller renders it; the switch agent's end-to-end test pushes these with Set.
- * Usage (from the repo root, after ./mvnw -pl controller-app/core -am install -DskipTests):
+ * Usage (from the repo root, after ./mvnw -pl controller-app/fabric-plan -am install -DskipTests):
  *   java -cp "$(cat /tmp/cp.txt)" lab-topologies/switch-agent/testdata/RenderIntents.java \
  *     contracts/examples/leaf-spine-2x2.json lab-topologies/switch-agent/testdata/ls-2x2
  */

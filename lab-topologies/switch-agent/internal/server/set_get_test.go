@@ -10,7 +10,7 @@ import (
 	"weft.io/switch-agent/internal/nstest"
 )
 
-const golden = "../../../../controller-app/core/src/test/resources/golden/"
+const golden = "../../../../controller-app/fabric-plan/src/test/resources/golden/"
 
 // A switch namespace wired to one peer namespace per port, so the ports are real veths.
 func wire(t *testing.T, ports []string) (sw string, peers []string, portMap string) {

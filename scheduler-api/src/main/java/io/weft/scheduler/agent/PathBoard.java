@@ -199,6 +199,30 @@ public class PathBoard {
         }
     }
 
+    /**
+     * {@link #publishAll} of only the NICs whose version is newer than the board's: for versions that
+     * another replica (or this one, through the change feed) may already have published here.
+     */
+    public void publishNewer(Map<String, Long> committed) {
+        Map<String, Long> newer = new HashMap<>();
+        for (var e : committed.entrySet()) {
+            boolean[] advanced = new boolean[1];
+            versions.compute(e.getKey(), (nic, old) -> {
+                if (old == null || e.getValue() > old) {
+                    advanced[0] = true;
+                    return e.getValue();
+                }
+                return old;
+            });
+            if (advanced[0]) {
+                newer.put(e.getKey(), e.getValue());
+            }
+        }
+        if (!newer.isEmpty()) {
+            publishAll(newer);
+        }
+    }
+
     /** Records a committed version and wakes the NIC's older waiters. Versions never go back. */
     public void publish(String nic, long version) {
         publishAll(Map.of(nic, version));

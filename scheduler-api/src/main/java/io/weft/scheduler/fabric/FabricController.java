@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.weft.fabric.Arc;
 import io.weft.fabric.FabricJson;
 import io.weft.plan.SnapshotJson;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -17,9 +17,9 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import io.weft.scheduler.auth.Caller;
-import io.weft.scheduler.placement.PlacementEngine;
-import io.weft.scheduler.placement.Quality;
+import io.weft.placement.Quality;
 import io.weft.scheduler.web.Ids;
+import io.weft.scheduler.web.Problems;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -59,35 +59,40 @@ class FabricController {
     /** The snapshot the scheduler places on (core's Jackson 2 trees go over as text) plus reservations. */
     @GetMapping(path = "/v1/fabric", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "The fabric snapshot in use, link states and per-direction reservations")
+    @ApiResponse(responseCode = "200", description = "OK")
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_READ,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     FabricState fabric() {
-        synchronized (placement) {
-            FabricView view = placement.view();
-            PlacementEngine engine = placement.engine();
-            double[] loads = engine.arcLoadsGbps();
-            int[] elephants = engine.arcElephants();
-            List<Reservation> res = new ArrayList<>();
-            for (int a = 0; a < loads.length; a++) {
-                if (loads[a] > 0) {
-                    Arc arc = engine.index().arc(a);
-                    double cap = arc.link().capacityGbps();
-                    res.add(new Reservation(arc.link().id(), arc.from(), arc.to(), loads[a], cap, loads[a] / cap,
-                            elephants[a]));
-                }
-            }
-            Map<String, String> states = new LinkedHashMap<>();
-            view.fabric().links().forEach(l -> states.put(l.id(),
-                    view.effective().get(l.id()).name().toLowerCase(Locale.ROOT)));
-            return new FabricState(view.fabric().id(), view.version(),
-                    json.readTree(FabricJson.toTree(view.fabric()).toString()),
-                    json.readTree(SnapshotJson.planTree(view.plan()).toString()),
-                    states, res, engine.quality());
+        FabricView view = placement.view();
+        Reservations reserved = placement.reservations();
+        List<Reservation> res = new ArrayList<>();
+        for (Reservations.Reserved r : reserved.directions()) {
+            res.add(new Reservation(r.link(), r.from(), r.to(), r.reservedGbps(), r.capacityGbps(),
+                    r.reservedGbps() / r.capacityGbps(), r.elephants()));
         }
+        Map<String, String> states = new LinkedHashMap<>();
+        view.fabric().links().forEach(l -> states.put(l.id(),
+                view.effective().get(l.id()).name().toLowerCase(Locale.ROOT)));
+        return new FabricState(view.fabric().id(), view.version(),
+                json.readTree(FabricJson.toTree(view.fabric()).toString()),
+                json.readTree(SnapshotJson.planTree(view.plan()).toString()),
+                states, res, reserved.quality());
     }
 
     @PostMapping(path = "/v1/fabric/links/{id}/drain", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Drain a link: flows leave it, nothing new uses it")
     @ApiResponse(responseCode = "200", description = "the link is drained; what moved")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_WRITE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, true, caller.name());
@@ -97,6 +102,12 @@ class FabricController {
     @Operation(summary = "Put a drained link back in service")
     @ApiResponse(responseCode = "200", description = "the link is back in service")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_WRITE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, false, caller.name());

@@ -27,15 +27,15 @@ import io.weft.scheduler.job.Changes;
 import io.weft.scheduler.job.JobStore;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.job.PathLedger.PathChange;
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.Flow;
-import io.weft.scheduler.placement.Job;
-import io.weft.scheduler.placement.LinkState;
-import io.weft.scheduler.placement.PlacedFlow;
-import io.weft.scheduler.placement.PlacementEngine;
-import io.weft.scheduler.placement.PlacementException;
-import io.weft.scheduler.placement.PlacementResult;
-import io.weft.scheduler.placement.Unplaced;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.LinkState;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementException;
+import io.weft.placement.PlacementResult;
+import io.weft.placement.Unplaced;
 import io.weft.scheduler.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,14 +43,15 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Keeps the placement on the current fabric. A new topology or plan (a snapshot on
  * {@code weft.fabric}, or the fabric file at start-up) gets a fresh engine with every active job
  * placed again in admission order; new link states (down, drained, back up) go through the
  * engine's incremental re-placement. Either way, every flow whose path or encoding changed is
- * recorded with the reason and its agents are woken.
+ * recorded with the reason and its agents are woken. Every change runs through the single writer
+ * ({@link Placement}); on a standby replica a new fabric is only followed, and the engine is rebuilt
+ * from PostgreSQL (as after a restart) when the replica takes the writer lease.
  */
 @Component
 public class FabricService {
@@ -60,23 +61,28 @@ public class FabricService {
     private final JobStore jobs;
     private final PathLedger ledger;
     private final EventLog events;
-    private final TransactionTemplate tx;
     private final JdbcClient jdbc;
     private final FabricProperties props;
 
-    /** Link states as the controller published them; drains are merged on top. */
+    /** Link states as the controller published them (drains are merged on top); changed only inside a write. */
     private Map<String, io.weft.contracts.LinkState> snapshotStates = Map.of();
     private long snapshotVersion = -1;
 
-    FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, TransactionTemplate tx,
-                  JdbcClient jdbc, FabricProperties props) {
+    FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, JdbcClient jdbc,
+                  FabricProperties props) {
         this.placement = placement;
         this.jobs = jobs;
         this.ledger = ledger;
         this.events = events;
-        this.tx = tx;
         this.jdbc = jdbc;
         this.props = props;
+        // Taking the writer lease: the engine is rebuilt as after a restart, with the drains the
+        // previous writer recorded (a standby's view may predate them).
+        placement.onTakeover(w -> {
+            FabricView v = w.view();
+            w.install(new FabricView(v.fabric(), v.plan(), effective(v.fabric()), v.version()));
+            replaceAll(w, "restart");
+        });
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -100,39 +106,47 @@ public class FabricService {
     }
 
     void install(FabricPlan plan, Map<String, io.weft.contracts.LinkState> states, long version, String source) {
-        synchronized (placement) {
+        placement.writeOrFollow("apply " + source, w -> {
             if (version > 0 && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
-                return;
+                return null;
             }
             if (version == 0 && snapshotVersion > 0) {
                 // The controller's snapshot arrived before the start-up file was read: it wins.
                 LOG.info("ignoring {}: already placing on snapshot v{}", source, snapshotVersion);
-                return;
+                return null;
             }
-            boolean first = !placement.ready();
-            boolean sameTopology = !first && sameTopology(placement.view().plan(), plan);
+            boolean first = !w.hasEngine();
+            boolean sameTopology = !first && sameTopology(w.view().plan(), plan);
             snapshotStates = Map.copyOf(states);
             snapshotVersion = version;
             Map<String, LinkState> effective = effective(plan.fabric());
+            if (!w.writer()) {
+                // A standby follows the fabric (agents' polls and profiles need it) but places nothing:
+                // on taking the lease it rebuilds the engine from PostgreSQL on this fabric.
+                w.follow(Placement.viewOf(plan, effective, version));
+                LOG.info("following {} as a standby", source);
+                return null;
+            }
             if (sameTopology) {
-                Map<String, LinkState> before = placement.view().effective();
-                placement.updateStates(effective, version);
-                PlacementResult r = placement.engine().updateLinkStates(effective);
+                Map<String, LinkState> before = w.view().effective();
+                w.follow(new FabricView(w.view().fabric(), w.view().plan(), effective, version));
+                PlacementResult r = w.engine().updateLinkStates(effective);
                 String reason = linkReason(before, effective);
-                recordStateChange(r, reason, "link-states", Map.of("source", source, "reason", reason));
+                recordStateChange(w, r, reason, "link-states", Map.of("source", source, "reason", reason));
             } else {
-                placement.install(Placement.viewOf(plan, effective, version));
-                replaceAll(first ? "restart" : "fabric-changed");
+                w.install(Placement.viewOf(plan, effective, version));
+                replaceAll(w, first ? "restart" : "fabric-changed");
             }
             LOG.info("placing on {} ({} nodes, {} links)", source, plan.fabric().nodes().size(),
                     plan.fabric().links().size());
-        }
+            return null;
+        });
     }
 
     /** Places every active job again on a fresh engine and records the flows that changed. */
-    private void replaceAll(String reason) {
-        PlacementEngine engine = placement.engine();
+    private void replaceAll(Placement.Writing w, String reason) {
+        PlacementEngine engine = w.engine();
         List<JobStore.ActiveJob> active = jobs.activeJobs();
         List<Unplaced> lost = new ArrayList<>();
         for (JobStore.ActiveJob j : active) {
@@ -168,22 +182,26 @@ public class FabricService {
             }
         }
         if (!changes.isEmpty()) {
-            tx.executeWithoutResult(s -> {
+            // On failure the engine holds paths the database does not: it is dropped and rebuilt
+            // from PostgreSQL before the next change.
+            w.commit(s -> {
                 ledger.record(changes);
                 events.append("flows-replaced", reason, Map.of("reason", reason, "flows", changes.size()));
-            });
+                return null;
+            }, w::discardEngine);
         }
         LOG.info("{} active jobs placed ({}), {} flow slices changed", active.size(), reason, changes.size());
     }
 
     /** Drains or undrains a link; returns how many flow slices moved and how many lost their path. */
     public DrainOutcome setDrained(String linkId, boolean drained, String by) {
-        synchronized (placement) {
-            FabricView view = placement.view();
+        return placement.write((drained ? "drain " : "undrain ") + linkId, w -> {
+            FabricView view = w.view();
             if (view.fabric().link(linkId) == null) {
                 throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
             }
-            return tx.execute(s -> {
+            PlacementEngine engine = w.engine();
+            return w.commit(s -> {
                 if (drained) {
                     jdbc.sql("insert into link_drains (link_id, drained_by) values (?, ?) on conflict do nothing")
                             .params(linkId, by).update();
@@ -191,10 +209,10 @@ public class FabricService {
                     jdbc.sql("delete from link_drains where link_id = ?").param(linkId).update();
                 }
                 Map<String, LinkState> effective = effective(view.fabric());
-                placement.updateStates(effective, view.version());
-                PlacementResult r = placement.engine().updateLinkStates(effective);
+                w.follow(new FabricView(view.fabric(), view.plan(), effective, view.version()));
+                PlacementResult r = engine.updateLinkStates(effective);
                 String reason = (drained ? "drain:" : "undrain:") + linkId;
-                List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
+                List<PathChange> changes = Changes.of(r, engine, "", reason, reason);
                 ledger.record(changes);
                 DrainOutcome outcome = new DrainOutcome(linkId, effective.get(linkId).name().toLowerCase(Locale.ROOT),
                         (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
@@ -207,22 +225,28 @@ public class FabricService {
                 payload.put("by", by);
                 events.append(drained ? "link-drained" : "link-undrained", linkId, payload);
                 return outcome;
+            }, () -> {
+                // The drain row rolled back; the engine and view may hold the drain: rebuild both.
+                w.follow(view);
+                w.discardEngine();
             });
-        }
+        });
     }
 
-    private void recordStateChange(PlacementResult r, String reason, String eventType, Map<String, Object> payload) {
-        List<PathChange> changes = Changes.of(r, placement.engine(), "", reason, reason);
+    private void recordStateChange(Placement.Writing w, PlacementResult r, String reason, String eventType,
+                                   Map<String, Object> payload) {
+        List<PathChange> changes = Changes.of(r, w.engine(), "", reason, reason);
         if (changes.isEmpty()) {
             return;
         }
-        tx.executeWithoutResult(s -> {
+        w.commit(s -> {
             ledger.record(changes);
             Map<String, Object> p = new LinkedHashMap<>(payload);
             p.put("flows", changes.size());
             p.put("unplaced", r.unplaced().size());
             events.append("flows-replaced", eventType, p);
-        });
+            return null;
+        }, w::discardEngine);
     }
 
     /** The controller's states with operator drains on top (a down link stays down). */

@@ -4,7 +4,7 @@ import java.util.Map;
 
 import io.weft.fabric.Fabric;
 import io.weft.plan.FabricPlan;
-import io.weft.scheduler.placement.LinkState;
+import io.weft.placement.LinkState;
 
 /**
  * The fabric the scheduler currently places on: topology, SID plan, link states as published by

@@ -7,10 +7,10 @@ import java.util.Set;
 
 import io.weft.fabric.Arc;
 import io.weft.scheduler.job.PathLedger.PathChange;
-import io.weft.scheduler.placement.PlacedFlow;
-import io.weft.scheduler.placement.PlacementEngine;
-import io.weft.scheduler.placement.PlacementResult;
-import io.weft.scheduler.placement.Unplaced;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementResult;
+import io.weft.placement.Unplaced;
 
 /** Turns an engine result into the path changes to record, each with its reason. */
 public final class Changes {

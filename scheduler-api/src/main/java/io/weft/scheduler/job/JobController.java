@@ -3,6 +3,7 @@ package io.weft.scheduler.job;
 import java.net.URI;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -17,6 +18,7 @@ import io.weft.scheduler.job.JobViews.JobView;
 import io.weft.scheduler.job.JobViews.Page;
 import io.weft.scheduler.web.ApiException;
 import io.weft.scheduler.web.Ids;
+import io.weft.scheduler.web.Problems;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -57,6 +59,12 @@ class JobController {
     @ApiResponse(responseCode = "400", description = "bad request; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "409", description = "refused: no path, or the admission limit maxLinkLoad cannot be met", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "422", description = "Idempotency-Key reused with a different body", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_WRITE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     ResponseEntity<JobView> create(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @RequestHeader(name = "Idempotency-Key", required = false)
             @Size(min = 1, max = 200) @Pattern(regexp = "^[\\x21-\\x7e]+$", message = "must be printable ASCII")
@@ -94,6 +102,12 @@ class JobController {
     @Operation(summary = "Release a job (idempotent): its reservations go, its agents are told")
     @ApiResponse(responseCode = "200", description = "the job, released (also when it already was)")
     @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503",
+            description = Problems.STANDBY_WRITE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+                    schema = @Schema(type = "integer")),
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     JobView release(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return jobs.release(caller, id);

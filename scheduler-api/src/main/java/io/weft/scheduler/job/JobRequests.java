@@ -3,7 +3,7 @@ package io.weft.scheduler.job;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.weft.scheduler.placement.JobSpec;
+import io.weft.placement.JobSpec;
 import io.weft.scheduler.web.ApiException;
 
 /**

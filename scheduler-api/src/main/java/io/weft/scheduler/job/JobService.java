@@ -18,27 +18,27 @@ import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.JobStore.FlowRow;
 import io.weft.scheduler.job.JobViews.JobView;
-import io.weft.scheduler.placement.Flow;
-import io.weft.scheduler.placement.Job;
-import io.weft.scheduler.placement.PlacedFlow;
-import io.weft.scheduler.placement.PlacementEngine;
-import io.weft.scheduler.placement.PlacementException;
-import io.weft.scheduler.placement.PlacementResult;
-import io.weft.scheduler.placement.Patterns;
-import io.weft.scheduler.placement.Unplaced;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementException;
+import io.weft.placement.PlacementResult;
+import io.weft.placement.Patterns;
+import io.weft.placement.Unplaced;
 import io.weft.scheduler.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * Admits and releases jobs: expands the request, places it with the engine, checks the admission
  * limit, and records job, flows, paths, versions, idempotency key and event in one transaction.
- * If the transaction fails the engine's reservation is undone, so memory never holds a job the
- * database does not.
+ * Both run as changes of the single writer ({@link Placement#write}): if the transaction fails the
+ * engine's reservation is undone, so memory never holds a job the database does not; on a standby
+ * replica both answer 503 with Retry-After.
  */
 @Component
 class JobService {
@@ -54,18 +54,16 @@ class JobService {
     private final JobStore store;
     private final PathLedger ledger;
     private final EventLog events;
-    private final TransactionTemplate tx;
     private final LimitsProperties limits;
     private final ObjectMapper json;
     private final Timer placeTimer;
 
-    JobService(Placement placement, JobStore store, PathLedger ledger, EventLog events, TransactionTemplate tx,
+    JobService(Placement placement, JobStore store, PathLedger ledger, EventLog events,
                LimitsProperties limits, ObjectMapper json, MeterRegistry meters) {
         this.placement = placement;
         this.store = store;
         this.ledger = ledger;
         this.events = events;
-        this.tx = tx;
         this.limits = limits;
         this.json = json;
         this.placeTimer = Timer.builder("weft.placement.latency").description("engine time to place one job")
@@ -77,7 +75,7 @@ class JobService {
         String hash = sha256(requestJson);
         String tenant = r.tenant() == null ? JobRequests.DEFAULT_TENANT : r.tenant();
         Encoding encoding = r.encoding() == null ? Encoding.BOTH : r.encoding();
-        synchronized (placement) {
+        return placement.write("place a job", w -> {
             if (idempotencyKey != null) {
                 var earlier = store.idempotent(caller.name(), idempotencyKey);
                 if (earlier.isPresent()) {
@@ -89,7 +87,7 @@ class JobService {
                 }
             }
             String jobId = "job-" + UUID.randomUUID();
-            PlacementEngine engine = placement.engine();
+            PlacementEngine engine = w.engine();
             Job job;
             try {
                 job = Patterns.expand(JobRequests.toSpec(jobId, tenant, r), engine.index(), limits.maxFlowsPerJob());
@@ -114,37 +112,33 @@ class JobService {
             long storeStart = System.nanoTime();
             String refusal = refusal(r, encoding, result, jobId);
             if (refusal != null) {
-                reject(engine, jobId, result);
+                reject(w, jobId, result);
                 throw ApiException.conflict(r.maxLinkLoad() != null && refusal.startsWith("max link load")
                         ? "maxLinkLoad" : null, refusal);
             }
-            try {
-                tx.executeWithoutResult(status -> {
-                    store.insertJob(jobId, r, tenant, encoding, requestJson, result.quality().maxLoad(),
-                            result.quality().collisions(), caller.name(), rows);
-                    ledger.record(Changes.of(result, engine, jobId, "placed", "rebalanced:" + jobId));
-                    if (idempotencyKey != null) {
-                        store.insertIdempotencyKey(caller.name(), idempotencyKey, hash, jobId);
-                    }
-                    Map<String, Object> payload = new LinkedHashMap<>();
-                    payload.put("jobId", jobId);
-                    payload.put("name", r.name());
-                    payload.put("tenant", tenant);
-                    payload.put("flows", rows.size());
-                    payload.put("maxLinkLoad", result.quality().maxLoad());
-                    payload.put("moved", result.moved().size());
-                    events.append("job-created", jobId, payload);
-                });
-            } catch (RuntimeException e) {
-                undo(engine, jobId);
-                throw e;
-            }
+            w.commit(status -> {
+                store.insertJob(jobId, r, tenant, encoding, requestJson, result.quality().maxLoad(),
+                        result.quality().collisions(), caller.name(), rows);
+                ledger.record(Changes.of(result, engine, jobId, "placed", "rebalanced:" + jobId));
+                if (idempotencyKey != null) {
+                    store.insertIdempotencyKey(caller.name(), idempotencyKey, hash, jobId);
+                }
+                Map<String, Object> payload = new LinkedHashMap<>();
+                payload.put("jobId", jobId);
+                payload.put("name", r.name());
+                payload.put("tenant", tenant);
+                payload.put("flows", rows.size());
+                payload.put("maxLinkLoad", result.quality().maxLoad());
+                payload.put("moved", result.moved().size());
+                events.append("job-created", jobId, payload);
+                return null;
+            }, () -> undo(engine, jobId));
             long storeNs = System.nanoTime() - storeStart;
             JobView view = store.find(jobId).orElseThrow();
             LOG.info("job {} ({} flow slices): placed in {} ms, stored in {} ms, max link load {}", jobId, rows.size(),
                     placeNs / 1_000_000, storeNs / 1_000_000, result.quality().maxLoad());
             return new Created(view, false);
-        }
+        });
     }
 
     /** Why the placed job must be refused (409), or null to admit it. */
@@ -175,7 +169,8 @@ class JobService {
      * placing it stay where they are now (release does not move anything back), so those moves
      * are still recorded and announced.
      */
-    private void reject(PlacementEngine engine, String jobId, PlacementResult result) {
+    private void reject(Placement.Writing w, String jobId, PlacementResult result) {
+        PlacementEngine engine = w.engine();
         undo(engine, jobId);
         List<PathLedger.PathChange> moved = new ArrayList<>();
         for (String id : result.moved()) {
@@ -185,7 +180,9 @@ class JobService {
             }
         }
         if (!moved.isEmpty()) {
-            tx.executeWithoutResult(status -> ledger.record(moved));
+            // Nothing to undo: those moves stand in the engine whether or not they are recorded
+            // (as before this job came); a failure here is the request's 500.
+            w.commit(status -> ledger.record(moved));
         }
     }
 
@@ -199,24 +196,26 @@ class JobService {
 
     /** Releases a job (idempotent: releasing a released job returns it unchanged). */
     JobView release(Caller caller, String id) {
-        synchronized (placement) {
+        return placement.write("release a job", w -> {
             String state = store.state(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
             if (JobStore.ACTIVE.equals(state)) {
-                if (placement.ready()) {
-                    PlacementEngine engine = placement.engine();
-                    if (engine.jobIds().contains(id)) {
-                        undo(engine, id);
-                    }
+                PlacementEngine engine = placement.ready() ? w.engine() : null;
+                boolean placed = engine != null && engine.jobIds().contains(id);
+                if (placed) {
+                    undo(engine, id);
                 }
-                tx.executeWithoutResult(status -> {
+                // Releasing moved nothing else, so the engine is rebuilt from PostgreSQL if the
+                // release cannot be recorded (the job is still active there).
+                w.commit(status -> {
                     store.markReleased(id);
                     Map<String, Long> versions = ledger.retire(id, store.srcNics(id));
                     store.retireFlows(id, versions);
                     events.append("job-released", id, Map.of("jobId", id, "by", caller.name()));
-                });
+                    return null;
+                }, placed ? w::discardEngine : () -> { });
             }
             return store.find(id).orElseThrow();
-        }
+        });
     }
 
     static String sha256(String text) {

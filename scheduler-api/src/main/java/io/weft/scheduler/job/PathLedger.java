@@ -27,6 +27,8 @@ public class PathLedger {
     /** Flow states of the EV profile (OCP MRC NIC API). */
     public static final String GOOD = "GOOD";
     public static final String DENIED = "DENIED";
+    /** Notification channel of committed version ranges, per schema: payload "min max". */
+    public static final String VERSIONS_CHANNEL_PREFIX = "weft_nic_versions.";
 
     /**
      * One flow slice's new path. {@code arcs} empty and state DENIED when it lost its path (the
@@ -120,7 +122,11 @@ public class PathLedger {
         return versions;
     }
 
-    /** One new version per NIC, from the shared sequence, in one statement. */
+    /**
+     * One new version per NIC, from the shared sequence, in one statement; and a notification of the
+     * range on the version feed's channel, delivered when the transaction commits, so that every
+     * replica wakes the agents polling it ({@code VersionFeed}).
+     */
     private Map<String, Long> nextVersions(List<String> nics) {
         Map<String, Long> out = new LinkedHashMap<>();
         jdbc.sql("insert into nic_versions (nic, version) select n, nextval('nic_version_seq') "
@@ -129,7 +135,24 @@ public class PathLedger {
                 .param(nics.toArray(new String[0]))
                 .query((rs, i) -> out.put(rs.getString(1), rs.getLong(2)))
                 .list();
+        if (!out.isEmpty()) {
+            long min = out.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+            long max = out.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+            jdbc.sql("select pg_notify(?, ?)").params(VERSIONS_CHANNEL_PREFIX + currentSchema(), min + " " + max)
+                    .query((rs, i) -> null).list();
+        }
         return out;
+    }
+
+    private volatile String schema;
+
+    private String currentSchema() {
+        String s = schema;
+        if (s == null) {
+            s = jdbc.sql("select current_schema()").query(String.class).single();
+            schema = s;
+        }
+        return s;
     }
 
     /** "link-down:leaf1-spine2" counts as "link-down": the tag must stay low-cardinality. */

@@ -3,10 +3,10 @@ package io.weft.scheduler.reroute;
 import java.util.Arrays;
 import java.util.Set;
 
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.PlacedFlow;
-import io.weft.scheduler.placement.PlacementEngine;
-import io.weft.scheduler.placement.PlacementException;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementException;
 
 /**
  * Puts one placed flow on the path the policy chose, but only if it is still where the decision

@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.Set;
 
 import io.weft.fabric.Role;
-import io.weft.scheduler.placement.Candidates;
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.PlacedFlow;
-import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.placement.Candidates;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
 
 /**
  * A read-only copy of what {@link ReunionPolicy} needs from the engine: reservations per arc, the

@@ -8,12 +8,16 @@
  *       at most k flows per hot link direction and interval, onto paths whose new arcs stay within
  *       t elephants counting every move of the pass (no herd), never onto a hot arc, never a flow
  *       twice per interval; on link-down, every flow on the link at once.</li>
- *   <li>{@link io.weft.scheduler.reroute.HotspotListener}: consumes {@code weft.hotspots} in its
- *       own group, keeps the hot set, runs the policy per interval and at once on hotspot-start /
- *       link-down, pins the moves in the engine and records them through
- *       {@link io.weft.scheduler.job.PathLedger} (new NIC versions, path history with
+ *   <li>{@link io.weft.scheduler.reroute.HotspotListener}: the loop, on the writer replica only. Its
+ *       parts: {@code HotspotFeed} (the Kafka thread: consumes {@code weft.hotspots} in its own group
+ *       as one static member, parses, hands over), {@code SeenEvents} (drops redeliveries),
+ *       {@code ActiveHotspots} (the hot set and its arcs), {@code MoveBudget} (k per direction and one
+ *       move per flow per interval), {@code MovePins} (pins the moves in the engine, undoes them) and
+ *       {@code PassTimes} (the timing chain). A pass runs as one change of the single writer
+ *       ({@link io.weft.scheduler.fabric.Placement#write}): the policy, the pins, and the record
+ *       through {@link io.weft.scheduler.job.PathLedger} (new NIC versions, path history with
  *       {@code hotspot:<eventId>} or {@code link-down:<linkId>} and timings, a "flows-replaced"
- *       event) in one transaction.</li>
+ *       event) in one transaction, the pins undone if it fails.</li>
  *   <li>Link state between a link-down event and the controller's snapshot:
  *       {@link io.weft.scheduler.reroute.DownLinks} keeps the links down by event that the engine's
  *       index does not have down yet; every pass's view excludes them and the pin refuses them at

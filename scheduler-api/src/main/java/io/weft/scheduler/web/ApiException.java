@@ -10,11 +10,18 @@ import org.springframework.http.HttpStatus;
 public class ApiException extends RuntimeException {
     private final HttpStatus status;
     private final String field;
+    /** Seconds the client should wait before retrying (a Retry-After header), or null. */
+    private final Integer retryAfterSeconds;
 
     public ApiException(HttpStatus status, String field, String detail) {
+        this(status, field, detail, null);
+    }
+
+    public ApiException(HttpStatus status, String field, String detail, Integer retryAfterSeconds) {
         super(detail);
         this.status = status;
         this.field = field;
+        this.retryAfterSeconds = retryAfterSeconds;
     }
 
     public static ApiException badRequest(String field, String detail) {
@@ -35,6 +42,11 @@ public class ApiException extends RuntimeException {
 
     public HttpStatus status() {
         return status;
+    }
+
+    /** Seconds to wait before a retry (sent as Retry-After), or null when a retry would not help. */
+    public Integer retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     /** The culprit request field, or null when the request as a whole is refused. */

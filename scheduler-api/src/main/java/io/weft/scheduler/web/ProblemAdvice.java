@@ -48,7 +48,12 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> api(ApiException e) {
-        return problem(e.status(), e.field(), e.getMessage());
+        ResponseEntity<ProblemDetail> r = problem(e.status(), e.field(), e.getMessage());
+        if (e.retryAfterSeconds() == null) {
+            return r;
+        }
+        return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders())
+                .header(HttpHeaders.RETRY_AFTER, Integer.toString(e.retryAfterSeconds())).body(r.getBody());
     }
 
     @ExceptionHandler(Exception.class)

@@ -18,6 +18,12 @@ public final class Problems {
     /** Extra member naming the request field at fault; clients key their error display on it. */
     public static final String FIELD = "field";
     public static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
+    /** The OpenAPI description of a write refused by a standby replica (503 with Retry-After). */
+    public static final String STANDBY_WRITE = "this replica is a standby (another holds the writer lease, or is "
+            + "taking it over), or there is no fabric yet: retry, here or at another replica";
+    /** The same for a read only the writer can answer (its engine's reservations). */
+    public static final String STANDBY_READ = "this replica is a standby (the writer holds the reservations), "
+            + "or there is no fabric yet: retry";
 
     private static final ObjectMapper MAPPER = JsonMapper.builder().build();
 

@@ -40,6 +40,32 @@ class PathBoardTest {
         assertThat(board.version("nic1")).as("versions never go back").isEqualTo(7);
     }
 
+    /** The change feed's path: a version this board already has (its own commit) wakes and streams nothing. */
+    @Test
+    void publishNewerPassesOnOnlyVersionsTheBoardDoesNotHave() {
+        PathBoard board = new PathBoard(Map.of("nic1", 5L, "nic2", 3L), new SimpleMeterRegistry(), direct, 2);
+        List<String> streamed = new ArrayList<>();
+        board.onPublish(new PathBoard.Listener() {
+            @Override
+            public boolean interested(String nic) {
+                return true;
+            }
+
+            @Override
+            public void published(String nic, long version) {
+                streamed.add(nic + "@" + version);
+            }
+        });
+        List<Long> woken = new ArrayList<>();
+        board.park("nic2", 3, woken::add, () -> { });
+        board.publishNewer(Map.of("nic1", 5L, "nic2", 4L));
+        assertThat(woken).containsExactly(4L);
+        assertThat(streamed).containsExactly("nic2@4");
+        board.publishNewer(Map.of("nic1", 4L, "nic2", 4L));
+        assertThat(streamed).as("nothing newer: nothing again").containsExactly("nic2@4");
+        assertThat(board.version("nic1")).isEqualTo(5);
+    }
+
     @Test
     void onlyNicsWithAgentsAreReadAndTheWorkIsOneTaskPerWriterPerChunk() {
         PathBoard board = new PathBoard(Map.of(), new SimpleMeterRegistry(), direct, 2);

@@ -48,13 +48,13 @@ import tools.jackson.databind.JsonNode;
  */
 @WeftDevstackTest
 class KillRestartRecoveryTest {
-    private static final String SCHEDULER = "kill-sched-token-0123456789";
-    private static final String OPERATOR = "kill-oper-token-0123456789";
-    private static final String AGENT = "kill-agent-token-0123456789";
-    private static final List<String> NICS = List.of("nic1", "nic2", "nic3", "nic4");
-    private static final String TOKENS = "sched:scheduler=" + SCHEDULER + ";ops:operator=" + OPERATOR
+    static final String SCHEDULER = "kill-sched-token-0123456789";
+    static final String OPERATOR = "kill-oper-token-0123456789";
+    static final String AGENT = "kill-agent-token-0123456789";
+    static final List<String> NICS = List.of("nic1", "nic2", "nic3", "nic4");
+    static final String TOKENS = "sched:scheduler=" + SCHEDULER + ";ops:operator=" + OPERATOR
             + ";agents:agent:" + String.join(",", NICS) + "=" + AGENT;
-    private static final Path FABRIC = Path.of("../contracts/examples/leaf-spine-2x2.json").toAbsolutePath()
+    static final Path FABRIC = Path.of("../contracts/examples/leaf-spine-2x2.json").toAbsolutePath()
             .normalize();
     private static final int AGENTS_PER_NIC = 2;
     private static final int SUBMITTERS = 4;
@@ -283,7 +283,7 @@ class KillRestartRecoveryTest {
      * engine's unit: a slice's demand is rounded to it, so the sums compare exactly). Returns the
      * stored flow slice ids by source NIC.
      */
-    private static Map<String, Set<String>> checkReservationsEqualStoredPaths(Api api) throws Exception {
+    static Map<String, Set<String>> checkReservationsEqualStoredPaths(Api api) throws Exception {
         Map<String, Long> expected = new TreeMap<>();
         Map<String, Set<String>> flowsBySrc = new TreeMap<>();
         for (List<String> ids : jobsByName(api).values()) {
@@ -372,7 +372,7 @@ class KillRestartRecoveryTest {
     }
 
     /** Every NIC's current version, from a pull without {@code since}. */
-    private static Map<String, Long> versions(Api api) throws Exception {
+    static Map<String, Long> versions(Api api) throws Exception {
         Map<String, Long> out = new TreeMap<>();
         for (String nic : NICS) {
             out.put(nic, api.read("/v1/agents/" + nic + "/paths", AGENT).get("version").asLong());
@@ -381,7 +381,7 @@ class KillRestartRecoveryTest {
     }
 
     /** Every stored job (paged), by name. */
-    private static Map<String, List<String>> jobsByName(Api api) throws Exception {
+    static Map<String, List<String>> jobsByName(Api api) throws Exception {
         Map<String, List<String>> out = new TreeMap<>();
         int seen = 0;
         for (int page = 0; ; page++) {
@@ -400,7 +400,7 @@ class KillRestartRecoveryTest {
         return "s" + key.substring("stream-".length());
     }
 
-    private static void await(String what, int seconds, Callable<Boolean> condition) throws Exception {
+    static void await(String what, int seconds, Callable<Boolean> condition) throws Exception {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (!condition.call()) {
             if (System.nanoTime() > deadline) {

@@ -9,12 +9,12 @@ import java.util.Set;
 
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.Flow;
-import io.weft.scheduler.placement.Job;
-import io.weft.scheduler.placement.LinkState;
-import io.weft.scheduler.placement.PlacementConfig;
-import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.LinkState;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +59,7 @@ class LinkDownRaceTest {
 
     /** The view the loop builds: the engine's reservations with the links the loop knows are down. */
     private PlacementView view() {
-        return PlacementView.of(engine, new io.weft.scheduler.placement.Candidates(ix), down.arcs(ix));
+        return PlacementView.of(engine, new io.weft.placement.Candidates(ix), down.arcs(ix));
     }
 
     /** What the loop does on a link-down event: remember it, then move the link's flows and pin them. */

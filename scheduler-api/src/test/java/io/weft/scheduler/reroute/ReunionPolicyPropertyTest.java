@@ -15,11 +15,11 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.Role;
 import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.Flow;
-import io.weft.scheduler.placement.Job;
-import io.weft.scheduler.placement.PlacementConfig;
-import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
 import org.junit.jupiter.api.Test;
 
 /**

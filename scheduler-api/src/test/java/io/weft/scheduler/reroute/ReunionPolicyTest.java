@@ -11,13 +11,13 @@ import java.util.Set;
 
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.scheduler.placement.FabricIndex;
-import io.weft.scheduler.placement.Flow;
-import io.weft.scheduler.placement.FlowEncoder;
-import io.weft.scheduler.placement.FlowEncoding;
-import io.weft.scheduler.placement.Job;
-import io.weft.scheduler.placement.PlacementConfig;
-import io.weft.scheduler.placement.PlacementEngine;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.Flow;
+import io.weft.placement.FlowEncoder;
+import io.weft.placement.FlowEncoding;
+import io.weft.placement.Job;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
 import org.junit.jupiter.api.Test;
 
 /** Hand-made leaf-spine cases: 2 leaves, 4 spines, 400G links, 100G flows from leaf1 to leaf2. */

@@ -1,0 +1,301 @@
+package io.weft.placement;
+
+import io.weft.fabric.Role;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Exact link-disjoint assignment on a rearrangeable Clos (Beneš / Clos 1953; colouring form after
+ * Hwang's "The Mathematical Theory of Nonblocking Switching Networks"): with equal line-rate flows
+ * and at most one flow per NIC each way, every leaf-to-leaf flow set is routable with at most one
+ * flow per arc, i.e. max load 1.
+ *
+ * <p>Two-tier: the flows form a bipartite multigraph leaves x leaves of degree at most the number of
+ * uplinks; a proper edge colouring with (spines x parallel links) colours maps each flow to a
+ * spine and a parallel link, each used once per leaf in each direction. Three-tier: the same at pod
+ * level (colour = plane and parallel link, a plane being the set of spines, one per pod, wired to
+ * the same superspines), then, for each plane, pods x pods coloured with (superspines x parallel
+ * links) for the flows leaving their pod.
+ *
+ * <p>Beyond the permutation case: with degree D above the U uplinks (oversubscription, several flows
+ * per NIC) the graph is coloured with ceil(D/U)·U colours and colour c uses uplink c mod U, so every
+ * uplink carries at most ceil(D/U) flows, which some uplink of the busiest leaf must carry anyway:
+ * optimal on two tiers for equal demands and equal uplink capacities. The engine adopts the result
+ * only when it lowers the max load of its heuristic placement.
+ *
+ * <p>Preconditions (checked; {@link #assign} returns null when any fails): no routers; all demands
+ * equal; NICs on leaves with their links up; leaves wired to every spine of their pod with the same
+ * multiplicity, spines of a plane wired to every superspine of the plane with the same multiplicity,
+ * every fabric arc at least the demand. Complexity: O(F · (L + P)) worst case for F flows, L leaves,
+ * P pods.
+ */
+final class ClosExact {
+    private static final double EPS = 1e-9;
+
+    private ClosExact() {
+    }
+
+    static int[][] assign(FabricIndex ix, int[] src, int[] dst, double[] demand) {
+        int f = src.length;
+        if (ix.direct || f == 0) {
+            return null;
+        }
+        double d0 = demand[0];
+        for (int i = 0; i < f; i++) {
+            int up = ix.nicUpArc[src[i]];
+            int down = ix.nicDownArc[dst[i]];
+            if (up < 0 || down < 0 || !ix.usable[up] || !ix.usable[down]) {
+                return null;
+            }
+            if (Math.abs(demand[i] - d0) > EPS * d0) {
+                return null;
+            }
+            if (ix.roles[ix.attach[src[i]]] != Role.LEAF || ix.roles[ix.attach[dst[i]]] != Role.LEAF) {
+                return null;
+            }
+        }
+        Structure st = Structure.of(ix, d0);
+        if (st == null) {
+            return null;
+        }
+        int[][] paths = new int[f][];
+        // Level 1: leaves x leaves, colour = (plane, parallel link).
+        IntList inter = new IntList();
+        for (int i = 0; i < f; i++) {
+            int ls = ix.attach[src[i]];
+            int ld = ix.attach[dst[i]];
+            if (ls == ld) {
+                paths[i] = new int[] {ix.nicUpArc[src[i]], ix.nicDownArc[dst[i]]};
+            } else {
+                inter.add(i);
+            }
+        }
+        int n1 = inter.size();
+        int[] l = new int[n1];
+        int[] r = new int[n1];
+        for (int k = 0; k < n1; k++) {
+            int i = inter.get(k);
+            l[k] = st.leafSlot.get(ix.attach[src[i]]);
+            r[k] = st.leafSlot.get(ix.attach[dst[i]]);
+        }
+        int u1 = st.planes * st.m1;
+        int[] col1 = BipartiteEdgeColouring.colour(st.leaves.length, st.leaves.length, l, r,
+                coloursFor(st.leaves.length, l, r, u1));
+        for (int k = 0; k < n1; k++) {
+            col1[k] %= u1; // colour classes share uplinks round-robin: ceil(degree / uplinks) flows each
+        }
+        // Level 2, per plane: pods x pods for the flows leaving their pod.
+        int[] col2 = new int[n1];
+        if (st.pods > 1) {
+            for (int p = 0; p < st.planes; p++) {
+                IntList mine = new IntList();
+                for (int k = 0; k < n1; k++) {
+                    if (col1[k] / st.m1 == p && st.podOfLeaf[l[k]] != st.podOfLeaf[r[k]]) {
+                        mine.add(k);
+                    }
+                }
+                int[] pl = new int[mine.size()];
+                int[] pr = new int[mine.size()];
+                for (int j = 0; j < pl.length; j++) {
+                    pl[j] = st.podOfLeaf[l[mine.get(j)]];
+                    pr[j] = st.podOfLeaf[r[mine.get(j)]];
+                }
+                int u2 = st.supers[p].length * st.m2;
+                int[] c = BipartiteEdgeColouring.colour(st.pods, st.pods, pl, pr, coloursFor(st.pods, pl, pr, u2));
+                for (int j = 0; j < pl.length; j++) {
+                    col2[mine.get(j)] = c[j] % u2;
+                }
+            }
+        }
+        for (int k = 0; k < n1; k++) {
+            int i = inter.get(k);
+            int plane = col1[k] / st.m1;
+            int k1 = col1[k] % st.m1;
+            int podS = st.podOfLeaf[l[k]];
+            int podD = st.podOfLeaf[r[k]];
+            int spS = st.spine[podS][plane];
+            int spD = st.spine[podD][plane];
+            int upLeaf = st.parallel(ix, st.leaves[l[k]], spS, k1);
+            int downLeaf = st.parallel(ix, st.leaves[r[k]], spD, k1) ^ 1;
+            if (podS == podD) {
+                paths[i] = new int[] {ix.nicUpArc[src[i]], upLeaf, downLeaf, ix.nicDownArc[dst[i]]};
+            } else {
+                int q = st.supers[plane][col2[k] / st.m2];
+                int k2 = col2[k] % st.m2;
+                int upSpine = st.parallel(ix, spS, q, k2);
+                int downSpine = st.parallel(ix, spD, q, k2) ^ 1;
+                paths[i] = new int[] {ix.nicUpArc[src[i]], upLeaf, upSpine, downSpine, downLeaf,
+                    ix.nicDownArc[dst[i]]};
+            }
+        }
+        return paths;
+    }
+
+    /** Colours for a bipartite multigraph: its max degree rounded up to a multiple of the uplink count. */
+    private static int coloursFor(int vertices, int[] l, int[] r, int uplinks) {
+        int[] dl = new int[vertices];
+        int[] dr = new int[vertices];
+        int max = 1;
+        for (int e = 0; e < l.length; e++) {
+            max = Math.max(max, Math.max(++dl[l[e]], ++dr[r[e]]));
+        }
+        return (max + uplinks - 1) / uplinks * uplinks;
+    }
+
+    /** The pod/plane structure of a Clos, or null when the fabric is not a clean rearrangeable one. */
+    static final class Structure {
+        int[] leaves;
+        Map<Integer, Integer> leafSlot = new HashMap<>();
+        int[] podOfLeaf;
+        int pods;
+        int planes;
+        /** spine[pod][plane]. */
+        int[][] spine;
+        /** supers[plane] = superspines of the plane, in fabric order. */
+        int[][] supers;
+        int m1;
+        int m2;
+
+        /** The k-th usable arc from {@code from} to {@code to}, in fabric order. */
+        int parallel(FabricIndex ix, int from, int to, int k) {
+            for (int a : ix.out[from]) {
+                if (ix.arcTo[a] == to && k-- == 0) {
+                    return a;
+                }
+            }
+            throw new IllegalStateException("missing parallel link " + ix.nodeIds[from] + " -> " + ix.nodeIds[to]);
+        }
+
+        static Structure of(FabricIndex ix, double demand) {
+            Structure st = new Structure();
+            List<Integer> leafList = new ArrayList<>();
+            for (int n = 0; n < ix.nodeCount; n++) {
+                if (ix.roles[n] == Role.LEAF) {
+                    st.leafSlot.put(n, leafList.size());
+                    leafList.add(n);
+                }
+            }
+            st.leaves = leafList.stream().mapToInt(Integer::intValue).toArray();
+            // Pods: leaves grouped by the exact multiset of spines they reach.
+            Map<String, Integer> podKey = new LinkedHashMap<>();
+            List<int[]> podSpines = new ArrayList<>();
+            st.podOfLeaf = new int[st.leaves.length];
+            st.m1 = -1;
+            for (int li = 0; li < st.leaves.length; li++) {
+                Map<Integer, Integer> mult = neighbours(ix, st.leaves[li], Role.SPINE, demand);
+                if (mult == null || mult.isEmpty()) {
+                    return null;
+                }
+                for (int m : mult.values()) {
+                    if (st.m1 == -1) {
+                        st.m1 = m;
+                    } else if (st.m1 != m) {
+                        return null;
+                    }
+                }
+                int[] sp = mult.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+                String key = Arrays.toString(sp);
+                Integer pod = podKey.get(key);
+                if (pod == null) {
+                    pod = podKey.size();
+                    podKey.put(key, pod);
+                    podSpines.add(sp);
+                }
+                st.podOfLeaf[li] = pod;
+            }
+            st.pods = podKey.size();
+            boolean[] spineSeen = new boolean[ix.nodeCount];
+            for (int[] sp : podSpines) {
+                if (sp.length != podSpines.get(0).length) {
+                    return null;
+                }
+                for (int s : sp) {
+                    if (spineSeen[s]) {
+                        return null; // a spine shared by two pods: not a clean Clos
+                    }
+                    spineSeen[s] = true;
+                }
+            }
+            st.planes = podSpines.get(0).length;
+            st.spine = new int[st.pods][st.planes];
+            if (st.pods == 1) {
+                st.spine[0] = podSpines.get(0);
+                st.supers = new int[st.planes][0];
+                st.m2 = 1;
+                return st;
+            }
+            // Planes: spines grouped by the superspines they reach; one spine per pod per plane.
+            Map<String, Integer> planeKey = new LinkedHashMap<>();
+            List<int[]> planeSupers = new ArrayList<>();
+            st.m2 = -1;
+            for (int p = 0; p < st.pods; p++) {
+                boolean[] used = new boolean[st.planes];
+                for (int s : podSpines.get(p)) {
+                    Map<Integer, Integer> mult = neighbours(ix, s, Role.SUPERSPINE, demand);
+                    if (mult == null || mult.isEmpty()) {
+                        return null;
+                    }
+                    for (int m : mult.values()) {
+                        if (st.m2 == -1) {
+                            st.m2 = m;
+                        } else if (st.m2 != m) {
+                            return null;
+                        }
+                    }
+                    int[] sup = mult.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+                    String key = Arrays.toString(sup);
+                    Integer plane = planeKey.get(key);
+                    if (plane == null) {
+                        plane = planeKey.size();
+                        if (plane >= st.planes) {
+                            return null;
+                        }
+                        planeKey.put(key, plane);
+                        planeSupers.add(sup);
+                    }
+                    if (used[plane]) {
+                        return null;
+                    }
+                    used[plane] = true;
+                    st.spine[p][plane] = s;
+                }
+            }
+            boolean[] superSeen = new boolean[ix.nodeCount];
+            st.supers = new int[st.planes][];
+            for (int p = 0; p < st.planes; p++) {
+                st.supers[p] = planeSupers.get(p);
+                for (int q : st.supers[p]) {
+                    if (superSeen[q]) {
+                        return null;
+                    }
+                    superSeen[q] = true;
+                }
+            }
+            return st;
+        }
+
+        /**
+         * Usable parallel-link counts from {@code n} to its neighbours of {@code role}; null when an
+         * arc towards them (either way) is slower than the demand or a neighbour of another switch
+         * role is attached above.
+         */
+        private static Map<Integer, Integer> neighbours(FabricIndex ix, int n, Role role, double demand) {
+            Map<Integer, Integer> mult = new LinkedHashMap<>();
+            for (int a : ix.out[n]) {
+                int w = ix.arcTo[a];
+                if (ix.tier[w] <= ix.tier[n]) {
+                    continue;
+                }
+                if (ix.roles[w] != role || ix.capacityGbps[a] < demand * (1 - EPS)) {
+                    return null;
+                }
+                mult.merge(w, 1, Integer::sum);
+            }
+            return mult;
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.weft.placement;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A fabric snapshot as dense int indices, built once per snapshot so the placement inner loops
+ * touch only arrays. Link i becomes arcs 2i (a to b) and 2i+1 (b to a); the numbering depends only
+ * on the link list, so loads indexed by arc survive a change of link states ({@link #withStates}).
+ *
+ * <p>Down and drained links are kept in the arrays (flows on them must be found) but are absent
+ * from the adjacency lists, so no search can use them.
+ */
+public final class FabricIndex {
+    /** Tier of a role in the up/down (valley-free) sense: NIC 0, leaf and router 1, spine 2, superspine 3. */
+    static int tierOf(Role r) {
+        switch (r) {
+            case NIC:
+                return 0;
+            case LEAF:
+            case ROUTER:
+                return 1;
+            case SPINE:
+                return 2;
+            default:
+                return 3;
+        }
+    }
+
+    private final Fabric fabric;
+    private final Map<String, LinkState> states;
+    final int nodeCount;
+    final String[] nodeIds;
+    final Role[] roles;
+    final int[] tier;
+    private final Map<String, Integer> nodeIndex;
+    private final Map<String, Integer> linkIndex;
+    final int arcCount;
+    final Arc[] arcs;
+    final int[] arcFrom;
+    final int[] arcTo;
+    final double[] capacityGbps;
+    final boolean[] usable;
+    /** Usable arcs leaving each node, in fabric file order (deterministic searches). */
+    final int[][] out;
+    /** For a NIC: its attachment switch, its up arc (NIC to switch) and down arc; -1 otherwise or when down. */
+    final int[] attach;
+    final int[] nicUpArc;
+    final int[] nicDownArc;
+    /** True when the fabric has routers (Dragonfly, Slim Fly): direct network, minimal + Valiant paths. */
+    final boolean direct;
+
+    private FabricIndex(Fabric fabric, Map<String, LinkState> states, FabricIndex shared) {
+        this.fabric = fabric;
+        this.states = Map.copyOf(states);
+        if (shared != null) {
+            nodeCount = shared.nodeCount;
+            nodeIds = shared.nodeIds;
+            roles = shared.roles;
+            tier = shared.tier;
+            nodeIndex = shared.nodeIndex;
+            linkIndex = shared.linkIndex;
+            arcCount = shared.arcCount;
+            arcs = shared.arcs;
+            arcFrom = shared.arcFrom;
+            arcTo = shared.arcTo;
+            capacityGbps = shared.capacityGbps;
+            direct = shared.direct;
+        } else {
+            List<Node> nodes = fabric.nodes();
+            nodeCount = nodes.size();
+            nodeIds = new String[nodeCount];
+            roles = new Role[nodeCount];
+            tier = new int[nodeCount];
+            nodeIndex = new HashMap<>(nodeCount * 2);
+            boolean routers = false;
+            for (int i = 0; i < nodeCount; i++) {
+                Node n = nodes.get(i);
+                nodeIds[i] = n.id();
+                roles[i] = n.role();
+                tier[i] = tierOf(n.role());
+                nodeIndex.putIfAbsent(n.id(), i);
+                routers |= n.role() == Role.ROUTER;
+            }
+            direct = routers;
+            List<Link> links = fabric.links();
+            linkIndex = new HashMap<>(links.size() * 2);
+            arcCount = links.size() * 2;
+            arcs = new Arc[arcCount];
+            arcFrom = new int[arcCount];
+            arcTo = new int[arcCount];
+            capacityGbps = new double[arcCount];
+            for (int i = 0; i < links.size(); i++) {
+                Link l = links.get(i);
+                linkIndex.putIfAbsent(l.id(), i);
+                Integer a = nodeIndex.get(l.a().node());
+                Integer b = nodeIndex.get(l.b().node());
+                if (a == null || b == null) {
+                    throw new IllegalArgumentException("link " + l.id() + " has an end on an unknown node");
+                }
+                arcs[2 * i] = new Arc(l, l.a().node());
+                arcs[2 * i + 1] = new Arc(l, l.b().node());
+                arcFrom[2 * i] = a;
+                arcTo[2 * i] = b;
+                arcFrom[2 * i + 1] = b;
+                arcTo[2 * i + 1] = a;
+                capacityGbps[2 * i] = l.capacityGbps();
+                capacityGbps[2 * i + 1] = l.capacityGbps();
+            }
+        }
+        usable = new boolean[arcCount];
+        List<Link> links = fabric.links();
+        for (int i = 0; i < links.size(); i++) {
+            LinkState s = this.states.getOrDefault(links.get(i).id(), LinkState.UP);
+            boolean up = s.usable() && links.get(i).capacityGbps() > 0 && arcFrom[2 * i] != arcTo[2 * i];
+            usable[2 * i] = up;
+            usable[2 * i + 1] = up;
+        }
+        List<List<Integer>> adj = new ArrayList<>(nodeCount);
+        for (int i = 0; i < nodeCount; i++) {
+            adj.add(new ArrayList<>());
+        }
+        for (int a = 0; a < arcCount; a += 2) {
+            // Interleave by link so each node's list follows fabric file order.
+            for (int d = 0; d < 2; d++) {
+                if (usable[a + d]) {
+                    adj.get(arcFrom[a + d]).add(a + d);
+                }
+            }
+        }
+        out = new int[nodeCount][];
+        for (int i = 0; i < nodeCount; i++) {
+            out[i] = adj.get(i).stream().mapToInt(Integer::intValue).toArray();
+        }
+        attach = new int[nodeCount];
+        nicUpArc = new int[nodeCount];
+        nicDownArc = new int[nodeCount];
+        Arrays.fill(attach, -1);
+        Arrays.fill(nicUpArc, -1);
+        Arrays.fill(nicDownArc, -1);
+        for (int n = 0; n < nodeCount; n++) {
+            if (roles[n] != Role.NIC) {
+                continue;
+            }
+            for (int a : out[n]) {
+                if (roles[arcTo[a]].isSwitch()) {
+                    attach[n] = arcTo[a];
+                    nicUpArc[n] = a;
+                    nicDownArc[n] = a ^ 1;
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Index of a fabric with every link up. */
+    public static FabricIndex of(Fabric fabric) {
+        return new FabricIndex(fabric, Map.of(), null);
+    }
+
+    /** Index of a fabric with the given link states (links not named are UP). */
+    public static FabricIndex of(Fabric fabric, Map<String, LinkState> linkStates) {
+        return new FabricIndex(fabric, linkStates, null);
+    }
+
+    /** The same fabric with new link states; arc numbering is unchanged. */
+    public FabricIndex withStates(Map<String, LinkState> linkStates) {
+        return new FabricIndex(fabric, linkStates, this);
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    public Map<String, LinkState> linkStates() {
+        return states;
+    }
+
+    public LinkState state(String linkId) {
+        return states.getOrDefault(linkId, LinkState.UP);
+    }
+
+    /** Node index, or -1 when unknown. */
+    public int node(String id) {
+        Integer i = nodeIndex.get(id);
+        return i == null ? -1 : i;
+    }
+
+    public int arcCount() {
+        return arcCount;
+    }
+
+    public Arc arc(int a) {
+        return arcs[a];
+    }
+
+    /** Arc index of a link direction leaving {@code fromNode}, or -1. */
+    public int arcOf(String linkId, String fromNode) {
+        Integer i = linkIndex.get(linkId);
+        if (i == null) {
+            return -1;
+        }
+        if (nodeIds[arcFrom[2 * i]].equals(fromNode)) {
+            return 2 * i;
+        }
+        return nodeIds[arcFrom[2 * i + 1]].equals(fromNode) ? 2 * i + 1 : -1;
+    }
+
+    /** Both arc indices of a link ({@code 2i, 2i+1}), or null when unknown. */
+    public int[] arcsOfLink(String linkId) {
+        Integer i = linkIndex.get(linkId);
+        return i == null ? null : new int[] {2 * i, 2 * i + 1};
+    }
+
+    public String nodeId(int n) {
+        return nodeIds[n];
+    }
+
+    public Role role(int n) {
+        return roles[n];
+    }
+
+    public boolean usable(int arc) {
+        return usable[arc];
+    }
+
+    public double capacityGbps(int arc) {
+        return capacityGbps[arc];
+    }
+
+    public int from(int arc) {
+        return arcFrom[arc];
+    }
+
+    public int to(int arc) {
+        return arcTo[arc];
+    }
+}

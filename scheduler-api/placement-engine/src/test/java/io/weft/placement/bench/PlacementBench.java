@@ -1,0 +1,573 @@
+package io.weft.placement.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Role;
+import io.weft.lab.fabric.DragonflyGenerator;
+import io.weft.lab.fabric.FatTreeGenerator;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.lab.fabric.RailGenerator;
+import io.weft.lab.fabric.SlimFlyGenerator;
+import io.weft.plan.Planner;
+import io.weft.placement.Candidates;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.Flow;
+import io.weft.placement.FlowEncoder;
+import io.weft.placement.FlowEncoding;
+import io.weft.placement.Job;
+import io.weft.placement.JobSpec;
+import io.weft.placement.LinkState;
+import io.weft.placement.Patterns;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementResult;
+import io.weft.placement.PlanFlowEncoder;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * {@code ./weft bench placement [--json] [--quick] [--case substring]}: the fixed placement suite of
+ * the placement engine's goals and the named targets. Each case: warm-up runs, then timed runs of {@code add(job)} on a
+ * live engine (released between runs, so the per-snapshot candidate cache is warm, as in service),
+ * encodings included (the real plan encoder, which proves every path by its forwarding walk).
+ * Then quality: max load, the lower bound (LP over the candidate paths, or a cut bound when the LP
+ * is too big, labelled), collisions, ECMP baseline over seeds, max-min fair slowest rates.
+ */
+public final class PlacementBench {
+    private static final FlowEncoder NO_ENCODING = (p, t) -> new FlowEncoding(List.of(), List.of(), null);
+
+    private final boolean json;
+    private final boolean quick;
+    private final String filter;
+    private final Map<String, Fabric> fabrics = new LinkedHashMap<>();
+    private final Map<String, FlowEncoder> encoders = new LinkedHashMap<>();
+
+    private PlacementBench(boolean json, boolean quick, String filter) {
+        this.json = json;
+        this.quick = quick;
+        this.filter = filter;
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean json = false;
+        boolean quick = false;
+        String filter = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--json":
+                    json = true;
+                    break;
+                case "--quick":
+                    quick = true;
+                    break;
+                case "--case":
+                    filter = args[++i];
+                    break;
+                case "--no-encode":
+                    System.setProperty("weft.bench.encode", "false");
+                    break;
+                default:
+                    System.err.println("weft bench placement: unknown option " + args[i]
+                            + " (--json, --quick, --case substring)");
+                    System.exit(2);
+            }
+        }
+        new PlacementBench(json, quick, filter).run();
+    }
+
+    // ------------------------------------------------------------------ suite
+
+    record Case(String name, String fabricKey, Supplier<Fabric> fabric, double failed,
+                Function<Fabric, JobSpec> job, boolean big) {
+    }
+
+    private List<Case> suite() {
+        List<Case> c = new ArrayList<>();
+        Supplier<Fabric> ls8 = () -> LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(8, 8, 8));
+        Supplier<Fabric> ls8o = () -> LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(8, 8, 16));
+        Supplier<Fabric> ls32 = () -> LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(32, 32, 32));
+        Supplier<Fabric> ls32o = () -> LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(32, 32, 64));
+        Supplier<Fabric> ft16 = () -> FatTreeGenerator.generate(FatTreeGenerator.kary(16));
+        Supplier<Fabric> ft32 = () -> FatTreeGenerator.generate(FatTreeGenerator.kary(32));
+        Supplier<Fabric> rail = () -> RailGenerator.generate(new RailGenerator.Params(null, 128, 8, 16, 16, 1,
+                400, 400, 100, 500));
+        Supplier<Fabric> df = () -> DragonflyGenerator.generate(DragonflyGenerator.Params.of(4, 8, 4));
+        Supplier<Fabric> sf = () -> SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(7));
+        c.add(new Case("ls8x8 1:1 ring", "ls8", ls8, 0, PlacementBench::ring, false));
+        c.add(new Case("ls8x8 1:1 perm", "ls8", ls8, 0, PlacementBench::perm, false));
+        c.add(new Case("ls8x8 1:1 perm 5%fail", "ls8", ls8, 0.05, PlacementBench::perm, false));
+        c.add(new Case("ls8x8 1:1 perm mixed", "ls8", ls8, 0, PlacementBench::permMixed, false));
+        c.add(new Case("ls8x8 1:1 all-to-all", "ls8", ls8, 0, f -> a2a(f, 0), false));
+        c.add(new Case("ls8x8 2:1 perm", "ls8o", ls8o, 0, PlacementBench::perm, false));
+        c.add(new Case("ls32x32 1:1 ring", "ls32", ls32, 0, PlacementBench::ring, false));
+        c.add(new Case("ls32x32 1:1 perm", "ls32", ls32, 0, PlacementBench::perm, false));
+        c.add(new Case("ls32x32 1:1 perm 5%fail", "ls32", ls32, 0.05, PlacementBench::perm, false));
+        c.add(new Case("ls32x32 1:1 perm mixed", "ls32", ls32, 0, PlacementBench::permMixed, false));
+        c.add(new Case("ls32x32 1:1 a2a 8 peers", "ls32", ls32, 0, f -> a2a(f, 8), false));
+        c.add(new Case("ls32x32 2:1 perm", "ls32o", ls32o, 0, PlacementBench::perm, false));
+        c.add(new Case("ft16 ring", "ft16", ft16, 0, PlacementBench::ring, false));
+        c.add(new Case("ft16 perm", "ft16", ft16, 0, PlacementBench::perm, false));
+        c.add(new Case("ft16 perm 5%fail", "ft16", ft16, 0.05, PlacementBench::perm, false));
+        c.add(new Case("ft16 perm mixed", "ft16", ft16, 0, PlacementBench::permMixed, false));
+        c.add(new Case("ft16 a2a 8 peers", "ft16", ft16, 0, f -> a2a(f, 8), false));
+        c.add(new Case("ft32 ring", "ft32", ft32, 0, PlacementBench::ring, true));
+        c.add(new Case("ft32 perm", "ft32", ft32, 0, PlacementBench::perm, true));
+        c.add(new Case("ft32 perm 5%fail", "ft32", ft32, 0.05, PlacementBench::perm, true));
+        c.add(new Case("rail8 ring (per rail)", "rail", rail, 0, PlacementBench::ring, false));
+        c.add(new Case("rail8 perm", "rail", rail, 0, PlacementBench::perm, false));
+        c.add(new Case("rail8 perm 5%fail", "rail", rail, 0.05, PlacementBench::perm, false));
+        c.add(new Case("df(4,8,4) ring", "df", df, 0, PlacementBench::ring, false));
+        c.add(new Case("df(4,8,4) perm", "df", df, 0, PlacementBench::perm, false));
+        c.add(new Case("df(4,8,4) perm 5%fail", "df", df, 0.05, PlacementBench::perm, false));
+        c.add(new Case("df(4,8,4) group A->B", "df", df, 0, PlacementBench::groupToGroup, false));
+        c.add(new Case("df(4,8,4) a2a 8 peers", "df", df, 0, f -> a2a(f, 8), false));
+        c.add(new Case("sf(q=7) perm", "sf", sf, 0, PlacementBench::perm, false));
+        c.add(new Case("sf(q=7) perm 5%fail", "sf", sf, 0.05, PlacementBench::perm, false));
+        c.add(new Case("sf(q=7) a2a 4 peers", "sf", sf, 0, f -> a2a(f, 4), false));
+        return c;
+    }
+
+    static List<String> nics(Fabric f) {
+        List<String> out = new ArrayList<>();
+        f.nodesWithRole(Role.NIC).forEach(n -> out.add(n.id()));
+        return out;
+    }
+
+    static double nicGbps(Fabric f) {
+        String nic = f.nodesWithRole(Role.NIC).get(0).id();
+        return f.linksOf(nic).get(0).capacityGbps();
+    }
+
+    /** Ring over all NICs in a random rank order (the scheduler did not align ranks with leaves). */
+    static JobSpec ring(Fabric f) {
+        List<String> eps = nics(f);
+        Collections.shuffle(eps, new Random(3));
+        return JobSpec.of("ring", "ring", eps, nicGbps(f));
+    }
+
+    /** A random derangement at line rate: every NIC sends one flow and receives one. */
+    static JobSpec perm(Fabric f) {
+        return permutation(f, false);
+    }
+
+    static JobSpec permMixed(Fabric f) {
+        return permutation(f, true);
+    }
+
+    private static JobSpec permutation(Fabric f, boolean mixed) {
+        List<String> src = nics(f);
+        List<String> dst = new ArrayList<>(src);
+        Random rnd = new Random(5);
+        Collections.shuffle(dst, rnd);
+        for (int i = 0; i < src.size(); i++) {
+            if (src.get(i).equals(dst.get(i))) {
+                Collections.swap(dst, i, (i + 1) % dst.size());
+            }
+        }
+        double rate = nicGbps(f);
+        double[] sizes = {rate / 4, rate / 2, rate};
+        List<JobSpec.FlowSpec> flows = new ArrayList<>();
+        for (int i = 0; i < src.size(); i++) {
+            flows.add(new JobSpec.FlowSpec(src.get(i), dst.get(i), mixed ? sizes[rnd.nextInt(3)] : rate));
+        }
+        return new JobSpec("perm", null, "explicit", null, rate, 1, 0, null, flows);
+    }
+
+    /** All-to-all (peers 0 = every other NIC) with each NIC injecting its line rate in total. */
+    static JobSpec a2a(Fabric f, int peers) {
+        List<String> eps = nics(f);
+        int n = peers == 0 ? eps.size() - 1 : peers;
+        return JobSpec.of("a2a", "all-to-all", eps, nicGbps(f) / n).withConcurrentPeers(peers);
+    }
+
+    /** Dragonfly adversarial: every NIC of group 0 sends at line rate to a NIC of group 1. */
+    static JobSpec groupToGroup(Fabric f) {
+        List<String> a = new ArrayList<>();
+        List<String> b = new ArrayList<>();
+        for (String nic : nics(f)) {
+            String router = f.linksOf(nic).get(0).otherEnd(nic).node();
+            int g = f.node(router).group();
+            if (g == 0) {
+                a.add(nic);
+            } else if (g == 1) {
+                b.add(nic);
+            }
+        }
+        List<JobSpec.FlowSpec> flows = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            flows.add(new JobSpec.FlowSpec(a.get(i), b.get(i), nicGbps(f)));
+        }
+        return new JobSpec("adv", null, "explicit", null, nicGbps(f), 1, 0, null, flows);
+    }
+
+    static Map<String, LinkState> failures(Fabric f, double fraction) {
+        Map<String, LinkState> m = new LinkedHashMap<>();
+        Random rnd = new Random(7);
+        for (Link l : f.links()) {
+            boolean fabricLink = f.node(l.a().node()).role().isSwitch() && f.node(l.b().node()).role().isSwitch();
+            if (fabricLink && rnd.nextDouble() < fraction) {
+                m.put(l.id(), LinkState.DOWN);
+            }
+        }
+        return m;
+    }
+
+    // ------------------------------------------------------------------ running
+
+    private Fabric fabric(String key, Supplier<Fabric> make) {
+        return fabrics.computeIfAbsent(key, k -> make.get());
+    }
+
+    private FlowEncoder encoder(String key, Fabric f) {
+        return encoders.computeIfAbsent(key, k -> {
+            if (System.getProperty("weft.bench.encode", "true").equals("false")) {
+                return NO_ENCODING;
+            }
+            try {
+                return new PlanFlowEncoder(Planner.plan(f, null));
+            } catch (Exception e) {
+                System.err.println("weft bench: no plan for " + key + " (" + e.getMessage() + "): encodings skipped");
+                return NO_ENCODING;
+            }
+        });
+    }
+
+    record Timing(double medianMs, double p99Ms) {
+    }
+
+    static Timing timing(double[] ms) {
+        double[] s = ms.clone();
+        Arrays.sort(s);
+        int p99 = (int) Math.ceil(0.99 * s.length) - 1;
+        return new Timing(s[s.length / 2], s[Math.max(0, p99)]);
+    }
+
+    /**
+     * Wall and CPU time of each timed run, and bytes allocated by the thread. On a machine shared
+     * with other busy processes wall time includes waiting for a core; the thread's CPU time does
+     * not, so the two together tell the engine's cost from the machine's load.
+     */
+    static final class Runs {
+        final double[] wallMs;
+        final double[] cpuMs;
+        final long[] allocBytes;
+
+        Runs(int n) {
+            wallMs = new double[n];
+            cpuMs = new double[n];
+            allocBytes = new long[n];
+        }
+
+        Timing wall() {
+            return timing(wallMs);
+        }
+
+        Timing cpu() {
+            return timing(cpuMs);
+        }
+
+        double minWallMs() {
+            return Arrays.stream(wallMs).min().getAsDouble();
+        }
+
+        double medianAllocMb() {
+            long[] s = allocBytes.clone();
+            Arrays.sort(s);
+            return s[s.length / 2] / (1024.0 * 1024.0);
+        }
+    }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /** Times {@code body} {@code warm + runs} times, keeping the last {@code runs}; {@code between} runs untimed before each. */
+    static Runs measure(int warm, int runs, ThrowingRunnable between, ThrowingRunnable body) throws Exception {
+        Runs r = new Runs(runs);
+        long tid = Thread.currentThread().getId();
+        com.sun.management.ThreadMXBean alloc = THREADS instanceof com.sun.management.ThreadMXBean
+                ? (com.sun.management.ThreadMXBean) THREADS : null;
+        for (int i = 0; i < warm + runs; i++) {
+            if (between != null) {
+                between.run();
+            }
+            long a0 = alloc == null ? 0 : alloc.getThreadAllocatedBytes(tid);
+            long c0 = THREADS.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            body.run();
+            long t1 = System.nanoTime();
+            long c1 = THREADS.getCurrentThreadCpuTime();
+            long a1 = alloc == null ? 0 : alloc.getThreadAllocatedBytes(tid);
+            if (i >= warm) {
+                r.wallMs[i - warm] = (t1 - t0) / 1e6;
+                r.cpuMs[i - warm] = (c1 - c0) / 1e6;
+                r.allocBytes[i - warm] = a1 - a0;
+            }
+        }
+        return r;
+    }
+
+    interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    private void run() throws Exception {
+        if (!json) {
+            System.out.printf(Locale.ROOT, "%-26s %7s %9s %9s %9s %9s %8s %8s %-8s %6s %6s %8s %9s %9s%n", "case",
+                    "flows", "med ms", "p99 ms", "cpu med", "cpu p99", "maxload", "bound", "kind", "ratio", "coll", "ecmpMax", "ecmpSlow", "weftSlow");
+        }
+        for (Case c : suite()) {
+            if ((filter != null && !c.name().contains(filter)) || (quick && c.big())) {
+                continue;
+            }
+            runCase(c);
+        }
+        if (filter == null || filter.contains("target")) {
+            targets();
+        }
+    }
+
+    private void runCase(Case c) throws Exception {
+        Fabric f = fabric(c.fabricKey(), c.fabric());
+        FabricIndex ix = FabricIndex.of(f, failures(f, c.failed()));
+        PlacementEngine engine = new PlacementEngine(ix, encoder(c.fabricKey(), f), PlacementConfig.DEFAULTS);
+        Job job = Patterns.expand(c.job().apply(f), ix, 1 << 20);
+        int warm = quick ? 1 : (c.big() ? 3 : 8);
+        int runs = quick ? 3 : (c.big() ? 5 : 15);
+        PlacementResult[] last = new PlacementResult[1];
+        Runs runsOf = measure(warm, runs, () -> {
+            if (last[0] != null) {
+                engine.release(job.id());
+            }
+        }, () -> last[0] = engine.add(job));
+        PlacementResult r = last[0];
+        Timing t = runsOf.wall();
+        Timing cpu = runsOf.cpu();
+        int n = job.flows().size();
+        int[] src = new int[n];
+        int[] dst = new int[n];
+        double[] dem = new double[n];
+        for (int i = 0; i < n; i++) {
+            Flow fl = job.flows().get(i);
+            src[i] = ix.node(fl.srcNic());
+            dst[i] = ix.node(fl.dstNic());
+            dem[i] = fl.demandGbps();
+        }
+        Candidates cands = new Candidates(ix);
+        LowerBound.Bound lb = LowerBound.integral(LowerBound.of(cands, src, dst, dem,
+                ix.fabric().nodesWithRole(Role.ROUTER).size() > 0), ix, dem);
+        Ecmp.Result ecmp = Ecmp.run(cands, src, dst, dem, quick ? 20 : 100, true);
+        double[] cap = new double[ix.arcCount()];
+        for (int a = 0; a < cap.length; a++) {
+            cap[a] = ix.capacityGbps(a);
+        }
+        List<int[]> paths = new ArrayList<>();
+        List<Double> pd = new ArrayList<>();
+        for (Flow fl : job.flows()) {
+            int[] p = engine.pathArcs(fl.id());
+            if (p != null) {
+                paths.add(p);
+                pd.add(fl.demandGbps());
+            }
+        }
+        double weftSlow = MaxMinFair.min(MaxMinFair.rates(cap, paths, pd.stream().mapToDouble(Double::doubleValue)
+                .toArray()));
+        double maxLoad = r.quality().maxLoad();
+        String note = r.unplaced().isEmpty() ? "" : r.unplaced().size() + " unplaced";
+        row(c.name(), n, t, cpu, maxLoad, lb, r.quality().collisions(), ecmp, weftSlow, note);
+    }
+
+    private void row(String name, int flows, Timing t, Timing cpu, double maxLoad, LowerBound.Bound lb, int coll,
+                     Ecmp.Result ecmp, double weftSlow, String note) {
+        double ratio = lb.value() > 0 ? maxLoad / lb.value() : Double.NaN;
+        if (json) {
+            ObjectNode o = new ObjectMapper().createObjectNode();
+            o.put("case", name);
+            o.put("flows", flows);
+            o.put("time_ms_median", round(t.medianMs()));
+            o.put("time_ms_p99", round(t.p99Ms()));
+            o.put("cpu_ms_median", round(cpu.medianMs()));
+            o.put("cpu_ms_p99", round(cpu.p99Ms()));
+            o.put("max_load", round(maxLoad));
+            o.put("lp_bound", round(lb.value()));
+            o.put("bound_kind", lb.kind());
+            o.put("ratio", round(ratio));
+            o.put("collisions", coll);
+            o.put("ecmp_max_load", round(ecmp.expectedMaxLoad()));
+            o.put("ecmp_slowest_rate", round(ecmp.expectedSlowestGbps()));
+            o.put("weft_slowest_rate", round(weftSlow));
+            if (!note.isEmpty()) {
+                o.put("note", note);
+            }
+            System.out.println(o);
+        } else {
+            System.out.printf(Locale.ROOT,
+                    "%-26s %7d %9.3f %9.3f %9.3f %9.3f %8.3f %8.3f %-8s %6.3f %6d %8.3f %9.1f %9.1f %s%n",
+                    name, flows, t.medianMs(), t.p99Ms(), cpu.medianMs(), cpu.p99Ms(), maxLoad, lb.value(), lb.kind(),
+                    ratio, coll,
+                    ecmp.expectedMaxLoad(), ecmp.expectedSlowestGbps(), weftSlow, note);
+        }
+        System.out.flush();
+    }
+
+    private static double round(double v) {
+        return Double.isNaN(v) ? v : Math.round(v * 1e4) / 1e4;
+    }
+
+    // ------------------------------------------------------------------ named targets
+
+    private void target(String name, String value, String target, boolean met, String note) {
+        if (json) {
+            ObjectNode o = new ObjectMapper().createObjectNode();
+            o.put("target", name);
+            o.put("value", value);
+            o.put("goal", target);
+            o.put("met", met);
+            if (!note.isEmpty()) {
+                o.put("note", note);
+            }
+            System.out.println(o);
+        } else {
+            System.out.printf(Locale.ROOT, "target %-52s %-50s goal %-12s %s %s%n", name, value, target,
+                    met ? "MET" : "MISSED", note);
+        }
+        System.out.flush();
+    }
+
+    private void targets() throws Exception {
+        if (!json) {
+            System.out.println();
+        }
+        // 4,096-GPU ring on a 3-tier Clos: 16 pods x 16 leaves x 16 NICs, 16 spines per pod, 256 superspines.
+        Fabric clos = FatTreeGenerator.generate(new FatTreeGenerator.Params("clos-4096", 16, 16, 16, 256, 16,
+                400, 400, 400, 100, 500, 1000));
+        FabricIndex ix = FabricIndex.of(clos);
+        Job ring = Patterns.expand(ring(clos), ix, 1 << 20);
+        // Warm: the plan encoder has proven this job's switch paths before (a job placed again, or
+        // another job over the same leaf/spine paths). Cold: its cache is emptied before every run.
+        for (String mode : new String[] {"none", "warm", "cold"}) {
+            FlowEncoder enc = mode.equals("none") ? NO_ENCODING : encoder("clos-4096", clos);
+            PlacementEngine e = new PlacementEngine(ix, enc, PlacementConfig.DEFAULTS);
+            long[] p0 = proofCounts(enc);
+            Runs r = timeAdd(e, ring, enc, mode.equals("cold"), quick ? 3 : 60, quick ? 10 : 100);
+            timeTarget("4096-GPU ring, 3-tier Clos, p99" + suffix(mode), r, 10, "max load "
+                    + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
+        }
+        // 65,536 flows: fat-tree k=32 (8,192 NICs), all-to-all with 8 concurrent peers.
+        Fabric ft32 = fabric("ft32", () -> FatTreeGenerator.generate(FatTreeGenerator.kary(32)));
+        FabricIndex ix32 = FabricIndex.of(ft32);
+        Job big = Patterns.expand(a2a(ft32, 8), ix32, 1 << 20);
+        for (String mode : new String[] {"none", "warm", "cold"}) {
+            FlowEncoder enc = mode.equals("none") ? NO_ENCODING : encoder("ft32", ft32);
+            PlacementEngine e = new PlacementEngine(ix32, enc, PlacementConfig.DEFAULTS);
+            long[] p0 = proofCounts(enc);
+            Runs r = timeAdd(e, big, enc, mode.equals("cold"), quick ? 1 : 3, quick ? 2 : 7);
+            timeTarget(big.flows().size() + " flows (ft32 a2a 8 peers)" + suffix(mode), r, 100,
+                    "max load " + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
+            if (mode.equals("cold")) {
+                continue;
+            }
+            // Re-place the flows of the hottest fabric link, repeatedly, on the 65,536 placed flows.
+            int warm = quick ? 2 : 10;
+            int[] moved = {0};
+            String[] hotLink = new String[1];
+            Runs h = measure(warm, quick ? 10 : 40, () -> hotLink[0] = hottestFabricLink(e, ix32),
+                    () -> moved[0] += e.replaceLinks(List.of(hotLink[0])).moved().size());
+            timeTarget("re-place one hot link (65,536 placed)" + suffix(mode), h, 1,
+                    String.format(Locale.ROOT, "%.1f flows moved per call", moved[0] / (double) (h.wallMs.length
+                            + warm)));
+        }
+        // Heap held by an engine with 65,536 placed, encoded flows (candidate cache included).
+        long before = usedHeap();
+        PlacementEngine e = new PlacementEngine(ix32, encoder("ft32", ft32), PlacementConfig.DEFAULTS);
+        e.add(big);
+        long after = usedHeap();
+        target("engine heap, 65,536 placed flows", (after - before) / (1024 * 1024) + " MB", "<= 256 MB",
+                after - before <= 256L * 1024 * 1024, "used heap after GC, engine + encodings + candidate cache; "
+                        + e.quality().placedFlows() + " placed");
+    }
+
+    private static long[] proofCounts(FlowEncoder enc) {
+        return enc instanceof PlanFlowEncoder p ? new long[] {p.proofs(), p.cacheHits()} : null;
+    }
+
+    /** Walk proofs and cache hits of the encoder during the calls (warm-up included). */
+    private static String proofNote(FlowEncoder enc, long[] before, Runs r) {
+        if (before == null) {
+            return "";
+        }
+        long[] now = proofCounts(enc);
+        return String.format(Locale.ROOT, "; %d walk proofs, %d cache hits over warm-up + %d timed calls",
+                now[0] - before[0], now[1] - before[1], r.wallMs.length);
+    }
+
+    private static String suffix(String mode) {
+        switch (mode) {
+            case "none":
+                return " (engine only)";
+            case "cold":
+                return " (cold encoding cache)";
+            default:
+                return "";
+        }
+    }
+
+    /** A timing target on the p99 of wall time, with CPU time and allocation alongside. */
+    private void timeTarget(String name, Runs r, double goalMs, String note) {
+        Timing w = r.wall();
+        Timing c = r.cpu();
+        String f = goalMs < 5 ? "%.3f" : "%.1f";
+        String value = String.format(Locale.ROOT, "p99 " + f + " ms, median " + f + ", min " + f
+                + "; cpu p99 " + f + ", median " + f, w.p99Ms(), w.medianMs(), r.minWallMs(), c.p99Ms(),
+                c.medianMs());
+        target(name, value, "<= " + (long) goalMs + " ms", w.p99Ms() <= goalMs,
+                note + String.format(Locale.ROOT, "; %.1f MB allocated per call (median)", r.medianAllocMb()));
+    }
+
+    /** {@code add(job)} timed on a live engine (released between runs); {@code cold} empties the encoder's cache. */
+    private static Runs timeAdd(PlacementEngine e, Job job, FlowEncoder enc, boolean cold, int warm, int runs)
+            throws Exception {
+        boolean[] placed = {false};
+        return measure(warm, runs, () -> {
+            if (placed[0]) {
+                e.release(job.id());
+            }
+            if (cold && enc instanceof PlanFlowEncoder p) {
+                p.clearCache();
+            }
+        }, () -> {
+            e.add(job);
+            placed[0] = true;
+        });
+    }
+
+    private static String hottestFabricLink(PlacementEngine e, FabricIndex ix) {
+        double[] load = e.arcLoadsGbps();
+        int best = -1;
+        for (int a = 0; a < load.length; a++) {
+            boolean fabricArc = ix.role(ix.from(a)).isSwitch() && ix.role(ix.to(a)).isSwitch();
+            if (fabricArc && (best < 0 || load[a] / ix.capacityGbps(a) > load[best] / ix.capacityGbps(best))) {
+                best = a;
+            }
+        }
+        return ix.arc(best).link().id();
+    }
+
+    private static long usedHeap() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}

@@ -1,0 +1,57 @@
+package io.weft.placement.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.fabric.FabricJson;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.placement.PlacementException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlaceCliTest {
+    @TempDir
+    Path dir;
+
+    private Path fabric() throws Exception {
+        Path f = dir.resolve("fabric.json");
+        Files.writeString(f, FabricJson.write(LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 2))));
+        return f;
+    }
+
+    @Test
+    void placesAJobFromFilesAndPrintsPathsAndEncodings() throws Exception {
+        Path job = dir.resolve("job.json");
+        Files.writeString(job, "{\"name\":\"r\",\"pattern\":\"ring\",\"endpoints\":[\"leaf1-nic1\",\"leaf2-nic1\","
+                + "\"leaf1-nic2\",\"leaf2-nic2\"],\"demandGbps\":400,\"order\":\"auto\"}");
+        JsonNode out = new ObjectMapper().readTree(PlaceCli.run(new String[] {"--fabric", fabric().toString(),
+            "--job", job.toString(), "--down", "leaf1-spine1"}));
+        assertThat(out.get("flows")).hasSize(4);
+        assertThat(out.get("unplaced")).isEmpty();
+        for (JsonNode f : out.get("flows")) {
+            assertThat(f.get("carriers").get(0).asText()).startsWith("fcbb:bb00:");
+            assertThat(f.get("links").toString()).doesNotContain("\"leaf1-spine1\"");
+            assertThat(f.get("nodes").get(0).asText()).isEqualTo(f.get("src").asText());
+        }
+        // Auto order: leaf1-nic1 -> leaf1-nic2 -> leaf2-nic1 -> leaf2-nic2: two flows cross the fabric.
+        assertThat(out.get("quality").get("maxLoad").asDouble()).isEqualTo(1.0);
+    }
+
+    @Test
+    void badJobFileNamesTheField() throws Exception {
+        Path job = dir.resolve("job.json");
+        Files.writeString(job, "{\"name\":\"r\",\"pattern\":\"ring\",\"endpoints\":[\"leaf1-nic1\"],\"colour\":1}");
+        assertThatThrownBy(() -> PlaceCli.run(new String[] {"--fabric", fabric().toString(), "--job", job.toString()}))
+                .isInstanceOf(PlacementException.class).hasMessage("colour: unknown field");
+        Files.writeString(job, "{\"name\":\"r\",\"pattern\":\"ring\",\"endpoints\":[\"leaf1-nic1\",\"x\"],"
+                + "\"demandGbps\":1}");
+        assertThatThrownBy(() -> PlaceCli.run(new String[] {"--fabric", fabric().toString(), "--job", job.toString()}))
+                .hasMessageStartingWith("endpoints[1]: unknown NIC");
+        assertThatThrownBy(() -> PlaceCli.run(new String[] {"--job", job.toString()}))
+                .hasMessageContaining("--fabric and --job are required");
+    }
+}
