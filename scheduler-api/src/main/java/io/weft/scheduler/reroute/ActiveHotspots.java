@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.weft.contracts.DirectionKey;
 import io.weft.contracts.HotspotEvent;
 import io.weft.placement.FabricIndex;
 import org.slf4j.Logger;
@@ -39,7 +40,7 @@ final class ActiveHotspots {
     }
 
     void linkDown(String linkId) {
-        active.keySet().removeIf(k -> k.startsWith(linkId + ">"));
+        active.keySet().removeIf(k -> DirectionKey.parse(k).linkId().equals(linkId));
     }
 
     boolean isEmpty() {

@@ -26,7 +26,7 @@ class ActiveHotspotsTest {
         HotspotEvent e = event("h1", HotspotEvents.START, "leaf1-spine1", "spine1");
         active.started(e, Instant.now());
         budget.roll(0);
-        budget.spend(e.key(), "f1");
+        budget.spend(e.directionKey().toString(), "f1");
         ActiveHotspots.Hot hot = active.resolve(ix, budget, true);
         int arc = ix.arcOf("leaf1-spine1", "leaf1");
         assertThat(hot.arcs()).singleElement().satisfies(h -> {
