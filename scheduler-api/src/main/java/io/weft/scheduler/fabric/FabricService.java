@@ -6,13 +6,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
@@ -30,7 +30,6 @@ import io.weft.scheduler.job.PathLedger.PathChange;
 import io.weft.placement.FabricIndex;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
-import io.weft.placement.LinkState;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;
@@ -65,7 +64,7 @@ public class FabricService {
     private final FabricProperties props;
 
     /** Link states as the controller published them (drains are merged on top); changed only inside a write. */
-    private Map<String, io.weft.contracts.LinkState> snapshotStates = Map.of();
+    private Map<String, LinkState> snapshotStates = Map.of();
     private long snapshotVersion = -1;
 
     FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, JdbcClient jdbc,
@@ -92,20 +91,20 @@ public class FabricService {
         }
         Fabric f = FabricJson.read(Path.of(props.file()));
         FabricPlan plan = Planner.plan(f, null);
-        Map<String, io.weft.contracts.LinkState> up = new LinkedHashMap<>();
-        f.links().forEach(l -> up.put(l.id(), io.weft.contracts.LinkState.UP));
+        Map<String, LinkState> up = new LinkedHashMap<>();
+        f.links().forEach(l -> up.put(l.id(), LinkState.UP));
         install(plan, up, 0, "fabric file " + props.file());
     }
 
     /** Applies a {@code weft.fabric} snapshot; older or equal versions are ignored. */
     public void applySnapshot(JsonNode snapshot) throws PlanException {
         FabricPlan plan = SnapshotJson.planFromTree(snapshot);
-        Map<String, io.weft.contracts.LinkState> states = SnapshotJson.linkStatesFromTree(snapshot);
+        Map<String, LinkState> states = SnapshotJson.linkStatesFromTree(snapshot);
         long version = snapshot.path("version").asLong(0);
         install(plan, states, version, "snapshot v" + version + " of " + plan.fabric().id());
     }
 
-    void install(FabricPlan plan, Map<String, io.weft.contracts.LinkState> states, long version, String source) {
+    void install(FabricPlan plan, Map<String, LinkState> states, long version, String source) {
         placement.writeOrFollow("apply " + source, w -> {
             if (version > 0 && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
@@ -214,7 +213,7 @@ public class FabricService {
                 String reason = (drained ? "drain:" : "undrain:") + linkId;
                 List<PathChange> changes = Changes.of(r, engine, "", reason, reason);
                 ledger.record(changes);
-                DrainOutcome outcome = new DrainOutcome(linkId, effective.get(linkId).name().toLowerCase(Locale.ROOT),
+                DrainOutcome outcome = new DrainOutcome(linkId, effective.get(linkId).json(),
                         (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
                         r.unplaced().size(), r.quality().maxLoad());
                 Map<String, Object> payload = new LinkedHashMap<>();
@@ -254,8 +253,7 @@ public class FabricService {
         Set<String> drains = new TreeSet<>(jdbc.sql("select link_id from link_drains").query(String.class).list());
         Map<String, LinkState> out = new HashMap<>();
         for (Link l : fabric.links()) {
-            // The placement engine's own LinkState has the same constants (it moves to the contract type next).
-            LinkState s = LinkState.valueOf(snapshotStates.getOrDefault(l.id(), io.weft.contracts.LinkState.UP).name());
+            LinkState s = snapshotStates.getOrDefault(l.id(), LinkState.UP);
             if (s == LinkState.UP && drains.contains(l.id())) {
                 s = LinkState.DRAINED;
             }
