@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fetchHotspots } from './collectorApi';
 import { ApiError, schedulerApi, UnauthorizedError } from './schedulerApi';
 
 const json = (status: number, body: unknown) =>
@@ -30,21 +29,5 @@ describe('schedulerApi', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toBe('/v1/jobs/x%2Fy: HTTP 404: no job x');
     expect((err as ApiError).field).toBe('id');
-  });
-});
-
-describe('fetchHotspots', () => {
-  it('asks for the last hour and checks each row', async () => {
-    const fetchFn = vi.fn<typeof fetch>(async () =>
-      json(200, {
-        events: [{ kind: 'hotspot-start', linkId: 'l1', direction: 's4', detectedAt: 't', utilisation: 0.97 }],
-      }),
-    );
-    const rows = await fetchHotspots(fetchFn, new Date('2026-11-25T12:00:00Z'));
-    expect(fetchFn.mock.calls[0]![0]).toBe('/v1/hotspots?from=2026-11-25T11%3A00%3A00.000Z');
-    expect(rows).toEqual([{ kind: 'hotspot-start', linkId: 'l1', direction: 's4', detectedAt: 't' }]);
-    await expect(fetchHotspots(async () => json(200, { events: [{ kind: 'x' }] }))).rejects.toThrow(
-      'events[0].linkId: must be a string',
-    );
   });
 });

@@ -1,25 +1,27 @@
 // Pure state of what the operator views read besides the event stream: the job list, the fabric
-// state (reservations per link direction), the collector's hot directions, and what failed last.
+// state (reservations per link direction), the collector's hotspot history, and what failed last.
 // A failure keeps the last good data, so the view never goes blank.
+import type { HotspotEvent } from '../api/collectorApi';
 import type { FabricState, JobSummary } from '../api/schedulerApi';
 
 export interface DashboardState {
   jobs: JobSummary[] | null;
   fabric: FabricState | null;
-  hotDirections: ReadonlySet<string>;
+  /** The collector's hotspot events of the last hour as last read (the live ones are in loadState). */
+  hotspots: readonly HotspotEvent[];
   /** Per source ('jobs', 'fabric', 'hotspots'), the last failure message, cleared by a success. */
   errors: Partial<Record<DashboardSource, string>>;
 }
 
-export type DashboardSource = 'jobs' | 'fabric' | 'hotspots' | 'job';
+export type DashboardSource = 'jobs' | 'fabric' | 'hotspots' | 'job' | 'history';
 
 export type DashboardAction =
   | { type: 'jobs'; jobs: JobSummary[] }
   | { type: 'fabric'; fabric: FabricState }
-  | { type: 'hotspots'; hot: ReadonlySet<string> }
+  | { type: 'hotspots'; events: readonly HotspotEvent[] }
   | { type: 'failed'; source: DashboardSource; error: string };
 
-export const initialDashboardState: DashboardState = { jobs: null, fabric: null, hotDirections: new Set(), errors: {} };
+export const initialDashboardState: DashboardState = { jobs: null, fabric: null, hotspots: [], errors: {} };
 
 function cleared(errors: DashboardState['errors'], source: DashboardSource): DashboardState['errors'] {
   if (!(source in errors)) return errors;
@@ -38,7 +40,7 @@ export function dashboardReducer(state: DashboardState, action: DashboardAction)
       return { ...state, fabric: action.fabric, errors: cleared(state.errors, 'fabric') };
     }
     case 'hotspots':
-      return { ...state, hotDirections: action.hot, errors: cleared(state.errors, 'hotspots') };
+      return { ...state, hotspots: action.events, errors: cleared(state.errors, 'hotspots') };
     case 'failed':
       return { ...state, errors: { ...state.errors, [action.source]: action.error } };
   }

@@ -1,10 +1,10 @@
 // Wires the operator's reads: the event stream, the job list and fabric state (re-read when an
-// event says they changed), the collector's hotspots (polled: the collector has no stream), and the
-// selected job's detail. A refused token is forgotten so the prompt asks again.
+// event says they changed), the collector's hotspot history of the last hour (polled slowly: live
+// hotspots arrive on the load stream, useLiveLoads), and the selected job's detail. A refused token
+// is forgotten so the prompt asks again.
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { fetchHotspots } from '../api/collectorApi';
 import { schedulerApi, UnauthorizedError, type Fetch, type JobView } from '../api/schedulerApi';
-import { hotDirections } from '../domain/hotspots';
 import { dashboardReducer, initialDashboardState, type DashboardSource } from './dashboardState';
 import { openEventStream } from './eventStream';
 import { eventsReducer, initialEventsState } from './eventsState';
@@ -15,7 +15,7 @@ export interface OperatorDataOptions {
   hotspotPollMs?: number;
 }
 
-export function useOperatorData({ fetchFn = (...a) => fetch(...a), hotspotPollMs = 2000 }: OperatorDataOptions = {}) {
+export function useOperatorData({ fetchFn = (...a) => fetch(...a), hotspotPollMs = 10_000 }: OperatorDataOptions = {}) {
   const [token, setToken] = useState<string | null>(() => readOperatorToken());
   const [events, dispatchEvent] = useReducer(eventsReducer, initialEventsState);
   const [data, dispatch] = useReducer(dashboardReducer, initialDashboardState);
@@ -108,7 +108,7 @@ export function useOperatorData({ fetchFn = (...a) => fetch(...a), hotspotPollMs
     const poll = () =>
       fetchHotspots((...a) => fetchRef.current(...a), new Date(), 3_600_000, abort.signal).then(
         (rows) => {
-          dispatch({ type: 'hotspots', hot: hotDirections(rows) });
+          dispatch({ type: 'hotspots', events: rows });
         },
         (e: unknown) => {
           fail('hotspots', e);

@@ -5,10 +5,18 @@ import { interpolateCividis } from 'd3-scale-chromatic';
 /** Utilisation at or above this is drawn as hot even before the collector reports a hotspot. */
 export const HOT_UTILISATION = 0.9;
 
-/** Colour for a utilisation in [0, 1]; values outside are clamped (over-subscription shows as full). */
+/** Steps of the colour scale: finer than the eye tells apart, and the colours are made once. */
+const STEPS = 256;
+const COLOURS = Array.from({ length: STEPS + 1 }, (_, i) => interpolateCividis(i / STEPS));
+
+/**
+ * Colour for a utilisation in [0, 1]; values outside are clamped (over-subscription shows as full).
+ * Looked up in a 257-step table: every link's colour is recomputed on each live update (up to 10 Hz),
+ * and interpolating and formatting a colour per direction cost more than the rest of the model.
+ */
 export function heatColour(utilisation: number): string {
   const u = Number.isFinite(utilisation) ? Math.min(1, Math.max(0, utilisation)) : 0;
-  return interpolateCividis(u);
+  return COLOURS[Math.round(u * STEPS)] ?? interpolateCividis(u);
 }
 
 /** The legend's stops, low to high. */
@@ -27,6 +35,11 @@ export interface DirectionLoad {
   reservedGbps: number;
   capacityGbps: number;
   elephants: number;
+  /** Measured only (domain/measured.ts): the last interval's rate, drop rate, ECN fraction, oper-status. */
+  rateGbps?: number;
+  dropRate?: number | null;
+  ecnFraction?: number | null;
+  operDown?: boolean;
 }
 
 /** Per link id, its directions' loads keyed by the sending node. */

@@ -45,6 +45,6 @@ describe('hotspot-event vectors', () => {
     expect(bad?.field).toBe('kind');
     const body = { events: [bad?.value] };
     const fetchFn = () => Promise.resolve(new Response(JSON.stringify(body), { status: 200 }));
-    await expect(fetchHotspots(fetchFn)).rejects.toThrow('events[0].kind: must be one of');
+    await expect(fetchHotspots(fetchFn)).rejects.toThrow('events[0].kind:');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hotDirections, hotLinks, type HotspotEvent, type HotspotKind } from './hotspots';
+import { hotDirections, hotLinks, mergeHotspots, type HotspotEvent, type HotspotKind } from './hotspots';
 
 const at = (s: number) => `2026-11-25T12:00:${String(s).padStart(2, '0')}Z`;
 const e = (kind: HotspotKind, linkId: string, direction: string, s: number): HotspotEvent => ({
@@ -31,5 +31,18 @@ describe('hotDirections', () => {
     ]);
     expect([...hot]).toEqual(['l10>a']); // l10 is another link, not a prefix match
     expect([...hotDirections([e('link-down', 'l1', 'a', 1), e('hotspot-start', 'l1', 'b', 2)])]).toEqual(['l1>b']);
+  });
+});
+
+describe('mergeHotspots', () => {
+  it('keeps each event once whether it was read from the history, streamed, or both', () => {
+    const a = { ...e('hotspot-start', 'l1', 'b', 1), eventId: 'x' };
+    const b = { ...e('hotspot-end', 'l1', 'b', 2), eventId: 'y' };
+    const noId = e('link-down', 'l2', 'c', 3);
+    expect(mergeHotspots([a, noId], [b, { ...a }, { ...noId }]).map((h) => h.kind)).toEqual([
+      'hotspot-start',
+      'link-down',
+      'hotspot-end',
+    ]);
   });
 });

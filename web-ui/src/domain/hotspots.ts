@@ -39,3 +39,17 @@ export function hotDirections(events: readonly HotspotEvent[]): Set<string> {
 export function hotLinks(directions: ReadonlySet<string>): Set<string> {
   return new Set([...directions].map((d) => d.split('>')[0] ?? d));
 }
+
+/**
+ * The hotspot events of both sources (the history read and the live stream), each once: by eventId,
+ * or by kind, direction and time where a row has none.
+ */
+export function mergeHotspots<T extends HotspotEvent & { eventId?: string }>(
+  ...sources: readonly (readonly T[])[]
+): T[] {
+  const out = new Map<string, T>();
+  for (const list of sources) {
+    for (const e of list) out.set(e.eventId ?? `${e.kind}/${e.linkId}/${e.direction}/${e.detectedAt}`, e);
+  }
+  return [...out.values()];
+}

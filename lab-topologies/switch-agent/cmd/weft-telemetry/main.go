@@ -60,7 +60,11 @@ func run(brokers, topic, fabricTopic string, follow bool, targets, targetsFile s
 		return fmt.Errorf("--interval %s: below 10ms", interval)
 	}
 	seeds := strings.Split(brokers, ",")
-	client, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic(topic))
+	// franz-go lingers 10 ms by default to fill batches; a port's oper-status change is one small
+	// record that the loop waits for, and at 100 ms sampling batches fill while a request is in
+	// flight anyway: 1 ms, as the collector's producer.
+	client, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic(topic),
+		kgo.ProducerLinger(time.Millisecond))
 	if err != nil {
 		return fmt.Errorf("--brokers: %w", err)
 	}

@@ -142,3 +142,52 @@ func TestSubscriberFollowsFabricAndStreamsCountersToKafka(t *testing.T) {
 		}
 	}
 }
+
+// memSink keeps every record the subscriber writes.
+type memSink struct{ ch chan []byte }
+
+func (m memSink) Write(_ string, value []byte) { m.ch <- value }
+
+// A port's oper-status reaches the sink when the kernel announces it, not at the next SAMPLE tick:
+// with the sample interval at 30 s, the peer taking its end down must still show as DOWN at once.
+func TestSubscriberSendsOperStatusOnChange(t *testing.T) {
+	addr, peer := agent(t)
+	sink := memSink{ch: make(chan []byte, 256)}
+	sub := &Subscriber{Interval: 30 * time.Second, Subscription: "weft-ifcounters", Log: log.New(io.Discard, "", 0),
+		Sink: sink}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer func() { cancel(); sub.Wait() }()
+	sub.SetTargets(ctx, []Target{{Name: "sw1", Address: addr}})
+	const oper = "/interfaces/interface/state/oper-status"
+	// status returns eth1's oper-status from the next record that has it.
+	status := func() string {
+		for {
+			select {
+			case <-ctx.Done():
+				t.Fatal("no oper-status record in time")
+			case b := <-sink.ch:
+				var evs []Event
+				if err := json.Unmarshal(b, &evs); err != nil {
+					t.Fatalf("record is not a JSON array of events: %v", err)
+				}
+				for _, e := range evs {
+					if v, ok := e.Values[oper].(string); ok && e.Tags["interface_name"] == "eth1" {
+						return v
+					}
+				}
+			}
+		}
+	}
+	if s := status(); s != "UP" {
+		t.Fatalf("initial oper-status %q, want UP", s)
+	}
+	start := time.Now()
+	nstest.Run(t, "ip", "-n", peer, "link", "set", "x0", "down")
+	if s := status(); s != "DOWN" {
+		t.Fatalf("oper-status %q after the peer went down, want DOWN", s)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("DOWN arrived after %s: not on change", took)
+	}
+	t.Logf("DOWN after %s", time.Since(start))
+}

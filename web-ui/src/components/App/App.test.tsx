@@ -41,14 +41,16 @@ describe('App', () => {
   it('shows loading, then the fabric with nodes by role', async () => {
     const { load, pending } = controllable();
     render(<App operator={quiet} load={load} Graph={GraphStub} timing={never} />);
-    expect(screen.getByRole('status').textContent).toContain('Loading the fabric');
+    expect(screen.getByRole('status', { name: 'Controller connection' }).textContent).toContain('Loading the fabric');
     expect(screen.queryByTestId('graph')).toBeNull();
 
     await act(async () => {
       pending[0]!.resolve(snapshot);
     });
 
-    expect(screen.getByRole('status').textContent).toContain('Fabric ls-2x2 · version 9');
+    expect(screen.getByRole('status', { name: 'Controller connection' }).textContent).toContain(
+      'Fabric ls-2x2 · version 9',
+    );
     expect(screen.getByTestId('graph').textContent).toBe('8 nodes, 8 links');
     const panel = screen.getByRole('complementary', { name: 'Nodes by role' });
     expect(panel.textContent).toContain('Nodes (8)');
@@ -74,7 +76,7 @@ describe('App', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Retry now' }));
     expect(load).toHaveBeenCalledTimes(2);
-    expect(screen.getByRole('status').textContent).toContain('Retrying');
+    expect(screen.getByRole('status', { name: 'Controller connection' }).textContent).toContain('Retrying');
     await act(async () => {
       pending[1]!.resolve(snapshot);
     });
@@ -120,11 +122,11 @@ describe('App', () => {
       });
       await act(async () => vi.advanceTimersByTime(5000));
       expect(load).toHaveBeenCalledTimes(2);
-      expect(screen.getByRole('status').textContent).toContain('version 9');
+      expect(screen.getByRole('status', { name: 'Controller connection' }).textContent).toContain('version 9');
       await act(async () => {
         pending[1]!.resolve({ ...snapshot, version: 10 });
       });
-      expect(screen.getByRole('status').textContent).toContain('version 10');
+      expect(screen.getByRole('status', { name: 'Controller connection' }).textContent).toContain('version 10');
     } finally {
       vi.useRealTimers();
     }

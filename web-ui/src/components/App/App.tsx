@@ -1,48 +1,93 @@
-import { useMemo, type ComponentType } from 'react';
+import { useCallback, useMemo, useState, type ComponentType } from 'react';
+import { useLinkHistory } from '../../data/useLinkHistory';
+import { useLiveLoads } from '../../data/useLiveLoads';
 import { useOperatorData, type OperatorDataOptions } from '../../data/useOperatorData';
 import { useSnapshot, type LoadSnapshot, type SnapshotTiming } from '../../data/useSnapshot';
-import { linkLoads } from '../../domain/heat';
-import { jobLinkIds } from '../../domain/jobPaths';
+import { switchDetail } from '../../domain/switchDetail';
 import { ConnectionStatus } from '../ConnectionStatus/ConnectionStatus';
 import { FabricGraph, type FabricGraphProps } from '../FabricGraph/FabricGraph';
-import type { LinkOverlay } from '../FabricGraph/cytoscapeModel';
 import { HeatLegend } from '../HeatLegend/HeatLegend';
+import { IncidentsPanel } from '../IncidentsPanel/IncidentsPanel';
 import { JobsPanel } from '../JobsPanel/JobsPanel';
+import { LinkHistory } from '../LinkHistory/LinkHistory';
+import type { ChartProps } from '../LinkHistory/UPlotChart';
+import { NodeSearch } from '../NodeSearch/NodeSearch';
 import { RolePanel } from '../RolePanel/RolePanel';
 import { StreamStatus } from '../StreamStatus/StreamStatus';
+import { SwitchDetail } from '../SwitchDetail/SwitchDetail';
 import { TokenPrompt } from '../TokenPrompt/TokenPrompt';
+import { defaultViewOptions, ViewOptions, type ViewOptionsState } from '../ViewOptions/ViewOptions';
 import './App.css';
+import { useCollapse } from './useCollapse';
+import { useLinkOverlay } from './useLinkOverlay';
 
 interface Props {
   /** Where snapshots come from; GET /fabric unless a test says otherwise. */
   load?: LoadSnapshot;
   /** The graph renderer; tests swap it because cytoscape needs a real canvas. */
   Graph?: ComponentType<FabricGraphProps>;
+  /** The link chart; tests swap it because uPlot needs a real canvas. */
+  Chart?: ComponentType<ChartProps>;
   /** Retry and poll delays; tests shorten or stretch them. */
   timing?: SnapshotTiming;
   /** How the operator's reads (scheduler-api, collector) are fetched; tests pass a fake server. */
   operator?: OperatorDataOptions;
 }
 
-export function App({ load, Graph = FabricGraph, timing, operator }: Props) {
+export function App({ load, Graph = FabricGraph, Chart, timing, operator }: Props) {
   const { state, retry } = useSnapshot(load, timing);
   const op = useOperatorData(operator);
+  const live = useLiveLoads(operator?.fetchFn);
+  const [view, setView] = useState<ViewOptionsState>(defaultViewOptions);
+  const [selectedLink, setSelectedLink] = useState<string | null>(null);
+  const [selectedNode, setSelectedNode] = useState<string | null>(null);
+  const history = useLinkHistory(selectedLink, { fetchFn: operator?.fetchFn });
   const snapshot = state.snapshot;
-  const reservations = op.data.fabric?.reservations;
-  const loads = useMemo(() => linkLoads(reservations ?? []), [reservations]);
-  const highlighted = useMemo(() => (op.selectedJob ? jobLinkIds(op.selectedJob.flows) : null), [op.selectedJob]);
-  const overlay: LinkOverlay = useMemo(
-    () => ({ loads, hotDirections: op.data.hotDirections, highlighted }),
-    [loads, op.data.hotDirections, highlighted],
+  const chooseLink = useCallback((id: string) => {
+    setSelectedLink(id);
+    setSelectedNode(null);
+  }, []);
+  const chooseNodeId = useCallback((id: string) => {
+    setSelectedNode(id);
+    setSelectedLink(null);
+  }, []);
+  const choose = useMemo(() => ({ node: chooseNodeId, link: chooseLink }), [chooseNodeId, chooseLink]);
+  const { drawn, collapsed, toggle, chooseNode, pickNode, pickLink } = useCollapse(snapshot, choose);
+  const { overlay, timeline } = useLinkOverlay({
+    fabric: snapshot?.fabric,
+    fabricState: op.data.fabric,
+    live,
+    polledHotspots: op.data.hotspots,
+    events: op.events.recent,
+    selectedJob: op.selectedJob,
+    selectedLink,
+    view,
+    drawn,
+  });
+  const nodeIds = useMemo(() => snapshot?.fabric.nodes.map((n) => n.id) ?? [], [snapshot]);
+  const detail = useMemo(
+    () => (snapshot && selectedNode ? switchDetail(snapshot, selectedNode) : null),
+    [snapshot, selectedNode],
   );
+
   const errors = Object.entries(op.data.errors).map(([source, message]) => `${source}: ${message}`);
   return (
     <div className="app">
       <header className="app__header">
         <h1>Weft</h1>
         <ConnectionStatus state={state} onRetry={retry} />
+        <StreamStatus name="Load" state={live} />
         {op.token ? <StreamStatus state={op.events} /> : <TokenPrompt onSubmit={op.signIn} />}
       </header>
+      {snapshot && (
+        <div className="app__toolbar">
+          <NodeSearch nodeIds={nodeIds} onFound={chooseNode} />
+          <ViewOptions value={view} onChange={setView} />
+          <button type="button" aria-pressed={collapsed} onClick={toggle}>
+            {collapsed ? 'Expand all' : 'Collapse into groups'}
+          </button>
+        </div>
+      )}
       {errors.length > 0 && (
         <p className="app__errors" role="alert">
           Showing the last good data; failed: {errors.join('; ')}
@@ -52,15 +97,41 @@ export function App({ load, Graph = FabricGraph, timing, operator }: Props) {
         {snapshot ? (
           <>
             <RolePanel nodes={snapshot.fabric.nodes} />
-            <Graph fabric={snapshot.fabric} linkStates={snapshot.linkStates} overlay={overlay} />
+            <Graph
+              fabric={drawn?.fabric ?? snapshot.fabric}
+              linkStates={drawn?.linkStates ?? snapshot.linkStates}
+              overlay={overlay}
+              onSelectLink={pickLink}
+              onSelectNode={pickNode}
+              focusNode={selectedNode}
+            />
           </>
         ) : (
           state.status === 'error' && (
             <p className="app__empty">Nothing to show: no fabric snapshot has been received from the controller.</p>
           )
         )}
-        {op.token && (
-          <aside className="app__side">
+        <aside className="app__side">
+          {detail && (
+            <SwitchDetail
+              detail={detail}
+              onClose={() => {
+                setSelectedNode(null);
+              }}
+            />
+          )}
+          {selectedLink && (
+            <LinkHistory
+              linkId={selectedLink}
+              series={history.series}
+              error={history.error}
+              Chart={Chart}
+              onClose={() => {
+                setSelectedLink(null);
+              }}
+            />
+          )}
+          {op.token && (
             <JobsPanel
               jobs={op.data.jobs}
               selectedId={op.selectedJobId}
@@ -68,9 +139,10 @@ export function App({ load, Graph = FabricGraph, timing, operator }: Props) {
               selected={op.selectedJob}
               error={op.data.errors.jobs ?? op.data.errors.job}
             />
-            <HeatLegend />
-          </aside>
-        )}
+          )}
+          <IncidentsPanel incidents={timeline} onSelectLink={chooseLink} />
+          <HeatLegend source={view.colour} />
+        </aside>
       </main>
     </div>
   );

@@ -32,6 +32,7 @@ function server(jobsStatus = 200) {
     const url = input instanceof Request ? input.url : input.toString();
     calls.push(url);
     if (url.startsWith('/v1/hotspots')) return Promise.resolve(json(200, { events: [] }));
+    if (url.startsWith('/v1/links/load/stream')) return new Promise<Response>(() => undefined); // stays open
     if (url.startsWith('/v1/events')) return new Promise<Response>(() => undefined); // stays open
     if (url === '/v1/jobs?size=500')
       return Promise.resolve(
@@ -80,12 +81,16 @@ describe('App (operator)', () => {
     render(
       <App load={() => Promise.resolve(snapshot)} Graph={GraphStub} operator={{ fetchFn, hotspotPollMs: 3_600_000 }} />,
     );
-    expect(calls.filter((c) => !c.startsWith('/v1/hotspots'))).toEqual([]); // nothing sent to scheduler-api without a token
+    // nothing sent to scheduler-api without a token (the collector needs none)
+    expect(calls.filter((c) => !c.startsWith('/v1/hotspots') && !c.startsWith('/v1/links/'))).toEqual([]);
     fireEvent.change(screen.getByLabelText(/Operator token/), { target: { value: 'demo-operator-token-01' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(sessionStorage.getItem('weft.operatorToken')).toBe('demo-operator-token-01');
 
     fireEvent.click(await screen.findByRole('button', { name: /ring-a/ }));
+    // measured load is the default colour; nothing measured in this fake, so reservations are chosen
+    expect(await screen.findByText('highlighted: leaf1-spine2,nic1-leaf1; loaded links: 0')).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'reservations' }));
     expect(await screen.findByText('highlighted: leaf1-spine2,nic1-leaf1; loaded links: 1')).toBeTruthy();
     expect(screen.getByText('nic1 › leaf1 › spine2')).toBeTruthy();
     expect(screen.getByText(/ACTIVE · ml · ring · 1 flows/)).toBeTruthy();

@@ -10,7 +10,7 @@ interface Props {
 export function ConnectionStatus({ state, onRetry }: Props) {
   if (state.status === 'loading') {
     return (
-      <div className="connection connection--loading" role="status">
+      <div className="connection connection--loading" role="status" aria-label="Controller connection">
         {state.failures > 0 ? 'Retrying the controller…' : 'Loading the fabric from the controller…'}
       </div>
     );
@@ -29,7 +29,7 @@ export function ConnectionStatus({ state, onRetry }: Props) {
   }
   const { fabricId, version, generatedAt } = state.snapshot;
   return (
-    <div className="connection connection--loaded" role="status">
+    <div className="connection connection--loaded" role="status" aria-label="Controller connection">
       Fabric <strong>{fabricId}</strong> · version {version} · generated {generatedAt}
     </div>
   );

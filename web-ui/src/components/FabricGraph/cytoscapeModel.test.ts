@@ -6,7 +6,7 @@ import { heatColour, linkLoads } from '../../domain/heat';
 import { edgeWidthPx, LINK_STATE_COLOURS } from '../../domain/linkStyle';
 import { ROLE_COLOURS } from '../../domain/roles';
 import { readContract } from '../../testing/contracts';
-import { toCytoscapeElements } from './cytoscapeModel';
+import { edgeTooltip, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
 
 const fabric = readContract<Fabric>('examples/clos3-tiny.json');
 
@@ -83,6 +83,11 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     },
   ]);
   const edge = (els: ElementDefinition[], id: string) => els.find((e) => e.group === 'edges' && e.data.id === id)!;
+  const tip = (id: string, overlay: LinkOverlay) =>
+    edgeTooltip(
+      graph.edges.find((e) => e.id === id)!,
+      overlay,
+    );
 
   it('colours the source half by source -> target and the other half by the reverse', () => {
     const els = toCytoscapeElements(graph, { loads });
@@ -91,8 +96,8 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     expect(e.data.source).toBe('leaf1');
     expect(a).toBe(heatColour(0.25));
     expect(b).toBe(heatColour(1));
-    expect(String(e.data.tooltip)).toContain('leaf1 → spine1: 25% (100 of 400 Gb/s, 1 elephants)');
-    expect(String(e.data.tooltip)).toContain('spine1 → leaf1: 100%');
+    expect(tip('leaf1-spine1', { loads })).toContain('leaf1 → spine1: 25% (100 of 400 Gb/s, 1 elephants)');
+    expect(tip('leaf1-spine1', { loads })).toContain('spine1 → leaf1: 100%');
     // no load data for a link: no gradient, the state colour stays
     expect(edge(els, 'leaf1-spine2').data.stopColours).toBeUndefined();
   });
@@ -101,8 +106,68 @@ describe('toCytoscapeElements with load, hotspots and a selected job', () => {
     const els = toCytoscapeElements(graph, { loads, hotDirections: new Set(['leaf2-spine2>leaf2']) });
     expect(edge(els, 'leaf1-spine1').classes).toBe('hot'); // 100 % reserved
     expect(edge(els, 'leaf2-spine2').classes).toBe('hot'); // collector hotspot towards leaf2
-    expect(String(edge(els, 'leaf2-spine2').data.tooltip)).toContain('spine2 → leaf2: HOT (collector)');
+    expect(tip('leaf2-spine2', { loads, hotDirections: new Set(['leaf2-spine2>leaf2']) })).toContain(
+      'spine2 → leaf2: HOT (collector)',
+    );
     expect(edge(els, 'leaf1-spine2').classes).toBe('');
+  });
+
+  it('shows measured loads with drops, ECN and elephants when switched on, and measured down', () => {
+    const measured = linkLoads([]);
+    measured.set(
+      'leaf1-spine1',
+      new Map([
+        [
+          'leaf1',
+          {
+            from: 'leaf1',
+            to: 'spine1',
+            utilisation: 0.5,
+            reservedGbps: 100,
+            capacityGbps: 400,
+            elephants: 2,
+            rateGbps: 200,
+            dropRate: 0.015,
+            ecnFraction: 0.2,
+          },
+        ],
+      ]),
+    );
+    measured.set(
+      'leaf1-spine2',
+      new Map([
+        [
+          'leaf1',
+          {
+            from: 'leaf1',
+            to: 'spine2',
+            utilisation: 0.1,
+            reservedGbps: 0,
+            capacityGbps: 400,
+            elephants: 0,
+            rateGbps: 40,
+            dropRate: 0,
+            ecnFraction: 0.01,
+            operDown: true,
+          },
+        ],
+      ]),
+    );
+    const off = toCytoscapeElements(graph, { loads: measured, source: 'measured' });
+    expect(edge(off, 'leaf1-spine1').classes).toBe('');
+    expect(edge(off, 'leaf1-spine1').data.label).toBe('');
+    expect(tip('leaf1-spine1', { loads: measured, source: 'measured' })).toContain(
+      'leaf1 → spine1: 50% measured (200.0 of 400 Gb/s, drops 1.50%, ECN 20.00%, 2 elephants)',
+    );
+    const on = toCytoscapeElements(graph, {
+      loads: measured,
+      source: 'measured',
+      show: { drops: true, ecn: true, elephants: true },
+      selectedLink: 'leaf1-spine2',
+    });
+    expect(edge(on, 'leaf1-spine1').classes).toBe('drops'); // drops win over ECN: one outline
+    expect(edge(on, 'leaf1-spine1').data.label).toBe('2');
+    expect(edge(on, 'leaf1-spine2').classes).toBe('ecn oper-down chosen');
   });
 
   it('keeps a selected job’s links and fades the rest', () => {

@@ -2,7 +2,7 @@
 // it can be read (and tested) without a canvas.
 import type { EdgeSingular, ElementDefinition, StylesheetJson } from 'cytoscape';
 import type { GraphEdge, GraphElements } from '../../domain/graph';
-import { directionId, heatColour, HOT_UTILISATION, type LinkLoads } from '../../domain/heat';
+import { directionId, heatColour, HOT_UTILISATION, type DirectionLoad, type LinkLoads } from '../../domain/heat';
 import { edgeWidthPx, LINK_STATE_COLOURS } from '../../domain/linkStyle';
 import { ROLE_COLOURS } from '../../domain/roles';
 
@@ -14,13 +14,54 @@ export interface LinkOverlay {
   hotDirections?: ReadonlySet<string>;
   /** Links of the selected job's paths; when set, every other link fades. */
   highlighted?: ReadonlySet<string> | null;
+  /** What the loads are: measured by the collector or reserved by the scheduler (tooltip wording). */
+  source?: 'measured' | 'reserved';
+  /** Marks that can be switched on: drops (red outline), ECN marks (orange outline), elephant counts (label). */
+  show?: { drops?: boolean; ecn?: boolean; elephants?: boolean };
+  /** The link chosen for its history chart. */
+  selectedLink?: string | null;
 }
 
 const pct = (u: number) => `${Math.round(u * 100)}%`;
+const fraction = (v: number | null | undefined) => (typeof v === 'number' ? `${(v * 100).toFixed(2)}%` : 'n/a');
+
+function describe(l: DirectionLoad, measured: boolean): string {
+  if (!measured) return `${pct(l.utilisation)} (${l.reservedGbps} of ${l.capacityGbps} Gb/s, ${l.elephants} elephants)`;
+  const rate = typeof l.rateGbps === 'number' ? l.rateGbps.toFixed(1) : '?';
+  const down = l.operDown ? ', oper DOWN' : '';
+  return `${pct(l.utilisation)} measured (${rate} of ${l.capacityGbps} Gb/s, drops ${fraction(l.dropRate)}, ECN ${fraction(l.ecnFraction)}, ${l.elephants} elephants${down})`;
+}
+
+/**
+ * An edge's tooltip: the link, then both directions' numbers. Built when the pointer is on the edge,
+ * not for every edge on every live update (formatting thousands of numbers 10 times a second).
+ */
+export function edgeTooltip(e: GraphEdge, overlay: LinkOverlay = {}): string {
+  const dirs = overlay.loads?.get(e.id);
+  const forward = dirs?.get(e.source);
+  const reverse = dirs?.get(e.target);
+  const hotForward = overlay.hotDirections?.has(directionId(e.id, e.target)) ?? false;
+  const hotReverse = overlay.hotDirections?.has(directionId(e.id, e.source)) ?? false;
+  const lines = [e.tooltip];
+  const directions = [
+    { from: e.source, to: e.target, load: forward, hot: hotForward },
+    { from: e.target, to: e.source, load: reverse, hot: hotReverse },
+  ];
+  const measured = overlay.source === 'measured';
+  for (const d of directions) {
+    const tag = d.hot ? ' HOT (collector)' : '';
+    if (d.load) {
+      lines.push(`${d.from} → ${d.to}: ${describe(d.load, measured)}${tag}`);
+    } else if (d.hot) {
+      lines.push(`${d.from} → ${d.to}:${tag}`);
+    }
+  }
+  return lines.join('\n');
+}
 
 /**
  * Load data for one edge: the half at the source end shows source -> target, the other half the
- * reverse (a two-colour cytoscape gradient), and the tooltip lists both directions.
+ * reverse (a two-colour cytoscape gradient); marks and label by the overlay's switches.
  */
 function loadData(e: GraphEdge, overlay: LinkOverlay) {
   const dirs = overlay.loads?.get(e.id);
@@ -30,30 +71,25 @@ function loadData(e: GraphEdge, overlay: LinkOverlay) {
   const hotReverse = overlay.hotDirections?.has(directionId(e.id, e.source)) ?? false;
   const maxU = Math.max(forward?.utilisation ?? 0, reverse?.utilisation ?? 0);
   const hot = hotForward || hotReverse || maxU >= HOT_UTILISATION;
-  const lines = [e.tooltip];
-  const directions = [
-    { from: e.source, to: e.target, load: forward, hot: hotForward },
-    { from: e.target, to: e.source, load: reverse, hot: hotReverse },
-  ];
-  for (const d of directions) {
-    const tag = d.hot ? ' HOT (collector)' : '';
-    if (d.load) {
-      const l = d.load;
-      lines.push(
-        `${d.from} → ${d.to}: ${pct(l.utilisation)} (${l.reservedGbps} of ${l.capacityGbps} Gb/s, ${l.elephants} elephants)${tag}`,
-      );
-    } else if (d.hot) {
-      lines.push(`${d.from} → ${d.to}:${tag}`);
-    }
-  }
-  const data: { tooltip: string; stopColours?: string[] } = { tooltip: lines.join('\n') };
+  const data: { stopColours?: string[]; label: string } = { label: '' };
   if (forward || reverse) {
     // an array, not a space-separated string: d3 writes colours as 'rgb(r, g, b)' with spaces
     const a = heatColour(forward?.utilisation ?? 0);
     const b = heatColour(reverse?.utilisation ?? 0);
     data.stopColours = [a, a, b, b];
   }
-  const classes = [hot ? 'hot' : '', overlay.highlighted ? (overlay.highlighted.has(e.id) ? 'on-path' : 'faded') : '']
+  const show = overlay.show ?? {};
+  const elephants = (forward?.elephants ?? 0) + (reverse?.elephants ?? 0);
+  if (show.elephants && elephants > 0) data.label = String(elephants);
+  const drops = show.drops && Math.max(forward?.dropRate ?? 0, reverse?.dropRate ?? 0) > 0;
+  const ecn = show.ecn && Math.max(forward?.ecnFraction ?? 0, reverse?.ecnFraction ?? 0) > 0;
+  const classes = [
+    hot ? 'hot' : '',
+    drops ? 'drops' : ecn ? 'ecn' : '',
+    forward?.operDown || reverse?.operDown ? 'oper-down' : '',
+    overlay.selectedLink === e.id ? 'chosen' : '',
+    overlay.highlighted ? (overlay.highlighted.has(e.id) ? 'on-path' : 'faded') : '',
+  ]
     .filter((c) => c !== '')
     .join(' ');
   return { data, classes };
@@ -100,7 +136,21 @@ export const fabricStyle: StylesheetJson = [
     },
   },
   { selector: 'node[role = "nic"]', style: { shape: 'round-rectangle', width: 12, height: 12 } },
-  { selector: 'edge', style: { width: 'data(width)', 'line-color': 'data(colour)', 'curve-style': 'straight' } },
+  {
+    selector: 'edge',
+    style: {
+      width: 'data(width)',
+      'line-color': 'data(colour)',
+      'curve-style': 'straight',
+      // elephant counts, when shown: small, on a light plate, hidden when zoomed far out
+      label: 'data(label)',
+      'font-size': 9,
+      'text-background-color': '#ffffff',
+      'text-background-opacity': 0.8,
+      'text-background-padding': '1px',
+      'min-zoomed-font-size': 7,
+    },
+  },
   {
     // Loaded links: each half coloured by the direction leaving that end (gradient source -> target).
     selector: 'edge[stopColours][state != "down"]',
@@ -111,9 +161,19 @@ export const fabricStyle: StylesheetJson = [
     },
   },
   { selector: 'edge.hot', style: { 'underlay-color': '#e7298a', 'underlay-opacity': 0.7, 'underlay-padding': 3 } },
+  // drops and ECN marks: an outline beside the heat colour, so both stay readable
+  { selector: 'edge.drops', style: { 'line-outline-width': 2, 'line-outline-color': '#d62728' } },
+  { selector: 'edge.ecn', style: { 'line-outline-width': 2, 'line-outline-color': '#ff7f0e' } },
+  // measured down (oper-status) before the controller says so: dotted like a down link
+  { selector: 'edge.oper-down', style: { 'line-style': 'dotted' } },
   { selector: 'edge.faded', style: { opacity: 0.2 } },
   { selector: 'edge.on-path', style: { 'z-index': 5 } },
   { selector: 'edge[state = "drained"]', style: { 'line-style': 'dashed' } },
   { selector: 'edge[state = "down"]', style: { 'line-style': 'dotted' } },
   { selector: 'edge:selected, edge.hover', style: { 'line-color': '#111', 'z-index': 10 } },
+  {
+    selector: 'edge.chosen',
+    style: { 'underlay-color': '#111', 'underlay-opacity': 0.35, 'underlay-padding': 4, 'z-index': 9 },
+  },
+  { selector: 'node.chosen', style: { 'border-width': 3, 'border-color': '#111' } },
 ];

@@ -40,4 +40,58 @@ describe('fabricStyle in headless cytoscape', () => {
     expect(edge('leaf2-spine2').style('line-style')).toBe('dashed');
     expect(edge('leaf2-spine2').style('line-fill')).toBe('solid');
   });
+
+  it('accepts the drop and ECN outlines, measured-down dots and elephant labels', () => {
+    const m = linkLoads([]);
+    m.set(
+      'leaf1-spine1',
+      new Map([
+        [
+          'leaf1',
+          {
+            from: 'leaf1',
+            to: 'spine1',
+            utilisation: 0.5,
+            reservedGbps: 0,
+            capacityGbps: 400,
+            elephants: 3,
+            dropRate: 0.1,
+          },
+        ],
+      ]),
+    );
+    m.set(
+      'leaf1-spine2',
+      new Map([
+        [
+          'leaf1',
+          {
+            from: 'leaf1',
+            to: 'spine2',
+            utilisation: 0.5,
+            reservedGbps: 0,
+            capacityGbps: 400,
+            elephants: 0,
+            ecnFraction: 0.1,
+            operDown: true,
+          },
+        ],
+      ]),
+    );
+    const c = cytoscape({
+      headless: true,
+      styleEnabled: true,
+      elements: toCytoscapeElements(toGraphElements(fabric, {}), {
+        loads: m,
+        show: { drops: true, ecn: true, elephants: true },
+      }),
+      style: fabricStyle,
+    });
+    expect(c.getElementById('leaf1-spine1').style('line-outline-width')).toBe('2px');
+    expect(c.getElementById('leaf1-spine1').style('label')).toBe('3');
+    expect(String(c.getElementById('leaf1-spine2').style('line-outline-color')).replace(/\s/g, '')).toBe(
+      'rgb(255,127,14)',
+    );
+    expect(c.getElementById('leaf1-spine2').style('line-style')).toBe('dotted');
+  });
 });

@@ -1,5 +1,13 @@
+import { useMemo, useState } from 'react';
 import type { JobSummary, JobView } from '../../api/schedulerApi';
+import { filterJobs, jobFilterChoices, type JobFilter } from '../../domain/jobFilter';
 import './JobsPanel.css';
+
+const FIELDS = [
+  ['state', 'State'],
+  ['tenant', 'Tenant'],
+  ['pattern', 'Pattern'],
+] as const;
 
 interface Props {
   jobs: JobSummary[] | null;
@@ -9,19 +17,42 @@ interface Props {
   error?: string;
 }
 
-/** The job list (state, tenant, size); choosing one highlights its flows' paths on the graph. */
+/** The job list (state, tenant, size), filterable; choosing one highlights its flows' paths on the graph. */
 export function JobsPanel({ jobs, selectedId, onSelect, selected, error }: Props) {
+  const [filter, setFilter] = useState<JobFilter>({});
+  const choices = useMemo(() => jobFilterChoices(jobs ?? []), [jobs]);
+  const shown = useMemo(() => filterJobs(jobs ?? [], filter), [jobs, filter]);
   return (
     <section className="jobs-panel" aria-label="Jobs">
       <h2>Jobs</h2>
       {error && <p className="jobs-panel__error">{error}</p>}
+      <div className="jobs-panel__filter" role="group" aria-label="Filter jobs">
+        {FIELDS.map(([key, label]) => (
+          <label key={key}>
+            {label}{' '}
+            <select
+              value={filter[key] ?? ''}
+              onChange={(e) => {
+                setFilter({ ...filter, [key]: e.target.value || undefined });
+              }}
+            >
+              <option value="">all</option>
+              {choices[key].map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
+      </div>
       {jobs === null ? (
         <p>Loading…</p>
       ) : jobs.length === 0 ? (
         <p>No jobs.</p>
       ) : (
-        <ul>
-          {jobs.map((j) => {
+        <ul aria-label={`${shown.length} of ${jobs.length} jobs`}>
+          {shown.map((j) => {
             const id = j.id ?? '';
             const active = id === selectedId;
             return (

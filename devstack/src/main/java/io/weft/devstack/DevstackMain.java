@@ -7,17 +7,16 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
 /**
  * {@code ./weft demo}'s devstack process: starts Kafka and PostgreSQL, prints where they answer, writes
  * {@code <state-dir>/devstack.env} for other processes, then runs until SIGINT/SIGTERM and stops cleanly.
  */
 public final class DevstackMain {
-    static final String USAGE = String.join("\n",
-            "usage: DevstackMain [--state-dir DIR] [--kafka-port N] [--postgres-port N]",
-            "  --state-dir DIR      data of Kafka and PostgreSQL; reused by the next start (default .weft)",
-            "  --kafka-port N       Kafka client port on 127.0.0.1 (default " + Devstack.DEFAULT_KAFKA_PORT + ", 0 = free)",
-            "  --postgres-port N    PostgreSQL port on 127.0.0.1 (default " + Devstack.DEFAULT_POSTGRES_PORT + ", 0 = free)");
-
     private DevstackMain() {
     }
 
@@ -26,14 +25,13 @@ public final class DevstackMain {
         Options options;
         try {
             options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("devstack: " + e.getMessage());
-            System.err.println(USAGE);
+        } catch (ParameterException | IllegalArgumentException e) {
+            System.err.println("devstack: " + e.getMessage() + " (see --help)");
             System.exit(2);
             return;
         }
         if (options.help) {
-            out.println(USAGE);
+            out.print(new CommandLine(new Options()).getUsageMessage(CommandLine.Help.Ansi.OFF));
             return;
         }
         Path logFile = options.stateDir.resolve("devstack.log");
@@ -108,45 +106,37 @@ public final class DevstackMain {
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSS");
     }
 
-    /** Command-line options; rejects unknown flags and bad numbers naming the flag. */
+    /** Command-line options; unknown flags and bad numbers are rejected naming the flag. */
+    @Command(name = "devstack", sortOptions = false,
+            description = "Kafka (KRaft) and PostgreSQL in-process on 127.0.0.1, for the demo and the tests.")
     static final class Options {
+        @Option(names = "--state-dir", paramLabel = "DIR",
+                description = "data of Kafka and PostgreSQL; reused by the next start (default ${DEFAULT-VALUE})")
         Path stateDir = Path.of(".weft");
+
+        @Option(names = "--kafka-port", paramLabel = "N",
+                description = "Kafka client port on 127.0.0.1 (default ${DEFAULT-VALUE}, 0 = free)")
         int kafkaPort = Devstack.DEFAULT_KAFKA_PORT;
+
+        @Option(names = "--postgres-port", paramLabel = "N",
+                description = "PostgreSQL port on 127.0.0.1 (default ${DEFAULT-VALUE}, 0 = free)")
         int postgresPort = Devstack.DEFAULT_POSTGRES_PORT;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
 
         static Options parse(String[] args) {
             Options o = new Options();
-            for (int i = 0; i < args.length; i++) {
-                String flag = args[i];
-                switch (flag) {
-                    case "-h", "--help" -> o.help = true;
-                    case "--state-dir" -> o.stateDir = Path.of(value(args, ++i, flag));
-                    case "--kafka-port" -> o.kafkaPort = port(value(args, ++i, flag), flag);
-                    case "--postgres-port" -> o.postgresPort = port(value(args, ++i, flag), flag);
-                    default -> throw new IllegalArgumentException("unknown option '" + flag + "'");
-                }
-            }
+            new CommandLine(o).setOverwrittenOptionsAllowed(true).parseArgs(args); // a later flag wins
+            port(o.kafkaPort, "--kafka-port");
+            port(o.postgresPort, "--postgres-port");
             return o;
         }
 
-        private static String value(String[] args, int i, String flag) {
-            if (i >= args.length) {
-                throw new IllegalArgumentException(flag + ": needs a value");
+        private static void port(int port, String flag) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException(flag + ": must be a port number 0..65535, got '" + port + "'");
             }
-            return args[i];
-        }
-
-        private static int port(String text, String flag) {
-            try {
-                int port = Integer.parseInt(text);
-                if (port >= 0 && port <= 65535) {
-                    return port;
-                }
-            } catch (NumberFormatException ignored) {
-                // reported below
-            }
-            throw new IllegalArgumentException(flag + ": must be a port number 0..65535, got '" + text + "'");
         }
     }
 }

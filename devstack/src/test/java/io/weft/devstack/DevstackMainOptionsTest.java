@@ -33,8 +33,8 @@ class DevstackMainOptionsTest {
         assertThatThrownBy(() -> DevstackMain.Options.parse(new String[] {"--kafka-port", "99999"}))
                 .hasMessage("--kafka-port: must be a port number 0..65535, got '99999'");
         assertThatThrownBy(() -> DevstackMain.Options.parse(new String[] {"--postgres-port"}))
-                .hasMessage("--postgres-port: needs a value");
+                .hasMessage("Missing required parameter for option '--postgres-port' (N)");
         assertThatThrownBy(() -> DevstackMain.Options.parse(new String[] {"--verbose"}))
-                .hasMessage("unknown option '--verbose'");
+                .hasMessage("Unknown option: '--verbose'");
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@link FabricBuilder} made of ONOS's view: the fabric, the state of each fabric link
+ * What {@link OnosFabricBuilder} made of ONOS's view: the fabric, the state of each fabric link
  * (up or down), which fabric node each device became, and everything that was left out and why.
  */
 public final class BuiltFabric {

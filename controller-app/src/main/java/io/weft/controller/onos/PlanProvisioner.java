@@ -314,7 +314,7 @@ public class PlanProvisioner implements WeftPlanService {
             if (!isPlanOwner()) {
                 return; // ownership moved after the event was accepted
             }
-            BuiltFabric built = new FabricBuilder(deviceService, linkService, configService, appId).build();
+            BuiltFabric built = new OnosFabricBuilder(deviceService, linkService, configService, appId).build();
             if (!built.problems().equals(lastProblems)) { // once per change, not on every event
                 built.problems().forEach(p -> log.warn("Not in the fabric: {}", p));
                 lastProblems = built.problems();

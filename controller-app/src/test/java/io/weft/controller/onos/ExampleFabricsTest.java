@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The bundled example fabrics (contracts/examples, lab-topologies/examples) shown to
- * FabricBuilder the way ONOS would see them: the fabric it builds must be the file's fabric (same
+ * OnosFabricBuilder the way ONOS would see them: the fabric it builds must be the file's fabric (same
  * nodes and attributes, same cabling, capacities and latencies), and plan to the same uN ids and
  * EV tables.
  */
@@ -40,7 +40,7 @@ class ExampleFabricsTest {
         Fabric original = FabricJson.read(ROOT.resolve(file));
         OnosView view = OnosView.of(original);
 
-        BuiltFabric built = new FabricBuilder(view.devices, view.links, view.configs, TestFabric.APP_ID).build();
+        BuiltFabric built = new OnosFabricBuilder(view.devices, view.links, view.configs, TestFabric.APP_ID).build();
         Fabric f = built.fabric();
 
         assertThat(built.problems()).isEmpty();

@@ -23,7 +23,7 @@ class FakeLinkService extends LinkServiceAdapter {
     Link add(String src, String dst, Link.State state, String latencyNs) {
         DefaultAnnotations.Builder a = DefaultAnnotations.builder();
         if (latencyNs != null) {
-            a.set(FabricBuilder.LATENCY_NS_ANNOTATION, latencyNs);
+            a.set(OnosFabricBuilder.LATENCY_NS_ANNOTATION, latencyNs);
         }
         Link l = DefaultLink.builder().providerId(PID)
                 .src(ConnectPoint.deviceConnectPoint(src)).dst(ConnectPoint.deviceConnectPoint(dst))

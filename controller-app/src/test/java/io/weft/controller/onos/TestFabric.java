@@ -45,7 +45,7 @@ final class TestFabric {
                 + "{'id':'nic2','attach':'device:leaf2/3','server':'srv2'}]}"));
     }
 
-    FabricBuilder builder() {
-        return new FabricBuilder(devices, links, configs, APP_ID);
+    OnosFabricBuilder builder() {
+        return new OnosFabricBuilder(devices, links, configs, APP_ID);
     }
 }

@@ -1,56 +1,43 @@
 package io.weft.lab.cli;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The arguments of one verb: positional words, {@code --name value} / {@code --name=value} options
- * (kebab-case names become camelCase: {@code --nics-per-leaf} = {@code --nicsPerLeaf}), and
- * {@code -o FILE} / {@code --output FILE}. Hand-parsed: the grammar is this small.
+ * A generator's parameters, as {@code generate} leaves them unmatched: {@code --name value} or
+ * {@code --name=value}, kebab-case names becoming camelCase ({@code --nics-per-leaf} =
+ * {@code --nicsPerLeaf}). Each family has its own names, checked by its generator.
  */
 final class Args {
-    final List<String> positional = new ArrayList<>();
-    final Map<String, String> options = new LinkedHashMap<>();
-    String output;
+    private Args() {
+    }
 
-    static Args parse(List<String> words) throws UsageException {
-        Args a = new Args();
+    static Map<String, String> params(List<String> words) throws UsageException {
+        Map<String, String> params = new LinkedHashMap<>();
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
-            if (w.equals("-o") || w.equals("--output")) {
-                if (i + 1 >= words.size()) {
-                    throw new UsageException(w + ": needs a file name");
-                }
-                if (a.output != null) {
-                    throw new UsageException(w + ": given twice");
-                }
-                a.output = words.get(++i);
-            } else if (w.startsWith("--") && w.length() > 2) {
-                String name = w.substring(2);
-                String value;
-                int eq = name.indexOf('=');
-                if (eq >= 0) {
-                    value = name.substring(eq + 1);
-                    name = name.substring(0, eq);
-                } else {
-                    if (i + 1 >= words.size()) {
-                        throw new UsageException("--" + name + ": needs a value");
-                    }
-                    value = words.get(++i);
-                }
-                name = camel(name);
-                if (a.options.putIfAbsent(name, value) != null) {
-                    throw new UsageException("--" + name + ": given twice");
-                }
-            } else if (w.startsWith("-") && w.length() > 1) {
-                throw new UsageException("unknown option " + w);
+            if (!w.startsWith("--") || w.length() == 2) {
+                throw new UsageException("unexpected argument \"" + w + "\" (usage: " + GenerateCommand.USAGE + ")");
+            }
+            String name = w.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
             } else {
-                a.positional.add(w);
+                if (i + 1 >= words.size()) {
+                    throw new UsageException("--" + name + ": needs a value");
+                }
+                value = words.get(++i);
+            }
+            name = camel(name);
+            if (params.putIfAbsent(name, value) != null) {
+                throw new UsageException("--" + name + ": given twice");
             }
         }
-        return a;
+        return params;
     }
 
     private static String camel(String kebab) {
@@ -65,18 +52,5 @@ final class Args {
             }
         }
         return b.toString();
-    }
-
-    /** Exactly {@code n} positional words, else a usage error naming what is expected. */
-    void expectPositional(int n, String usage) throws UsageException {
-        if (positional.size() != n) {
-            throw new UsageException("usage: " + usage);
-        }
-    }
-
-    void expectNoOptions(String usage) throws UsageException {
-        if (!options.isEmpty()) {
-            throw new UsageException("unknown option --" + options.keySet().iterator().next() + " (usage: " + usage + ")");
-        }
     }
 }

@@ -5,24 +5,30 @@ import io.weft.lab.clab.ContainerlabTopology;
 
 import java.io.PrintStream;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code clab <file> [-o file] [--switch-image I] [--nic-image I]}: a containerlab topology. */
-final class ClabCommand {
+@Command(name = "clab")
+final class ClabCommand implements Verb {
     static final String USAGE = "fabric clab <file> [-o file] [--switch-image image] [--nic-image image]";
 
-    private ClabCommand() {
-    }
+    @Parameters(index = "0", paramLabel = "file")
+    private String file;
 
-    static int run(Args a, PrintStream out, PrintStream err) throws UsageException {
-        a.expectPositional(1, USAGE);
-        String switchImage = a.options.getOrDefault("switchImage", ContainerlabTopology.DEFAULT_SWITCH_IMAGE);
-        String nicImage = a.options.getOrDefault("nicImage", ContainerlabTopology.DEFAULT_NIC_IMAGE);
-        for (String name : a.options.keySet()) {
-            if (!name.equals("switchImage") && !name.equals("nicImage")) {
-                throw new UsageException("unknown option --" + name + " (usage: " + USAGE + ")");
-            }
-        }
-        Fabric f = FabricFiles.readValid(a.positional.get(0), err);
+    @Option(names = {"-o", "--output"}, paramLabel = "file")
+    private String output;
+
+    @Option(names = "--switch-image", paramLabel = "image")
+    private String switchImage = ContainerlabTopology.DEFAULT_SWITCH_IMAGE;
+
+    @Option(names = "--nic-image", paramLabel = "image")
+    private String nicImage = ContainerlabTopology.DEFAULT_NIC_IMAGE;
+
+    @Override
+    public int run(PrintStream out, PrintStream err) throws UsageException {
+        Fabric f = FabricFiles.readValid(file, err);
         if (f == null) {
             return 2;
         }
@@ -31,7 +37,7 @@ final class ClabCommand {
             problems.forEach(err::println);
             return 2;
         }
-        FabricFiles.write(ContainerlabTopology.render(f, switchImage, nicImage), a.output, out);
+        FabricFiles.write(ContainerlabTopology.render(f, switchImage, nicImage), output, out);
         return 0;
     }
 }

@@ -3,6 +3,10 @@ package io.weft.lab.cli;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code ./weft fabric}: generate, validate, export (containerlab) and describe fabric files.
@@ -10,6 +14,8 @@ import java.util.List;
  * <p>Exit codes: 0 done; 2 bad command line or bad fabric file (each problem one line on stderr);
  * 1 internal error (a bug: one line, never a stack trace, so scripts can still parse stderr).
  */
+@Command(name = "fabric", subcommands = {GenerateCommand.class, ValidateCommand.class, ClabCommand.class,
+    StatsCommand.class})
 public final class FabricCli {
     static final String HELP = String.join("\n",
             "usage: ./weft " + GenerateCommand.USAGE,
@@ -59,27 +65,33 @@ public final class FabricCli {
             return 2;
         }
         String verb = args.get(0);
-        if (verb.equals("help") || verb.equals("-h") || verb.equals("--help")) {
+        if (verb.equals("help") || args.contains("-h") || args.contains("--help")) {
             out.print(HELP);
             return 0;
         }
-        List<String> rest = args.subList(1, args.size());
-        if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(HELP);
-            return 0;
+        CommandLine line = new CommandLine(new FabricCli());
+        if (!line.getSubcommands().containsKey(verb)) {
+            throw new UsageException("unknown command \"" + verb + "\" (expected generate, validate, clab or stats)");
         }
-        Args a = Args.parse(rest);
+        ParseResult parsed;
+        try {
+            parsed = line.parseArgs(args.toArray(String[]::new));
+        } catch (ParameterException e) {
+            throw new UsageException(e.getMessage() + " (usage: " + usage(verb) + ")");
+        }
+        return ((Verb) parsed.subcommand().commandSpec().userObject()).run(out, err);
+    }
+
+    private static String usage(String verb) {
         switch (verb) {
             case "generate":
-                return GenerateCommand.run(a, out);
+                return GenerateCommand.USAGE;
             case "validate":
-                return ValidateCommand.run(a, out, err);
+                return ValidateCommand.USAGE;
             case "clab":
-                return ClabCommand.run(a, out, err);
-            case "stats":
-                return StatsCommand.run(a, out, err);
+                return ClabCommand.USAGE;
             default:
-                throw new UsageException("unknown command \"" + verb + "\" (expected generate, validate, clab or stats)");
+                return StatsCommand.USAGE;
         }
     }
 }

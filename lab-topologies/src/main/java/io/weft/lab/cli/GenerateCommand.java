@@ -5,24 +5,41 @@ import io.weft.fabric.FabricJson;
 import io.weft.lab.fabric.FabricGenerators;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Unmatched;
 
-/** {@code generate <family> [--param value ...] [-o file]}: a fabric file from a generator. */
-final class GenerateCommand {
+/**
+ * {@code generate <family> [--param value ...] [-o file]}: a fabric file from a generator. Each family
+ * has its own parameters (FabricCli's help lists them), so they are not picocli options: picocli leaves
+ * them unmatched, {@link Args#params} reads them and the generator checks them.
+ */
+@Command(name = "generate")
+final class GenerateCommand implements Verb {
     static final String USAGE = "fabric generate <" + String.join("|", FabricGenerators.FAMILIES)
             + "> [--param value ...] [-o file]";
 
-    private GenerateCommand() {
-    }
+    @Parameters(index = "0", paramLabel = "family")
+    private String family;
 
-    static int run(Args a, PrintStream out) throws UsageException {
-        a.expectPositional(1, USAGE);
+    @Option(names = {"-o", "--output"}, paramLabel = "file")
+    private String output;
+
+    @Unmatched
+    private List<String> params = new ArrayList<>();
+
+    @Override
+    public int run(PrintStream out, PrintStream err) throws UsageException {
         Fabric f;
         try {
-            f = FabricGenerators.generate(a.positional.get(0), a.options);
+            f = FabricGenerators.generate(family, Args.params(params));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        FabricFiles.write(FabricJson.write(f), a.output, out);
+        FabricFiles.write(FabricJson.write(f), output, out);
         return 0;
     }
 }

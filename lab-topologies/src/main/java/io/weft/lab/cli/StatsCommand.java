@@ -4,18 +4,20 @@ import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.FabricStats;
 
 import java.io.PrintStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /** {@code stats <file>}: counts by role, switch radix and switch diameter. */
-final class StatsCommand {
+@Command(name = "stats")
+final class StatsCommand implements Verb {
     static final String USAGE = "fabric stats <file>";
 
-    private StatsCommand() {
-    }
+    @Parameters(index = "0", paramLabel = "file")
+    private String file;
 
-    static int run(Args a, PrintStream out, PrintStream err) throws UsageException {
-        a.expectPositional(1, USAGE);
-        a.expectNoOptions(USAGE);
-        Fabric f = FabricFiles.readValid(a.positional.get(0), err);
+    @Override
+    public int run(PrintStream out, PrintStream err) {
+        Fabric f = FabricFiles.readValid(file, err);
         if (f == null) {
             return 2;
         }

@@ -4,18 +4,20 @@ import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.FabricStats;
 
 import java.io.PrintStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /** {@code validate <file>}: "ok: ..." and exit 0, or one line per problem on stderr and exit 2. */
-final class ValidateCommand {
+@Command(name = "validate")
+final class ValidateCommand implements Verb {
     static final String USAGE = "fabric validate <file>";
 
-    private ValidateCommand() {
-    }
+    @Parameters(index = "0", paramLabel = "file")
+    private String file;
 
-    static int run(Args a, PrintStream out, PrintStream err) throws UsageException {
-        a.expectPositional(1, USAGE);
-        a.expectNoOptions(USAGE);
-        Fabric f = FabricFiles.readValid(a.positional.get(0), err);
+    @Override
+    public int run(PrintStream out, PrintStream err) {
+        Fabric f = FabricFiles.readValid(file, err);
         if (f == null) {
             return 2;
         }

@@ -129,7 +129,13 @@ class FabricCliTest {
         assertThat(run("generate", "leaf-spine", "--leaves", "2", "--leaves", "3")).isEqualTo(2);
         assertThat(err).isEqualTo("--leaves: given twice\n");
         assertThat(run("generate")).isEqualTo(2);
-        assertThat(err).startsWith("usage: fabric generate");
+        assertThat(err).contains("family").contains("usage: fabric generate");
+        assertThat(run("generate", "leaf-spine", "stray")).isEqualTo(2);
+        assertThat(err).startsWith("unexpected argument \"stray\"");
+        assertThat(run("validate", "f.json", "--strict")).isEqualTo(2);
+        assertThat(err.lines()).singleElement().asString().contains("'--strict'");
+        assertThat(run("stats")).isEqualTo(2);
+        assertThat(err).contains("file").contains("usage: fabric stats");
         assertThat(run("frobnicate")).isEqualTo(2);
         assertThat(err).startsWith("unknown command \"frobnicate\"");
     }

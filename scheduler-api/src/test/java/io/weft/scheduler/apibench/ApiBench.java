@@ -25,6 +25,10 @@ import java.util.regex.Pattern;
 import io.weft.devstack.Devstack;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.scheduler.SchedulerApiApplication;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code ./weft bench api}: the scheduler API under agent load, on loopback.
@@ -62,6 +66,35 @@ public final class ApiBench {
     private ApiBench() {
     }
 
+    /** The command line of {@code ./weft bench api}. */
+    @Command(name = "weft bench api", sortOptions = false,
+            description = "The scheduler API under agent load, on loopback.")
+    static final class Flags {
+        @Option(names = "--json", description = "one JSON object")
+        boolean json;
+
+        @Option(names = "--stream", description = "each agent holds one profile stream instead of a long-poll")
+        boolean stream;
+
+        @Option(names = "--agents", paramLabel = "N", description = "agents (default ${DEFAULT-VALUE})")
+        int agents = 10_000;
+
+        @Option(names = "--nics", paramLabel = "N", description = "NICs of the fabric (default ${DEFAULT-VALUE})")
+        int nics = 1024;
+
+        @Option(names = "--rate", paramLabel = "R", description = "profile pulls per second (default ${DEFAULT-VALUE})")
+        int rate = 1000;
+
+        @Option(names = "--seconds", paramLabel = "S", description = "time of the pulls (default ${DEFAULT-VALUE})")
+        int seconds = 10;
+
+        @Option(names = "--rounds", paramLabel = "N", description = "rounds, at least 2 (default ${DEFAULT-VALUE})")
+        int rounds = 4;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
+    }
+
     public static void main(String[] args) throws Exception {
         // stdout is for the result alone (--json is parsed by scripts): whatever the devstack and
         // its libraries print goes to stderr.
@@ -70,28 +103,25 @@ public final class ApiBench {
         // The devstack logs a lot at INFO (Kafka's config dump); keep stdout for the results.
         ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
                 .setLevel(ch.qos.logback.classic.Level.WARN);
-        boolean json = false;
-        boolean stream = false;
-        int agents = 10_000;
-        int nics = 1024;
-        int rate = 1000;
-        int seconds = 10;
-        int rounds = 4;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--json" -> json = true;
-                case "--stream" -> stream = true;
-                case "--agents" -> agents = Integer.parseInt(args[++i]);
-                case "--nics" -> nics = Integer.parseInt(args[++i]);
-                case "--rate" -> rate = Integer.parseInt(args[++i]);
-                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                default -> {
-                    System.err.println("usage: ApiBench [--json] [--stream] [--agents N] [--nics N] [--rate R] [--seconds S] [--rounds N]");
-                    System.exit(2);
-                }
-            }
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            System.err.println("weft bench api: " + e.getMessage() + " (see --help)");
+            System.exit(2);
         }
+        if (line.isUsageHelpRequested()) {
+            line.usage(results);
+            return;
+        }
+        boolean json = flags.json;
+        boolean stream = flags.stream;
+        int agents = flags.agents;
+        int nics = flags.nics;
+        int rate = flags.rate;
+        int seconds = flags.seconds;
+        int rounds = flags.rounds;
         if (rounds < 2) {
             System.err.println("--rounds: at least 2 (the first also compiles the wake path)");
             System.exit(2);

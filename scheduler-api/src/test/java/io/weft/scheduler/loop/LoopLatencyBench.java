@@ -23,6 +23,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code ./weft bench loop} latency part: hotspot event published → the agent's parked long-poll
@@ -41,26 +45,44 @@ public final class LoopLatencyBench {
     private LoopLatencyBench() {
     }
 
+    /** The command line of the loop-latency bench; --quick changes the event count when not given. */
+    @Command(name = "weft bench loop-latency", sortOptions = false,
+            description = "Hotspot event published to the agent's long-poll answered, on an embedded devstack.")
+    static final class Flags {
+        @Option(names = "--json", description = "one JSON object")
+        boolean json;
+
+        @Option(names = "--quick", description = "50 events, 10 warm-up")
+        boolean quick;
+
+        @Option(names = "--loop-events", paramLabel = "N", description = "measured hotspot events (default 200)")
+        Integer events;
+
+        @Option(names = "--merge", paramLabel = "JSON",
+                description = "add the numbers to this JSON object (the ingest half)")
+        String merge;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
+    }
+
     public static void main(String[] args) throws Exception {
-        boolean json = false;
-        int events = 200;
-        int warmup = 30;
-        String merge = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--json" -> json = true;
-                case "--quick" -> {
-                    events = 50;
-                    warmup = 10;
-                }
-                case "--loop-events" -> events = Integer.parseInt(args[++i]);
-                case "--merge" -> merge = args[++i];
-                default -> {
-                    System.err.println("loop latency: unknown option " + args[i]);
-                    System.exit(2);
-                }
-            }
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            System.err.println("weft bench loop-latency: " + e.getMessage() + " (see --help)");
+            System.exit(2);
         }
+        if (line.isUsageHelpRequested()) {
+            line.usage(System.out);
+            return;
+        }
+        boolean json = flags.json;
+        int events = flags.events != null ? flags.events : flags.quick ? 50 : 200;
+        int warmup = flags.quick ? 10 : 30;
+        String merge = flags.merge;
         // Kafka, PostgreSQL and Spring log to stdout: keep it for the result alone.
         PrintStream out = System.out;
         System.setOut(System.err);

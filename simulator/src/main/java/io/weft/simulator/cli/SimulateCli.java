@@ -15,13 +15,26 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 
 /**
  * Runs one scenario file and prints each flow's outcome (a table, or JSON with --json). A bad
  * file prints one line naming the field on stderr and exits 2, before anything runs.
  */
+@Command(name = "./weft simulate", description = "Runs a scenario and prints each flow's outcome.")
 public final class SimulateCli {
-    static final String USAGE = "usage: simulate <scenario.json> [--json]";
+    @Parameters(paramLabel = "scenario.json", description = "the scenario file (simulator/README.md)")
+    private Path file;
+
+    @Option(names = "--json", description = "print JSON instead of a table")
+    private boolean json;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    private boolean help;
 
     private SimulateCli() {
     }
@@ -31,28 +44,25 @@ public final class SimulateCli {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        String file = null;
-        boolean json = false;
-        for (String a : args) {
-            if (a.equals("--json")) {
-                json = true;
-            } else if (a.equals("-h") || a.equals("--help")) {
-                out.println(USAGE);
-                return 0;
-            } else if (a.startsWith("-") || file != null) {
-                err.println("unexpected argument \"" + a + "\"; " + USAGE);
-                return 2;
-            } else {
-                file = a;
-            }
-        }
-        if (file == null) {
-            err.println(USAGE);
+        SimulateCli cli = new SimulateCli();
+        CommandLine line = new CommandLine(cli).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            err.println("simulate: " + e.getMessage() + " (see --help)");
             return 2;
         }
+        if (line.isUsageHelpRequested()) {
+            line.usage(out);
+            return 0;
+        }
+        return cli.simulate(out, err);
+    }
+
+    private int simulate(PrintStream out, PrintStream err) {
         Scenario scenario;
         try {
-            scenario = ScenarioReader.read(Path.of(file));
+            scenario = ScenarioReader.read(file);
         } catch (ScenarioException e) {
             err.println(e.getMessage());
             return 2;

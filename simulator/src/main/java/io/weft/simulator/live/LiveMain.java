@@ -28,6 +28,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * Live mode: the simulator plays the demo's fabric. It follows the controller's snapshot on
@@ -84,9 +88,13 @@ public final class LiveMain implements AutoCloseable {
         Options o;
         try {
             o = parse(args);
-        } catch (IllegalArgumentException | ScenarioException e) {
-            System.err.println("live: " + e.getMessage());
+        } catch (ParameterException | IllegalArgumentException | ScenarioException e) {
+            System.err.println("live: " + e.getMessage() + " (see --help)");
             System.exit(2);
+            return;
+        }
+        if (o == null) {
+            System.out.print(usage());
             return;
         }
         LiveMain live = new LiveMain(o, System.out);
@@ -235,66 +243,71 @@ public final class LiveMain implements AutoCloseable {
         producer.close(java.time.Duration.ofSeconds(2));
     }
 
+    /** Parses the command line (environment variables give some defaults); null means --help was asked. */
     static Options parse(String[] args) throws ScenarioException {
-        String kafka = System.getenv("WEFT_KAFKA_BOOTSTRAP");
-        String scheduler = "http://127.0.0.1:8082";
-        String agentToken = System.getenv("WEFT_LIVE_AGENT_TOKEN");
-        String schedulerToken = System.getenv("WEFT_LIVE_SCHEDULER_TOKEN");
-        String fabricId = null;
-        long tickMs = 100;
-        IncidentScript incident = IncidentScriptReader.defaultScript();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            switch (a) {
-                case "--kafka" -> kafka = need(a, v);
-                case "--scheduler" -> scheduler = need(a, v);
-                case "--agent-token" -> agentToken = need(a, v);
-                case "--scheduler-token" -> schedulerToken = need(a, v);
-                case "--fabric-id" -> fabricId = need(a, v);
-                case "--tick-ms" -> {
-                    try {
-                        tickMs = Long.parseLong(need(a, v));
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--tick-ms: \"" + v + "\" is not a whole number of ms");
-                    }
-                    if (tickMs < 10 || tickMs > 60_000) {
-                        throw new IllegalArgumentException("--tick-ms: " + tickMs + " is not in 10..60000");
-                    }
-                }
-                case "--scenario" -> incident = IncidentScriptReader.read(Path.of(need(a, v)));
-                case "--no-incident" -> {
-                    incident = null;
-                    i--;
-                }
-                default -> throw new IllegalArgumentException("unknown option '" + a + "' (known: --kafka, --scheduler,"
-                        + " --agent-token, --scheduler-token, --fabric-id, --tick-ms, --scenario, --no-incident)");
-            }
-            i++;
+        Flags f = new Flags();
+        CommandLine line = new CommandLine(f).setOverwrittenOptionsAllowed(true); // a later flag wins
+        line.parseArgs(args);
+        if (line.isUsageHelpRequested()) {
+            return null;
         }
-        if (kafka == null || kafka.isEmpty()) {
+        if (f.tickMs < 10 || f.tickMs > 60_000) {
+            throw new IllegalArgumentException("--tick-ms: " + f.tickMs + " is not in 10..60000");
+        }
+        if (f.kafka == null || f.kafka.isEmpty()) {
             throw new IllegalArgumentException("--kafka: missing (or WEFT_KAFKA_BOOTSTRAP)");
         }
-        if (agentToken == null || agentToken.isEmpty()) {
+        if (f.agentToken == null || f.agentToken.isEmpty()) {
             throw new IllegalArgumentException("--agent-token: missing (or WEFT_LIVE_AGENT_TOKEN)");
         }
-        if (incident != null && (schedulerToken == null || schedulerToken.isEmpty())) {
+        IncidentScript incident = f.noIncident ? null
+                : f.scenario != null ? IncidentScriptReader.read(f.scenario) : IncidentScriptReader.defaultScript();
+        if (incident != null && (f.schedulerToken == null || f.schedulerToken.isEmpty())) {
             throw new IllegalArgumentException("--scheduler-token: missing (or WEFT_LIVE_SCHEDULER_TOKEN);"
                     + " the incident places jobs");
         }
-        URI uri;
-        try {
-            uri = URI.create(scheduler);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--scheduler: \"" + scheduler + "\" is not a URL");
-        }
-        return new Options(kafka, uri, agentToken, schedulerToken, fabricId, tickMs, incident);
+        return new Options(f.kafka, f.scheduler, f.agentToken, f.schedulerToken, f.fabricId, f.tickMs, incident);
     }
 
-    private static String need(String option, String value) {
-        if (value == null || value.startsWith("--")) {
-            throw new IllegalArgumentException(option + ": needs a value");
-        }
-        return value;
+    static String usage() {
+        return new CommandLine(new Flags()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+    }
+
+    /** The flags as picocli binds them; parse checks what depends on more than one. */
+    @Command(name = "live", sortOptions = false,
+            description = "The simulated fabric: follows the snapshot, plays every NIC agent, writes switch counters "
+                    + "to Kafka and runs the incident.")
+    static final class Flags {
+        @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Kafka (default: $WEFT_KAFKA_BOOTSTRAP)")
+        String kafka = System.getenv("WEFT_KAFKA_BOOTSTRAP");
+
+        @Option(names = "--scheduler", paramLabel = "URL", defaultValue = "http://127.0.0.1:8082",
+                description = "scheduler-api (default ${DEFAULT-VALUE})")
+        URI scheduler;
+
+        @Option(names = "--agent-token", paramLabel = "TOKEN",
+                description = "bearer token of the NIC agents (default: $WEFT_LIVE_AGENT_TOKEN)")
+        String agentToken = System.getenv("WEFT_LIVE_AGENT_TOKEN");
+
+        @Option(names = "--scheduler-token", paramLabel = "TOKEN",
+                description = "bearer token the incident places jobs with (default: $WEFT_LIVE_SCHEDULER_TOKEN)")
+        String schedulerToken = System.getenv("WEFT_LIVE_SCHEDULER_TOKEN");
+
+        @Option(names = "--fabric-id", paramLabel = "ID", description = "follow this fabric (default: the first seen)")
+        String fabricId;
+
+        @Option(names = "--tick-ms", paramLabel = "N", defaultValue = "100",
+                description = "counter period, 10..60000 (default ${DEFAULT-VALUE})")
+        long tickMs;
+
+        @Option(names = "--scenario", paramLabel = "FILE",
+                description = "the incident to run (default: the built-in one)")
+        Path scenario;
+
+        @Option(names = "--no-incident", description = "run no incident")
+        boolean noIncident;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
     }
 }

@@ -24,6 +24,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * ./weft bench sim: one max-min rate recomputation for F flows on a k-ary fat-tree (default the
@@ -36,36 +40,45 @@ public final class SimBench {
     private SimBench() {
     }
 
+    /** The command line of {@code ./weft bench sim}; --quick changes only the sizes not given. */
+    @Command(name = "weft bench sim", description = "The simulator's rate recomputation on a k-ary fat-tree.")
+    static final class Flags {
+        @Option(names = "--json", description = "one JSON object per mode")
+        boolean json;
+
+        @Option(names = "--quick", description = "k 16, 8192 flows, 10 runs")
+        boolean quick;
+
+        @Option(names = "--k", paramLabel = "N", description = "fat-tree arity (default 32)")
+        Integer k;
+
+        @Option(names = "--flows", paramLabel = "N", description = "flows (default 65536)")
+        Integer flows;
+
+        @Option(names = "--runs", paramLabel = "N", description = "recomputations measured (default 30)")
+        Integer runs;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
+    }
+
     public static void main(String[] args) throws Exception {
-        int k = 32;
-        int flows = 65_536;
-        int runs = 30;
-        boolean json = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--json":
-                    json = true;
-                    break;
-                case "--k":
-                    k = Integer.parseInt(args[++i]);
-                    break;
-                case "--flows":
-                    flows = Integer.parseInt(args[++i]);
-                    break;
-                case "--runs":
-                    runs = Integer.parseInt(args[++i]);
-                    break;
-                case "--quick":
-                    k = 16;
-                    flows = 8192;
-                    runs = 10;
-                    break;
-                default:
-                    System.err.println("unknown option \"" + args[i] + "\"; usage: sim [--json] [--quick] [--k N] "
-                            + "[--flows N] [--runs N]");
-                    System.exit(2);
-            }
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            System.err.println("weft bench sim: " + e.getMessage() + " (see --help)");
+            System.exit(2);
         }
+        if (line.isUsageHelpRequested()) {
+            line.usage(System.out);
+            return;
+        }
+        int k = flags.k != null ? flags.k : flags.quick ? 16 : 32;
+        int flows = flags.flows != null ? flags.flows : flags.quick ? 8192 : 65_536;
+        int runs = flags.runs != null ? flags.runs : flags.quick ? 10 : 30;
+        boolean json = flags.json;
         long t0 = System.nanoTime();
         Fabric fabric = FatTreeGenerator.generate(FatTreeGenerator.kary(k));
         FabricPlan plan = Planner.plan(fabric, null);

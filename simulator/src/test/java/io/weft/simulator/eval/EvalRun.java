@@ -37,6 +37,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * A first, partial evaluation (./weft eval): on two fabrics, three traffic patterns over every
@@ -55,25 +59,38 @@ public final class EvalRun {
     record Metrics(double maxLoad, double slowestGbps, double cctMs, int stalled) {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** The command line of {@code ./weft eval}; --quick changes only the seed count when not given. */
+    @Command(name = "weft eval",
+            description = "Weft's placement against ECMP and the LP bounds in the simulator; writes the report.")
+    static final class Flags {
+        @Option(names = "--out", paramLabel = "FILE", description = "the report (default ${DEFAULT-VALUE})")
         Path out = Path.of("docs/EVALUATION.md");
-        int seeds = 10;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--out":
-                    out = Path.of(args[++i]);
-                    break;
-                case "--seeds":
-                    seeds = Integer.parseInt(args[++i]);
-                    break;
-                case "--quick":
-                    seeds = 3;
-                    break;
-                default:
-                    System.err.println("unknown option \"" + args[i] + "\"; usage: eval [--out file] [--seeds N] [--quick]");
-                    System.exit(2);
-            }
+
+        @Option(names = "--seeds", paramLabel = "N", description = "seeds per case (default 10)")
+        Integer seeds;
+
+        @Option(names = "--quick", description = "3 seeds")
+        boolean quick;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            System.err.println("weft eval: " + e.getMessage() + " (see --help)");
+            System.exit(2);
         }
+        if (line.isUsageHelpRequested()) {
+            line.usage(System.out);
+            return;
+        }
+        Path out = flags.out;
+        int seeds = flags.seeds != null ? flags.seeds : flags.quick ? 3 : 10;
         Map<String, Fabric> fabrics = new LinkedHashMap<>();
         fabrics.put("leaf-spine 1:1 (16 leaves, 8 spines, 8 NICs per leaf)",
                 LeafSpineGenerator.generate(new LeafSpineGenerator.Params(null, 16, 8, 8, 1, 400, 400, 100, 500)));

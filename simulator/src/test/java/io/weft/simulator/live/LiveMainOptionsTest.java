@@ -27,14 +27,21 @@ class LiveMainOptionsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "--tick-ms 5|--tick-ms: 5 is not in 10..60000",
-        "--tick-ms soon|--tick-ms: \"soon\" is not a whole number of ms",
-        "--bogus|unknown option '--bogus'",
-        "--scenario|--scenario: needs a value",
+        "--tick-ms soon|Invalid value for option '--tick-ms': 'soon' is not a long",
+        "--bogus|Unknown option: '--bogus'",
+        "--scenario|Missing required parameter for option '--scenario' (FILE)",
         "--scenario /nonexistent/incident.json|/nonexistent/incident.json: no such file",
     })
     void aBadOptionIsNamed(String extra, String start) {
         String[] args = Stream.concat(Arrays.stream(BASE), Arrays.stream(extra.split(" "))).toArray(String[]::new);
         assertThatThrownBy(() -> LiveMain.parse(args)).hasMessageStartingWith(start);
+    }
+
+    @Test
+    void helpIsNullAndTheHelpNamesEveryFlag() throws Exception {
+        assertThat(LiveMain.parse(new String[] {"--help"})).isNull();
+        assertThat(LiveMain.usage()).contains("--kafka", "--scheduler", "--agent-token", "--scheduler-token",
+                "--fabric-id", "--tick-ms", "--scenario", "--no-incident");
     }
 
     @Test

@@ -16,7 +16,7 @@ import java.util.Properties;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.telemetry.config.HistoryProperties;
-import io.weft.telemetry.config.KafkaProperties;
+import io.weft.telemetry.config.TelemetryKafkaProperties;
 import io.weft.telemetry.stream.TelemetryCounters;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -63,7 +63,7 @@ public class HistoryWriter implements SmartLifecycle {
             + " link_id, direction, detected_at, utilisation, drop_rate, ecn_fraction, threshold)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
-    private final KafkaProperties kafka;
+    private final TelemetryKafkaProperties kafka;
     private final HistoryProperties history;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
@@ -73,7 +73,7 @@ public class HistoryWriter implements SmartLifecycle {
     private volatile Thread thread;
     private volatile boolean running;
 
-    HistoryWriter(KafkaProperties kafka, HistoryProperties history, JdbcTemplate jdbc, TransactionTemplate tx,
+    HistoryWriter(TelemetryKafkaProperties kafka, HistoryProperties history, JdbcTemplate jdbc, TransactionTemplate tx,
                   Partitions partitions, TelemetryCounters counters) {
         this.kafka = kafka;
         this.history = history;

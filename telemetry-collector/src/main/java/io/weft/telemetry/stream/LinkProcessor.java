@@ -41,7 +41,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * are never held back. With {@code loadInterval} zero every load is forwarded at once.
  *
  * <p>No repartitioning is needed: a direction is always measured by the same (switch, interface)
- * (see {@link FabricIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
+ * (see {@link InterfaceDirectionIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
  * (one task) owns every direction it sees.
  */
 final class LinkProcessor implements Processor<String, Samples, String, TopicValue> {
@@ -61,7 +61,7 @@ final class LinkProcessor implements Processor<String, Samples, String, TopicVal
     private final List<Slot> dirty = new ArrayList<>();
     private final List<Slot> waiting = new ArrayList<>();
     private ProcessorContext<String, TopicValue> context;
-    private FabricIndexStore fabric;
+    private InterfaceDirectionIndexStore fabric;
     private KeyValueStore<String, LinkDirection> state;
 
     LinkProcessor(String fabricStoreName, String stateStoreName, DetectionProperties detection,

@@ -8,7 +8,7 @@ import java.util.Properties;
 import java.util.UUID;
 
 import io.weft.telemetry.config.DetectionProperties;
-import io.weft.telemetry.config.KafkaProperties;
+import io.weft.telemetry.config.TelemetryKafkaProperties;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -32,12 +32,12 @@ import org.springframework.stereotype.Component;
 public class StreamsRunner implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsRunner.class);
 
-    private final KafkaProperties kafka;
+    private final TelemetryKafkaProperties kafka;
     private final DetectionProperties detection;
     private final TelemetryCounters counters;
     private volatile KafkaStreams streams;
 
-    StreamsRunner(KafkaProperties kafka, DetectionProperties detection, TelemetryCounters counters) {
+    StreamsRunner(TelemetryKafkaProperties kafka, DetectionProperties detection, TelemetryCounters counters) {
         this.kafka = kafka;
         this.detection = detection;
         this.counters = counters;

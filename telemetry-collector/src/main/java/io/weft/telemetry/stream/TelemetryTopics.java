@@ -6,7 +6,7 @@ import java.util.Objects;
 import io.weft.contracts.TopicValue;
 import io.weft.contracts.Topics;
 import io.weft.telemetry.DeadLetter;
-import io.weft.telemetry.config.KafkaProperties;
+import io.weft.telemetry.config.TelemetryKafkaProperties;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -34,7 +34,7 @@ public record TelemetryTopics(String fabric, String interfaces, String flows, St
         Objects.requireNonNull(deadletter, "deadletter");
     }
 
-    public static TelemetryTopics of(KafkaProperties k) {
+    public static TelemetryTopics of(TelemetryKafkaProperties k) {
         return new TelemetryTopics(k.fabricTopic(), k.interfacesTopic(), k.flowsTopic(), k.hotspotsTopic(),
                 k.linksLoadTopic(), k.deadletterTopic());
     }

@@ -21,7 +21,7 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The collector's Kafka Streams topology, built in one place:
  * <pre>
- *   weft.fabric ──(global store: FabricIndexStore)
+ *   weft.fabric ──(global store: InterfaceDirectionIndexStore)
  *   weft.telemetry.interfaces ─ parse ─┬─ dead letter ──────────────────────────────▶ weft.telemetry.deadletter
  *                                      └─ samples ─ link directions (store) ─┬─ hotspot events ▶ weft.hotspots
  *                                         (one per record)                   └─ link loads ─────▶ weft.links.load
@@ -53,7 +53,7 @@ public final class TelemetryTopology {
         if (loadInterval.isNegative()) {
             throw new IllegalArgumentException("loadInterval: must be >= 0 (got " + loadInterval + ")");
         }
-        builder.addGlobalStore(FabricIndexStore.builder(FABRIC_STORE), topics.fabric(), TelemetryTopics.RAW,
+        builder.addGlobalStore(InterfaceDirectionIndexStore.builder(FABRIC_STORE), topics.fabric(), TelemetryTopics.RAW,
                 () -> new FabricUpdater(FABRIC_STORE));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(DIRECTIONS_STORE),
                 Serdes.String(), new LinkDirectionSerde()));
@@ -83,10 +83,10 @@ public final class TelemetryTopology {
                 .to(topics.deadletter(), TelemetryTopics.DEAD_LETTERS);
     }
 
-    /** Feeds weft.fabric records to the global {@link FabricIndexStore}. */
+    /** Feeds weft.fabric records to the global {@link InterfaceDirectionIndexStore}. */
     private static final class FabricUpdater implements Processor<String, byte[], Void, Void> {
         private final String storeName;
-        private FabricIndexStore store;
+        private InterfaceDirectionIndexStore store;
 
         FabricUpdater(String storeName) {
             this.storeName = storeName;

@@ -33,7 +33,7 @@ import io.weft.telemetry.GnmicEventParser;
 import io.weft.telemetry.InterfaceSample;
 import io.weft.telemetry.TelemetryFormatException;
 import io.weft.telemetry.config.DetectionProperties;
-import io.weft.telemetry.stream.FabricIndex;
+import io.weft.telemetry.stream.InterfaceDirectionIndex;
 import io.weft.telemetry.stream.LinkDirection;
 import io.weft.telemetry.stream.MeasuredArc;
 import io.weft.telemetry.stream.TelemetryCounters;
@@ -47,6 +47,10 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code ./weft bench loop}: ingest throughput of the collector's topology, in process, through a
@@ -77,31 +81,58 @@ public final class LoopBench {
     private LoopBench() {
     }
 
-    public static void main(String[] args) throws IOException {
-        boolean json = false;
-        long events = 2_000_000;
-        int leaves = 32;
-        int spines = 16;
-        boolean broker = false;
+    /** The command line of {@code ./weft bench loop}; --quick changes the event count when not given. */
+    @Command(name = "weft bench loop", sortOptions = false,
+            description = "The collector's Streams topology over gnmic events: throughput and detection.")
+    static final class Flags {
+        @Option(names = "--json", description = "one JSON object")
+        boolean json;
+
+        @Option(names = "--quick", description = "200000 events")
+        boolean quick;
+
+        @Option(names = "--broker", description = "through the in-process broker, not the test driver")
+        boolean broker;
+
+        @Option(names = "--events", paramLabel = "N", description = "events (default 2000000)")
+        Long events;
+
+        @Option(names = "--events-per-record", paramLabel = "N", description = "gnmic events per record (default 1)")
         int perRecord = 1;
+
+        @Option(names = "--sample-interval-ms", paramLabel = "N", description = "sample period (default 1000)")
         long sampleIntervalMs = 1000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--json" -> json = true;
-                case "--quick" -> events = 200_000;
-                case "--events" -> events = Long.parseLong(value(args, ++i, "--events"));
-                case "--leaves" -> leaves = Integer.parseInt(value(args, ++i, "--leaves"));
-                case "--spines" -> spines = Integer.parseInt(value(args, ++i, "--spines"));
-                case "--broker" -> broker = true;
-                case "--events-per-record" -> perRecord = Integer.parseInt(value(args, ++i, "--events-per-record"));
-                case "--sample-interval-ms" -> sampleIntervalMs = Long.parseLong(value(args, ++i, "--sample-interval-ms"));
-                default -> {
-                    System.err.println("usage: ./weft bench loop [--json] [--quick] [--broker] [--events N] "
-                            + "[--events-per-record N] [--sample-interval-ms N] [--leaves L --spines S]");
-                    System.exit(2);
-                }
-            }
+
+        @Option(names = "--leaves", paramLabel = "L", description = "leaves (default 32)")
+        int leaves = 32;
+
+        @Option(names = "--spines", paramLabel = "S", description = "spines (default 16)")
+        int spines = 16;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
+    }
+
+    public static void main(String[] args) throws IOException {
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            System.err.println("weft bench loop: " + e.getMessage() + " (see --help)");
+            System.exit(2);
         }
+        if (line.isUsageHelpRequested()) {
+            line.usage(System.out);
+            return;
+        }
+        boolean json = flags.json;
+        long events = flags.events != null ? flags.events : flags.quick ? 200_000 : 2_000_000;
+        int leaves = flags.leaves;
+        int spines = flags.spines;
+        boolean broker = flags.broker;
+        int perRecord = flags.perRecord;
+        long sampleIntervalMs = flags.sampleIntervalMs;
         Fabric fabric = FabricGenerators.generate("leaf-spine", Map.of("leaves", Integer.toString(leaves),
                 "spines", Integer.toString(spines), "nicsPerLeaf", "16"));
         List<String[]> ports = switchPorts(fabric);
@@ -216,7 +247,7 @@ public final class LoopBench {
      */
     private static void domainRun(Fabric fabric, Workload w, long events, Map<String, Object> r) {
         GnmicEventParser parser = new GnmicEventParser();
-        FabricIndex index = FabricIndex.of(fabric, 1);
+        InterfaceDirectionIndex index = InterfaceDirectionIndex.of(fabric, 1);
         Map<String, LinkDirection> state = new HashMap<>();
         Map<String, LinkLoad> waiting = new HashMap<>(); // arc key -> latest load of its current bucket
         long intervalNs = LOAD_INTERVAL.toNanos();
@@ -300,11 +331,4 @@ public final class LoopBench {
         return sum;
     }
 
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            System.err.println(flag + ": needs a value");
-            System.exit(2);
-        }
-        return args[i];
-    }
 }

@@ -37,7 +37,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -48,9 +51,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole collector on the real embedded Kafka + PostgreSQL: a planned snapshot of the contracts'
  * 2x2 example on weft.fabric, scripted gnmic events that fill leaf1-spine1 towards spine1 at 95 %
  * (and leaf2-spine1 at 30 %) → a hotspot-start on weft.hotspots at the N-th rate sample, rows in
- * PostgreSQL, and both REST reads showing them.
+ * PostgreSQL, and both REST reads showing them; the live load feed (snapshot, coalesced deltas, resume,
+ * hotspots). Every JSON answer is checked against contracts/openapi/telemetry-collector.yaml.
  */
 @WeftDevstackTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CollectorEndToEndTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -127,6 +132,7 @@ class CollectorEndToEndTest {
         String eventId = start.get("eventId").asText();
         await("GET /v1/hotspots shows the event", () -> get("/v1/hotspots?linkId=leaf1-spine1").body.path("events")
                 .findValuesAsText("eventId").contains(eventId));
+        assertThat(CollectorContract.errors("HotspotPage", get("/v1/hotspots?linkId=leaf1-spine1").body)).isEmpty();
         JsonNode listed = get("/v1/hotspots?linkId=leaf1-spine1").body.path("events").get(0);
         assertThat(listed.get("kind").asText()).isEqualTo("hotspot-start");
         assertThat(listed.get("sampleTimestampNs").asText()).isEqualTo(start.get("sampleTimestampNs").asText());
@@ -136,7 +142,9 @@ class CollectorEndToEndTest {
         String to = Instant.ofEpochSecond(t0 / 1_000_000_000L + 10).toString();
         await("five seconds of rollups", () -> get("/v1/links/leaf1-spine1/series?from=" + from + "&to=" + to)
                 .body.path("points").size() == 5);
-        JsonNode points = get("/v1/links/leaf1-spine1/series?from=" + from + "&to=" + to).body.path("points");
+        JsonNode series = get("/v1/links/leaf1-spine1/series?from=" + from + "&to=" + to).body;
+        assertThat(CollectorContract.errors("LinkSeries", series)).isEmpty();
+        JsonNode points = series.path("points");
         for (JsonNode pt : points) {
             assertThat(pt.get("toNode").asText()).isEqualTo("spine1");
             assertThat(pt.get("utilisationAvg").asDouble()).isBetween(0.949, 0.951);
@@ -180,6 +188,7 @@ class CollectorEndToEndTest {
         assertThat(r.contentType).startsWith("application/problem+json");
         assertThat(r.body.get("detail").asText()).startsWith("from: must be an RFC 3339 time");
         assertThat(r.body.get("parameter").asText()).isEqualTo("from");
+        assertThat(CollectorContract.problemErrors(r.body)).isEmpty();
         Reply order = get("/v1/links/leaf1-spine1/series?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z");
         assertThat(order.status).isEqualTo(400);
         assertThat(order.body.get("detail").asText()).startsWith("from: must be before to");
@@ -201,6 +210,102 @@ class CollectorEndToEndTest {
         assertThat(parts).doesNotContain(oldName)
                 .contains("link_rollup_p" + today.toString().replace("-", ""),
                         "link_rollup_p" + today.plusDays(2).toString().replace("-", ""));
+    }
+
+    /**
+     * Runs last: it makes a second hotspot (on leaf1-spine2), and the first test expects exactly one
+     * event on weft.hotspots.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void theLiveFeedStreamsASnapshotThenCoalescedDeltasResumesAndForwardsHotspots() throws Exception {
+        String stream = "http://127.0.0.1:" + port + "/v1/links/load/stream";
+        String lastId;
+        long lastSeq;
+        try (SseClient client = new SseClient(HTTP, stream, null)) {
+            SseClient.Event first = client.next(Duration.ofSeconds(30));
+            assertThat(first.name()).isEqualTo("snapshot");
+            JsonNode snapshot = MAPPER.readTree(first.data());
+            assertThat(CollectorContract.errors("LoadSnapshot", snapshot)).isEmpty();
+            String epoch = snapshot.get("epoch").asText();
+            assertThat(first.id()).isEqualTo(epoch + ":" + snapshot.get("seq").asLong());
+
+            // leaf2 -> spine2 at 50 %, leaf1 -> spine2 at 95 % (hot after three rate samples).
+            long t0 = (Instant.now().getEpochSecond() - 40) * 1_000_000_000L;
+            try (KafkaProducer<String, String> p = producer()) {
+                long hot = 0;
+                long half = 0;
+                for (int s = 0; s <= 6; s++) {
+                    long ns = t0 + s * 1_000_000_000L;
+                    p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf1", event("leaf1", "eth2", ns, hot)));
+                    p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf2", event("leaf2", "eth2", ns, half)));
+                    hot += (long) (0.95 * LINE_OCTETS_PER_S);
+                    half += (long) (0.50 * LINE_OCTETS_PER_S);
+                }
+                p.flush();
+            }
+
+            JsonNode hotspot = null;
+            JsonNode half = null;
+            long previousSeq = snapshot.get("seq").asLong();
+            long previousArrival = 0;
+            long minGapNs = Long.MAX_VALUE;
+            SseClient.Event lastLoads = first;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while ((hotspot == null || half == null) && System.nanoTime() < deadline) {
+                SseClient.Event e = client.next(Duration.ofSeconds(60));
+                JsonNode d = MAPPER.readTree(e.data());
+                if (e.name().equals("hotspot")) {
+                    assertThat(CollectorContract.errors("HotspotEvent", d)).isEmpty();
+                    assertThat(e.id()).isNull();
+                    if (d.get("linkId").asText().equals("leaf1-spine2") && d.get("kind").asText().equals("hotspot-start")) {
+                        hotspot = d;
+                    }
+                    continue;
+                }
+                assertThat(e.name()).isEqualTo("loads");
+                assertThat(CollectorContract.errors("LoadDelta", d)).isEmpty();
+                assertThat(d.get("epoch").asText()).isEqualTo(epoch);
+                // Deltas follow each other (the first may overlap the snapshot: it repeats current values).
+                assertThat(d.get("fromSeq").asLong()).isLessThanOrEqualTo(previousSeq);
+                assertThat(d.get("seq").asLong()).isGreaterThan(previousSeq);
+                previousSeq = d.get("seq").asLong();
+                if (previousArrival != 0) {
+                    minGapNs = Math.min(minGapNs, e.arrivedNs() - previousArrival);
+                }
+                previousArrival = e.arrivedNs();
+                lastLoads = e;
+                for (JsonNode l : d.get("loads")) {
+                    if (l.get("linkId").asText().equals("leaf2-spine2") && l.get("toNode").asText().equals("spine2")) {
+                        half = l;
+                    }
+                }
+            }
+            assertThat(hotspot).as("hotspot-start of leaf1-spine2 on the stream").isNotNull();
+            assertThat(hotspot.get("direction").asText()).isEqualTo("spine2");
+            assertThat(half).as("load of leaf2-spine2>spine2 on the stream").isNotNull();
+            assertThat(half.get("utilisation").asDouble()).isBetween(0.499, 0.501);
+            // At most 10 Hz: deltas leave 100 ms apart; arrival times jitter, hence the margin.
+            assertThat(minGapNs).isGreaterThan(50_000_000L);
+            lastId = lastLoads.id();
+            lastSeq = previousSeq;
+        }
+
+        try (SseClient resumed = new SseClient(HTTP, stream, lastId)) {
+            SseClient.Event e = resumed.next(Duration.ofSeconds(30));
+            assertThat(e.name()).as("a known Last-Event-ID resumes without a snapshot").isEqualTo("loads");
+            JsonNode d = MAPPER.readTree(e.data());
+            assertThat(CollectorContract.errors("LoadDelta", d)).isEmpty();
+            assertThat(d.get("fromSeq").asLong()).isEqualTo(lastSeq);
+        }
+        try (SseClient stranger = new SseClient(HTTP, stream, "another-epoch:3")) {
+            assertThat(stranger.next(Duration.ofSeconds(30)).name()).isEqualTo("snapshot");
+        }
+
+        JsonNode now = get("/v1/links/load").body;
+        assertThat(CollectorContract.errors("LoadSnapshot", now)).isEmpty();
+        assertThat(now.get("loads").findValuesAsText("linkId")).contains("leaf1-spine2", "leaf2-spine2");
+        assertThat(CollectorContract.document().path("info").path("version").asText()).isEqualTo("1");
     }
 
     private static String event(String target, String iface, long ns, long outOctets) {

@@ -116,7 +116,7 @@ class RateTopologyTest {
     void anOlderSnapshotDoesNotReplaceANewerOne() {
         t.publishFabric(5);
         t.publishFabric(3);
-        assertThat(((FabricIndexStore) t.driver.getStateStore(TelemetryTopology.FABRIC_STORE)).fabrics()
+        assertThat(((InterfaceDirectionIndexStore) t.driver.getStateStore(TelemetryTopology.FABRIC_STORE)).fabrics()
                 .get("ls-2x2").version()).isEqualTo(5);
     }
 

@@ -87,7 +87,7 @@ final class TopologyFixture implements AutoCloseable {
         }
     }
 
-    /** A minimal weft.fabric snapshot (what FabricIndex reads) of the example at this version. */
+    /** A minimal weft.fabric snapshot (what InterfaceDirectionIndex reads) of the example at this version. */
     void publishFabric(long version) {
         ObjectNode s = MAPPER.createObjectNode();
         s.put("schemaVersion", 1);

@@ -1,6 +1,9 @@
 package io.weft.controller.standalone;
 
 import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What {@code ./weft controller} was asked to do.
@@ -28,24 +31,6 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
                 DEFAULT_GNMI_RESYNC_MS);
     }
 
-    static final String USAGE = String.join("\n",
-            "usage: ./weft controller --fabric FILE [--kafka HOST:PORT] [--http-port N] [--http-host ADDR]",
-            "                         [--state-dir DIR] [--poll-ms N] [--gnmi-timeout-ms N] [--gnmi-resync-ms N]",
-            "  --fabric FILE      fabric file (contracts/fabric.schema.json); re-planned whenever it changes",
-            "  --kafka HOST:PORT  publish snapshots to topic weft.fabric (default: $WEFT_KAFKA_BOOTSTRAP;",
-            "                     none = HTTP only)",
-            "  --http-port N      port of GET /fabric and GET /healthz (default " + DEFAULT_HTTP_PORT + ", 0 = free)",
-            "  --http-host ADDR   address to listen on (default 127.0.0.1)",
-            "  --state-dir DIR    keeps the last snapshot so ids and versions survive restarts (default .weft)",
-            "  --poll-ms N        how often the file is checked for changes (default " + DEFAULT_POLL_MS + ")",
-            "  --gnmi-timeout-ms N  deadline of each gNMI call to a switch (default " + DEFAULT_GNMI_TIMEOUT_MS + ")",
-            "  --gnmi-resync-ms N   every switch is read back this often; drift is re-pushed (default "
-                    + DEFAULT_GNMI_RESYNC_MS + ")",
-            "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
-            "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
-            "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
-            "With Kafka, link-down/link-up events on weft.hotspots set links down and up again.");
-
     public ControllerOptions {
         if (fabricFile == null) {
             throw new IllegalArgumentException("--fabric: required");
@@ -69,46 +54,66 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
 
     /** Parses the command line; {@code envKafka} (WEFT_KAFKA_BOOTSTRAP) is the Kafka default. Null means --help. */
     static ControllerOptions parse(String[] args, String envKafka) {
-        Path fabric = null;
-        String kafka = envKafka == null || envKafka.isBlank() ? null : envKafka.trim();
-        String host = "127.0.0.1";
-        int port = DEFAULT_HTTP_PORT;
-        Path state = Path.of(".weft");
-        long pollMs = DEFAULT_POLL_MS;
-        long gnmiTimeoutMs = DEFAULT_GNMI_TIMEOUT_MS;
-        long gnmiResyncMs = DEFAULT_GNMI_RESYNC_MS;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            switch (flag) {
-                case "-h", "--help" -> {
-                    return null;
-                }
-                case "--fabric" -> fabric = Path.of(value(args, ++i, flag));
-                case "--kafka" -> kafka = value(args, ++i, flag);
-                case "--http-host" -> host = value(args, ++i, flag);
-                case "--http-port" -> port = (int) number(value(args, ++i, flag), flag);
-                case "--state-dir" -> state = Path.of(value(args, ++i, flag));
-                case "--poll-ms" -> pollMs = number(value(args, ++i, flag), flag);
-                case "--gnmi-timeout-ms" -> gnmiTimeoutMs = number(value(args, ++i, flag), flag);
-                case "--gnmi-resync-ms" -> gnmiResyncMs = number(value(args, ++i, flag), flag);
-                default -> throw new IllegalArgumentException("unknown option '" + flag + "'");
-            }
+        Flags f = new Flags();
+        // A later flag wins: ./weft controller passes --state-dir before the caller's own flags.
+        CommandLine line = new CommandLine(f).setOverwrittenOptionsAllowed(true);
+        line.parseArgs(args);
+        if (line.isUsageHelpRequested()) {
+            return null;
         }
-        return new ControllerOptions(fabric, kafka, host, port, state, pollMs, gnmiTimeoutMs, gnmiResyncMs);
+        String kafka = f.kafka != null ? f.kafka : envKafka == null || envKafka.isBlank() ? null : envKafka.trim();
+        return new ControllerOptions(f.fabric, kafka, f.httpHost, f.httpPort, f.stateDir, f.pollMs, f.gnmiTimeoutMs,
+                f.gnmiResyncMs);
     }
 
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new IllegalArgumentException(flag + ": needs a value");
-        }
-        return args[i];
+    /** The help text of {@code ./weft controller --help}. */
+    static String usage() {
+        return new CommandLine(new Flags()).getUsageMessage(CommandLine.Help.Ansi.OFF);
     }
 
-    private static long number(String text, String flag) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + ": must be a whole number, got '" + text + "'");
-        }
+    /** The flags as picocli binds them; the record's constructor checks their values. */
+    @Command(name = "./weft controller", sortOptions = false, usageHelpWidth = 110,
+            description = "The standalone controller: plans a fabric file, publishes it, serves it over HTTP.",
+            footer = {
+                "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
+                "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+                "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
+                "With Kafka, link-down/link-up events on weft.hotspots set links down and up again."})
+    static final class Flags {
+        @Option(names = "--fabric", required = true, paramLabel = "FILE",
+                description = "fabric file (contracts/fabric.schema.json); re-planned whenever it changes")
+        Path fabric;
+
+        @Option(names = "--kafka", paramLabel = "HOST:PORT",
+                description = "publish snapshots to topic weft.fabric "
+                        + "(default: $WEFT_KAFKA_BOOTSTRAP; none = HTTP only)")
+        String kafka;
+
+        @Option(names = "--http-port", paramLabel = "N", defaultValue = "" + DEFAULT_HTTP_PORT,
+                description = "port of GET /fabric and GET /healthz (default ${DEFAULT-VALUE}, 0 = free)")
+        int httpPort;
+
+        @Option(names = "--http-host", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+                description = "address to listen on (default ${DEFAULT-VALUE})")
+        String httpHost;
+
+        @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".weft",
+                description = "keeps the last snapshot so ids and versions survive restarts (default ${DEFAULT-VALUE})")
+        Path stateDir;
+
+        @Option(names = "--poll-ms", paramLabel = "N", defaultValue = "" + DEFAULT_POLL_MS,
+                description = "how often the file is checked for changes (default ${DEFAULT-VALUE})")
+        long pollMs;
+
+        @Option(names = "--gnmi-timeout-ms", paramLabel = "N", defaultValue = "" + DEFAULT_GNMI_TIMEOUT_MS,
+                description = "deadline of each gNMI call to a switch (default ${DEFAULT-VALUE})")
+        long gnmiTimeoutMs;
+
+        @Option(names = "--gnmi-resync-ms", paramLabel = "N", defaultValue = "" + DEFAULT_GNMI_RESYNC_MS,
+                description = "every switch is read back this often; drift is re-pushed (default ${DEFAULT-VALUE})")
+        long gnmiResyncMs;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
     }
 }

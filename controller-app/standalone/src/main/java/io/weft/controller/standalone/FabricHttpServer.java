@@ -28,14 +28,14 @@ final class FabricHttpServer implements AutoCloseable {
     private final ExecutorService executor;
     private static final int MAX_BODY_BYTES = 4096;
 
-    private final FabricController controller;
+    private final SnapshotKeeper controller;
     private final DeviceProvisioning devices; // null: no southbound
 
-    FabricHttpServer(String host, int port, FabricController controller) throws IOException {
+    FabricHttpServer(String host, int port, SnapshotKeeper controller) throws IOException {
         this(host, port, controller, null);
     }
 
-    FabricHttpServer(String host, int port, FabricController controller, DeviceProvisioning devices)
+    FabricHttpServer(String host, int port, SnapshotKeeper controller, DeviceProvisioning devices)
             throws IOException {
         this.controller = controller;
         this.devices = devices;

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.weft.southbound.gnmi.NettyChannels;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The Weft controller without ONOS: {@code ./weft controller --fabric f.json [--kafka host:port]
@@ -22,15 +23,15 @@ import io.weft.southbound.gnmi.ProvisionerConfig;
  */
 public final class StandaloneController implements AutoCloseable {
     private final ControllerOptions options;
-    private final FabricController controller;
+    private final SnapshotKeeper controller;
     private final SnapshotSink sink;
     private final FabricHttpServer http;
     private final ScheduledExecutorService watcher;
-    private final HotspotListener hotspots; // null without Kafka
+    private final LinkEventListener hotspots; // null without Kafka
     private final DeviceProvisioning devices;
 
-    private StandaloneController(ControllerOptions options, FabricController controller, SnapshotSink sink,
-                                 FabricHttpServer http, ScheduledExecutorService watcher, HotspotListener hotspots,
+    private StandaloneController(ControllerOptions options, SnapshotKeeper controller, SnapshotSink sink,
+                                 FabricHttpServer http, ScheduledExecutorService watcher, LinkEventListener hotspots,
                                  DeviceProvisioning devices) {
         this.devices = devices;
         this.options = options;
@@ -64,7 +65,7 @@ public final class StandaloneController implements AutoCloseable {
                         ProvisionerConfig.DEFAULT_BACKOFF_INITIAL_MS, ProvisionerConfig.DEFAULT_BACKOFF_MAX_MS,
                         options.gnmiResyncMs()), new NettyChannels(), line -> err.println("controller: " + line)),
                 System::getenv, line -> err.println("controller: " + line));
-        FabricController controller = new FabricController(options.fabricFile(), new SnapshotStore(options.stateDir()),
+        SnapshotKeeper controller = new SnapshotKeeper(options.fabricFile(), new SnapshotStore(options.stateDir()),
                 kafka, line -> out.println("controller: " + line), line -> err.println("controller: " + line), devices);
         FileWatcher files = new FileWatcher(options.fabricFile());
         // The port first: a controller that cannot serve must not publish a version before it exits.
@@ -102,8 +103,8 @@ public final class StandaloneController implements AutoCloseable {
                 err.println("controller: watcher: " + e);
             }
         }, options.pollMs(), options.pollMs(), TimeUnit.MILLISECONDS);
-        HotspotListener hotspots = kafka == null ? null
-                : new HotspotListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
+        LinkEventListener hotspots = kafka == null ? null
+                : new LinkEventListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
                         line -> err.println("controller: " + line)).start();
         return new StandaloneController(options, controller, kafka, http, watcher, hotspots, devices);
     }
@@ -112,14 +113,14 @@ public final class StandaloneController implements AutoCloseable {
         return http.port();
     }
 
-    FabricController controller() {
+    SnapshotKeeper controller() {
         return controller;
     }
 
     String describe() {
         return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
-                        + ", link-down/up from " + HotspotListener.TOPIC)
+                        + ", link-down/up from " + LinkEventListener.TOPIC)
                 + ", watching " + options.fabricFile();
     }
 
@@ -148,14 +149,13 @@ public final class StandaloneController implements AutoCloseable {
         ControllerOptions options;
         try {
             options = ControllerOptions.parse(args, System.getenv("WEFT_KAFKA_BOOTSTRAP"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("controller: " + e.getMessage());
-            System.err.println(ControllerOptions.USAGE);
+        } catch (ParameterException | IllegalArgumentException e) {
+            System.err.println("controller: " + e.getMessage() + " (see --help)");
             System.exit(2);
             return;
         }
         if (options == null) {
-            System.out.println(ControllerOptions.USAGE);
+            System.out.print(ControllerOptions.usage());
             return;
         }
         StandaloneController running;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
 
 class ControllerOptionsTest {
 
@@ -53,10 +54,12 @@ class ControllerOptionsTest {
 
     @Test
     void badCommandLinesNameTheFlag() {
-        assertThatThrownBy(() -> ControllerOptions.parse(new String[0], null)).hasMessage("--fabric: required");
-        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric"}, null)).hasMessage("--fabric: needs a value");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[0], null))
+                .isInstanceOf(ParameterException.class).hasMessage("Missing required option: '--fabric=FILE'");
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric"}, null))
+                .hasMessage("Missing required parameter for option '--fabric' (FILE)");
         assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--http-port", "x"}, null))
-                .hasMessage("--http-port: must be a whole number, got 'x'");
+                .hasMessage("Invalid value for option '--http-port': 'x' is not an int");
         assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--http-port", "70000"}, null))
                 .hasMessage("--http-port: must be 0..65535, got 70000");
         assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--kafka", "nohost"}, null))
@@ -64,6 +67,6 @@ class ControllerOptionsTest {
         assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--poll-ms", "1"}, null))
                 .hasMessage("--poll-ms: must be >= 10, got 1");
         assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--watch"}, null))
-                .hasMessage("unknown option '--watch'");
+                .hasMessage("Unknown option: '--watch'");
     }
 }

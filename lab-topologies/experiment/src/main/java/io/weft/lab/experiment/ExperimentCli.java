@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code ./weft lab experiment reroute [options]}. Bad input (an unknown experiment or option, a
@@ -25,7 +26,7 @@ public final class ExperimentCli {
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.contains("-h") || args.contains("--help")) {
-            out.println(ExperimentOptions.USAGE);
+            out.print(ExperimentOptions.usage());
             return 0;
         }
         ExperimentOptions o;
@@ -33,7 +34,7 @@ public final class ExperimentCli {
             String state = System.getenv("WEFT_STATE");
             o = ExperimentOptions.parse(args, Path.of(state == null || state.isBlank() ? ".weft" : state, "experiments",
                     "reroute"));
-        } catch (IllegalArgumentException e) {
+        } catch (ParameterException | IllegalArgumentException e) {
             err.println("experiment: " + e.getMessage());
             return 2;
         }
@@ -71,7 +72,7 @@ public final class ExperimentCli {
             var json = RerouteExperiment.json(report);
             String pretty = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json);
             Files.writeString(o.out().resolve("reroute.json"), pretty + "\n");
-            ThroughputPlot.write(report.runs(), o.fault(), o.throttleAtS(), o.out().resolve("reroute.png"));
+            ThroughputPlot.write(report.plotted(), o.fault(), o.throttleAtS(), o.out().resolve("reroute.png"));
             out.println(o.json() ? pretty : RerouteExperiment.text(report) + "  plot: " + o.out().resolve("reroute.png")
                     + ", figures: " + o.out().resolve("reroute.json"));
             return 0;

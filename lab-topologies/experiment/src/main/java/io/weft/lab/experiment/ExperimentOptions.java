@@ -3,13 +3,19 @@ package io.weft.lab.experiment;
 import java.nio.file.Path;
 import java.util.List;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
 /**
  * What {@code ./weft lab experiment reroute} was asked to do. Parsed and checked before anything is
  * built: a bad value is an {@link IllegalArgumentException} whose message starts with the option.
  *
  * @param fabric          the lab's shape: {@code 2x2} (the paper's two hosts, two disjoint paths) or
  *                        {@code ft4} (k=4 fat-tree, a 4-flow ring over the four pods, one flow hit)
- * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route)
+ * @param encoding        how a path reaches the packets: {@code srv6} (uSID carrier in the host route) or
+ *                        {@code ev} (the UDP source port the agent publishes; the switches' EV tables steer)
  * @param fault           what happens at {@code throttleAtS}: {@code throttle} (a TBF on a link of the path)
  *                        or {@code link-down} (that link cut)
  * @param durationS       traffic time of each run
@@ -22,77 +28,109 @@ import java.util.List;
  * @param dropFraction    the collector's queue-drop threshold (share of offered packets dropped)
  * @param baseline        run an unthrottled baseline first (calibrates the throttle); without it the
  *                        offered rate is the baseline
+ * @param noise           add a run (loop off) on a noisy, not congested, link before the loop-off run:
+ *                        its hotspots are false detections (each would move the flow with the loop on)
+ * @param runs            how many loop-on runs (one scheduler-api, one job per run): the timing chain
+ *                        and the delivered ratio are reported per run and as p50/p90 over them
  * @param json            print one JSON object instead of the table
  * @param out             where logs, the JSON and the plot go
  * @param tag             the lab's tag (namespaces {@code wl-<tag>-*})
  */
 public record ExperimentOptions(String fabric, String encoding, String fault, int durationS, double throttleAtS,
                                 double offeredMbit, double targetOff, long intervalMs, int samplesToEnter,
-                                double dropFraction, boolean baseline, boolean json, Path out, String tag) {
-
-    public static final String USAGE = """
-            usage: ./weft lab experiment reroute [--fabric 2x2|ft4] [--encoding srv6] [--fault throttle|link-down]
-                   [--duration S] [--throttle-at S] [--rate MBIT] [--target-off F] [--interval-ms N]
-                   [--samples N] [--drop-fraction F] [--no-baseline] [--json] [--out DIR] [--tag T]
-            The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP along its
-            path, a TBF throttle on that path at --throttle-at, run with the loop off, then on.""";
-
-    public static ExperimentOptions defaults(Path out) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 30, 5, 200, 0.70, 100, 2, 0.05, true, false, out,
-                "rr");
-    }
+                                double dropFraction, boolean baseline, boolean noise, int runs, boolean json,
+                                Path out, String tag) {
 
     /** Parses {@code reroute [options]}; throws naming the option on anything it does not know. */
     public static ExperimentOptions parse(List<String> args, Path defaultOut) {
         if (args.isEmpty()) {
             throw new IllegalArgumentException("experiment: name one (reroute)");
         }
-        if (!args.get(0).equals("reroute")) {
-            throw new IllegalArgumentException("experiment: unknown experiment \"" + args.get(0) + "\" (known: reroute)");
+        Flags f = new Flags();
+        f.out = defaultOut;
+        new CommandLine(f).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));
+        if (!f.experiment.equals("reroute")) {
+            throw new IllegalArgumentException("experiment: unknown experiment \"" + f.experiment
+                    + "\" (known: reroute)");
         }
-        ExperimentOptions o = defaults(defaultOut);
-        for (int i = 1; i < args.size(); i++) {
-            String flag = args.get(i);
-            switch (flag) {
-                case "--json" -> o = o.with(b -> b.json = true);
-                case "--no-baseline" -> o = o.with(b -> b.baseline = false);
-                case "--fabric", "--encoding", "--fault", "--duration", "--throttle-at", "--rate", "--target-off",
-                     "--interval-ms", "--samples", "--drop-fraction", "--out", "--tag" -> {
-                    if (i + 1 >= args.size()) {
-                        throw new IllegalArgumentException(flag + ": needs a value");
-                    }
-                    o = o.set(flag, args.get(++i));
-                }
-                default -> throw new IllegalArgumentException(flag + ": unknown option (see --help)");
-            }
-        }
-        return o.checked();
+        return new ExperimentOptions(f.fabric, f.encoding, f.fault, f.durationS, f.throttleAtS, f.offeredMbit,
+                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction, !f.noBaseline, f.noise, f.runs, f.json, f.out,
+                f.tag)
+                .checked();
     }
 
-    private ExperimentOptions set(String flag, String v) {
-        return switch (flag) {
-            case "--fabric" -> with(b -> b.fabric = v);
-            case "--encoding" -> with(b -> b.encoding = v);
-            case "--fault" -> with(b -> b.fault = v);
-            case "--duration" -> with(b -> b.durationS = (int) number(flag, v));
-            case "--throttle-at" -> with(b -> b.throttleAtS = number(flag, v));
-            case "--rate" -> with(b -> b.offeredMbit = number(flag, v));
-            case "--target-off" -> with(b -> b.targetOff = number(flag, v));
-            case "--interval-ms" -> with(b -> b.intervalMs = (long) number(flag, v));
-            case "--samples" -> with(b -> b.samplesToEnter = (int) number(flag, v));
-            case "--drop-fraction" -> with(b -> b.dropFraction = number(flag, v));
-            case "--out" -> with(b -> b.out = Path.of(v));
-            case "--tag" -> with(b -> b.tag = v);
-            default -> throw new IllegalStateException("unhandled option " + flag);
-        };
+    /** The help text of {@code ./weft lab experiment --help}. */
+    public static String usage() {
+        return new CommandLine(new Flags()).getUsageMessage(CommandLine.Help.Ansi.OFF);
     }
 
-    private static double number(String flag, String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + ": not a number: \"" + v + "\"");
-        }
+    /** The flags as picocli binds them, with the paper's defaults; {@link #checked()} checks the values. */
+    @Command(name = "./weft lab experiment", sortOptions = false, usageHelpWidth = 110,
+            description = {"The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP",
+                "along its path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs times)."})
+    static final class Flags {
+        @Parameters(index = "0", paramLabel = "reroute", description = "the experiment (known: reroute)")
+        String experiment;
+
+        @Option(names = "--fabric", paramLabel = "2x2|ft4", description = "the lab's shape (default ${DEFAULT-VALUE})")
+        String fabric = "2x2";
+
+        @Option(names = "--encoding", paramLabel = "srv6|ev",
+                description = "how a path reaches the packets (default ${DEFAULT-VALUE})")
+        String encoding = "srv6";
+
+        @Option(names = "--fault", paramLabel = "throttle|link-down",
+                description = "the fault (default ${DEFAULT-VALUE})")
+        String fault = "throttle";
+
+        @Option(names = "--duration", paramLabel = "S",
+                description = "traffic time of each run (default ${DEFAULT-VALUE})")
+        int durationS = 30;
+
+        @Option(names = "--throttle-at", paramLabel = "S",
+                description = "when the fault starts (default ${DEFAULT-VALUE})")
+        double throttleAtS = 5;
+
+        @Option(names = "--rate", paramLabel = "MBIT", description = "iperf3 UDP rate (default ${DEFAULT-VALUE})")
+        double offeredMbit = 200;
+
+        @Option(names = "--target-off", paramLabel = "F",
+                description = "share a loop-off run delivers (default ${DEFAULT-VALUE})")
+        double targetOff = 0.70;
+
+        @Option(names = "--interval-ms", paramLabel = "N",
+                description = "telemetry sampling (default ${DEFAULT-VALUE})")
+        long intervalMs = 100;
+
+        @Option(names = "--samples", paramLabel = "N",
+                description = "samples above threshold to detect (default ${DEFAULT-VALUE})")
+        int samplesToEnter = 2;
+
+        @Option(names = "--drop-fraction", paramLabel = "F",
+                description = "queue-drop threshold (default ${DEFAULT-VALUE})")
+        double dropFraction = 0.05;
+
+        @Option(names = "--no-baseline", description = "skip the unthrottled baseline run")
+        boolean noBaseline;
+
+        @Option(names = "--noise", description = "add a loop-off run on a noisy, not congested, link (false detections)")
+        boolean noise;
+
+        @Option(names = "--runs", paramLabel = "N", description = "loop-on runs (default ${DEFAULT-VALUE})")
+        int runs = 1;
+
+        @Option(names = "--json", description = "print one JSON object instead of the table")
+        boolean json;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "where logs, the JSON and the plot go")
+        Path out;
+
+        @Option(names = "--tag", paramLabel = "T",
+                description = "the lab's tag (namespaces wl-<tag>-*; default ${DEFAULT-VALUE})")
+        String tag = "rr";
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
     }
 
     /** Checks every field; returns this. */
@@ -100,9 +138,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         if (!fabric.equals("2x2") && !fabric.equals("ft4")) {
             throw new IllegalArgumentException("--fabric: unknown fabric \"" + fabric + "\" (known: 2x2, ft4)");
         }
-        if (!encoding.equals("srv6")) {
-            throw new IllegalArgumentException("--encoding: \"" + encoding + "\" is not built (known: srv6; ev is not"
-                    + " done yet)");
+        if (!encoding.equals("srv6") && !encoding.equals("ev")) {
+            throw new IllegalArgumentException("--encoding: unknown encoding \"" + encoding + "\" (known: srv6, ev)");
         }
         if (!fault.equals("throttle") && !fault.equals("link-down")) {
             throw new IllegalArgumentException("--fault: unknown fault \"" + fault + "\" (known: throttle, link-down)");
@@ -131,6 +168,9 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         if (!(dropFraction > 0 && dropFraction < 0.9)) {
             throw new IllegalArgumentException("--drop-fraction: must be in (0, 0.9) (got " + dropFraction + ")");
         }
+        if (runs < 1 || runs > 50) {
+            throw new IllegalArgumentException("--runs: must be 1..50 (got " + runs + ")");
+        }
         if (!tag.matches("[a-z0-9]{1,8}")) {
             throw new IllegalArgumentException("--tag: 1-8 lowercase letters or digits (got \"" + tag + "\")");
         }
@@ -145,48 +185,9 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         return (targetOff * durationS - throttleAtS) / (durationS - throttleAtS);
     }
 
-    /** A mutable copy for the parser's one-field changes. */
-    private static final class B {
-        String fabric;
-        String encoding;
-        String fault;
-        int durationS;
-        double throttleAtS;
-        double offeredMbit;
-        double targetOff;
-        long intervalMs;
-        int samplesToEnter;
-        double dropFraction;
-        boolean baseline;
-        boolean json;
-        Path out;
-        String tag;
-    }
-
-    private ExperimentOptions with(java.util.function.Consumer<B> change) {
-        B b = new B();
-        b.fabric = fabric;
-        b.encoding = encoding;
-        b.fault = fault;
-        b.durationS = durationS;
-        b.throttleAtS = throttleAtS;
-        b.offeredMbit = offeredMbit;
-        b.targetOff = targetOff;
-        b.intervalMs = intervalMs;
-        b.samplesToEnter = samplesToEnter;
-        b.dropFraction = dropFraction;
-        b.baseline = baseline;
-        b.json = json;
-        b.out = out;
-        b.tag = tag;
-        change.accept(b);
-        return new ExperimentOptions(b.fabric, b.encoding, b.fault, b.durationS, b.throttleAtS, b.offeredMbit,
-                b.targetOff, b.intervalMs, b.samplesToEnter, b.dropFraction, b.baseline, b.json, b.out, b.tag);
-    }
-
     /** The CI variant: 10 s, throttle at 3 s, no baseline run. */
     public static ExperimentOptions ci(Path out, String tag) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, out,
-                tag).checked();
+        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, 1, false,
+                out, tag).checked();
     }
 }

@@ -34,8 +34,9 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
  * this JVM), the lab (one weft-switch gNMI agent per switch), the standalone controller provisioning
  * those switches from the lab's {@code fabric-gnmi.json} and publishing {@code weft.fabric},
  * weft-telemetry sampling the switches into {@code weft.telemetry.interfaces}, the telemetry
- * collector (queue-drop rule on), and per run scheduler-api (loop on or off) and one nic-agent per
- * host NIC of the job. {@link #close} removes everything it started, in reverse order; it is also
+ * collector (queue-drop rule on), two scheduler-apis (loop off and loop on, each in its own schema,
+ * started together with the controller so that the loop-on run does not wait for a start) and per
+ * run one nic-agent per host NIC of the job, following the run's scheduler-api. {@link #close} removes everything it started, in reverse order; it is also
  * what the CLI's shutdown hook runs on Ctrl-C.
  */
 final class LabStack implements AutoCloseable {
@@ -61,8 +62,12 @@ final class LabStack implements AutoCloseable {
     private Devstack devstack;
     private DevstackEndpoints endpoints;
     private int collectorPort;
+    /** The scheduler-api the agents follow now (one of {@link #schedulers}), and its port. */
     private ChildService scheduler;
     private int schedulerPort;
+    /** scheduler-api with the loop off [0] and on [1]; a slot is null once stopped. */
+    private final ChildService[] schedulers = new ChildService[2];
+    private final int[] schedulerPorts = new int[2];
     private final List<Process> agents = new ArrayList<>();
     private Path agentBin;
     private boolean closed;
@@ -117,7 +122,8 @@ final class LabStack implements AutoCloseable {
         started.push(devstack);
         endpoints = devstack.endpoints();
 
-        progress.accept("starting the controller, weft-telemetry and the collector");
+        progress.accept("starting the controller, weft-telemetry, the collector and two scheduler-apis");
+        launchSchedulers();
         int controllerPort = freePort();
         collectorPort = freePort();
         ChildService controller = child("controller", "controller-app/standalone",
@@ -157,17 +163,49 @@ final class LabStack implements AutoCloseable {
         });
     }
 
-    /** Starts scheduler-api with hotspot re-placement on or off, and the job's nic-agents following it. */
-    synchronized void startScheduler(boolean loop) throws Exception {
-        stopScheduler();
-        schedulerPort = freePort();
-        Map<String, String> env = new HashMap<>(db());
-        env.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
-        env.put("WEFT_TOKENS", "experiment:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
-                + String.join(",", plan.nics()) + "=" + AGENT_TOKEN);
-        scheduler = ChildService.start(root, dir, "scheduler-api-loop-" + (loop ? "on" : "off"), "scheduler-api",
-                "io.weft.scheduler.SchedulerApiApplication", "512m", env,
-                List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200"));
+    /**
+     * Starts both scheduler-apis without waiting: loop off and loop on, each in its own schema of the
+     * devstack's database, so neither sees the other's jobs (the loop-on one follows weft.hotspots
+     * from the start but has no flow to move until its own run).
+     */
+    private void launchSchedulers() throws java.sql.SQLException {
+        for (int i = 0; i < 2; i++) {
+            boolean loop = i == 1;
+            String schema = "experiment_loop_" + (loop ? "on" : "off");
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection(endpoints.jdbcUrl(), endpoints.jdbcUser(),
+                    endpoints.jdbcPassword()); java.sql.Statement st = c.createStatement()) {
+                st.execute("create schema if not exists " + schema);
+            }
+            schedulerPorts[i] = freePort();
+            Map<String, String> env = new HashMap<>(db());
+            env.put("WEFT_JDBC_URL", endpoints.jdbcUrl() + (endpoints.jdbcUrl().contains("?") ? "&" : "?")
+                    + "currentSchema=" + schema);
+            env.put("WEFT_SCHEDULER_SCHEMA", schema);
+            env.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPorts[i]));
+            env.put("WEFT_TOKENS", "experiment:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
+                    + String.join(",", plan.nics()) + "=" + AGENT_TOKEN);
+            schedulers[i] = ChildService.start(root, dir, "scheduler-api-loop-" + (loop ? "on" : "off"),
+                    "scheduler-api", "io.weft.scheduler.SchedulerApiApplication", "512m", env,
+                    List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200"));
+        }
+    }
+
+    /**
+     * Points the job's nic-agents at the scheduler-api with the loop on or off (once it places on the
+     * controller's snapshot). Going to the loop-on one stops the loop-off one: it has served its runs.
+     */
+    synchronized void useScheduler(boolean loop) throws Exception {
+        stopAgents();
+        int i = loop ? 1 : 0;
+        if (schedulers[i] == null) {
+            throw new IllegalStateException("scheduler-api with the loop " + (loop ? "on" : "off") + " was stopped");
+        }
+        if (loop && schedulers[0] != null) {
+            schedulers[0].stop();
+            schedulers[0] = null;
+        }
+        scheduler = schedulers[i];
+        schedulerPort = schedulerPorts[i];
         await("scheduler-api placing on the controller's snapshot", () -> {
             scheduler.checkAlive();
             int s = Http.get(schedulerPort, "/v1/agents/" + jobNics.get(0) + "/paths", AGENT_TOKEN).status();
@@ -182,15 +220,23 @@ final class LabStack implements AutoCloseable {
         }
     }
 
+    /** Stops the agents and both scheduler-apis. */
     synchronized void stopScheduler() {
+        stopAgents();
+        for (int i = 0; i < schedulers.length; i++) {
+            if (schedulers[i] != null) {
+                schedulers[i].stop();
+                schedulers[i] = null;
+            }
+        }
+        scheduler = null;
+    }
+
+    private void stopAgents() {
         for (Process p : agents) {
             stop(p);
         }
         agents.clear();
-        if (scheduler != null) {
-            scheduler.stop();
-            scheduler = null;
-        }
     }
 
     /** The source leaf's links to other switches, in fabric order. */
@@ -206,6 +252,16 @@ final class LabStack implements AutoCloseable {
         return out;
     }
 
+    /** The running scheduler-api's log. */
+    synchronized Path schedulerLog() {
+        return scheduler.log();
+    }
+
+    /** The nic-agent's HCCL-shaped EV file ({@code srcIP,dstIP=sport,...} per peer). */
+    Path evFile(String nic) {
+        return dir.resolve("agents").resolve(nic).resolve("ev-ports");
+    }
+
     Path agentLog(String nic) {
         return dir.resolve("agent-" + nic + ".log");
     }
@@ -216,7 +272,7 @@ final class LabStack implements AutoCloseable {
         Files.createDirectories(home);
         ProcessBuilder pb = new ProcessBuilder(agentBin.toString(), "run", "--nic", nic,
                 "--server", "http://127.0.0.1:" + schedulerPort, "--netns", lab.layout().namespace(nic),
-                "--state-file", home.resolve("state.json").toString(), "--ev-file", home.resolve("ev-ports").toString(),
+                "--state-file", home.resolve("state.json").toString(), "--ev-file", evFile(nic).toString(),
                 "--socket", home.resolve("agent.sock").toString(), "--metrics-addr", "127.0.0.1:" + freePort(),
                 "--wait", "20s", "--log-format", "json", "--stream=true")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(agentLog(nic).toFile()));
@@ -280,8 +336,10 @@ final class LabStack implements AutoCloseable {
     String tails(int lines) {
         StringBuilder b = new StringBuilder();
         List<ChildService> all = new ArrayList<>(children);
-        if (scheduler != null) {
-            all.add(scheduler);
+        for (ChildService s : schedulers) {
+            if (s != null) {
+                all.add(s);
+            }
         }
         for (ChildService c : all) {
             b.append("----- ").append(c.name()).append(" (").append(c.log()).append(") -----\n").append(c.tail(lines))

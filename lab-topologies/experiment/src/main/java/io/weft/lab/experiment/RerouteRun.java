@@ -45,6 +45,14 @@ final class RerouteRun {
         return offeredPayloadMbit * RX_FRAME_BYTES / DATAGRAM_BYTES;
     }
 
+    /** The noisy link drops on average this share of the detection threshold (0.5: 2.5 % at 5 %). */
+    static final double NOISE_MEAN_DROP_OF_THRESHOLD = 0.5;
+    /** A lossy slot of the noisy link drops this share of the threshold (2: 10 % at 5 %). */
+    static final double NOISE_BURST_DROP_OF_THRESHOLD = 2;
+    /** The noise decides lossy or clean this often: a property of the link, whatever the sampling. */
+    static final long NOISE_SLOT_MS = 100;
+    private static final long NOISE_SEED = 42;
+
     private final LabStack stack;
     private final ExperimentOptions o;
     private final Consumer<String> status;
@@ -55,14 +63,28 @@ final class RerouteRun {
         this.status = status;
     }
 
+    /** A run; {@code throttleMbit} NaN = no fault (the baseline). */
     RunResult run(String name, double throttleMbit) throws Exception {
+        return run(name, throttleMbit, Double.NaN);
+    }
+
+    /**
+     * A run with a noisy, not congested, link instead of a throttle: from {@code throttleAtS} the hit
+     * flow's first fabric link flaps (see {@link LinkNoise}); every hotspot on it is a false detection.
+     */
+    RunResult runNoise(String name, double unthrottledRxMbit) throws Exception {
+        return run(name, Double.NaN, unthrottledRxMbit);
+    }
+
+    private RunResult run(String name, double throttleMbit, double noiseRxMbit) throws Exception {
+        boolean noisy = !Double.isNaN(noiseRxMbit);
         NetnsLab lab = stack.lab();
         int port = stack.schedulerPort();
         String src = stack.jobNics.get(0);
         String dst = stack.jobNics.get(1);
         Http.Reply created = Http.post(port, "/v1/jobs", LabStack.SCHEDULER_TOKEN, "{\"name\":\"reroute-" + name
                 + "\",\"pattern\":\"ring\",\"order\":\"given\",\"endpoints\":[\"" + String.join("\",\"", stack.jobNics)
-                + "\"],\"demandGbps\":100,\"encoding\":\"srv6\"}");
+                + "\"],\"demandGbps\":100,\"encoding\":\"" + o.encoding() + "\"}");
         if (created.status() != 201) {
             throw new IllegalStateException("job not created: " + created.status() + " " + created.text());
         }
@@ -75,86 +97,139 @@ final class RerouteRun {
         String spine = hit.get("nodes").get(2).asText();
         awaitRoutes(job);
         Map<String, List<String>> before = paths(job);
-        String originalCarriers = String.join(",", texts(hit.get("carriers")));
+        boolean ev = o.encoding().equals("ev");
+        // What steers the hit flow: its carriers (SRv6) or its entropy value (EV, the UDP source port).
+        String originalCarriers = ev ? hit.path("ev").asText() : String.join(",", texts(hit.get("carriers")));
+        // The frame the TBF meters: SRv6 adds its outer IPv6 header on the fabric, EV adds nothing.
+        double tbfPerRx = (double) (ev ? RX_FRAME_BYTES : TBF_FRAME_BYTES) / RX_FRAME_BYTES;
         Instant runStart = Instant.now();
 
         Throughput tp;
         boolean linkDown = o.fault().equals("link-down");
         Instant throttledAt = null;
         long t0EpochNs = 0;
+        LinkNoise noise = null;
+        double noiseDrop = Double.NaN;
+        EvSender evSender = null;
         // The receiver's port: its NIC's only link, named as the lab names it in the NIC's namespace.
         String rxIface = lab.layout().iface(lab.plan().attachment(dst).link().id(), dst);
         try (RouteMonitor routes = new RouteMonitor(lab.layout().namespace(src));
              RxSampler rx = new RxSampler(lab.layout().namespace(dst), rxIface, 100)) {
             Path serverOut = stack.dir.resolve("iperf3-" + name + "-server.json");
-            Process server = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace(dst), "iperf3", "-s",
-                    "-1", "-J", "-i", "0.1", "-p", Integer.toString(IPERF_PORT))
-                    .redirectErrorStream(true).redirectOutput(serverOut.toFile()).start();
+            Path clientOut = stack.dir.resolve("iperf3-" + name + "-client.json");
+            // SRv6: one sender for the run, its server answers once. EV: the sender restarts on each
+            // EV change, alternating between two servers that keep running.
+            List<Process> servers = new ArrayList<>();
+            for (int i = 0; i < (ev ? 2 : 1); i++) {
+                List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", lab.layout().namespace(dst), "iperf3",
+                        "-s", "-J", "-i", "0.1", "-p", Integer.toString(IPERF_PORT + i)));
+                if (!ev) {
+                    cmd.add(5, "-1");
+                }
+                servers.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(i == 0 ? serverOut.toFile()
+                        : stack.dir.resolve("iperf3-" + name + "-server2.json").toFile()).start());
+            }
+            List<String> clientBase = List.of("ip", "netns", "exec", lab.layout().namespace(src), "iperf3", "-c",
+                    lab.plan().nicAddress(dst), "-u", "-b", Math.round(o.offeredMbit()) + "M",
+                    "-l", Integer.toString(DATAGRAM_BYTES),
+                    // Socket buffers large enough that a busy 2-core machine does not drop at the receiver.
+                    "-w", "4M", "-J");
             Process client = null;
             try {
                 LabStack.sleep(300); // the server binds its port
-                client = new ProcessBuilder("ip", "netns", "exec", lab.layout().namespace(src), "iperf3", "-c",
-                        lab.plan().nicAddress(dst), "-p", Integer.toString(IPERF_PORT), "-u",
-                        "-b", Math.round(o.offeredMbit()) + "M", "-l", Integer.toString(DATAGRAM_BYTES),
-                        // Socket buffers large enough that a busy 2-core machine does not drop at the receiver.
-                        "-w", "4M", "-t", Integer.toString(o.durationS()), "-J")
-                        .redirectErrorStream(true)
-                        .redirectOutput(stack.dir.resolve("iperf3-" + name + "-client.json").toFile()).start();
+                if (ev) {
+                    evSender = new EvSender(stack.evFile(src), lab.plan().nicAddress(src), lab.plan().nicAddress(dst),
+                            clientBase, new int[] {IPERF_PORT, IPERF_PORT + 1}, o.durationS(), clientOut);
+                } else {
+                    List<String> cmd = new ArrayList<>(clientBase);
+                    cmd.addAll(List.of("-p", Integer.toString(IPERF_PORT), "-t", Integer.toString(o.durationS())));
+                    client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(clientOut.toFile()).start();
+                }
                 long t0 = System.nanoTime();
                 Instant start = Instant.now();
                 t0EpochNs = start.getEpochSecond() * 1_000_000_000L + start.getNano();
-                boolean throttled = Double.isNaN(throttleMbit);
+                boolean throttled = Double.isNaN(throttleMbit) && !noisy;
                 long end = t0 + TimeUnit.SECONDS.toNanos(o.durationS() + 20);
-                while (client.isAlive() && System.nanoTime() < end) {
+                while ((ev ? evSender.sending() : client.isAlive()) && System.nanoTime() < end) {
+                    if (ev) {
+                        evSender.check();
+                    }
                     double t = (System.nanoTime() - t0) / 1e9;
                     if (!throttled && t >= o.throttleAtS()) {
-                        if (linkDown) {
+                        if (noisy) {
+                            noise = new LinkNoise(lab, leaf, throttleLink, noiseRxMbit * tbfPerRx,
+                                    NOISE_MEAN_DROP_OF_THRESHOLD * o.dropFraction(),
+                                    NOISE_BURST_DROP_OF_THRESHOLD * o.dropFraction(), NOISE_SLOT_MS, NOISE_SEED);
+                        } else if (linkDown) {
                             cut(throttleLink, spine);
                         } else {
-                            lab.shape(leaf, throttleLink, throttleMbit * TBF_FRAME_BYTES / RX_FRAME_BYTES);
+                            lab.shape(leaf, throttleLink, throttleMbit * tbfPerRx);
                         }
                         throttledAt = Instant.now();
                         throttled = true;
                     }
                     status.accept(String.format(Locale.ROOT, "%-9s %5.1f/%d s  %s", name, Math.min(t, o.durationS()),
-                            o.durationS(), routeNow(routes, originalCarriers, throttledAt)));
+                            o.durationS(), ev ? evNow(evSender, originalCarriers, throttledAt)
+                                    : routeNow(routes, originalCarriers, throttledAt)));
                     LabStack.sleep(50);
                 }
-                if (!client.waitFor(5, TimeUnit.SECONDS) || !server.waitFor(10, TimeUnit.SECONDS)) {
+                if (!ev && (!client.waitFor(5, TimeUnit.SECONDS) || !servers.get(0).waitFor(10, TimeUnit.SECONDS))) {
                     throw new IllegalStateException("iperf3 did not finish; see " + serverOut);
                 }
             } finally {
                 if (client != null && client.isAlive()) {
                     LabStack.stop(client);
                 }
-                if (server.isAlive()) {
-                    LabStack.stop(server);
+                if (evSender != null) {
+                    evSender.close();
                 }
-                if (throttledAt != null && linkDown) {
+                for (Process server : servers) {
+                    if (server.isAlive()) {
+                        LabStack.stop(server);
+                    }
+                }
+                if (noise != null) {
+                    noiseDrop = noise.stopAndMeasure();
+                } else if (throttledAt != null && linkDown) {
                     // Both ends up and confirmed over gNMI by the lab (the agents re-install their routes).
                     lab.setLink(throttleLink, true);
                 } else if (throttledAt != null) {
                     lab.shape(leaf, throttleLink, LabStack.LINE_MBIT);
                 }
             }
-            Throughput app = Throughput.parse(Files.readString(serverOut)); // checks iperf3 ran without error
+            // Checks iperf3 ran without error (EV: its servers' reports of stopped senders are not one JSON).
+            Throughput app = ev ? null : Throughput.parse(Files.readString(serverOut));
             tp = RxSampler.throughput(rx.readings(), t0EpochNs, o.durationS());
-            if (tp.samples().size() < o.durationS() * 5) {
+            // 10 readings a second are asked; a machine so loaded that fewer than 2 arrive cannot time the chain.
+            if (tp.samples().size() < o.durationS() * 2) {
                 throw new IllegalStateException("the receiver's counter was read " + tp.samples().size() + " times in "
-                        + o.durationS() + " s (iperf3 itself reported " + app.samples().size() + " intervals)");
+                        + o.durationS() + " s (iperf3 itself reported " + (app == null ? "?" : app.samples().size())
+                        + " intervals; see " + clientOut + ")");
             }
             JsonNode after = ok(Http.get(port, "/v1/jobs/" + jobId, LabStack.SCHEDULER_TOKEN));
             LinkedHashMap<String, Long> stages = new LinkedHashMap<>();
-            int hotspots = 0;
+            Chain chain = new Chain();
             if (throttledAt != null) {
-                hotspots = stages(stages, throttledAt, runStart, throttleLink, spine, jobId, hit.get("id").asText(),
-                        routes, originalCarriers, tp);
+                stages(stages, chain, throttledAt, runStart, throttleLink, spine, jobId, hit.get("id").asText(),
+                        routes, evSender, originalCarriers, tp);
             }
             RunResult r = new RunResult(name, tp, o.throttleAtS(), throttleMbit, throttleLink, hit.get("id").asText(),
-                    affected(job, throttleLink, spine, linkDown), before, paths(after), stages, hotspots);
+                    affected(job, throttleLink, spine, linkDown), before, paths(after), stages, chain.hotspots,
+                    chain.committedBy, chain.loopSplit, noiseDrop);
             cleanUp(jobId, throttleLink, throttledAt != null);
             return r;
         }
+    }
+
+    /** A few words on the hit flow's EV: original, or changed (and when). */
+    private static String evNow(EvSender sender, String original, Instant throttledAt) {
+        List<EvSender.Rebind> rebinds = sender.rebinds();
+        if (rebinds.isEmpty()) {
+            return (throttledAt == null ? "" : "throttled, ") + "EV " + original;
+        }
+        EvSender.Rebind b = rebinds.get(rebinds.size() - 1);
+        return "EV changed to " + b.port() + (throttledAt == null ? "" : String.format(Locale.ROOT,
+                " %d ms after the throttle", Duration.between(throttledAt, b.seen()).toMillis()));
     }
 
     /** A few words on the hit flow's host route: original, or moved (and when). */
@@ -169,12 +244,20 @@ final class RerouteRun {
         return throttledAt == null ? "route " + original : "throttled, route " + original;
     }
 
-    /**
-     * Fills {@code out} with ms after the throttle of each stage; returns how many hotspot-starts the
-     * collector recorded for the throttled direction.
-     */
-    private int stages(LinkedHashMap<String, Long> out, Instant throttled, Instant runStart, String link, String spine,
-                       String jobId, String flowId, RouteMonitor routes, String original, Throughput tp)
+    /** What the chain's sources said beside the stage times. */
+    private static final class Chain {
+        /** Hotspot-starts (link-downs) the collector recorded for the faulty link during the run. */
+        int hotspots;
+        /** "loop" (scheduler-api's hotspot listener) or "fabric snapshot" (the controller's), or null. */
+        String committedBy;
+        /** The loop's own split of its pass (µs and ms by name, as it logged them); empty if it did not move. */
+        Map<String, Long> loopSplit = new LinkedHashMap<>();
+    }
+
+    /** Fills {@code out} with ms after the throttle of each stage, and {@code chain} with the rest. */
+    private void stages(LinkedHashMap<String, Long> out, Chain chain, Instant throttled, Instant runStart, String link, String spine,
+                       String jobId, String flowId, RouteMonitor routes, EvSender evSender, String original,
+                       Throughput tp)
             throws IOException {
         int port = stack.collectorPort();
         // The collector may still be writing: give its history a moment to hold the event.
@@ -202,10 +285,18 @@ final class RerouteRun {
                 first = e;
             }
         }
+        Instant detected = null;
         if (first != null) {
             long sampleNs = first.get("sampleTimestampNs").asLong();
             out.put("sample", ms(throttled, Instant.ofEpochSecond(0, sampleNs)));
-            out.put("hotspot", ms(throttled, Instant.parse(first.get("detectedAt").asText())));
+            detected = Instant.parse(first.get("detectedAt").asText());
+            out.put("hotspot", ms(throttled, detected));
+        }
+        // The loop's own split of its pass (absent when the controller's snapshot moved the flows first).
+        SchedulerLog.Pass pass = detected == null ? null : SchedulerLog.firstPass(
+                Files.readAllLines(stack.schedulerLog()), runStart, linkDown ? "link-down:" : "hotspot:");
+        if (pass != null && pass.number("eventToReceivedMs") >= 0) {
+            out.put("received", ms(throttled, detected.plusMillis(pass.number("eventToReceivedMs"))));
         }
         Instant committed = null;
         JsonNode history = Http.get(stack.schedulerPort(), "/v1/jobs/" + jobId + "/history", LabStack.SCHEDULER_TOKEN)
@@ -217,9 +308,22 @@ final class RerouteRun {
                         && (reason.startsWith("hotspot:") || reason.startsWith("link-down:"))) {
                     committed = Instant.parse(c.get("at").asText());
                     out.put("committed", ms(throttled, committed));
+                    // The loop's history reason carries its timings; the snapshot's is the bare cause.
+                    chain.committedBy = reason.contains("event-to-decision-ms") ? "loop" : "fabric snapshot";
                     break;
                 }
             }
+        }
+        if (pass != null && "loop".equals(chain.committedBy)) {
+            for (String k : List.of("eventToReceivedMs", "receivedToPassUs", "lockWaitUs", "decideUs", "pinUs",
+                    "recordUs", "commitToWakeMs")) {
+                if (pass.number(k) >= 0) {
+                    chain.loopSplit.put(k, pass.number(k));
+                }
+            }
+        }
+        if (pass != null && "loop".equals(chain.committedBy) && pass.number("eventToWakeMs") >= 0) {
+            out.put("agents woken", ms(throttled, detected.plusMillis(pass.number("eventToWakeMs"))));
         }
         if (committed != null) {
             Instant answered = AgentLog.firstApplyAfter(Files.readAllLines(stack.agentLog(stack.jobNics.get(0))),
@@ -230,7 +334,18 @@ final class RerouteRun {
         }
         String dst = stack.lab().plan().nicAddress(stack.jobNics.get(1)) + "/128";
         Instant installed = null;
-        for (RouteMonitor.RouteEvent e : routes.events()) {
+        if (evSender != null) {
+            // EV: the agent's file shows the new entropy value, then the sender restarts from it.
+            for (EvSender.Rebind b : evSender.rebinds()) {
+                if (b.seen().isAfter(throttled)) {
+                    out.put("ev changed", ms(throttled, b.seen()));
+                    out.put("sender re-bound", ms(throttled, b.started()));
+                    installed = b.started();
+                    break;
+                }
+            }
+        }
+        for (RouteMonitor.RouteEvent e : evSender != null ? List.<RouteMonitor.RouteEvent>of() : routes.events()) {
             if (!e.deleted() && e.dst().equals(dst) && !e.carriers().isEmpty()
                     && !String.join(",", e.carriers()).equals(original) && e.at().isAfter(throttled)) {
                 installed = e.at();
@@ -246,7 +361,7 @@ final class RerouteRun {
                 out.put("throughput restored", Math.round((restored - o.throttleAtS()) * 1000));
             }
         }
-        return starts.size();
+        chain.hotspots = starts.size();
     }
 
     /**
@@ -292,6 +407,19 @@ final class RerouteRun {
         for (JsonNode f : job.get("flows")) {
             String src = f.get("src").asText();
             String dst = f.get("dst").asText();
+            if (o.encoding().equals("ev")) {
+                // EV: no route; the agent publishes the flow's entropy value in its EV file.
+                int want = f.path("ev").asInt(-1);
+                String pair = stack.lab().plan().nicAddress(src) + "," + stack.lab().plan().nicAddress(dst) + "=";
+                stack.await(src + " publishing EV " + want + " for " + dst, () -> {
+                    try {
+                        return EvSender.portOf(Files.readAllLines(stack.evFile(src)), pair) == want;
+                    } catch (IOException notYet) {
+                        return false;
+                    }
+                });
+                continue;
+            }
             String carriers = String.join(" ", texts(f.get("carriers")));
             String ns = stack.lab().layout().namespace(src);
             String addr = stack.lab().plan().nicAddress(dst) + "/128";

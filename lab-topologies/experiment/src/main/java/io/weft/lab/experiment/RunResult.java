@@ -20,11 +20,18 @@ import java.util.Map;
  *                      (sample, hotspot, committed, agent answered, route installed, throughput
  *                      restored); only those that happened
  * @param hotspots      hotspot-start events of the throttled direction during the run
+ * @param committedBy   who moved the hit flow first: "loop" (scheduler-api's hotspot listener) or
+ *                      "fabric snapshot" (scheduler-api applying the controller's new link states);
+ *                      null when it did not move
+ * @param loopSplit     the loop's own split of that pass as scheduler-api logged it (keys ending in
+ *                      Ms or Us say the unit); empty when the loop did not move it
+ * @param noiseDropShare for a noise run, the share of packets the noisy link's qdisc dropped; else NaN
  */
 public record RunResult(String name, Throughput throughput, double throttleAtS, double throttleMbit,
                         String throttleLink, String hitFlow, java.util.Set<String> affected,
                         Map<String, List<String>> pathsBefore,
-                        Map<String, List<String>> pathsAfter, LinkedHashMap<String, Long> stagesMs, int hotspots) {
+                        Map<String, List<String>> pathsAfter, LinkedHashMap<String, Long> stagesMs, int hotspots,
+                        String committedBy, Map<String, Long> loopSplit, double noiseDropShare) {
 
     public long deliveredBytes() {
         return throughput.totalBytes();

@@ -29,7 +29,7 @@ class ExperimentOptionsTest {
     @Test
     void optionsAreRead() {
         ExperimentOptions o = parse("reroute", "--duration", "12", "--throttle-at", "4", "--rate", "200", "--json",
-                "--samples", "3", "--no-baseline", "--tag", "x1", "--out", "/tmp/e");
+                "--samples", "3", "--no-baseline", "--tag", "x1", "--out", "/tmp/e", "--runs", "5", "--noise");
         assertThat(o.durationS()).isEqualTo(12);
         assertThat(o.throttleAtS()).isEqualTo(4);
         assertThat(o.offeredMbit()).isEqualTo(200);
@@ -37,23 +37,31 @@ class ExperimentOptionsTest {
         assertThat(o.baseline()).isFalse();
         assertThat(o.samplesToEnter()).isEqualTo(3);
         assertThat(o.out()).isEqualTo(Path.of("/tmp/e"));
+        assertThat(o.runs()).isEqualTo(5);
+        assertThat(o.noise()).isTrue();
+        assertThat(parse("reroute").runs()).isEqualTo(1);
+        assertThat(parse("reroute").noise()).isFalse();
     }
 
     @Test
     void badInputNamesTheOption() {
         assertThatThrownBy(() -> parse()).hasMessageContaining("reroute");
         assertThatThrownBy(() -> parse("rerouted")).hasMessageStartingWith("experiment: unknown experiment");
-        assertThatThrownBy(() -> parse("reroute", "--bogus")).hasMessageStartingWith("--bogus: unknown option");
-        assertThatThrownBy(() -> parse("reroute", "--duration")).hasMessageStartingWith("--duration: needs a value");
-        assertThatThrownBy(() -> parse("reroute", "--duration", "x")).hasMessageStartingWith("--duration: not a number");
+        assertThatThrownBy(() -> parse("reroute", "--bogus")).hasMessage("Unknown option: '--bogus'");
+        assertThatThrownBy(() -> parse("reroute", "--duration"))
+                .hasMessage("Missing required parameter for option '--duration' (S)");
+        assertThatThrownBy(() -> parse("reroute", "--duration", "x"))
+                .hasMessage("Invalid value for option '--duration': 'x' is not an int");
         assertThatThrownBy(() -> parse("reroute", "--duration", "2")).hasMessageStartingWith("--duration:");
         assertThatThrownBy(() -> parse("reroute", "--throttle-at", "29")).hasMessageStartingWith("--throttle-at:");
         assertThatThrownBy(() -> parse("reroute", "--fabric", "ft8")).hasMessageStartingWith("--fabric: unknown fabric");
         assertThat(parse("reroute", "--fabric", "ft4").fabric()).isEqualTo("ft4");
-        assertThatThrownBy(() -> parse("reroute", "--encoding", "ev")).hasMessageStartingWith("--encoding:");
+        assertThat(parse("reroute", "--encoding", "ev").encoding()).isEqualTo("ev");
+        assertThatThrownBy(() -> parse("reroute", "--encoding", "mpls")).hasMessageStartingWith("--encoding: unknown");
         assertThatThrownBy(() -> parse("reroute", "--fault", "melt")).hasMessageStartingWith("--fault: unknown fault");
         assertThat(parse("reroute", "--fault", "link-down").fault()).isEqualTo("link-down");
         assertThatThrownBy(() -> parse("reroute", "--tag", "Bad!")).hasMessageStartingWith("--tag:");
+        assertThatThrownBy(() -> parse("reroute", "--runs", "0")).hasMessageStartingWith("--runs: must be 1..50");
         assertThatThrownBy(() -> parse("reroute", "--target-off", "0.1")).hasMessageStartingWith("--target-off:");
     }
 

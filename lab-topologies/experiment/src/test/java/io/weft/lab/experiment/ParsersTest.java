@@ -77,6 +77,50 @@ class ParsersTest {
     }
 
     @Test
+    void theLoopsOwnSplitIsReadFromSchedulerApisLog() {
+        List<String> log = List.of(
+                "2026-11-27T03:17:00.000Z  INFO 1 --- [weft-scheduler-api] [   weft-reroute] i.w.s.reroute.HotspotListener"
+                        + "    : moved 1 flow slices (hotspot-start; hotspot:e1): event to agents woken 9 ms; {eventId=e1}",
+                "2026-11-27T03:17:01.500Z  INFO 1 --- [weft-scheduler-api] [   weft-reroute] i.w.s.reroute.HotspotListener"
+                        + "    : moved 2 flow slices (link-down; link-down:leaf1-spine1): event to agents woken 21 ms;"
+                        + " {eventId=e2, linkId=leaf1-spine1, sampleToEventMs=4, eventToReceivedMs=4, eventToCommitMs=19,"
+                        + " commitToWakeMs=2, receivedToPassUs=2201, lockWaitUs=2, decideUs=546, pinUs=157,"
+                        + " recordUs=12117, eventToWakeMs=21}",
+                "not a pass");
+        SchedulerLog.Pass p = SchedulerLog.firstPass(log, Instant.parse("2026-11-27T03:16:59Z"), "link-down:");
+        assertThat(p.trigger()).isEqualTo("link-down");
+        assertThat(p.cause()).isEqualTo("link-down:leaf1-spine1");
+        assertThat(p.number("eventToReceivedMs")).isEqualTo(4);
+        assertThat(p.number("decideUs")).isEqualTo(546);
+        assertThat(p.number("eventToWakeMs")).isEqualTo(21);
+        assertThat(p.number("absent")).isEqualTo(-1);
+        // Only passes logged after the run started count.
+        assertThat(SchedulerLog.firstPass(log, Instant.parse("2026-11-27T03:17:02Z"), "link-down:")).isNull();
+        assertThat(SchedulerLog.firstPass(log, Instant.EPOCH, "hotspot:").number("eventToWakeMs")).isEqualTo(-1);
+    }
+
+    @Test
+    void theSenderTakesThePairsFirstEntropyValueFromTheAgentsFile() {
+        List<String> file = List.of("2001:db8:0:1::1,2001:db8:0:2::1=49920,50176",
+                "2001:db8:0:1::1,2001:db8:0:3::1=4791");
+        assertThat(EvSender.portOf(file, "2001:db8:0:1::1,2001:db8:0:2::1=")).isEqualTo(49920);
+        assertThat(EvSender.portOf(file, "2001:db8:0:1::1,2001:db8:0:3::1=")).isEqualTo(4791);
+        // A prefix of another address is not the pair.
+        assertThat(EvSender.portOf(file, "2001:db8:0:1::1,2001:db8:0:3::=")).isEqualTo(-1);
+        assertThat(EvSender.portOf(List.of("2001:db8:0:1::1,2001:db8:0:2::1="), "2001:db8:0:1::1,2001:db8:0:2::1="))
+                .isEqualTo(-1);
+    }
+
+    @Test
+    void percentilesAreNearestRank() {
+        assertThat(Percentiles.nearestRank(List.of(172L, 28L, 30L), 50)).isEqualTo(30);
+        assertThat(Percentiles.nearestRank(List.of(172L, 28L, 30L), 90)).isEqualTo(172);
+        assertThat(Percentiles.nearestRank(List.of(5L), 50)).isEqualTo(5);
+        assertThat(Percentiles.nearestRank(List.of(), 50)).isEqualTo(-1);
+        assertThat(Percentiles.nearestRankDouble(List.of(1.2, 1.0, 1.1, 1.3), 50)).isEqualTo(1.1);
+    }
+
+    @Test
     void theCliRejectsBadInputWithOneLineAndExit2BeforeBuilding() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -50,7 +50,7 @@ class RerouteExperimentLabTest {
         assertThat(NetnsLab.namespaces(new Shell())).as("namespaces left behind")
                 .noneMatch(ns -> ns.startsWith("wl-" + TAG + "-"));
         System.out.print(RerouteExperiment.text(report));
-        ThroughputPlot.write(report.runs(), o.fault(), o.throttleAtS(), out.resolve("reroute.png"));
+        ThroughputPlot.write(report.plotted(), o.fault(), o.throttleAtS(), out.resolve("reroute.png"));
 
         RunResult off = report.run("loop-off");
         RunResult on = report.run("loop-on");

@@ -20,12 +20,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./weft lab}: build a fabric in network namespaces, ping across it on a chosen path, show
@@ -53,9 +59,6 @@ public final class LabCli {
             "needs root, iproute2, ping, nftables (and python3 for --ev)",
             "exit codes: 0 ok, 2 bad arguments or input, 1 a lab step failed") + "\n";
 
-    private static final Set<String> VALUE_OPTIONS = Set.of("tag", "via", "count", "state", "tenant", "workers");
-    private static final Set<String> FLAG_OPTIONS = Set.of("all", "ev");
-
     private final Path stateDir;
     private final Shell shell;
     private final PrintStream out;
@@ -78,11 +81,19 @@ public final class LabCli {
                 (words.isEmpty() ? err : out).print(HELP);
                 return words.isEmpty() ? 2 : 0;
             }
-            Map<String, String> opts = new LinkedHashMap<>();
-            List<String> pos = new ArrayList<>();
-            parse(words.subList(1, words.size()), opts, pos);
-            Path state = Path.of(opts.getOrDefault("state", ".weft/lab"));
-            return new LabCli(state, new Shell(), out).dispatch(words.get(0), opts, pos);
+            CommandLine line = new CommandLine(new Verbs());
+            if (!line.getSubcommands().containsKey(words.get(0))) {
+                throw new IllegalArgumentException("unknown command \"" + words.get(0) + "\" (see ./weft lab --help)");
+            }
+            ParseResult parsed;
+            try {
+                parsed = line.parseArgs(args);
+            } catch (ParameterException e) {
+                throw new IllegalArgumentException(e.getMessage() + " (see ./weft lab --help)");
+            }
+            Verb verb = (Verb) parsed.subcommand().commandSpec().userObject();
+            LabLayout.checkTag(verb.common().tag());
+            return verb.run(new LabCli(verb.common().state, new Shell(), out));
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;
@@ -93,74 +104,6 @@ public final class LabCli {
             err.println("internal error: " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage().replace('\n', ' ')));
             return 1;
-        }
-    }
-
-    static void parse(List<String> words, Map<String, String> opts, List<String> pos) {
-        for (int i = 0; i < words.size(); i++) {
-            String w = words.get(i);
-            if (w.startsWith("--")) {
-                String name = w.substring(2);
-                String value;
-                int eq = name.indexOf('=');
-                String bare = eq >= 0 ? name.substring(0, eq) : name;
-                if (!VALUE_OPTIONS.contains(bare) && !FLAG_OPTIONS.contains(bare)) {
-                    throw new IllegalArgumentException("unknown option --" + bare + "\n" + HELP.strip());
-                }
-                if (eq >= 0) {
-                    value = name.substring(eq + 1);
-                    name = name.substring(0, eq);
-                } else if (FLAG_OPTIONS.contains(name)) {
-                    value = "true";
-                } else if (i + 1 < words.size()) {
-                    value = words.get(++i);
-                } else {
-                    throw new IllegalArgumentException(w + ": needs a value");
-                }
-                if (opts.put(name, value) != null) {
-                    throw new IllegalArgumentException(w + ": given twice");
-                }
-            } else {
-                pos.add(w);
-            }
-        }
-    }
-
-    int dispatch(String verb, Map<String, String> opts, List<String> pos) throws LabException {
-        String tag = opts.getOrDefault("tag", DEFAULT_TAG);
-        LabLayout.checkTag(tag);
-        switch (verb) {
-            case "up":
-                expect(pos, 1, "up <fabric.json>");
-                requireHost();
-                return up(Path.of(pos.get(0)), tag, intOption(opts, "workers", NetnsLab.DEFAULT_WORKERS, 1, 64));
-            case "down":
-                expect(pos, 0, "down [--tag T | --all]");
-                requireHost();
-                return down(opts.containsKey("all") ? null : tag);
-            case "ping":
-                expect(pos, 2, "ping <srcNic> <dstNic>");
-                requireHost();
-                return ping(tag, pos.get(0), pos.get(1), opts);
-            case "link":
-                expect(pos, 2, "link <linkId> up|down");
-                requireHost();
-                return link(tag, pos.get(0), pos.get(1));
-            case "shape":
-                expect(pos, 3, "shape <node> <linkId> <Mbit/s>|off");
-                requireHost();
-                return shape(tag, pos.get(0), pos.get(1), pos.get(2));
-            case "status":
-                expect(pos, 0, "status [--tag T]");
-                return status(opts.containsKey("tag") ? tag : null);
-            default:
-                throw new IllegalArgumentException("unknown command \"" + verb + "\"\n" + HELP.strip());
-        }
-    }
-
-    private static void expect(List<String> pos, int n, String usage) {
-        if (pos.size() != n) {
-            throw new IllegalArgumentException("usage: ./weft lab " + usage + " (got " + pos.size() + " arguments)");
         }
     }
 
@@ -220,14 +163,12 @@ public final class LabCli {
         return 0;
     }
 
-    int ping(String tag, String src, String dst, Map<String, String> opts) throws LabException {
+    int ping(String tag, String src, String dst, List<String> via, int count, String tenantOrNull, boolean ev)
+            throws LabException {
         FabricPlan plan = loadState(tag);
         NetnsLab lab = new NetnsLab(plan, tag, shell);
-        int count = intOption(opts, "count", 20, 1, 10_000);
-        String tenant = opts.getOrDefault("tenant", plan.tenants().get(0));
-        List<Arc> path = opts.containsKey("via")
-                ? LabPaths.via(plan, src, dst, List.of(opts.get("via").split(",")))
-                : LabPaths.shortest(plan, src, dst);
+        String tenant = tenantOrNull != null ? tenantOrNull : plan.tenants().get(0);
+        List<Arc> path = via != null ? LabPaths.via(plan, src, dst, via) : LabPaths.shortest(plan, src, dst);
         PathEncoding there;
         PathEncoding back;
         try {
@@ -236,7 +177,6 @@ public final class LabCli {
         } catch (PlanException e) {
             throw new IllegalArgumentException("path: " + e.getMessage());
         }
-        boolean ev = opts.containsKey("ev");
         if (ev) {
             if (there.ev() == null) {
                 throw new IllegalArgumentException("path: EV routing cannot reach it (" + there + ")");
@@ -422,20 +362,183 @@ public final class LabCli {
         }
     }
 
-    private static int intOption(Map<String, String> opts, String name, int dflt, int min, int max) {
-        String v = opts.get(name);
-        if (v == null) {
-            return dflt;
+    private static int inRange(int n, String flag, int min, int max) {
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(flag + ": must be a whole number in " + min + ".." + max
+                    + " (got \"" + n + "\")");
         }
-        try {
-            int n = Integer.parseInt(v);
-            if (n < min || n > max) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + ": must be a whole number in " + min + ".." + max
-                    + " (got \"" + v + "\")");
+        return n;
+    }
+
+    // ── the verbs, as picocli binds them ──────────────────────────────────────────────────────
+
+    /** What every verb takes. */
+    static final class Common {
+        @Option(names = "--tag", paramLabel = "T", description = "the lab (namespaces wl-<T>-<node>)")
+        String tag; // null: not given (status then lists every lab)
+
+        @Option(names = "--state", paramLabel = "DIR", description = "where labs keep their plan (default .weft/lab)")
+        Path state = Path.of(".weft/lab");
+
+        String tag() {
+            return tag != null ? tag : DEFAULT_TAG;
+        }
+    }
+
+    /** One verb: runs on a LabCli made for its --state. */
+    interface Verb {
+        Common common();
+
+        int run(LabCli cli) throws LabException;
+    }
+
+    @Command(name = "lab", subcommands = {Up.class, Down.class, Ping.class, Status.class, LinkVerb.class,
+        Shape.class})
+    static final class Verbs {
+    }
+
+    @Command(name = "up")
+    static final class Up implements Verb {
+        @Mixin
+        Common common;
+
+        @Parameters(index = "0", paramLabel = "fabric.json")
+        Path fabric;
+
+        @Option(names = "--workers", paramLabel = "N")
+        int workers = NetnsLab.DEFAULT_WORKERS;
+
+        @Override
+        public Common common() {
+            return common;
+        }
+
+        @Override
+        public int run(LabCli cli) throws LabException {
+            inRange(workers, "--workers", 1, 64);
+            requireHost();
+            return cli.up(fabric, common.tag(), workers);
+        }
+    }
+
+    @Command(name = "down")
+    static final class Down implements Verb {
+        @Mixin
+        Common common;
+
+        @Option(names = "--all", description = "every lab on this host")
+        boolean all;
+
+        @Override
+        public Common common() {
+            return common;
+        }
+
+        @Override
+        public int run(LabCli cli) throws LabException {
+            requireHost();
+            return cli.down(all ? null : common.tag());
+        }
+    }
+
+    @Command(name = "ping")
+    static final class Ping implements Verb {
+        @Mixin
+        Common common;
+
+        @Parameters(index = "0", paramLabel = "srcNic")
+        String src;
+
+        @Parameters(index = "1", paramLabel = "dstNic")
+        String dst;
+
+        @Option(names = "--via", split = ",", paramLabel = "sw1,sw2,...")
+        List<String> via;
+
+        @Option(names = "--count", paramLabel = "N")
+        int count = 20;
+
+        @Option(names = "--tenant", paramLabel = "T")
+        String tenant;
+
+        @Option(names = "--ev", description = "no encap route: send UDP with the path's EV")
+        boolean ev;
+
+        @Override
+        public Common common() {
+            return common;
+        }
+
+        @Override
+        public int run(LabCli cli) throws LabException {
+            inRange(count, "--count", 1, 10_000);
+            requireHost();
+            return cli.ping(common.tag(), src, dst, via, count, tenant, ev);
+        }
+    }
+
+    @Command(name = "status")
+    static final class Status implements Verb {
+        @Mixin
+        Common common;
+
+        @Override
+        public Common common() {
+            return common;
+        }
+
+        @Override
+        public int run(LabCli cli) throws LabException {
+            return cli.status(common.tag); // without --tag: every lab; with it, that lab's port map
+        }
+    }
+
+    @Command(name = "link")
+    static final class LinkVerb implements Verb {
+        @Mixin
+        Common common;
+
+        @Parameters(index = "0", paramLabel = "linkId")
+        String linkId;
+
+        @Parameters(index = "1", paramLabel = "up|down")
+        String state;
+
+        @Override
+        public Common common() {
+            return common;
+        }
+
+        @Override
+        public int run(LabCli cli) throws LabException {
+            requireHost();
+            return cli.link(common.tag(), linkId, state);
+        }
+    }
+
+    @Command(name = "shape")
+    static final class Shape implements Verb {
+        @Mixin
+        Common common;
+
+        @Parameters(index = "0", paramLabel = "node")
+        String node;
+
+        @Parameters(index = "1", paramLabel = "linkId")
+        String linkId;
+
+        @Parameters(index = "2", paramLabel = "Mbit/s|off")
+        String rate;
+
+        @Override
+        public Common common() {
+            return common;
+        }
+
+        @Override
+        public int run(LabCli cli) throws LabException {
+            requireHost();
+            return cli.shape(common.tag(), node, linkId, rate);
         }
     }
 }

@@ -557,14 +557,26 @@ public final class NetnsLab {
      * timer granularity.
      */
     public void shape(String nodeId, String linkId, double rateMbit) throws LabException {
+        shape(nodeId, linkId, rateMbit, 20);
+    }
+
+    /**
+     * As {@link #shape(String, String, double)} with the TBF's queue limit given as {@code latencyMs}
+     * of the rate: a short queue drops an excess at once instead of buffering it (20 ms absorbs a
+     * 100 ms burst 10 % over the rate without a drop).
+     */
+    public void shape(String nodeId, String linkId, double rateMbit, int latencyMs) throws LabException {
         requireLink(linkId);
+        if (latencyMs < 1 || latencyMs > 1000) {
+            throw new IllegalArgumentException("latencyMs: must be 1..1000 (got " + latencyMs + ")");
+        }
         if (!(rateMbit > 0 && rateMbit <= 400_000)) {
             throw new IllegalArgumentException("rateMbit: must be in (0, 400000] (got " + rateMbit + ")");
         }
         long burstBytes = Math.max(16 * 1024, (long) (rateMbit * 1e6 / 8 * 0.004));
         shell.run("tc", "-n", layout.namespace(nodeId), "qdisc", "replace", "dev", layout.iface(linkId, nodeId),
                 "root", "tbf", "rate", String.format(Locale.ROOT, "%.3fmbit", rateMbit),
-                "burst", Long.toString(burstBytes), "latency", "20ms");
+                "burst", Long.toString(burstBytes), "latency", latencyMs + "ms");
     }
 
     /** Removes the shaper (back to the default qdisc). Idempotent. */

@@ -36,12 +36,18 @@ class LabCliTest {
         assertThat(err()).startsWith("tag: \"My-Lab\" must be 1-8 lowercase letters or digits");
         err.reset();
         assertThat(run("launch")).isEqualTo(2);
-        assertThat(err()).startsWith("unknown command \"launch\"");
+        assertThat(err()).isEqualTo("unknown command \"launch\" (see ./weft lab --help)\n");
+        err.reset();
+        assertThat(run("ping", "a")).isEqualTo(2);
+        assertThat(err()).startsWith("Missing required parameter: 'dstNic'");
+        err.reset();
+        assertThat(run("up", "f.json", "--workers", "99")).isEqualTo(2);
+        assertThat(err()).startsWith("--workers: must be a whole number in 1..64");
         err.reset();
         assertThat(run("ping", "a", "b", "--fast")).isEqualTo(2);
-        assertThat(err()).startsWith("unknown option --fast");
+        assertThat(err()).isEqualTo("Unknown option: '--fast' (see ./weft lab --help)\n");
         err.reset();
         assertThat(run("status", "--tag")).isEqualTo(2);
-        assertThat(err()).isEqualTo("--tag: needs a value\n");
+        assertThat(err()).isEqualTo("Missing required parameter for option '--tag' (T) (see ./weft lab --help)\n");
     }
 }

@@ -25,10 +25,17 @@ import io.weft.placement.Patterns;
 import io.weft.placement.PlanFlowEncoder;
 import io.weft.placement.Unplaced;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code ./weft place --fabric f.json --job job.json [--tenant t] [--down l1,l2] [--drained l3]}:
@@ -36,73 +43,76 @@ import java.util.Map;
  * placement quality as JSON on stdout (for inspection and independent checking). Errors: one line on
  * stderr, exit 2.
  */
+@Command(name = "weft place", sortOptions = false,
+        description = "Places one job on the fabric and prints its flows, paths, carriers, EVs and quality as JSON.")
 public final class PlaceCli {
+    @Option(names = "--fabric", required = true, paramLabel = "f.json", description = "the fabric file")
+    private Path fabricFile;
+
+    @Option(names = "--job", required = true, paramLabel = "job.json", description = "the job file")
+    private Path jobFile;
+
+    @Option(names = "--tenant", paramLabel = "t", description = "place the job for this tenant")
+    private String tenant;
+
+    @Option(names = "--down", split = ",", paramLabel = "link", description = "links that are down")
+    private List<String> down = new ArrayList<>();
+
+    @Option(names = "--drained", split = ",", paramLabel = "link", description = "links that are drained")
+    private List<String> drained = new ArrayList<>();
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    private boolean help;
+
     private PlaceCli() {
     }
 
     public static void main(String[] args) {
+        int exit = execute(args, System.out, System.err);
+        if (exit != 0) {
+            System.exit(exit);
+        }
+    }
+
+    /** The command: 0 with the JSON (or the help) on out, 2 with one line on err. */
+    static int execute(String[] args, PrintStream out, PrintStream err) {
+        PlaceCli cli = new PlaceCli();
+        CommandLine line = new CommandLine(cli).setOverwrittenOptionsAllowed(true);
         try {
-            System.out.println(run(args));
-        } catch (UsageError | PlacementException | PlanException | FabricFormatException | IOException e) {
-            System.err.println("weft place: " + e.getMessage());
-            System.exit(2);
+            line.parseArgs(args);
+            if (line.isUsageHelpRequested()) {
+                line.usage(out);
+                return 0;
+            }
+            out.println(cli.place());
+            return 0;
+        } catch (ParameterException e) {
+            err.println("weft place: " + e.getMessage() + " (see --help)");
+            return 2;
+        } catch (PlacementException | PlanException | FabricFormatException | IOException e) {
+            err.println("weft place: " + e.getMessage());
+            return 2;
         }
     }
 
-    static final class UsageError extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        UsageError(String m) {
-            super(m);
-        }
+    /** Parses the arguments and places; a bad argument throws picocli's ParameterException. */
+    static String run(String[] args) throws PlacementException, PlanException, FabricFormatException, IOException {
+        PlaceCli cli = new PlaceCli();
+        new CommandLine(cli).setOverwrittenOptionsAllowed(true).parseArgs(args);
+        return cli.place();
     }
 
-    static String run(String[] args) throws UsageError, PlacementException, PlanException, FabricFormatException,
-            IOException {
-        String fabricFile = null;
-        String jobFile = null;
-        String tenant = null;
+    private String place() throws PlacementException, PlanException, FabricFormatException, IOException {
         Map<String, LinkState> states = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("-h") || a.equals("--help")) {
-                throw new UsageError("usage: ./weft place --fabric f.json --job job.json [--tenant t] "
-                        + "[--down link,...] [--drained link,...]");
-            }
-            if (i + 1 >= args.length) {
-                throw new UsageError(a + ": needs a value");
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--fabric":
-                    fabricFile = v;
-                    break;
-                case "--job":
-                    jobFile = v;
-                    break;
-                case "--tenant":
-                    tenant = v;
-                    break;
-                case "--down":
-                case "--drained":
-                    for (String l : v.split(",")) {
-                        states.put(l.trim(), a.equals("--down") ? LinkState.DOWN : LinkState.DRAINED);
-                    }
-                    break;
-                default:
-                    throw new UsageError("unknown option " + a + " (see --help)");
-            }
-        }
-        if (fabricFile == null || jobFile == null) {
-            throw new UsageError("--fabric and --job are required (see --help)");
-        }
-        Fabric fabric = FabricJson.read(Path.of(fabricFile));
+        down.forEach(l -> states.put(l.trim(), LinkState.DOWN));
+        drained.forEach(l -> states.put(l.trim(), LinkState.DRAINED));
+        Fabric fabric = FabricJson.read(fabricFile);
         for (String l : states.keySet()) {
             if (fabric.link(l) == null) {
-                throw new UsageError("--down/--drained: no link \"" + l + "\" in fabric " + fabric.id());
+                throw new PlacementException("--down/--drained", "no link \"" + l + "\" in fabric " + fabric.id());
             }
         }
-        JobSpec spec = JobSpecJson.parse(Files.readString(Path.of(jobFile)));
+        JobSpec spec = JobSpecJson.parse(Files.readString(jobFile));
         if (tenant != null) {
             spec = new JobSpec(spec.name(), tenant, spec.pattern(), spec.endpoints(), spec.demandGbps(),
                     spec.qpSlices(), spec.concurrentPeers(), spec.order(), spec.flows());

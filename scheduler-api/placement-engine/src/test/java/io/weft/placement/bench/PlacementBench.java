@@ -36,6 +36,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code ./weft bench placement [--json] [--quick] [--case substring]}: the fixed placement suite of
@@ -60,31 +64,42 @@ public final class PlacementBench {
         this.filter = filter;
     }
 
+    /** The command line of {@code ./weft bench placement}. */
+    @Command(name = "weft bench placement", description = "The placement engine's speed and quality suite.")
+    static final class Flags {
+        @Option(names = "--json", description = "one JSON object instead of the table")
+        boolean json;
+
+        @Option(names = "--quick", description = "the small cases only")
+        boolean quick;
+
+        @Option(names = "--case", paramLabel = "SUBSTRING", description = "only the cases whose name contains it")
+        String filter;
+
+        @Option(names = "--no-encode", description = "place without encoding the paths")
+        boolean noEncode;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
+    }
+
     public static void main(String[] args) throws Exception {
-        boolean json = false;
-        boolean quick = false;
-        String filter = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--json":
-                    json = true;
-                    break;
-                case "--quick":
-                    quick = true;
-                    break;
-                case "--case":
-                    filter = args[++i];
-                    break;
-                case "--no-encode":
-                    System.setProperty("weft.bench.encode", "false");
-                    break;
-                default:
-                    System.err.println("weft bench placement: unknown option " + args[i]
-                            + " (--json, --quick, --case substring)");
-                    System.exit(2);
-            }
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            System.err.println("weft bench placement: " + e.getMessage() + " (see --help)");
+            System.exit(2);
         }
-        new PlacementBench(json, quick, filter).run();
+        if (line.isUsageHelpRequested()) {
+            line.usage(System.out);
+            return;
+        }
+        if (flags.noEncode) {
+            System.setProperty("weft.bench.encode", "false");
+        }
+        new PlacementBench(flags.json, flags.quick, flags.filter).run();
     }
 
     // ------------------------------------------------------------------ suite

@@ -8,10 +8,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.fabric.FabricJson;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.placement.PlacementException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.ParameterException;
 
 class PlaceCliTest {
     @TempDir
@@ -52,6 +56,32 @@ class PlaceCliTest {
         assertThatThrownBy(() -> PlaceCli.run(new String[] {"--fabric", fabric().toString(), "--job", job.toString()}))
                 .hasMessageStartingWith("endpoints[1]: unknown NIC");
         assertThatThrownBy(() -> PlaceCli.run(new String[] {"--job", job.toString()}))
-                .hasMessageContaining("--fabric and --job are required");
+                .isInstanceOf(ParameterException.class).hasMessageContaining("--fabric");
+        assertThatThrownBy(() -> PlaceCli.run(new String[] {"--fabric", "f", "--job", "j", "--colour", "red"}))
+                .isInstanceOf(ParameterException.class).hasMessageContaining("--colour");
+        assertThatThrownBy(() -> PlaceCli.run(new String[] {"--fabric", fabric().toString(), "--job", job.toString(),
+            "--down", "leaf1-spine9"})).hasMessageStartingWith("--down/--drained: no link \"leaf1-spine9\" in fabric ");
+    }
+
+    @Test
+    void aBadFlagIsOneLineNamingItAndExit2() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = PlaceCli.execute(new String[] {"--fabric", "f.json", "--job", "j.json", "--colour", "red"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(exit).isEqualTo(2);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(err.toString(StandardCharsets.UTF_8).lines()).singleElement().asString()
+                .startsWith("weft place: ").contains("'--colour'");
+    }
+
+    @Test
+    void helpListsEveryFlagAndExits0() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = PlaceCli.execute(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
+        assertThat(exit).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("--fabric", "--job", "--tenant", "--down", "--drained");
     }
 }

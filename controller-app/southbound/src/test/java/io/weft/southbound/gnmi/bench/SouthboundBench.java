@@ -20,6 +20,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code ./weft bench southbound [--json] [--k N] [--changes N]}: the provisioner against one
@@ -40,23 +44,45 @@ public final class SouthboundBench {
     private SouthboundBench() {
     }
 
-    public static void main(String[] args) throws Exception {
-        boolean json = false;
+    /** The command line of {@code ./weft bench southbound}. */
+    @Command(name = "weft bench southbound", sortOptions = false,
+            description = "The gNMI provisioner against one in-process gNMI server per switch of a k-ary fat-tree.")
+    static final class Flags {
+        @Option(names = "--json", description = "one JSON object")
+        boolean json;
+
+        @Option(names = "--k", paramLabel = "N", description = "fat-tree arity (default ${DEFAULT-VALUE})")
         int k = 16;
+
+        @Option(names = "--changes", paramLabel = "N",
+                description = "single-link changes measured (default ${DEFAULT-VALUE})")
         int changes = 6;
-        String fakesJvm = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--json" -> json = true;
-                case "--k" -> k = Integer.parseInt(args[++i]);
-                case "--changes" -> changes = Integer.parseInt(args[++i]);
-                case "--fakes-jvm" -> fakesJvm = args[++i];
-                default -> {
-                    System.err.println("usage: SouthboundBench [--json] [--k N] [--changes N] [--fakes-jvm HEAP]");
-                    System.exit(2);
-                }
-            }
+
+        @Option(names = "--fakes-jvm", paramLabel = "HEAP",
+                description = "run the fake switches in a child JVM with this heap")
+        String fakesJvm;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+        boolean help;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Flags flags = new Flags();
+        CommandLine line = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
+        try {
+            line.parseArgs(args);
+        } catch (ParameterException e) {
+            System.err.println("weft bench southbound: " + e.getMessage() + " (see --help)");
+            System.exit(2);
         }
+        if (line.isUsageHelpRequested()) {
+            line.usage(System.out);
+            return;
+        }
+        boolean json = flags.json;
+        int k = flags.k;
+        int changes = flags.changes;
+        String fakesJvm = flags.fakesJvm;
         Map<String, Object> r = run(k, changes, json, fakesJvm);
         if (json) {
             System.out.println(FabricJson.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));

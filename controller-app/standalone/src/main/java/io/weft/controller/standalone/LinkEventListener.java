@@ -20,17 +20,17 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * fabric, so that controllers of different fabrics each see every event) let a restart resume where it
  * stopped; the link states themselves are restored from the last snapshot.
  */
-final class HotspotListener implements AutoCloseable {
+final class LinkEventListener implements AutoCloseable {
     static final String TOPIC = Topics.HOTSPOTS;
     static final String GROUP_PREFIX = "weft-controller-standalone.";
 
     private final KafkaConsumer<String, String> consumer;
-    private final FabricController controller;
+    private final SnapshotKeeper controller;
     private final Consumer<String> problem;
     private final Thread thread;
     private volatile boolean running = true;
 
-    HotspotListener(String bootstrap, String fabricId, FabricController controller, Consumer<String> problem) {
+    LinkEventListener(String bootstrap, String fabricId, SnapshotKeeper controller, Consumer<String> problem) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_PREFIX + fabricId);
@@ -44,7 +44,7 @@ final class HotspotListener implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    HotspotListener start() {
+    LinkEventListener start() {
         consumer.subscribe(List.of(TOPIC));
         thread.start();
         return this;
@@ -60,7 +60,7 @@ final class HotspotListener implements AutoCloseable {
         } catch (WakeupException e) {
             // close() woke us up
         } catch (RuntimeException e) {
-            problem.accept("hotspot listener stopped: " + e);
+            problem.accept("link-event listener stopped: " + e);
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class FabricIndexTest {
-    private final FabricIndex index = FabricIndex.of(TopologyFixture.example(), 7);
+class InterfaceDirectionIndexTest {
+    private final InterfaceDirectionIndex index = InterfaceDirectionIndex.of(TopologyFixture.example(), 7);
 
     @Test
     void aSwitchToSwitchPortMeasuresTheDirectionItSends() {
@@ -30,15 +30,16 @@ class FabricIndexTest {
 
     @Test
     void aSnapshotWithoutVersionOrFabricIsRejectedNamingTheField() throws Exception {
-        assertThatThrownBy(() -> FabricIndex.fromSnapshot(Json.MAPPER.readTree("{\"fabric\":{}}")))
+        assertThatThrownBy(() -> InterfaceDirectionIndex.fromSnapshot(Json.MAPPER.readTree("{\"fabric\":{}}")))
                 .hasMessageStartingWith("$.version:");
-        assertThatThrownBy(() -> FabricIndex.fromSnapshot(Json.MAPPER.readTree("{\"version\":1,\"fabric\":{\"id\":1}}")))
+        assertThatThrownBy(() -> InterfaceDirectionIndex.fromSnapshot(
+                Json.MAPPER.readTree("{\"version\":1,\"fabric\":{\"id\":1}}")))
                 .hasMessageStartingWith("$.fabric:");
     }
 
     @Test
     void theStoreKeepsTheLastGoodSnapshotAndForgetsATombstonedFabric() {
-        FabricIndexStore store = FabricIndexStore.builder("s").build();
+        InterfaceDirectionIndexStore store = InterfaceDirectionIndexStore.builder("s").build();
         store.apply("ls-2x2", ("{\"version\":1,\"fabric\":" + io.weft.fabric.FabricJson.write(TopologyFixture.example())
                 + "}").getBytes(StandardCharsets.UTF_8));
         store.apply("ls-2x2", "{broken".getBytes(StandardCharsets.UTF_8));

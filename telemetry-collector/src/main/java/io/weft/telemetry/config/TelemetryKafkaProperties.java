@@ -13,7 +13,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("weft.telemetry.kafka")
-public record KafkaProperties(
+public record TelemetryKafkaProperties(
         String bootstrapServers,
         @NotBlank String applicationId,
         @NotBlank String stateDir,

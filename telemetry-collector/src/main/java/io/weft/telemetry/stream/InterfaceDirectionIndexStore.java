@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The global store behind {@code weft.fabric}: the latest snapshot of every fabric, kept as a parsed
- * {@link FabricIndex} rather than as bytes.
+ * {@link InterfaceDirectionIndex} rather than as bytes.
  *
  * <p>Why not a plain GlobalKTable: its store holds serialised values and deserialises on every
  * lookup, and a snapshot is megabytes of JSON; here each snapshot is parsed once, when it arrives
@@ -23,26 +23,26 @@ import org.slf4j.LoggerFactory;
  * Written by the global thread, read by the stream threads: the merged map is replaced whole
  * (copy on write, volatile), never mutated in place.
  */
-public final class FabricIndexStore implements StateStore {
-    private static final Logger LOG = LoggerFactory.getLogger(FabricIndexStore.class);
+public final class InterfaceDirectionIndexStore implements StateStore {
+    private static final Logger LOG = LoggerFactory.getLogger(InterfaceDirectionIndexStore.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final String name;
-    private final Map<String, FabricIndex> fabrics = new HashMap<>();
+    private final Map<String, InterfaceDirectionIndex> fabrics = new HashMap<>();
     private volatile Map<String, Map<String, List<MeasuredArc>>> merged = Map.of();
     private volatile boolean open;
 
-    FabricIndexStore(String name) {
+    InterfaceDirectionIndexStore(String name) {
         this.name = name;
     }
 
     /** The directions this (switch, interface) measures in any known fabric; empty when none. */
     public List<MeasuredArc> lookup(String target, String interfaceName) {
-        return FabricIndex.lookup(merged, target, interfaceName);
+        return InterfaceDirectionIndex.lookup(merged, target, interfaceName);
     }
 
     /** The fabrics held, by id (a copy). */
-    public synchronized Map<String, FabricIndex> fabrics() {
+    public synchronized Map<String, InterfaceDirectionIndex> fabrics() {
         return Map.copyOf(fabrics);
     }
 
@@ -62,15 +62,15 @@ public final class FabricIndexStore implements StateStore {
             }
             return;
         }
-        FabricIndex index;
+        InterfaceDirectionIndex index;
         try {
             JsonNode tree = MAPPER.readTree(new String(value, StandardCharsets.UTF_8));
-            index = FabricIndex.fromSnapshot(tree);
+            index = InterfaceDirectionIndex.fromSnapshot(tree);
         } catch (Exception e) {
             LOG.warn("weft.fabric snapshot for {} ignored: {}", fabricId, oneLine(e));
             return;
         }
-        FabricIndex held = fabrics.get(fabricId);
+        InterfaceDirectionIndex held = fabrics.get(fabricId);
         if (held != null && index.version() <= held.version()) {
             return;
         }
@@ -88,7 +88,7 @@ public final class FabricIndexStore implements StateStore {
     private void rebuild() {
         // Several fabrics naming the same switch port would be a deployment error; the last one wins.
         Map<String, Map<String, List<MeasuredArc>>> m = new HashMap<>();
-        for (FabricIndex f : fabrics.values()) {
+        for (InterfaceDirectionIndex f : fabrics.values()) {
             f.byPort().forEach((target, ports) -> m.computeIfAbsent(target, k -> new HashMap<>()).putAll(ports));
         }
         merged = m;
@@ -127,31 +127,31 @@ public final class FabricIndexStore implements StateStore {
     }
 
     /** Builds the store; global stores must not have a changelog (weft.fabric is their log). */
-    static StoreBuilder<FabricIndexStore> builder(String name) {
+    static StoreBuilder<InterfaceDirectionIndexStore> builder(String name) {
         return new StoreBuilder<>() {
             @Override
-            public StoreBuilder<FabricIndexStore> withCachingEnabled() {
+            public StoreBuilder<InterfaceDirectionIndexStore> withCachingEnabled() {
                 return this;
             }
 
             @Override
-            public StoreBuilder<FabricIndexStore> withCachingDisabled() {
+            public StoreBuilder<InterfaceDirectionIndexStore> withCachingDisabled() {
                 return this;
             }
 
             @Override
-            public StoreBuilder<FabricIndexStore> withLoggingEnabled(Map<String, String> config) {
+            public StoreBuilder<InterfaceDirectionIndexStore> withLoggingEnabled(Map<String, String> config) {
                 throw new UnsupportedOperationException("the fabric index is restored from weft.fabric, it has no changelog");
             }
 
             @Override
-            public StoreBuilder<FabricIndexStore> withLoggingDisabled() {
+            public StoreBuilder<InterfaceDirectionIndexStore> withLoggingDisabled() {
                 return this;
             }
 
             @Override
-            public FabricIndexStore build() {
-                return new FabricIndexStore(name);
+            public InterfaceDirectionIndexStore build() {
+                return new InterfaceDirectionIndexStore(name);
             }
 
             @Override

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The shared hotspot-event vectors (contracts/vectors/hotspot-events.json) through the controller's listener. */
-class HotspotListenerTest {
+class LinkEventListenerTest {
 
     @Test
     void linkDownAndUpSetTheLinkStateHotspotsAreSkippedAndInvalidEventsReportedAtTheirField(@TempDir Path dir)
@@ -22,10 +22,10 @@ class HotspotListenerTest {
         Path file = dir.resolve("fabric.json");
         TestFabrics.write(file, TestFabrics.leafSpine("fab", 2, 4, 400));
         List<String> problems = new ArrayList<>();
-        FabricController controller = new FabricController(file, new SnapshotStore(dir), null, line -> { }, problems::add);
+        SnapshotKeeper controller = new SnapshotKeeper(file, new SnapshotStore(dir), null, line -> { }, problems::add);
         controller.start();
         // Never started: handle() is called directly, no broker needed.
-        HotspotListener listener = new HotspotListener("127.0.0.1:9", "fab", controller, problems::add);
+        LinkEventListener listener = new LinkEventListener("127.0.0.1:9", "fab", controller, problems::add);
         JsonNode vectors = FabricJson.mapper().readTree(Contracts.read("vectors/hotspot-events.json"));
         long offset = 0;
         int invalid = 0;
@@ -35,7 +35,7 @@ class HotspotListenerTest {
                 String linkId = value.path("linkId").asText();
                 String kind = value.path("kind").asText();
                 long versionBefore = controller.current().version();
-                listener.handle(new ConsumerRecord<>(HotspotListener.TOPIC, 0, offset, linkId, value.toString()));
+                listener.handle(new ConsumerRecord<>(LinkEventListener.TOPIC, 0, offset, linkId, value.toString()));
                 String name = c.get("name").asText();
                 if (!c.get("valid").asBoolean()) {
                     invalid++;
@@ -50,7 +50,7 @@ class HotspotListenerTest {
                 }
                 offset++;
             }
-            listener.handle(new ConsumerRecord<>(HotspotListener.TOPIC, 0, 99L, "k", "{not json"));
+            listener.handle(new ConsumerRecord<>(LinkEventListener.TOPIC, 0, 99L, "k", "{not json"));
             assertThat(problems).hasSize(invalid + 1).last().asString().startsWith("weft.hotspots offset 99: skipped:");
             assertThat(invalid).isPositive();
         } finally {
@@ -58,7 +58,7 @@ class HotspotListenerTest {
         }
     }
 
-    private static String state(FabricController c, String linkId) throws Exception {
+    private static String state(SnapshotKeeper c, String linkId) throws Exception {
         return FabricJson.mapper().readTree(c.current().json()).path("linkStates").path(linkId).asText();
     }
 }

@@ -45,7 +45,7 @@ import java.util.TreeMap;
  *   <li>NICs: from {@link WeftAppConfig#nics()}, each linked to the switch port it names.</li>
  * </ul>
  */
-public final class FabricBuilder {
+public final class OnosFabricBuilder {
     /** Link annotation carrying the one-way latency in nanoseconds (Weft's own, unit in the name). */
     public static final String LATENCY_NS_ANNOTATION = "latencyNs";
 
@@ -56,7 +56,7 @@ public final class FabricBuilder {
     private final NetworkConfigService configService;
     private final ApplicationId appId;
 
-    public FabricBuilder(DeviceService deviceService, LinkService linkService, NetworkConfigService configService,
+    public OnosFabricBuilder(DeviceService deviceService, LinkService linkService, NetworkConfigService configService,
                          ApplicationId appId) {
         this.deviceService = deviceService;
         this.linkService = linkService;

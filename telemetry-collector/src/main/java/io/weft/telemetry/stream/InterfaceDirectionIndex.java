@@ -25,14 +25,15 @@ import io.weft.fabric.Role;
  * in-octets. A gnmic target is matched against node ids and, where different, node names. Link ends
  * without a port cannot be matched and are left out. Immutable.
  */
-public final class FabricIndex {
+public final class InterfaceDirectionIndex {
     private final String fabricId;
     private final long version;
     /** target (node id or name) → interface → directions: two lookups, no key string built per sample. */
     private final Map<String, Map<String, List<MeasuredArc>>> byPort;
     private final int arcs;
 
-    private FabricIndex(String fabricId, long version, Map<String, Map<String, List<MeasuredArc>>> byPort, int arcs) {
+    private InterfaceDirectionIndex(String fabricId, long version, Map<String, Map<String, List<MeasuredArc>>> byPort,
+                                    int arcs) {
         this.fabricId = fabricId;
         this.version = version;
         this.byPort = byPort;
@@ -44,7 +45,7 @@ public final class FabricIndex {
      *
      * @throws IllegalArgumentException naming the field when the snapshot cannot be read
      */
-    public static FabricIndex fromSnapshot(JsonNode snapshot) {
+    public static InterfaceDirectionIndex fromSnapshot(JsonNode snapshot) {
         if (snapshot == null || !snapshot.isObject()) {
             throw new IllegalArgumentException("$: a fabric snapshot must be a JSON object");
         }
@@ -64,7 +65,7 @@ public final class FabricIndex {
     }
 
     /** The index of a fabric (tests, benchmark). */
-    public static FabricIndex of(Fabric fabric, long version) {
+    public static InterfaceDirectionIndex of(Fabric fabric, long version) {
         Map<String, Map<String, List<MeasuredArc>>> byPort = new HashMap<>();
         int arcs = 0;
         for (Link l : fabric.links()) {
@@ -90,7 +91,7 @@ public final class FabricIndex {
             ports.replaceAll((port, list) -> List.copyOf(list));
             return Collections.unmodifiableMap(ports);
         });
-        return new FabricIndex(fabric.id(), version, Collections.unmodifiableMap(byPort), arcs);
+        return new InterfaceDirectionIndex(fabric.id(), version, Collections.unmodifiableMap(byPort), arcs);
     }
 
     private static void add(Map<String, Map<String, List<MeasuredArc>>> byPort, String target, String port,

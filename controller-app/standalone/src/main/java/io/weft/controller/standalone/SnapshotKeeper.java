@@ -31,10 +31,10 @@ import io.weft.plan.SnapshotJson;
  *
  * <p>A link is {@code down} while telemetry says so (link-down until link-up, either direction),
  * else {@code drained} while an operator drained it, else {@code up}. Mutators are synchronized (the
- * watcher, HTTP and the hotspot listener call them from their own threads); readers use the volatile
+ * watcher, HTTP and the link-event listener call them from their own threads); readers use the volatile
  * {@link #current()}.
  */
-final class FabricController {
+final class SnapshotKeeper {
     private final Path file;
     private final SnapshotStore store;
     private final SnapshotSink sink; // null: HTTP only
@@ -51,12 +51,12 @@ final class FabricController {
 
     private Map<String, String> publishedDeviceStates = Map.of(); // guarded by this
 
-    FabricController(Path file, SnapshotStore store, SnapshotSink sink, Consumer<String> info, Consumer<String> problem) {
+    SnapshotKeeper(Path file, SnapshotStore store, SnapshotSink sink, Consumer<String> info, Consumer<String> problem) {
         this(file, store, sink, info, problem, null);
     }
 
     /** @param devices provisions every plan to the switches with a gNMI endpoint; null for none */
-    FabricController(Path file, SnapshotStore store, SnapshotSink sink, Consumer<String> info, Consumer<String> problem,
+    SnapshotKeeper(Path file, SnapshotStore store, SnapshotSink sink, Consumer<String> info, Consumer<String> problem,
                      DeviceProvisioning devices) {
         this.file = file;
         this.store = store;

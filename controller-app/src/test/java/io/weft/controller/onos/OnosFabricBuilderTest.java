@@ -11,7 +11,7 @@ import org.onosproject.net.DeviceId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class FabricBuilderTest {
+class OnosFabricBuilderTest {
     private final TestFabric t = new TestFabric();
 
     @Test
@@ -129,7 +129,7 @@ class FabricBuilderTest {
         configs.putDevice("of:0000000000000001", Fixtures.inline("{'role':'leaf'}"));
         configs.putDevice("of:0000000000000002", Fixtures.inline("{'role':'spine'}"));
 
-        BuiltFabric built = new FabricBuilder(devices, links, configs, TestFabric.APP_ID).build();
+        BuiltFabric built = new OnosFabricBuilder(devices, links, configs, TestFabric.APP_ID).build();
 
         assertThat(built.fabric().id()).isEqualTo("onos");
         assertThat(built.fabric().nodes()).extracting(Node::id)

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class FabricControllerTest {
+class SnapshotKeeperTest {
     @TempDir
     Path dir;
 
@@ -33,13 +33,13 @@ class FabricControllerTest {
         TestFabrics.write(file, TestFabrics.leafSpine("fab", 3, 2, 400));
     }
 
-    private FabricController controller() {
-        return new FabricController(file, new SnapshotStore(dir.resolve("state")), sink, infos::add, problems::add);
+    private SnapshotKeeper controller() {
+        return new SnapshotKeeper(file, new SnapshotStore(dir.resolve("state")), sink, infos::add, problems::add);
     }
 
     @Test
     void theFirstPlanIsPublishedAsVersionOneKeyedByFabricId() throws Exception {
-        FabricController c = controller();
+        SnapshotKeeper c = controller();
         c.start();
 
         assertThat(sink.published).hasSize(1);
@@ -55,7 +55,7 @@ class FabricControllerTest {
 
     @Test
     void anEditIsReplannedWithStableIdsAndTheNextVersion() throws Exception {
-        FabricController c = controller();
+        SnapshotKeeper c = controller();
         c.start();
         Map<String, Integer> before = c.current().plan().nodeIds();
 
@@ -76,7 +76,7 @@ class FabricControllerTest {
 
     @Test
     void anUnchangedFileDoesNotMakeANewVersion() throws Exception {
-        FabricController c = controller();
+        SnapshotKeeper c = controller();
         c.start();
         Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
 
@@ -86,7 +86,7 @@ class FabricControllerTest {
 
     @Test
     void aBadEditIsReportedAndTheLastGoodSnapshotStays() throws Exception {
-        FabricController c = controller();
+        SnapshotKeeper c = controller();
         c.start();
         String good = Files.readString(file);
 
@@ -127,14 +127,14 @@ class FabricControllerTest {
 
     @Test
     void aRestartContinuesTheVersionAndKeepsIdsFromTheStateDirectory() throws Exception {
-        FabricController first = controller();
+        SnapshotKeeper first = controller();
         first.start();
         TestFabrics.write(file, TestFabrics.leafSpine("fab", 3, 2, 800));
         first.onFileChanged();
         Map<String, Integer> ids = first.current().plan().nodeIds();
 
         // Without Kafka: only the state directory remembers.
-        FabricController second = new FabricController(file, new SnapshotStore(dir.resolve("state")), null,
+        SnapshotKeeper second = new SnapshotKeeper(file, new SnapshotStore(dir.resolve("state")), null,
                 infos::add, problems::add);
         second.start();
 
@@ -149,7 +149,7 @@ class FabricControllerTest {
         JsonNode newer = ((ObjectNode) sink.latest("fab").deepCopy()).put("version", 41);
         sink.latest.put("fab", newer);
 
-        FabricController restarted = controller();
+        SnapshotKeeper restarted = controller();
         restarted.start();
 
         assertThat(restarted.current().version()).isEqualTo(42);
@@ -158,7 +158,7 @@ class FabricControllerTest {
     @Test
     void aFailedPublishIsRetriedAndReportedUntilItSucceeds() throws Exception {
         sink.failing = true;
-        FabricController c = controller();
+        SnapshotKeeper c = controller();
         c.start();
 
         assertThat(c.current().version()).isEqualTo(1); // still served over HTTP
@@ -176,7 +176,7 @@ class FabricControllerTest {
 
     @Test
     void drainingALinkPublishesTheNextVersionWithItsState() throws Exception {
-        FabricController c = controller();
+        SnapshotKeeper c = controller();
         c.start();
 
         assertThat(c.setDrained("leaf1-spine1", true)).isEqualTo(2);
@@ -191,7 +191,7 @@ class FabricControllerTest {
 
     @Test
     void downFromTelemetryWinsOverDrainedAndUnknownLinksAreIgnored() throws Exception {
-        FabricController c = controller();
+        SnapshotKeeper c = controller();
         c.start();
         c.setDrained("leaf1-spine1", true);
 
@@ -207,12 +207,12 @@ class FabricControllerTest {
 
     @Test
     void linkStatesSurviveARestartAndLeaveWithTheirLink() throws Exception {
-        FabricController first = controller();
+        SnapshotKeeper first = controller();
         first.start();
         first.setDrained("leaf1-spine2", true);
         first.setDown("leaf2-spine1", true);
 
-        FabricController second = new FabricController(file, new SnapshotStore(dir.resolve("state")), null,
+        SnapshotKeeper second = new SnapshotKeeper(file, new SnapshotStore(dir.resolve("state")), null,
                 infos::add, problems::add);
         second.start();
         JsonNode states = FabricJson.mapper().readTree(second.current().json()).path("linkStates");

@@ -1,0 +1,145 @@
+package io.weft.telemetry.live;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.telemetry.config.TelemetryKafkaProperties;
+import io.weft.telemetry.stream.TelemetryCounters;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Reads weft.links.load from the beginning (compacted: the latest load of every direction) into
+ * {@link LiveLoads}, and weft.hotspots from its end, handing each new event to {@link LoadStreams} at once.
+ * It reads the collector's own output topic rather than tapping the topology, so the feed shows what
+ * every other reader of weft.links.load sees, from whichever collector instance wrote it. No consumer
+ * group: every instance holds the whole state, and nothing is committed.
+ */
+@Component
+class LiveLoadFeed implements SmartLifecycle {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final TelemetryKafkaProperties kafka;
+    private final LiveLoads loads;
+    private final LoadStreams streams;
+    private final TelemetryCounters counters;
+    private volatile KafkaConsumer<String, String> consumer;
+    private volatile Thread thread;
+    private volatile boolean running;
+
+    LiveLoadFeed(TelemetryKafkaProperties kafka, LiveLoads loads, LoadStreams streams, TelemetryCounters counters) {
+        this.kafka = kafka;
+        this.loads = loads;
+        this.streams = streams;
+        this.counters = counters;
+    }
+
+    @Override
+    public void start() {
+        if (!kafka.enabled()) {
+            return;
+        }
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        running = true;
+        thread = new Thread(this::run, "weft-live-loads-feed");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            List<TopicPartition> loadParts = partitions(kafka.linksLoadTopic());
+            List<TopicPartition> hotspotParts = partitions(kafka.hotspotsTopic());
+            List<TopicPartition> all = new ArrayList<>(loadParts);
+            all.addAll(hotspotParts);
+            consumer.assign(all);
+            consumer.seekToBeginning(loadParts);
+            consumer.seekToEnd(hotspotParts);
+            while (running) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    accept(r);
+                }
+            }
+        } catch (WakeupException e) {
+            // stop() was called
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** The topic's partitions, waiting while it does not exist yet (the devstack or a deployment creates it). */
+    private List<TopicPartition> partitions(String topic) throws InterruptedException {
+        while (running) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            }
+            Thread.sleep(1000);
+        }
+        throw new WakeupException();
+    }
+
+    private void accept(ConsumerRecord<String, String> r) {
+        boolean isLoad = r.topic().equals(kafka.linksLoadTopic());
+        if (r.value() == null) {
+            if (isLoad && r.key() != null) {
+                loads.apply(r.key(), null); // a direction whose link left the fabric
+            }
+            return;
+        }
+        try {
+            JsonNode n = MAPPER.readTree(r.value());
+            if (!n.isObject()) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            if (isLoad) {
+                String key = r.key() != null ? r.key() : n.path("linkId").asText() + ">" + n.path("toNode").asText();
+                loads.apply(key, n);
+            } else {
+                streams.hotspot(n);
+            }
+        } catch (Exception e) {
+            counters.problem("live.unreadable", r.topic() + " offset " + r.offset() + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        KafkaConsumer<String, String> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        Thread t = thread;
+        if (t != null) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        thread = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}
