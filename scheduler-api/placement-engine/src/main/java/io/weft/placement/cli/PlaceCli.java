@@ -12,10 +12,14 @@ import io.weft.fabric.FabricJson;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PlanException;
 import io.weft.plan.Planner;
+import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.FabricIndex;
 import io.weft.placement.Job;
 import io.weft.placement.JobSpec;
 import io.weft.placement.JobSpecJson;
+import io.weft.placement.MultipathFlow;
+import io.weft.placement.MultipathOptions;
+import io.weft.placement.MultipathResult;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
@@ -24,6 +28,7 @@ import io.weft.placement.PlacementResult;
 import io.weft.placement.Patterns;
 import io.weft.placement.PlanFlowEncoder;
 import io.weft.placement.Unplaced;
+import io.weft.placement.WeightedPath;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -38,7 +43,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * {@code ./weft place --fabric f.json --job job.json [--tenant t] [--down l1,l2] [--drained l3]}:
+ * {@code ./weft place --fabric f.json --job job.json [--tenant t] [--down l1,l2] [--drained l3] [--multipath 8/16]}:
  * places one job on an empty fabric and prints the flows with their paths, carriers, EVs and the
  * placement quality as JSON on stdout (for inspection and independent checking). Errors: one line on
  * stderr, exit 2.
@@ -60,6 +65,10 @@ public final class PlaceCli {
 
     @Option(names = "--drained", split = ",", paramLabel = "link", description = "links that are drained")
     private List<String> drained = new ArrayList<>();
+
+    @Option(names = "--multipath", paramLabel = "maxPaths/granularity",
+            description = "split each flow over up to maxPaths weighted paths, weights in 1/granularity (e.g. 8/16)")
+    private String multipathSpec;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
     private boolean help;
@@ -102,11 +111,15 @@ public final class PlaceCli {
         return cli.place();
     }
 
+    /** One job from the command line is not latency-bound: the solver may take 30 s before falling back. */
+    static final long CLI_BUDGET_MS = 30_000;
+
     private String place() throws PlacementException, PlanException, FabricFormatException, IOException {
         Map<String, LinkState> states = new LinkedHashMap<>();
         down.forEach(l -> states.put(l.trim(), LinkState.DOWN));
         drained.forEach(l -> states.put(l.trim(), LinkState.DRAINED));
         Fabric fabric = FabricJson.read(fabricFile);
+        MultipathOptions multipath = multipathSpec == null ? null : multipathOptions(multipathSpec);
         for (String l : states.keySet()) {
             if (fabric.link(l) == null) {
                 throw new PlacementException("--down/--drained", "no link \"" + l + "\" in fabric " + fabric.id());
@@ -121,8 +134,78 @@ public final class PlaceCli {
         FabricIndex ix = FabricIndex.of(fabric, states);
         PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
         Job job = Patterns.expand(spec, ix, PlacementConfig.DEFAULTS.maxFlowsPerJob());
+        if (multipath != null) {
+            MultipathResult mr = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS)
+                    .place(job, multipath);
+            return multipathJson(fabric, job, mr);
+        }
         PlacementResult r = engine.add(job);
         return toJson(fabric, job, r);
+    }
+
+    /** {@code maxPaths[/granularity]} (granularity 16 when left out); a bad value names the option. */
+    private static MultipathOptions multipathOptions(String v) throws PlacementException {
+        String[] mg = v.split("/");
+        try {
+            return new MultipathOptions(Integer.parseInt(mg[0].trim()), mg.length > 1 ? Integer.parseInt(mg[1].trim()) : 16,
+                    CLI_BUDGET_MS);
+        } catch (IllegalArgumentException e) {
+            throw new PlacementException("--multipath", "expected maxPaths/granularity, e.g. 8/16 (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Like {@link #toJson}, each flow with its weighted paths, and the multipath quality and bounds. */
+    static String multipathJson(Fabric fabric, Job job, MultipathResult r) throws IOException {
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = m.createObjectNode();
+        root.put("fabric", fabric.id());
+        root.put("job", job.id());
+        root.put("tenant", job.tenant());
+        ArrayNode flows = root.putArray("flows");
+        for (MultipathFlow mf : r.flows()) {
+            ObjectNode f = flows.addObject();
+            f.put("id", mf.flow().id());
+            f.put("src", mf.flow().srcNic());
+            f.put("dst", mf.flow().dstNic());
+            f.put("demandGbps", mf.flow().demandGbps());
+            if (mf.note() != null) {
+                f.put("note", mf.note());
+            }
+            ArrayNode paths = f.putArray("paths");
+            for (WeightedPath wp : mf.paths()) {
+                ObjectNode p = paths.addObject();
+                p.put("weight", wp.weight());
+                p.put("units", wp.units());
+                ArrayNode links = p.putArray("links");
+                for (Arc a : wp.path()) {
+                    links.add(a.link().id());
+                }
+                ArrayNode carriers = p.putArray("carriers");
+                wp.encoding().carriers().forEach(carriers::add);
+                if (wp.encoding().ev() == null) {
+                    p.putNull("ev");
+                } else {
+                    p.put("ev", wp.encoding().ev());
+                }
+            }
+        }
+        ArrayNode unplaced = root.putArray("unplaced");
+        for (Unplaced u : r.unplaced()) {
+            unplaced.addObject().put("id", u.flow().id()).put("reason", u.reason());
+        }
+        ObjectNode q = root.putObject("multipath");
+        q.put("maxLoad", r.maxLoad());
+        q.put("singlePathMaxLoad", r.singlePathMaxLoad());
+        q.put("splittableOptimum", r.splittableOptimum());
+        q.put("lowerBound", r.lowerBound());
+        q.put("fractionalMaxLoad", r.fractionalMaxLoad());
+        q.put("roundingBound", r.roundingBound());
+        q.put("gapBound", r.gapBound());
+        q.put("maxPathsPerFlow", r.maxPathsPerFlow());
+        if (r.fallback() != null) {
+            q.put("fallback", r.fallback());
+        }
+        return m.writeValueAsString(root);
     }
 
     static String toJson(Fabric fabric, Job job, PlacementResult r) throws IOException {

@@ -121,4 +121,23 @@ class BenchMathTest {
         assertThat(b.value()).isCloseTo(1.5, within(1e-6));
         assertThat(LowerBound.cutBound(ix, src, dst, new double[] {400, 400, 400})).isCloseTo(1.5, within(1e-9));
     }
+
+    /**
+     * Weighted max-min: with one path of weight 1 it is the plain progressive filling; a flow split
+     * half and half over two arcs of 100 next to a flow alone on one of them: both freeze when that
+     * arc fills at rate r/2 + r = 100, so r = 66.7 for both.
+     */
+    @Test
+    void weightedMaxMinFairRates() {
+        double[] cap = {100, 100};
+        double[] plain = MaxMinFair.rates(cap, List.of(new int[] {0}, new int[] {0, 1}, new int[] {1}),
+                new double[] {1000, 1000, 1000});
+        double[] weighted = MaxMinFair.weightedRates(cap, List.of(new int[][] {{0}}, new int[][] {{0, 1}},
+                new int[][] {{1}}), List.of(new double[] {1}, new double[] {1}, new double[] {1}),
+                new double[] {1000, 1000, 1000});
+        assertThat(weighted).containsExactly(plain, within(1e-9));
+        double[] split = MaxMinFair.weightedRates(cap, List.of(new int[][] {{0}, {1}}, new int[][] {{0}}),
+                List.of(new double[] {0.5, 0.5}, new double[] {1}), new double[] {1000, 1000});
+        assertThat(split).containsExactly(new double[] {200.0 / 3, 200.0 / 3}, within(1e-9));
+    }
 }

@@ -84,4 +84,32 @@ class PlaceCliTest {
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .contains("--fabric", "--job", "--tenant", "--down", "--drained");
     }
+
+    /** Three line-rate flows over two uplinks: one path each loads an uplink twice, split flows 1.5. */
+    @Test
+    void multipathSplitsFlowsOverWeightedPaths() throws Exception {
+        Path f = dir.resolve("ls.json");
+        Files.writeString(f, FabricJson.write(LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 3))));
+        Path job = dir.resolve("job.json");
+        Files.writeString(job, "{\"name\":\"x\",\"pattern\":\"explicit\",\"demandGbps\":400,\"flows\":["
+                + "{\"src\":\"leaf1-nic1\",\"dst\":\"leaf2-nic1\"},{\"src\":\"leaf1-nic2\",\"dst\":\"leaf2-nic2\"},"
+                + "{\"src\":\"leaf1-nic3\",\"dst\":\"leaf2-nic3\"}]}");
+        JsonNode out = new ObjectMapper().readTree(PlaceCli.run(new String[] {"--fabric", f.toString(),
+            "--job", job.toString(), "--multipath", "4/16"}));
+        JsonNode q = out.get("multipath");
+        assertThat(q.get("singlePathMaxLoad").asDouble()).isEqualTo(2.0);
+        assertThat(q.get("splittableOptimum").asDouble()).isCloseTo(1.5, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(q.get("maxLoad").asDouble()).isCloseTo(1.5, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(q.has("fallback")).isFalse();
+        for (JsonNode fl : out.get("flows")) {
+            double sum = 0;
+            for (JsonNode p : fl.get("paths")) {
+                sum += p.get("weight").asDouble();
+                assertThat(p.get("carriers").get(0).asText()).startsWith("fcbb:bb00:");
+            }
+            assertThat(sum).isEqualTo(1.0);
+        }
+        assertThatThrownBy(() -> PlaceCli.run(new String[] {"--fabric", f.toString(), "--job", job.toString(),
+            "--multipath", "0/16"})).hasMessageContaining("--multipath");
+    }
 }
