@@ -166,36 +166,51 @@ use_or_start_devstack() {
   fi
 }
 
-start_controller() {
-  start_service controller controller-app/standalone io.weft.controller.standalone.StandaloneController 512m \
-    --fabric "$fabric" --kafka "$WEFT_KAFKA_BOOTSTRAP" --http-port "$controller_port" --state-dir "$state_dir"
-  await_ready controller 120 grep -q '^controller: serving' "$state_dir/logs/controller.log"
-  urls+=("  controller   http://127.0.0.1:$controller_port/fabric  /healthz   (edit $fabric to re-plan)"
-        "               drain a link: curl -X PUT -d '{\"state\":\"drained\"}' http://127.0.0.1:$controller_port/links/<link-id>/state")
-}
-
-start_telemetry() {
-  start_service telemetry telemetry-collector io.weft.telemetry.TelemetryCollectorApplication 512m \
-    --server.port="$telemetry_port" --weft.telemetry.kafka.state-dir="$state_dir/telemetry-streams"
-  await_ready telemetry 120 grep -q 'telemetry-collector: serving on' "$state_dir/logs/telemetry.log"
-  urls+=("  telemetry    http://127.0.0.1:$telemetry_port/v1/hotspots  /v1/links/<link-id>/series  /v1/flows?nic=<nic>  /v1/status")
-}
-
-# Ready once it places on a snapshot: the controller (of the demo, or of another run) must publish one.
-start_scheduler() {
-  # Demo tokens only: real deployments pass WEFT_TOKENS or WEFT_TOKENS_FILE (see scheduler-api/README.md).
-  # The agent token may read every NIC of the fabric (the live fabric plays all their agents).
+# Demo tokens only, the same for every service (contracts/auth.md): real deployments pass WEFT_TOKENS or
+# WEFT_TOKENS_FILE. The agent token may read every NIC of the fabric (the live fabric plays all their agents);
+# scheduler-api forwards drains to the controller with its own operator token. Reads are open: loopback only.
+demo_tokens() {
   local nic_list=nic1,nic2,nic3,nic4
   if command -v python3 >/dev/null 2>&1; then
     nic_list=$(python3 -c 'import json,sys; print(",".join(n["id"] for n in json.load(open(sys.argv[1]))["nodes"] if n["role"] == "nic"))' "$fabric") \
       || nic_list=nic1,nic2,nic3,nic4
   fi
+  export WEFT_TOKENS="${WEFT_TOKENS:-demo-scheduler:scheduler=demo-scheduler-token-01;demo-operator:operator=demo-operator-token-01;demo-agent:agent:$nic_list=demo-agent-token-0001;scheduler-api:operator=demo-scheduler-api-to-controller-01}"
+  export WEFT_CONTROLLER_URL="${WEFT_CONTROLLER_URL:-http://127.0.0.1:$controller_port}"
+  export WEFT_CONTROLLER_TOKEN="${WEFT_CONTROLLER_TOKEN:-demo-scheduler-api-to-controller-01}"
+  export WEFT_COLLECTOR_READS="${WEFT_COLLECTOR_READS:-open}"
+}
+
+start_controller() {
+  demo_tokens
+  start_service controller controller-app/standalone io.weft.controller.standalone.StandaloneController 512m \
+    --fabric "$fabric" --kafka "$WEFT_KAFKA_BOOTSTRAP" --http-port "$controller_port" --state-dir "$state_dir" \
+    --reads open
+  await_ready controller 120 grep -q '^controller: serving' "$state_dir/logs/controller.log"
+  urls+=("  controller   http://127.0.0.1:$controller_port/fabric  /healthz   (edit $fabric to re-plan; reads open)"
+        "               drain a link (the controller owns link states; an operator token):"
+        "               curl -X PUT -H 'Authorization: Bearer demo-operator-token-01' -d '{\"state\":\"drained\"}' http://127.0.0.1:$controller_port/links/<link-id>/state")
+}
+
+start_telemetry() {
+  demo_tokens
+  start_service telemetry telemetry-collector io.weft.telemetry.TelemetryCollectorApplication 512m \
+    --server.port="$telemetry_port" --weft.telemetry.kafka.state-dir="$state_dir/telemetry-streams"
+  await_ready telemetry 120 grep -q 'telemetry-collector: serving on' "$state_dir/logs/telemetry.log"
+  urls+=("  telemetry    http://127.0.0.1:$telemetry_port/v1/hotspots  /v1/links/<link-id>/series  /v1/flows?nic=<nic>  /v1/status  (reads open)")
+}
+
+# Ready once it places on a snapshot: the controller (of the demo, or of another run) must publish one.
+start_scheduler() {
+  demo_tokens
   export WEFT_SCHEDULER_PORT="$scheduler_port"
-  export WEFT_TOKENS="${WEFT_TOKENS:-demo-scheduler:scheduler=demo-scheduler-token-01;demo-operator:operator=demo-operator-token-01;demo-agent:agent:$nic_list=demo-agent-token-0001}"
   start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
   await_ready scheduler 180 grep -q 'placing on snapshot' "$state_dir/logs/scheduler.log"
   urls+=("  scheduler    http://127.0.0.1:$scheduler_port/v1/jobs  /v1/fabric  /v1/events  /v3/api-docs  /actuator/prometheus")
-  urls+=("               tokens: scheduler demo-scheduler-token-01, operator demo-operator-token-01, agent (every NIC) demo-agent-token-0001")
+  urls+=("               drain a link: curl -X POST -H 'Authorization: Bearer demo-operator-token-01' http://127.0.0.1:$scheduler_port/v1/fabric/links/<link-id>/drain"
+        "               (forwarded to the controller; the answer names the flows that moved)")
+  urls+=("  tokens       (every service) scheduler demo-scheduler-token-01, operator demo-operator-token-01,"
+        "               agent (every NIC) demo-agent-token-0001; scheduler-api -> controller demo-scheduler-api-to-controller-01")
 }
 
 # The simulator as the live fabric; it needs the scheduler-api on $scheduler_port.

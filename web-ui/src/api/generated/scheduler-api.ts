@@ -34,7 +34,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put a drained link back in service */
+        /**
+         * Put a drained link back in service
+         * @description Forwarded to the controller like a drain; flows stay where they are until they need to move.
+         */
         post: operations["undrain"];
         delete?: never;
         options?: never;
@@ -51,7 +54,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Drain a link: flows leave it, nothing new uses it */
+        /**
+         * Drain a link: flows leave it, nothing new uses it
+         * @description Forwarded to the controller, which owns link states; answers once the controller's snapshot carrying the drain (version) has been applied here, with the flows it moved.
+         */
         post: operations["drain"];
         delete?: never;
         options?: never;
@@ -283,6 +289,9 @@ export interface components {
             unplaced?: number;
             /** Format: double */
             maxLinkLoad?: number;
+            /** Format: int64 */
+            version?: number;
+            movedFlows?: string[];
         };
         FlowReport: {
             /** Format: int32 */
@@ -367,15 +376,16 @@ export interface components {
             empty?: boolean;
             null?: boolean;
             float?: boolean;
+            string?: boolean;
             number?: boolean;
             container?: boolean;
+            valueNode?: boolean;
+            missingNode?: boolean;
+            object?: boolean;
             /** @enum {string} */
             nodeType?: "ARRAY" | "BINARY" | "BOOLEAN" | "MISSING" | "NULL" | "NUMBER" | "OBJECT" | "POJO" | "STRING";
-            integralNumber?: boolean;
-            missingNode?: boolean;
-            valueNode?: boolean;
-            object?: boolean;
             pojo?: boolean;
+            integralNumber?: boolean;
             floatingPointNumber?: boolean;
             short?: boolean;
             int?: boolean;
@@ -387,7 +397,6 @@ export interface components {
             textual?: boolean;
             boolean?: boolean;
             binary?: boolean;
-            string?: boolean;
             embeddedValue?: boolean;
         };
         Quality: {
@@ -666,11 +675,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
-            /** @description this replica is a standby (another holds the writer lease, or is taking it over), or there is no fabric yet: retry, here or at another replica */
+            /** @description the controller (the owner of link states) refused or did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description either this replica is a standby (another holds the writer lease, or is taking it over) or there is no fabric yet: retry, here or at another replica (Retry-After); or no controller or no weft.fabric feed is configured here, so a drain cannot take effect: fix the configuration (no Retry-After) */
             503: {
                 headers: {
-                    /** @description seconds to wait before retrying */
+                    /** @description seconds to wait before retrying; sent by a standby only (a missing controller or feed is configuration: a retry does not help) */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description the controller took the change but its snapshot did not arrive in time; flows move when it does */
+            504: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -735,11 +762,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
-            /** @description this replica is a standby (another holds the writer lease, or is taking it over), or there is no fabric yet: retry, here or at another replica */
+            /** @description the controller (the owner of link states) refused or did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description either this replica is a standby (another holds the writer lease, or is taking it over) or there is no fabric yet: retry, here or at another replica (Retry-After); or no controller or no weft.fabric feed is configured here, so a drain cannot take effect: fix the configuration (no Retry-After) */
             503: {
                 headers: {
-                    /** @description seconds to wait before retrying */
+                    /** @description seconds to wait before retrying; sent by a standby only (a missing controller or feed is configuration: a retry does not help) */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description the controller took the change but its snapshot did not arrive in time; flows move when it does */
+            504: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -59,6 +59,7 @@ import org.junit.jupiter.api.Test;
 @WeftDevstackTest
 class AgentLabSystemTest {
     private static final String OPERATOR_TOKEN = "agent-lab-operator-token-0123456789";
+    private static final String FORWARD_TOKEN = "agent-lab-scheduler-to-controller-0123456789";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final int PINGS = 50;
     /** ND, MLD and the agents' probes (one a second per entry) may add a few packets on a link. */
@@ -68,6 +69,7 @@ class AgentLabSystemTest {
 
     private NetnsLab lab;
     private ChildService scheduler;
+    private ChildService controller;
     private final List<Process> agents = new ArrayList<>();
     private final List<Path> agentLogs = new ArrayList<>();
     private final Map<String, Integer> metricsPorts = new HashMap<>();
@@ -84,6 +86,9 @@ class AgentLabSystemTest {
         }
         if (scheduler != null) {
             scheduler.stop();
+        }
+        if (controller != null) {
+            controller.stop();
         }
         if (lab != null) {
             lab.down();
@@ -296,9 +301,8 @@ class AgentLabSystemTest {
     }
 
     private int startScheduler(DevstackEndpoints dev, Path fabricFile) throws Exception {
-        // Its own schema and fabric topic: other system tests on the same devstack leave jobs and
-        // publish their own fabric snapshot, which must not replace this lab's fabric. (The devstack
-        // user may not create databases, but owns the database it is given.)
+        // Its own schema: other system tests on the same devstack leave jobs. (The devstack user may not
+        // create databases, but owns the database it is given.)
         String schema = "agentlab_" + RUN;
         try (Connection c = DriverManager.getConnection(dev.jdbcUrl(), dev.jdbcUser(), dev.jdbcPassword());
              Statement s = c.createStatement()) {
@@ -307,6 +311,18 @@ class AgentLabSystemTest {
         } catch (SQLException e) {
             throw new AssertionError("cannot create schema " + schema + ": " + e.getMessage(), e);
         }
+        // The controller owns link states: the drain below goes to it and comes back on weft.fabric (this
+        // class has its own devstack, so no other test's fabric is on that topic).
+        int controllerPort = freePort();
+        Path controllerState = fabricFile.resolveSibling("controller-state");
+        deleteTree(controllerState);
+        controller = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "agent-lab-controller",
+                "controller-app/standalone", "io.weft.controller.standalone.StandaloneController", "256m",
+                Map.of("WEFT_KAFKA_BOOTSTRAP", dev.kafkaBootstrapServers(),
+                        "WEFT_TOKENS", "ops:operator=" + OPERATOR_TOKEN + ";scheduler-api:operator=" + FORWARD_TOKEN),
+                List.of("--fabric", fabricFile.toString(), "--http-port", Integer.toString(controllerPort),
+                        "--state-dir", controllerState.toString()));
+        await("controller GET /healthz", () -> Http.get(controllerPort, "/healthz", null).status() == 200);
         int port = freePort();
         Map<String, String> env = new HashMap<>();
         env.put("WEFT_KAFKA_BOOTSTRAP", dev.kafkaBootstrapServers());
@@ -318,10 +334,11 @@ class AgentLabSystemTest {
         env.put("WEFT_SCHEDULER_PORT", Integer.toString(port));
         env.put("WEFT_TOKENS", "system-test:scheduler=" + WeftSystem.SCHEDULER_TOKEN + ";ops:operator=" + OPERATOR_TOKEN
                 + ";agents:agent:nic1,nic2,nic3,nic4=" + WeftSystem.AGENT_TOKEN);
+        env.put("WEFT_CONTROLLER_URL", "http://127.0.0.1:" + controllerPort);
+        env.put("WEFT_CONTROLLER_TOKEN", FORWARD_TOKEN);
         scheduler = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "agent-lab-scheduler-api", "scheduler-api",
                 "io.weft.scheduler.SchedulerApiApplication", "512m", env,
-                List.of("--logging.level.org.apache.kafka=WARN", "--weft.scheduler.fabric.file=" + fabricFile,
-                        "--weft.scheduler.kafka.fabric-topic=weft.fabric.agentlab-" + RUN));
+                List.of("--logging.level.org.apache.kafka=WARN", "--weft.scheduler.fabric.file=" + fabricFile));
         await("scheduler-api answering agents", () -> {
             int s = Http.get(port, "/v1/agents/nic1/paths", WeftSystem.AGENT_TOKEN).status();
             return s == 200 || s == 204;

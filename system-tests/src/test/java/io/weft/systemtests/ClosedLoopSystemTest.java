@@ -353,7 +353,7 @@ class ClosedLoopSystemTest {
     /** The collector's recorded events of one kind on a link since this test began (GET /v1/hotspots, newest first). */
     private static List<JsonNode> hotspots(String linkId, String kind) {
         Http.Reply r = Http.get(weft.collectorPort, "/v1/hotspots?linkId=" + linkId + "&kind=" + kind + "&from="
-                + testStarted, null);
+                + testStarted, WeftSystem.SCHEDULER_TOKEN);
         assertThat(r.status()).as("GET /v1/hotspots: %s", r.text()).isEqualTo(200);
         List<JsonNode> out = new ArrayList<>();
         r.body().path("events").forEach(out::add);
@@ -402,6 +402,71 @@ class ClosedLoopSystemTest {
             }
         }
         return out;
+    }
+
+    /**
+     * Link states have one owner: a drain asked of scheduler-api goes to the controller with
+     * scheduler-api's own operator token, comes back in the controller's snapshot on weft.fabric, and
+     * the answer names the flows that snapshot moved. Every door (the controller, the collector,
+     * scheduler-api) refuses a missing, unknown or too-weak token and takes the right one.
+     */
+    @Test
+    @Order(4)
+    void aDrainGoesThroughTheControllerAndEveryDoorChecksItsToken() throws Exception {
+        String wrong = "not-a-token-of-this-system-0123";
+        String anyLink = weft.fabric.links().get(0).id();
+        String statePath = "/links/" + anyLink + "/state";
+        String up = "{\"state\":\"up\"}";
+        assertThat(put(weft.controllerPort, statePath, null, up).status()).isEqualTo(401);
+        assertThat(put(weft.controllerPort, statePath, wrong, up).status()).isEqualTo(401);
+        assertThat(put(weft.controllerPort, statePath, WeftSystem.SCHEDULER_TOKEN, up).status()).isEqualTo(403);
+        assertThat(put(weft.controllerPort, statePath, WeftSystem.OPERATOR_TOKEN, up).status()).isEqualTo(200);
+        assertThat(Http.get(weft.controllerPort, "/fabric", null).status()).isEqualTo(401);
+        assertThat(Http.get(weft.controllerPort, "/fabric", WeftSystem.AGENT_TOKEN).status()).isEqualTo(403);
+        assertThat(Http.get(weft.controllerPort, "/healthz", null).status()).isEqualTo(200);
+        assertThat(Http.get(weft.collectorPort, "/v1/status", null).status()).isEqualTo(401);
+        assertThat(Http.get(weft.collectorPort, "/v1/status", wrong).status()).isEqualTo(401);
+        assertThat(Http.get(weft.collectorPort, "/v1/hotspots", WeftSystem.AGENT_TOKEN).status()).isEqualTo(403);
+        assertThat(Http.get(weft.collectorPort, "/v1/status", WeftSystem.OPERATOR_TOKEN).status()).isEqualTo(200);
+        String somePath = "/v1/fabric/links/" + anyLink + "/drain";
+        assertThat(Http.post(weft.schedulerPort, somePath, null, "").status()).isEqualTo(401);
+        assertThat(Http.post(weft.schedulerPort, somePath, WeftSystem.SCHEDULER_TOKEN, "").status()).isEqualTo(403);
+
+        JsonNode job = scheduler.createRing("drain", interleavedRing(), 100);
+        String jobId = job.get("id").asText();
+        String link = SchedulerClient.busiestLink(job);
+        try {
+            List<String> onIt = SchedulerClient.flowsOnLink(job, link);
+            assertThat(onIt).isNotEmpty();
+            long t0 = System.nanoTime();
+            Http.Reply drained = Http.post(weft.schedulerPort, "/v1/fabric/links/" + link + "/drain",
+                    WeftSystem.OPERATOR_TOKEN, "");
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(drained.status()).as(drained.text()).isEqualTo(200);
+            assertThat(drained.body().get("state").asText()).isEqualTo("drained");
+            List<String> moved = new ArrayList<>();
+            drained.body().get("movedFlows").forEach(f -> moved.add(f.asText()));
+            assertThat(moved).containsAll(onIt);
+            JsonNode snapshot = Http.get(weft.controllerPort, "/fabric", WeftSystem.OPERATOR_TOKEN).body();
+            assertThat(snapshot.path("linkStates").path(link).asText()).as("the controller owns the drain")
+                    .isEqualTo("drained");
+            assertThat(snapshot.path("version").asLong()).isGreaterThanOrEqualTo(drained.body().get("version").asLong());
+            assertThat(SchedulerClient.flowsOnLink(scheduler.job(jobId), link)).isEmpty();
+            System.out.printf(Locale.ROOT, "system test: drain through the controller answered in %d ms, %d flows "
+                    + "moved (load average %s)%n", ms, moved.size(), loadAverage());
+
+            Http.Reply undrained = Http.post(weft.schedulerPort, "/v1/fabric/links/" + link + "/undrain",
+                    WeftSystem.OPERATOR_TOKEN, "");
+            assertThat(undrained.status()).as(undrained.text()).isEqualTo(200);
+            assertThat(undrained.body().get("state").asText()).isEqualTo("up");
+        } finally {
+            scheduler.release(jobId);
+        }
+    }
+
+    private static Http.Reply put(int port, String path, String token, String json) {
+        return Http.send(Http.request(port, path, token).header("Content-Type", "application/json")
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
     /** The scheduler's own timing chain of a hotspot's move (its loop-timings event), as stored. */

@@ -132,7 +132,7 @@ class LiveIncidentSystemTest {
         assertThat(byLinkDown).as("moved by the link-down").isEqualTo(strings(fail.path("expected")));
         assertThat(other).as("any other change after placement").isEmpty();
         // The simulated agents' flow reports reached the collector through scheduler-api.
-        Http.Reply flows = Http.get(weft.collectorPort, "/v1/flows?nic=nic1", null);
+        Http.Reply flows = Http.get(weft.collectorPort, "/v1/flows?nic=nic1", WeftSystem.SCHEDULER_TOKEN);
         assertThat(flows.status()).isEqualTo(200);
         assertThat(flows.body().path("flows").toString()).as("nic1's reported flows")
                 .contains(fail.path("expected").get(0).asText().split("/")[0]);

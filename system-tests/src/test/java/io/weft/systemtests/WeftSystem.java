@@ -43,13 +43,16 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class WeftSystem implements AutoCloseable {
     static final String SCHEDULER_TOKEN = "system-test-scheduler-token-0123456789";
     static final String AGENT_TOKEN = "system-test-agent-token-0123456789";
+    static final String OPERATOR_TOKEN = "system-test-operator-token-0123456789";
+    /** scheduler-api's own operator token towards the controller, the owner of link states. */
+    static final String FORWARD_TOKEN = "system-test-scheduler-to-controller-0123456789";
     /** The scheduler's statistics interval: its k budget and "one move per flow" reset this often. */
     static final long INTERVAL_MS = 200;
     /** How often the scripted switches report (gnmic's sample interval). */
     static final long TICK_MS = 100;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     /** Kafka clients' INFO lines (configs, rebalances) would bury the services' own in the log tails. */
-    private static final String QUIET_KAFKA = "--logging.level.org.apache.kafka=WARN";
+    static final String QUIET_KAFKA = "--logging.level.org.apache.kafka=WARN";
 
     final Fabric fabric;
     final DevstackEndpoints devstack;
@@ -95,20 +98,27 @@ final class WeftSystem implements AutoCloseable {
         try {
             // All three at once: the scheduler and the collector follow weft.fabric, so the
             // controller's snapshot reaches them whenever it is published.
+            // One token list for every service (contracts/auth.md), reads closed everywhere as in deploy/.
+            String tokens = "system-test:scheduler=" + SCHEDULER_TOKEN + ";ops:operator=" + OPERATOR_TOKEN
+                    + ";scheduler-api:operator=" + FORWARD_TOKEN + ";agents:agent:" + String.join(",", nics(fabric))
+                    + "=" + AGENT_TOKEN;
             children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "controller", "controller-app/standalone",
                     "io.weft.controller.standalone.StandaloneController", "256m",
-                    Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers()),
+                    Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(), "WEFT_TOKENS", tokens),
                     List.of("--fabric", fabricFile.toString(), "--http-port", Integer.toString(controllerPort),
-                            "--state-dir", controllerState.toString())));
+                            "--state-dir", controllerState.toString(), "--reads", "token")));
             Map<String, String> collectorEnv = new java.util.HashMap<>(db);
             collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
             collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streamsState.toString());
+            collectorEnv.put("WEFT_TOKENS", tokens);
+            collectorEnv.put("WEFT_COLLECTOR_READS", "token");
             children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "telemetry-collector", "telemetry-collector",
                     "io.weft.telemetry.TelemetryCollectorApplication", "512m", collectorEnv, List.of(QUIET_KAFKA)));
             Map<String, String> schedulerEnv = new java.util.HashMap<>(db);
             schedulerEnv.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
-            schedulerEnv.put("WEFT_TOKENS", "system-test:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
-                    + String.join(",", nics(fabric)) + "=" + AGENT_TOKEN);
+            schedulerEnv.put("WEFT_TOKENS", tokens);
+            schedulerEnv.put("WEFT_CONTROLLER_URL", "http://127.0.0.1:" + controllerPort);
+            schedulerEnv.put("WEFT_CONTROLLER_TOKEN", FORWARD_TOKEN);
             children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "scheduler-api", "scheduler-api",
                     "io.weft.scheduler.SchedulerApiApplication", "512m", schedulerEnv,
                     List.of(QUIET_KAFKA, "--weft.reroute.interval-ms=" + INTERVAL_MS)));
@@ -117,7 +127,7 @@ final class WeftSystem implements AutoCloseable {
             await("controller GET /healthz", children,
                     () -> Http.get(controllerPort, "/healthz", null).status() == 200);
             await("collector Kafka Streams RUNNING", children, () -> {
-                Http.Reply r = Http.get(collectorPort, "/v1/status", null);
+                Http.Reply r = Http.get(collectorPort, "/v1/status", SCHEDULER_TOKEN);
                 return r.status() == 200 && r.body().path("streams").asText().equals("RUNNING");
             });
             await("scheduler placing on the controller's snapshot", children, () ->
@@ -134,7 +144,7 @@ final class WeftSystem implements AutoCloseable {
             ScriptedSwitches s = switches;
             await("collector loads of " + probeLink + " in its history", children, () -> {
                 s.check();
-                Http.Reply r = Http.get(collectorPort, "/v1/links/" + probeLink + "/series", null);
+                Http.Reply r = Http.get(collectorPort, "/v1/links/" + probeLink + "/series", SCHEDULER_TOKEN);
                 return r.status() == 200 && r.body().path("points").size() > 0;
             });
             return new WeftSystem(fabric, devstack, controllerPort, collectorPort, schedulerPort, children, switches);
@@ -198,7 +208,7 @@ final class WeftSystem implements AutoCloseable {
         });
     }
 
-    private static void awaitGroupAssigned(DevstackEndpoints devstack, String group, List<ChildService> children) {
+    static void awaitGroupAssigned(DevstackEndpoints devstack, String group, List<ChildService> children) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
         try (Admin admin = Admin.create(p)) {
@@ -224,7 +234,7 @@ final class WeftSystem implements AutoCloseable {
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         } catch (IOException e) {
@@ -241,7 +251,7 @@ final class WeftSystem implements AutoCloseable {
         }
     }
 
-    private static void deleteTree(Path dir) {
+    static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
@@ -265,7 +275,7 @@ final class WeftSystem implements AutoCloseable {
      * jobs it finds on start, so another class's jobs (on another fabric) would occupy paths or fail
      * to re-place. Flyway recreates both schemas.
      */
-    private static void dropServiceSchemas(DevstackEndpoints devstack) {
+    static void dropServiceSchemas(DevstackEndpoints devstack) {
         try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(), devstack.jdbcPassword());
              Statement s = c.createStatement()) {
             s.execute("drop schema if exists scheduler cascade");

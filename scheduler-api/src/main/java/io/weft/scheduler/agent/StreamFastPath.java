@@ -10,8 +10,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.weft.scheduler.auth.AccessPolicy;
-import io.weft.scheduler.auth.Caller;
-import io.weft.scheduler.auth.TokenStore;
+import io.weft.auth.Caller;
+import io.weft.auth.TokenStore;
 import io.weft.scheduler.fabric.Placement;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;

@@ -5,9 +5,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
+import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.lease.DedicatedConnection;
 import org.postgresql.PGConnection;
@@ -28,7 +31,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>After (re)connecting it reads every NIC's version once, so a notification missed while the
  * connection was down costs nothing but latency. One thread ("weft-version-feed"), on a dedicated
- * connection.
+ * connection. The same connection LISTENs on the events channel and hands other replicas' events
+ * to the {@link EventLog} for its SSE clients (an event committed while the connection is down is
+ * not pushed live; clients get it on their next reconnect with Last-Event-ID).
  */
 @Component
 class VersionFeed implements SmartLifecycle {
@@ -38,12 +43,14 @@ class VersionFeed implements SmartLifecycle {
     private final PathBoard board;
     private final JdbcClient jdbc;
     private final DataSourceProperties dataSource;
+    private final EventLog events;
     private volatile boolean running;
     private volatile Thread thread;
     private volatile Connection connection;
 
-    VersionFeed(PathBoard board, JdbcClient jdbc, DataSourceProperties dataSource) {
+    VersionFeed(PathBoard board, JdbcClient jdbc, DataSourceProperties dataSource, EventLog events) {
         this.board = board;
+        this.events = events;
         this.jdbc = jdbc;
         this.dataSource = dataSource;
     }
@@ -65,6 +72,7 @@ class VersionFeed implements SmartLifecycle {
                 connection = c;
                 try (Statement s = c.createStatement()) {
                     s.execute("LISTEN \"" + channel.replace("\"", "\"\"") + "\"");
+                    s.execute("LISTEN \"" + events.channel().replace("\"", "\"\"") + "\"");
                 }
                 publish(c, "select nic, version from nic_versions", -1, -1);
                 backoffMs = 100;
@@ -76,12 +84,27 @@ class VersionFeed implements SmartLifecycle {
                     }
                     long min = Long.MAX_VALUE;
                     long max = Long.MIN_VALUE;
+                    List<String> eventIds = new ArrayList<>();
                     for (PGNotification n : ns) {
+                        if (!n.getName().equals(channel)) {
+                            eventIds.add(n.getParameter());
+                            continue;
+                        }
                         String[] range = n.getParameter().split(" ");
                         min = Math.min(min, Long.parseLong(range[0]));
                         max = Math.max(max, Long.parseLong(range[1]));
                     }
-                    publish(c, "select nic, version from nic_versions where version between ? and ?", min, max);
+                    if (min <= max) {
+                        publish(c, "select nic, version from nic_versions where version between ? and ?", min, max);
+                    }
+                    if (!eventIds.isEmpty()) {
+                        try {
+                            events.relay(eventIds);
+                        } catch (RuntimeException e) {
+                            // Clients still get these events on their next reconnect (Last-Event-ID).
+                            LOG.warn("version feed: relaying {} events failed: {}", eventIds.size(), e.toString());
+                        }
+                    }
                 }
             } catch (SQLException | RuntimeException e) {
                 if (!running) {

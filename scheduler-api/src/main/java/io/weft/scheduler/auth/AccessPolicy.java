@@ -3,6 +3,9 @@ package io.weft.scheduler.auth;
 import java.util.EnumSet;
 import java.util.Set;
 
+import io.weft.auth.Caller;
+import io.weft.auth.Scope;
+
 /**
  * Who may call what, in one place so that it can be read (and tested) at a glance. Paths outside
  * {@code /v1/} (health, metrics, the OpenAPI document) need no token.
@@ -57,7 +60,6 @@ public final class AccessPolicy {
     }
 
     private static String refuse(Caller caller, String needed) {
-        return "token '" + caller.name() + "' has scope " + caller.scope().jsonName() + "; this needs "
-                + needed;
+        return io.weft.auth.BearerCheck.refuse(caller, needed);
     }
 }

@@ -2,6 +2,7 @@ package io.weft.scheduler.auth;
 
 import java.nio.file.Path;
 
+import io.weft.auth.TokenStore;
 import io.weft.scheduler.config.AuthProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -2,6 +2,9 @@ package io.weft.scheduler.auth;
 
 import java.io.IOException;
 
+import io.weft.auth.BearerCheck;
+import io.weft.auth.Caller;
+import io.weft.auth.TokenStore;
 import io.weft.scheduler.web.Problems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -14,19 +17,17 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Bearer-token authentication and the scope check of {@link AccessPolicy}: 401 without a valid
- * token, 403 when the token's scope or NIC binding does not cover the request. Both as
- * problem+json naming the {@code Authorization} header. Token values are never logged or echoed.
+ * The shared bearer check ({@link BearerCheck}) with the scope rules of {@link AccessPolicy}: 401
+ * without a valid token, 403 when the token's scope or NIC binding does not cover the request. Both
+ * as problem+json naming the {@code Authorization} header. Token values are never logged or echoed.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
 class BearerAuthFilter extends OncePerRequestFilter {
-    private static final String PREFIX = "Bearer ";
-
-    private final TokenStore tokens;
+    private final BearerCheck check;
 
     BearerAuthFilter(TokenStore tokens) {
-        this.tokens = tokens;
+        this.check = new BearerCheck(tokens, AccessPolicy::deny);
     }
 
     @Override
@@ -37,24 +38,15 @@ class BearerAuthFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        String header = request.getHeader("Authorization");
-        if (header == null || !header.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
-            response.setHeader("WWW-Authenticate", "Bearer");
-            Problems.write(response, HttpStatus.UNAUTHORIZED, "Authorization", "a bearer token is required");
+        BearerCheck.Decision d = check.check(request.getMethod(), path, request.getHeader("Authorization"));
+        if (!d.allowed()) {
+            if (d.wwwAuthenticate() != null) {
+                response.setHeader("WWW-Authenticate", d.wwwAuthenticate());
+            }
+            Problems.write(response, HttpStatus.valueOf(d.status()), "Authorization", d.message());
             return;
         }
-        Caller caller = tokens.lookup(header.substring(PREFIX.length()).trim()).orElse(null);
-        if (caller == null) {
-            response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
-            Problems.write(response, HttpStatus.UNAUTHORIZED, "Authorization", "unknown bearer token");
-            return;
-        }
-        String denied = AccessPolicy.deny(request.getMethod(), path, caller);
-        if (denied != null) {
-            Problems.write(response, HttpStatus.FORBIDDEN, "Authorization", denied);
-            return;
-        }
-        request.setAttribute(Caller.ATTRIBUTE, caller);
+        request.setAttribute(Caller.ATTRIBUTE, d.caller());
         chain.doFilter(request, response);
     }
 

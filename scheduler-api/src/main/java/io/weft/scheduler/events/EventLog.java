@@ -21,12 +21,18 @@ import tools.jackson.databind.ObjectMapper;
  * table inside the caller's transaction and pushed to SSE subscribers only after it commits, so a
  * client never sees an event for a change that was rolled back. Reconnecting clients resume from
  * {@code Last-Event-ID} out of the table.
+ *
+ * <p>Every replica streams every replica's events: each append also notifies {@link #CHANNEL_PREFIX}
+ * (delivered at commit) with the event id and this replica's tag; the version feed's connection
+ * LISTENs there and hands other replicas' ids to {@link #relay}, which reads and pushes them.
  */
 @Component
 public class EventLog implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
     /** Events replayed to a reconnecting client at most; older ones are gone for it. */
     static final int MAX_REPLAY = 1000;
+    /** Notification channel of committed events, per schema (like the ledger's version channel). */
+    public static final String CHANNEL_PREFIX = "weft_events_";
 
     public record Event(long id, String type, String subject, Map<String, Object> payload, Instant at) {
     }
@@ -35,6 +41,9 @@ public class EventLog implements SmartLifecycle {
     private final ObjectMapper json;
     private final List<SseEmitter> subscribers = new CopyOnWriteArrayList<>();
     private volatile boolean running;
+    /** Tells this replica's notifications from the others' (its own are pushed after commit). */
+    private final String replicaTag = java.util.UUID.randomUUID().toString();
+    private volatile String channel;
 
     EventLog(JdbcClient jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
@@ -49,6 +58,7 @@ public class EventLog implements SmartLifecycle {
                 .params(type, subject, body)
                 .query((rs, n) -> new Event(rs.getLong(1), type, subject, payload, rs.getTimestamp(2).toInstant()))
                 .single();
+        jdbc.sql("select pg_notify(?, ?)").params(channel(), row.id() + " " + replicaTag).query((rs, n) -> null).list();
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
@@ -64,6 +74,39 @@ public class EventLog implements SmartLifecycle {
                 .query((rs, n) -> new Event(rs.getLong(1), rs.getString(2), rs.getString(3),
                         readMap(rs.getString(4)), rs.getTimestamp(5).toInstant()))
                 .list();
+    }
+
+    /** The channel this schema's events are notified on. */
+    public String channel() {
+        String c = channel;
+        if (c == null) {
+            c = CHANNEL_PREFIX + jdbc.sql("select current_schema()").query(String.class).single();
+            channel = c;
+        }
+        return c;
+    }
+
+    /**
+     * Pushes the events of other replicas named by notification payloads ("id tag") to this
+     * replica's subscribers; this replica's own were pushed when they committed.
+     */
+    public void relay(List<String> payloads) {
+        List<Long> ids = new java.util.ArrayList<>();
+        for (String p : payloads) {
+            int cut = p.indexOf(' ');
+            if (cut > 0 && !p.substring(cut + 1).equals(replicaTag)) {
+                ids.add(Long.parseLong(p.substring(0, cut)));
+            }
+        }
+        if (ids.isEmpty() || subscribers.isEmpty()) {
+            return;
+        }
+        jdbc.sql("select id, type, subject, payload::text, at from events where id = any(?) order by id")
+                .param(ids.toArray(new Long[0]))
+                .query((rs, n) -> new Event(rs.getLong(1), rs.getString(2), rs.getString(3),
+                        readMap(rs.getString(4)), rs.getTimestamp(5).toInstant()))
+                .list()
+                .forEach(this::broadcast);
     }
 
     public long lastId() {

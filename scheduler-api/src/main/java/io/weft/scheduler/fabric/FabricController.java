@@ -15,7 +15,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
-import io.weft.scheduler.auth.Caller;
+import io.weft.auth.Caller;
 import io.weft.placement.Quality;
 import io.weft.scheduler.web.Ids;
 import io.weft.scheduler.web.Problems;
@@ -28,7 +28,7 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
-/** Operator view of the fabric and maintenance drains. */
+/** Operator view of the fabric and maintenance drains (forwarded to the controller, the owner of link states). */
 @RestController
 @Tag(name = "fabric", description = "Operators: the fabric with reservations, maintenance drains")
 class FabricController {
@@ -83,30 +83,39 @@ class FabricController {
     }
 
     @PostMapping(path = "/v1/fabric/links/{id}/drain", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Drain a link: flows leave it, nothing new uses it")
+    @Operation(summary = "Drain a link: flows leave it, nothing new uses it",
+            description = "Forwarded to the controller, which owns link states; answers once the controller's "
+                    + "snapshot carrying the drain (version) has been applied here, with the flows it moved.")
     @ApiResponse(responseCode = "200", description = "the link is drained; what moved")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "502", description = "the controller (the owner of link states) refused or did not answer", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503",
-            description = Problems.STANDBY_WRITE,
-            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+            description = Problems.DRAIN_UNAVAILABLE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying; sent by a standby "
+                    + "only (a missing controller or feed is configuration: a retry does not help)",
                     schema = @Schema(type = "integer")),
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "504", description = "the controller took the change but its snapshot did not arrive in time; flows move when it does", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, true, caller.name());
     }
 
     @PostMapping(path = "/v1/fabric/links/{id}/undrain", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Put a drained link back in service")
+    @Operation(summary = "Put a drained link back in service",
+            description = "Forwarded to the controller like a drain; flows stay where they are until they need to move.")
     @ApiResponse(responseCode = "200", description = "the link is back in service")
     @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "502", description = "the controller (the owner of link states) refused or did not answer", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503",
-            description = Problems.STANDBY_WRITE,
-            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
+            description = Problems.DRAIN_UNAVAILABLE,
+            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying; sent by a standby "
+                    + "only (a missing controller or feed is configuration: a retry does not help)",
                     schema = @Schema(type = "integer")),
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "504", description = "the controller took the change but its snapshot did not arrive in time; flows move when it does", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, false, caller.name());

@@ -1,7 +1,9 @@
 package io.weft.scheduler.fabric;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -53,6 +55,7 @@ class FabricFeed implements SmartLifecycle {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(16 * 1024 * 1024));
         consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        fabric.fedByKafka();
         thread = new Thread(this::run, "weft-fabric-feed");
         thread.setDaemon(true);
         thread.start();
@@ -64,6 +67,7 @@ class FabricFeed implements SmartLifecycle {
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
+            catchUp(parts);
             while (!Thread.currentThread().isInterrupted()) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofSeconds(1))) {
                     apply(r);
@@ -76,6 +80,24 @@ class FabricFeed implements SmartLifecycle {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * Reads what the topic holds at start and applies only each fabric's latest snapshot: the states a
+     * link went through while this instance was away (drained, then undrained) must not move flows
+     * again on a restart. Compaction would drop them too, but only eventually.
+     */
+    private void catchUp(List<TopicPartition> parts) {
+        Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+        Map<String, ConsumerRecord<String, String>> latest = new LinkedHashMap<>();
+        while (!Thread.currentThread().isInterrupted()
+                && parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofSeconds(1))) {
+                latest.remove(r.key());
+                latest.put(r.key(), r);
+            }
+        }
+        latest.values().forEach(this::apply);
     }
 
     private void apply(ConsumerRecord<String, String> r) {

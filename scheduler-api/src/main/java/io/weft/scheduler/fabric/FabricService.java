@@ -1,6 +1,7 @@
 package io.weft.scheduler.fabric;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -8,11 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
@@ -30,6 +29,7 @@ import io.weft.scheduler.job.PathLedger.PathChange;
 import io.weft.placement.FabricIndex;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
+import io.weft.contracts.LinkState;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;
@@ -40,8 +40,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
+import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Keeps the placement on the current fabric. A new topology or plan (a snapshot on
@@ -51,6 +53,10 @@ import org.springframework.stereotype.Component;
  * recorded with the reason and its agents are woken. Every change runs through the single writer
  * ({@link Placement}); on a standby replica a new fabric is only followed, and the engine is rebuilt
  * from PostgreSQL (as after a restart) when the replica takes the writer lease.
+ *
+ * <p>Link states have one owner, the controller: an operator's drain here is forwarded to it
+ * ({@link ControllerClient}) and takes effect when its snapshot arrives, like any other state change
+ * (through the single writer); the drain's answer is what applying that snapshot moved.
  */
 @Component
 public class FabricService {
@@ -60,23 +66,45 @@ public class FabricService {
     private final JobStore jobs;
     private final PathLedger ledger;
     private final EventLog events;
+    private final TransactionTemplate tx;
     private final JdbcClient jdbc;
     private final FabricProperties props;
+    private final ControllerClient controller;
 
-    /** Link states as the controller published them (drains are merged on top); changed only inside a write. */
+    /** Link states as the controller published them; changed only inside a write (or a standby's follow). */
     private Map<String, LinkState> snapshotStates = Map.of();
     private long snapshotVersion = -1;
+    /** The fabric the snapshot version belongs to: versions count per fabric, a new fabric starts again. */
+    private String snapshotFabricId;
 
-    FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, JdbcClient jdbc,
-                  FabricProperties props) {
+    /** What applying each recent snapshot version changed, for drains waiting on it; guarded by itself. */
+    private final Map<Long, Applied> applied = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Applied> eldest) {
+            return size() > 256;
+        }
+    };
+    private long appliedVersion = -1; // guarded by applied
+    /** Whether snapshots reach this instance from weft.fabric (set by the fabric feed when it starts). */
+    private volatile boolean kafkaFed;
+
+    /** The flows one snapshot version moved (GOOD changes) or left without a path. */
+    record Applied(long version, List<String> movedFlows, int moved, int unplaced, double maxLinkLoad) {
+        static final Applied NOTHING = new Applied(-1, List.of(), 0, 0, 0);
+    }
+
+    FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, TransactionTemplate tx,
+                  JdbcClient jdbc, FabricProperties props, ControllerClient controller) {
         this.placement = placement;
         this.jobs = jobs;
         this.ledger = ledger;
         this.events = events;
+        this.tx = tx;
         this.jdbc = jdbc;
         this.props = props;
-        // Taking the writer lease: the engine is rebuilt as after a restart, with the drains the
-        // previous writer recorded (a standby's view may predate them).
+        this.controller = controller;
+        // Taking the writer lease: the engine is rebuilt as after a restart, on the link states of the
+        // last snapshot this replica followed (the controller owns them; the old writer saw the same).
         placement.onTakeover(w -> {
             FabricView v = w.view();
             w.install(new FabricView(v.fabric(), v.plan(), effective(v.fabric()), v.version()));
@@ -96,7 +124,10 @@ public class FabricService {
         install(plan, up, 0, "fabric file " + props.file());
     }
 
-    /** Applies a {@code weft.fabric} snapshot; older or equal versions are ignored. */
+    /**
+     * Applies a {@code weft.fabric} snapshot: of the fabric in use, older or equal versions are
+     * ignored; a snapshot of another fabric id replaces the fabric whatever its version.
+     */
     public void applySnapshot(JsonNode snapshot) throws PlanException {
         FabricPlan plan = SnapshotJson.planFromTree(snapshot);
         Map<String, LinkState> states = SnapshotJson.linkStatesFromTree(snapshot);
@@ -106,7 +137,8 @@ public class FabricService {
 
     void install(FabricPlan plan, Map<String, LinkState> states, long version, String source) {
         placement.writeOrFollow("apply " + source, w -> {
-            if (version > 0 && version <= snapshotVersion) {
+            String fabricId = plan.fabric().id();
+            if (version > 0 && fabricId.equals(snapshotFabricId) && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
                 return null;
             }
@@ -119,6 +151,7 @@ public class FabricService {
             boolean sameTopology = !first && sameTopology(w.view().plan(), plan);
             snapshotStates = Map.copyOf(states);
             snapshotVersion = version;
+            snapshotFabricId = fabricId;
             Map<String, LinkState> effective = effective(plan.fabric());
             if (!w.writer()) {
                 // A standby follows the fabric (agents' polls and profiles need it) but places nothing:
@@ -127,15 +160,26 @@ public class FabricService {
                 LOG.info("following {} as a standby", source);
                 return null;
             }
+            Applied done;
             if (sameTopology) {
                 Map<String, LinkState> before = w.view().effective();
                 w.follow(new FabricView(w.view().fabric(), w.view().plan(), effective, version));
                 PlacementResult r = w.engine().updateLinkStates(effective);
                 String reason = linkReason(before, effective);
-                recordStateChange(w, r, reason, "link-states", Map.of("source", source, "reason", reason));
+                List<PathChange> changes = recordStateChange(w, r, reason, "link-states",
+                        Map.of("source", source, "reason", reason));
+                done = applied(version, changes, r.unplaced().size(), r.quality().maxLoad());
             } else {
                 w.install(Placement.viewOf(plan, effective, version));
-                replaceAll(w, first ? "restart" : "fabric-changed");
+                List<PathChange> changes = replaceAll(w, first ? "restart" : "fabric-changed");
+                done = applied(version, changes,
+                        (int) changes.stream().filter(c -> !c.state().equals(PathLedger.GOOD)).count(),
+                        w.engine().quality().maxLoad());
+            }
+            synchronized (applied) {
+                applied.put(version, done);
+                appliedVersion = Math.max(appliedVersion, version);
+                applied.notifyAll();
             }
             LOG.info("placing on {} ({} nodes, {} links)", source, plan.fabric().nodes().size(),
                     plan.fabric().links().size());
@@ -143,8 +187,15 @@ public class FabricService {
         });
     }
 
+    private static Applied applied(long version, List<PathChange> changes, int unplaced, double maxLoad) {
+        List<String> moved = changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).map(PathChange::flowId)
+                .distinct().toList();
+        return new Applied(version, moved, (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
+                unplaced, maxLoad);
+    }
+
     /** Places every active job again on a fresh engine and records the flows that changed. */
-    private void replaceAll(Placement.Writing w, String reason) {
+    private List<PathChange> replaceAll(Placement.Writing w, String reason) {
         PlacementEngine engine = w.engine();
         List<JobStore.ActiveJob> active = jobs.activeJobs();
         List<Unplaced> lost = new ArrayList<>();
@@ -190,53 +241,88 @@ public class FabricService {
             }, w::discardEngine);
         }
         LOG.info("{} active jobs placed ({}), {} flow slices changed", active.size(), reason, changes.size());
+        return changes;
     }
 
-    /** Drains or undrains a link; returns how many flow slices moved and how many lost their path. */
+    /**
+     * Drains or undrains a link through its owner, the controller, then waits (at most the configured
+     * drain wait) until the controller's snapshot carrying it has been applied here, and answers what
+     * that moved. Holds no lock while it waits: the snapshot is applied by the fabric feed.
+     */
     public DrainOutcome setDrained(String linkId, boolean drained, String by) {
-        return placement.write((drained ? "drain " : "undrain ") + linkId, w -> {
+        // A standby answers 503 with Retry-After before anything reaches the controller: the writer
+        // applies the snapshot and knows what it moved.
+        placement.write((drained ? "drain " : "undrain ") + linkId, w -> {
             FabricView view = w.view();
             if (view.fabric().link(linkId) == null) {
                 throw ApiException.notFound("id", "no link '" + linkId + "' in fabric " + view.fabric().id());
             }
-            PlacementEngine engine = w.engine();
-            return w.commit(s -> {
-                if (drained) {
-                    jdbc.sql("insert into link_drains (link_id, drained_by) values (?, ?) on conflict do nothing")
-                            .params(linkId, by).update();
-                } else {
-                    jdbc.sql("delete from link_drains where link_id = ?").param(linkId).update();
-                }
-                Map<String, LinkState> effective = effective(view.fabric());
-                w.follow(new FabricView(view.fabric(), view.plan(), effective, view.version()));
-                PlacementResult r = engine.updateLinkStates(effective);
-                String reason = (drained ? "drain:" : "undrain:") + linkId;
-                List<PathChange> changes = Changes.of(r, engine, "", reason, reason);
-                ledger.record(changes);
-                DrainOutcome outcome = new DrainOutcome(linkId, effective.get(linkId).json(),
-                        (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
-                        r.unplaced().size(), r.quality().maxLoad());
-                Map<String, Object> payload = new LinkedHashMap<>();
-                payload.put("linkId", linkId);
-                payload.put("state", outcome.state());
-                payload.put("moved", outcome.moved());
-                payload.put("unplaced", outcome.unplaced());
-                payload.put("by", by);
-                events.append(drained ? "link-drained" : "link-undrained", linkId, payload);
-                return outcome;
-            }, () -> {
-                // The drain row rolled back; the engine and view may hold the drain: rebuild both.
-                w.follow(view);
-                w.discardEngine();
-            });
+            return null;
         });
+        if (!kafkaFed) {
+            throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, null, "drains take effect "
+                    + "through the controller's snapshot on weft.fabric; Kafka is not configured");
+        }
+        ControllerClient.LinkStateAnswer a = controller.setLinkState(linkId, drained);
+        Applied done = awaitApplied(a.version(), controller.drainWait());
+        if (done == null) {
+            throw new ApiException(HttpStatus.GATEWAY_TIMEOUT, null, "the controller "
+                    + "set link " + linkId + " " + a.state() + " in snapshot v" + a.version() + ", which has not "
+                    + "reached scheduler-api within " + controller.drainWait().toMillis() + " ms; flows move when it does");
+        }
+        if (!a.changed()) {
+            done = new Applied(a.version(), List.of(), 0, 0, placement.reservations().quality().maxLoad());
+        }
+        DrainOutcome outcome = new DrainOutcome(linkId, a.state(), done.moved(), done.unplaced(), done.maxLinkLoad(),
+                a.version(), done.movedFlows());
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("linkId", linkId);
+        payload.put("state", outcome.state());
+        payload.put("moved", outcome.moved());
+        payload.put("unplaced", outcome.unplaced());
+        payload.put("version", outcome.version());
+        payload.put("by", by);
+        tx.executeWithoutResult(s -> events.append(drained ? "link-drained" : "link-undrained", linkId, payload));
+        return outcome;
     }
 
-    private void recordStateChange(Placement.Writing w, PlacementResult r, String reason, String eventType,
-                                   Map<String, Object> payload) {
+    void fedByKafka() {
+        kafkaFed = true;
+    }
+
+    /**
+     * The changes of the first applied version at or after {@code version}, or null when none arrived in
+     * time. A version older than what is remembered counts as applied with nothing recorded.
+     */
+    Applied awaitApplied(long version, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        synchronized (applied) {
+            while (appliedVersion < version) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return null;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(applied, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+            for (Applied a : applied.values()) {
+                if (a.version() >= version) {
+                    return a;
+                }
+            }
+            return Applied.NOTHING;
+        }
+    }
+
+    private List<PathChange> recordStateChange(Placement.Writing w, PlacementResult r, String reason,
+                                               String eventType, Map<String, Object> payload) {
         List<PathChange> changes = Changes.of(r, w.engine(), "", reason, reason);
         if (changes.isEmpty()) {
-            return;
+            return changes;
         }
         w.commit(s -> {
             ledger.record(changes);
@@ -246,18 +332,14 @@ public class FabricService {
             events.append("flows-replaced", eventType, p);
             return null;
         }, w::discardEngine);
+        return changes;
     }
 
-    /** The controller's states with operator drains on top (a down link stays down). */
+    /** Every link's state as the controller published it (links it does not name are up). */
     private Map<String, LinkState> effective(Fabric fabric) {
-        Set<String> drains = new TreeSet<>(jdbc.sql("select link_id from link_drains").query(String.class).list());
         Map<String, LinkState> out = new HashMap<>();
         for (Link l : fabric.links()) {
-            LinkState s = snapshotStates.getOrDefault(l.id(), LinkState.UP);
-            if (s == LinkState.UP && drains.contains(l.id())) {
-                s = LinkState.DRAINED;
-            }
-            out.put(l.id(), s);
+            out.put(l.id(), snapshotStates.getOrDefault(l.id(), LinkState.UP));
         }
         return out;
     }

@@ -10,7 +10,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
-import io.weft.scheduler.auth.Caller;
+import io.weft.auth.Caller;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.job.JobViews.History;
 import io.weft.scheduler.job.JobViews.JobSummary;

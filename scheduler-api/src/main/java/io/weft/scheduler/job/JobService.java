@@ -12,7 +12,7 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.weft.scheduler.auth.Caller;
+import io.weft.auth.Caller;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;

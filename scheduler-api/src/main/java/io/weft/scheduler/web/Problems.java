@@ -21,6 +21,11 @@ public final class Problems {
     /** The OpenAPI description of a write refused by a standby replica (503 with Retry-After). */
     public static final String STANDBY_WRITE = "this replica is a standby (another holds the writer lease, or is "
             + "taking it over), or there is no fabric yet: retry, here or at another replica";
+    /** The two reasons a drain or undrain is refused with 503: only the first sends Retry-After. */
+    public static final String DRAIN_UNAVAILABLE = "either this replica is a standby (another holds the writer "
+            + "lease, or is taking it over) or there is no fabric yet: retry, here or at another replica "
+            + "(Retry-After); or no controller or no weft.fabric feed is configured here, so a drain cannot take "
+            + "effect: fix the configuration (no Retry-After)";
     /** The same for a read only the writer can answer (its engine's reservations). */
     public static final String STANDBY_READ = "this replica is a standby (the writer holds the reservations), "
             + "or there is no fabric yet: retry";

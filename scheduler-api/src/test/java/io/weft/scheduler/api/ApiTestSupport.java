@@ -48,6 +48,9 @@ public abstract class ApiTestSupport {
         r.add("spring.datasource.password", e::jdbcPassword);
         r.add("weft.scheduler.kafka.bootstrap-servers", e::kafkaBootstrapServers);
         r.add("weft.scheduler.fabric.file", FABRIC::toString);
+        int controllerPort = TestController.port(e);
+        r.add("weft.scheduler.controller.url", () -> "http://127.0.0.1:" + controllerPort);
+        r.add("weft.scheduler.controller.token", () -> TestController.TOKEN);
         r.add("weft.scheduler.auth.tokens", () -> "sched:scheduler=" + SCHEDULER + ";ops:operator=" + OPERATOR
                 + ";a12:agent:nic1,nic2=" + AGENT_12 + ";a3:agent:nic3=" + AGENT_3);
         r.add("weft.scheduler.limits.max-body-bytes", () -> "65536");

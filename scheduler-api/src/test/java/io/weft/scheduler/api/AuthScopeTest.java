@@ -36,6 +36,9 @@ class AuthScopeTest extends ApiTestSupport {
         assertThat(post("/v1/jobs", OPERATOR, job).status()).isEqualTo(403);
         assertThat(get("/v1/jobs", AGENT_12).status()).isEqualTo(403);
         assertThat(post("/v1/fabric/links/leaf1-spine1/drain", SCHEDULER, "").status()).isEqualTo(403);
+        assertThat(post("/v1/fabric/links/leaf1-spine1/drain", AGENT_12, "").status()).isEqualTo(403);
+        assertThat(post("/v1/fabric/links/leaf1-spine1/drain", null, "").status()).isEqualTo(401);
+        assertThat(post("/v1/fabric/links/leaf1-spine1/undrain", "not-a-known-token-0123", "").status()).isEqualTo(401);
         assertThat(get("/v1/fabric", AGENT_3).status()).isEqualTo(403);
         assertThat(get("/v1/fabric", SCHEDULER).status()).isEqualTo(200);
         // Operators read every NIC's paths but cannot report for one.

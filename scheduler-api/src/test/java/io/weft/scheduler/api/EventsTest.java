@@ -7,9 +7,39 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.weft.scheduler.events.EventLog;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 class EventsTest extends ApiTestSupport {
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    EventLog events;
+
+    /**
+     * An event another replica commits (the row plus its notification, as its EventLog writes them)
+     * reaches this replica's subscribers live, through PostgreSQL alone.
+     */
+    @Test
+    void subscribersSeeEventsCommittedByAnotherReplica() throws Exception {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        var response = HTTP.sendAsync(builder("/v1/events", OPERATOR).header("Accept", "text/event-stream").GET().build(),
+                HttpResponse.BodyHandlers.ofLines()).get(10, TimeUnit.SECONDS);
+        Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-reader");
+        reader.setDaemon(true);
+        reader.start();
+        assertThat(waitFor(lines, "event:hello")).isTrue();
+
+        long id = jdbc.sql("with e as (insert into events (type, subject, payload) "
+                        + "values ('link-undrained', 'relayed-from-peer', '{}'::jsonb) returning id) "
+                        + "select id, pg_notify(?, id || ' another-replica') from e")
+                .param(events.channel()).query((rs, n) -> rs.getLong(1)).single();
+        assertThat(waitFor(lines, "id:" + id)).isTrue();
+        assertThat(waitFor(lines, "relayed-from-peer")).isTrue();
+        response.body().close();
+    }
 
     @Test
     void subscribersSeeJobCreatedAndReleased() throws Exception {

@@ -100,12 +100,12 @@ class RestartRecoveryTest {
     /**
      * A drain moves flows and the undrain leaves them where they went (nothing moves without need),
      * so the paths differ from what a fresh placement picks. A restart must keep them, and the agents
-     * must see no new version.
+     * must see no new version. Drains go through the controller and come back on weft.fabric.
      */
     @Test
     void pathsMovedByADrainSurviveARestartWithoutNewVersions(DevstackEndpoints e) throws Exception {
         String schema = "recovery_moved_" + System.nanoTime();
-        ConfigurableApplicationContext first = start(schema, e);
+        ConfigurableApplicationContext first = start(schema, e, true);
         String jobId;
         Map<String, String> pathsBefore;
         long versionBefore;
@@ -125,7 +125,7 @@ class RestartRecoveryTest {
             first.close();
         }
 
-        ConfigurableApplicationContext second = start(schema, e);
+        ConfigurableApplicationContext second = start(schema, e, true);
         try {
             int port2 = ((WebServerApplicationContext) second).getWebServer().getPort();
             assertThat(paths(get(port2, "/v1/jobs/" + jobId))).isEqualTo(pathsBefore);
@@ -180,6 +180,13 @@ class RestartRecoveryTest {
     }
 
     private static ConfigurableApplicationContext start(String schema, DevstackEndpoints e) {
+        return start(schema, e, false);
+    }
+
+    /** @param followController follow weft.fabric and forward drains to the test JVM's controller */
+    private static ConfigurableApplicationContext start(String schema, DevstackEndpoints e, boolean followController) {
+        String kafka = followController ? e.kafkaBootstrapServers() : "";
+        String controller = followController ? "http://127.0.0.1:" + TestController.port(e) : "";
         return new SpringApplicationBuilder(SchedulerApiApplication.class).run(
                 "--server.port=0",
                 "--spring.datasource.url=" + e.jdbcUrl(),
@@ -188,7 +195,9 @@ class RestartRecoveryTest {
                 "--spring.flyway.default-schema=" + schema,
                 "--spring.datasource.username=" + e.jdbcUser(),
                 "--spring.datasource.password=" + e.jdbcPassword(),
-                "--weft.scheduler.kafka.bootstrap-servers=",
+                "--weft.scheduler.kafka.bootstrap-servers=" + kafka,
+                "--weft.scheduler.controller.url=" + controller,
+                "--weft.scheduler.controller.token=" + TestController.TOKEN,
                 "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
                 "--weft.scheduler.auth.tokens=s:scheduler=" + TOKEN + ";a:agent:nic1=" + AGENT
                         + ";o:operator=" + OPERATOR,

@@ -74,6 +74,12 @@ final class Api {
                 .header("Idempotency-Key", idempotencyKey).POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** POST without a body (drains). */
+    HttpResponse<String> post(String path, String token) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(bases[current] + path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
     /** GET that must answer 200; the parsed body. */
     JsonNode read(String path, String token) throws IOException, InterruptedException {
         HttpResponse<String> r = get(path, token, Duration.ofSeconds(30));

@@ -176,9 +176,16 @@ class WriterFailoverTest {
         AGENTS.forEach(Agent::stop);
     }
 
-    /** A write reaching the standby: 503 problem+json with Retry-After, nothing stored. */
+    /**
+     * Writes reaching the standby: 503 problem+json with Retry-After, nothing stored. A drain is refused
+     * before it reaches the controller (none is configured here: that would be the other, final 503).
+     */
     private static void checkStandbyRefusesWritesWithRetryAfter(Api onB) throws Exception {
-        HttpResponse<String> r = onB.postJob(SCHEDULER, "to-standby", Submitters.body("to-standby", 0));
+        checkStandbyRefusal(onB.postJob(SCHEDULER, "to-standby", Submitters.body("to-standby", 0)));
+        checkStandbyRefusal(onB.post("/v1/fabric/links/leaf1-spine1/drain", OPERATOR));
+    }
+
+    private static void checkStandbyRefusal(HttpResponse<String> r) throws Exception {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
         assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
         assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(

@@ -49,6 +49,11 @@ public final class StreamsTuning {
         // No store of this topology is cached (the link state is saved once a second by hand, the flow
         // view must be readable at once): the record cache would only cost memory.
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
+        // A collector that dies without leaving the group (kill -9, a lost node) keeps its partitions,
+        // and their hotspots undetected, until its session times out: 10 s instead of the 45 s default
+        // (heartbeats every 3 s, from the consumer's own thread, so a slow task pass does not count).
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
         return p;
     }
 }

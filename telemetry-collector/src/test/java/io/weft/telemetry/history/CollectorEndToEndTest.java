@@ -60,6 +60,8 @@ class CollectorEndToEndTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final long LINE_OCTETS_PER_S = 400_000_000_000L / 8;
+    private static final String READER = "e2e-reader-token-0123456789";
+    private static final String AGENT = "e2e-agent-token-0123456789";
 
     private static ConfigurableApplicationContext app;
     private static DevstackEndpoints devstack;
@@ -81,7 +83,9 @@ class CollectorEndToEndTest {
                 "--spring.datasource.password=" + devstack.jdbcPassword(),
                 "--weft.telemetry.kafka.bootstrap-servers=" + devstack.kafkaBootstrapServers(),
                 "--weft.telemetry.kafka.application-id=weft-telemetry-e2e-" + UUID.randomUUID(),
-                "--weft.telemetry.kafka.state-dir=" + state);
+                "--weft.telemetry.kafka.state-dir=" + state,
+                "--weft.collector.auth.reads=token",
+                "--weft.collector.auth.tokens=reader:scheduler=" + READER + ";nic:agent:nic1=" + AGENT);
         port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
         await("streams RUNNING", () -> get("/v1/status").body.path("streams").asText().equals("RUNNING"));
     }
@@ -181,6 +185,21 @@ class CollectorEndToEndTest {
         assertThat(missing.body.get("parameter").asText()).isEqualTo("nic");
     }
 
+    /** The door (contracts/auth.md): reads need a scheduler or operator token. */
+    @Test
+    void readsNeedAReaderTokenAndRefusalsNameNoTokenValue() {
+        Reply none = get("/v1/hotspots", null);
+        assertThat(none.status).isEqualTo(401);
+        assertThat(none.contentType).startsWith("application/problem+json");
+        Reply unknown = get("/v1/hotspots", READER + "x");
+        assertThat(unknown.status).isEqualTo(401);
+        assertThat(unknown.body.toString()).doesNotContain(READER);
+        Reply agent = get("/v1/links/leaf1-spine1/series", AGENT);
+        assertThat(agent.status).isEqualTo(403);
+        assertThat(agent.body.path("detail").asText()).isEqualTo("token 'nic' has scope agent; this needs scheduler or operator");
+        assertThat(get("/v1/status", READER).status).isEqualTo(200);
+    }
+
     @Test
     void badParametersAreProblemJsonNamingTheParameter() throws Exception {
         Reply r = get("/v1/hotspots?from=yesterday");
@@ -222,7 +241,7 @@ class CollectorEndToEndTest {
         String stream = "http://127.0.0.1:" + port + "/v1/links/load/stream";
         String lastId;
         long lastSeq;
-        try (SseClient client = new SseClient(HTTP, stream, null)) {
+        try (SseClient client = new SseClient(HTTP, stream, null, READER)) {
             SseClient.Event first = client.next(Duration.ofSeconds(30));
             assertThat(first.name()).isEqualTo("snapshot");
             JsonNode snapshot = MAPPER.readTree(first.data());
@@ -291,14 +310,14 @@ class CollectorEndToEndTest {
             lastSeq = previousSeq;
         }
 
-        try (SseClient resumed = new SseClient(HTTP, stream, lastId)) {
+        try (SseClient resumed = new SseClient(HTTP, stream, lastId, READER)) {
             SseClient.Event e = resumed.next(Duration.ofSeconds(30));
             assertThat(e.name()).as("a known Last-Event-ID resumes without a snapshot").isEqualTo("loads");
             JsonNode d = MAPPER.readTree(e.data());
             assertThat(CollectorContract.errors("LoadDelta", d)).isEmpty();
             assertThat(d.get("fromSeq").asLong()).isEqualTo(lastSeq);
         }
-        try (SseClient stranger = new SseClient(HTTP, stream, "another-epoch:3")) {
+        try (SseClient stranger = new SseClient(HTTP, stream, "another-epoch:3", READER)) {
             assertThat(stranger.next(Duration.ofSeconds(30)).name()).isEqualTo("snapshot");
         }
 
@@ -334,9 +353,17 @@ class CollectorEndToEndTest {
     }
 
     private static Reply get(String path) {
+        return get(path, READER);
+    }
+
+    private static Reply get(String path, String token) {
         try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(10)).GET();
+            if (token != null) {
+                b.header("Authorization", "Bearer " + token);
+            }
+            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
                     r.body().isEmpty() ? MAPPER.nullNode() : MAPPER.readTree(r.body()));
         } catch (Exception e) {

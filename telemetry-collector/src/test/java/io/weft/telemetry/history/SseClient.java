@@ -19,8 +19,12 @@ final class SseClient implements AutoCloseable {
     private final Thread reader;
     private volatile Stream<String> lines;
 
-    SseClient(HttpClient http, String url, String lastEventId) throws Exception {
+    /** @param token a bearer token (the collector's reads need one unless they are open), or null */
+    SseClient(HttpClient http, String url, String lastEventId, String token) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/event-stream").GET();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
         if (lastEventId != null) {
             b.header("Last-Event-ID", lastEventId);
         }

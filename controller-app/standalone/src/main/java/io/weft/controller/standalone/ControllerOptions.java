@@ -1,9 +1,13 @@
 package io.weft.controller.standalone;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+
+import io.weft.auth.ReadAccess;
 
 /**
  * What {@code ./weft controller} was asked to do.
@@ -16,13 +20,36 @@ import picocli.CommandLine.Option;
  * @param pollMs         how often the fabric file's modification time and size are checked
  * @param gnmiTimeoutMs  deadline of every gNMI RPC to a switch
  * @param gnmiResyncMs   how often every gNMI switch is read back (a restarted switch is re-pushed)
+ * @param tokensFile     a tokens file (contracts/auth.md) merged with $WEFT_TOKENS, or null
+ * @param reads          whether GET /fabric and /devices need a token; null: open on a loopback address,
+ *                       else token
+ * @param tls            serve HTTPS with this PKCS#12 key store and the password in a file; null: plain HTTP
  */
 public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
-                                long pollMs, long gnmiTimeoutMs, long gnmiResyncMs) {
+                                long pollMs, long gnmiTimeoutMs, long gnmiResyncMs, Path tokensFile,
+                                ReadAccess reads, Tls tls) {
+    /** A PKCS#12 key store (certificate chain + key) and the file holding its password. */
+    public record Tls(Path keyStore, Path passwordFile) {
+    }
+
+    /** Plain HTTP. */
+    public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
+                             long pollMs, long gnmiTimeoutMs, long gnmiResyncMs, Path tokensFile, ReadAccess reads) {
+        this(fabricFile, kafkaBootstrap, httpHost, httpPort, stateDir, pollMs, gnmiTimeoutMs, gnmiResyncMs, tokensFile,
+                reads, null);
+    }
+
     public static final int DEFAULT_HTTP_PORT = 8181;
     public static final long DEFAULT_POLL_MS = 1000;
     public static final long DEFAULT_GNMI_TIMEOUT_MS = 5000;
     public static final long DEFAULT_GNMI_RESYNC_MS = 30_000;
+
+    /** No tokens file; reads by address. */
+    public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
+                             long pollMs, long gnmiTimeoutMs, long gnmiResyncMs) {
+        this(fabricFile, kafkaBootstrap, httpHost, httpPort, stateDir, pollMs, gnmiTimeoutMs, gnmiResyncMs, null, null,
+                null);
+    }
 
     /** Default gNMI timings. */
     public ControllerOptions(Path fabricFile, String kafkaBootstrap, String httpHost, int httpPort, Path stateDir,
@@ -47,6 +74,12 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         if (gnmiResyncMs < 100) {
             throw new IllegalArgumentException("--gnmi-resync-ms: must be >= 100, got " + gnmiResyncMs);
         }
+        if (tls != null && (tls.keyStore() == null || tls.passwordFile() == null)) {
+            throw new IllegalArgumentException("--tls-keystore and --tls-keystore-password-file go together");
+        }
+        if (reads == null) {
+            reads = isLoopback(httpHost) ? ReadAccess.OPEN : ReadAccess.TOKEN;
+        }
         if (kafkaBootstrap != null && !kafkaBootstrap.matches("[^\\s,:]+:\\d{1,5}(,[^\\s,:]+:\\d{1,5})*")) {
             throw new IllegalArgumentException("--kafka: must be host:port[,host:port...], got '" + kafkaBootstrap + "'");
         }
@@ -62,8 +95,25 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             return null;
         }
         String kafka = f.kafka != null ? f.kafka : envKafka == null || envKafka.isBlank() ? null : envKafka.trim();
+        ReadAccess reads = f.reads == null ? null : ReadAccess.parse(f.reads);
+        Tls tls = f.tlsKeyStore == null && f.tlsPassword == null ? null : new Tls(f.tlsKeyStore, f.tlsPassword);
         return new ControllerOptions(f.fabric, kafka, f.httpHost, f.httpPort, f.stateDir, f.pollMs, f.gnmiTimeoutMs,
-                f.gnmiResyncMs);
+                f.gnmiResyncMs, f.tokensFile, reads, tls);
+    }
+
+    /** Literal loopback addresses and localhost; no lookup of other names (they may resolve anywhere). */
+    static boolean isLoopback(String host) {
+        if (host == null || host.equals("localhost")) {
+            return true;
+        }
+        if (!host.matches("[0-9.]+|[0-9a-fA-F:]+")) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** The help text of {@code ./weft controller --help}. */
@@ -76,7 +126,7 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             description = "The standalone controller: plans a fabric file, publishes it, serves it over HTTP.",
             footer = {
                 "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
-                "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"}.",
+                "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"} (an operator token; none configured: refused).",
                 "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
                 "With Kafka, link-down/link-up events on weft.hotspots set links down and up again."})
     static final class Flags {
@@ -112,6 +162,23 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
         @Option(names = "--gnmi-resync-ms", paramLabel = "N", defaultValue = "" + DEFAULT_GNMI_RESYNC_MS,
                 description = "every switch is read back this often; drift is re-pushed (default ${DEFAULT-VALUE})")
         long gnmiResyncMs;
+
+        @Option(names = "--tokens-file", paramLabel = "F",
+                description = "bearer tokens (contracts/auth.md), merged with $WEFT_TOKENS")
+        Path tokensFile;
+
+        @Option(names = "--reads", paramLabel = "open|token",
+                description = "whether GET /fabric and /devices need a token (default: open on a loopback "
+                        + "--http-host, token otherwise)")
+        String reads;
+
+        @Option(names = "--tls-keystore", paramLabel = "F",
+                description = "serve HTTPS with this PKCS#12 key store (default: plain HTTP)")
+        Path tlsKeyStore;
+
+        @Option(names = "--tls-keystore-password-file", paramLabel = "F",
+                description = "the key store's password (required with --tls-keystore)")
+        Path tlsPassword;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;

@@ -10,8 +10,16 @@ import java.util.concurrent.Executors;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import javax.net.ssl.SSLContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.auth.BearerCheck;
+import io.weft.auth.Caller;
+import io.weft.auth.ReadAccess;
+import io.weft.auth.Scope;
+import io.weft.auth.TokenStore;
 import io.weft.contracts.LinkState;
 import io.weft.fabric.FabricJson;
 
@@ -22,6 +30,11 @@ import io.weft.fabric.FabricJson;
  * {@code GET /metrics}: the same as Prometheus gauges and counters (text format);
  * {@code PUT /links/<id>/state} with {@code {"state":"drained"}} or {@code {"state":"up"}}: an operator
  * drains a link or returns it to service (answers the version carrying it). JSON only.
+ *
+ * <p>Doors (contracts/auth.md): {@code PUT} needs an operator token, always; {@code GET /fabric} and
+ * {@code /devices} need a scheduler or operator token when reads are {@link ReadAccess#TOKEN};
+ * {@code /healthz} and {@code /metrics} are open (probes and scrapers). 401 and 403 as
+ * {@code {"error":...}} naming the token, never its value.
  */
 final class FabricHttpServer implements AutoCloseable {
     private final HttpServer server;
@@ -30,16 +43,32 @@ final class FabricHttpServer implements AutoCloseable {
 
     private final SnapshotKeeper controller;
     private final DeviceProvisioning devices; // null: no southbound
+    private final BearerCheck auth;
+    private final ReadAccess reads;
 
     FabricHttpServer(String host, int port, SnapshotKeeper controller) throws IOException {
-        this(host, port, controller, null);
+        this(host, port, controller, null, TokenStore.empty(), ReadAccess.OPEN);
     }
 
-    FabricHttpServer(String host, int port, SnapshotKeeper controller, DeviceProvisioning devices)
-            throws IOException {
+    FabricHttpServer(String host, int port, SnapshotKeeper controller, DeviceProvisioning devices,
+                     TokenStore tokens, ReadAccess reads) throws IOException {
+        this(host, port, controller, devices, tokens, reads, null);
+    }
+
+    /** @param tls HTTPS with this context; null for plain HTTP */
+    FabricHttpServer(String host, int port, SnapshotKeeper controller, DeviceProvisioning devices,
+                     TokenStore tokens, ReadAccess reads, SSLContext tls) throws IOException {
         this.controller = controller;
         this.devices = devices;
-        this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        this.auth = new BearerCheck(tokens, FabricHttpServer::deny);
+        this.reads = reads;
+        if (tls == null) {
+            this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        } else {
+            HttpsServer https = HttpsServer.create(new InetSocketAddress(host, port), 16);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            this.server = https;
+        }
         this.executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "weft-controller-http");
             t.setDaemon(true);
@@ -57,6 +86,9 @@ final class FabricHttpServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
+            if (!admitted(exchange, path)) {
+                return;
+            }
             if (path.startsWith("/links/") && path.endsWith("/state")) {
                 linkState(exchange, path.substring("/links/".length(), path.length() - "/state".length()));
                 return;
@@ -109,6 +141,33 @@ final class FabricHttpServer implements AutoCloseable {
         }
     }
 
+    /** Who may do what: writes are an operator's; reads (when they need a token) a scheduler's or operator's. */
+    private static String deny(String method, String path, Caller caller) {
+        if (BearerCheck.isRead(method)) {
+            return caller.scope() == Scope.AGENT ? BearerCheck.refuse(caller, "scheduler or operator") : null;
+        }
+        return caller.scope() == Scope.OPERATOR ? null : BearerCheck.refuse(caller, "operator");
+    }
+
+    /** False when the request was answered 401/403 here. */
+    private boolean admitted(HttpExchange exchange, String path) throws IOException {
+        String method = exchange.getRequestMethod();
+        boolean open = path.equals("/healthz") || path.equals("/metrics")
+                || (reads == ReadAccess.OPEN && BearerCheck.isRead(method));
+        if (open) {
+            return true;
+        }
+        BearerCheck.Decision d = auth.check(method, path, exchange.getRequestHeaders().getFirst("Authorization"));
+        if (d.allowed()) {
+            return true;
+        }
+        if (d.wwwAuthenticate() != null) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", d.wwwAuthenticate());
+        }
+        send(exchange, d.status(), error(d.message()));
+        return false;
+    }
+
     private void linkState(HttpExchange exchange, String linkId) throws IOException {
         if (!exchange.getRequestMethod().equals("PUT")) {
             exchange.getResponseHeaders().set("Allow", "PUT");
@@ -127,15 +186,16 @@ final class FabricHttpServer implements AutoCloseable {
             send(exchange, 400, error("state: must be \"drained\" or \"up\" (down is what telemetry reports)"));
             return;
         }
-        long version;
+        SnapshotKeeper.DrainResult r;
         try {
-            version = controller.setDrained(linkId, state.equals(LinkState.DRAINED.json()));
+            r = controller.setDrained(linkId, state.equals(LinkState.DRAINED.json()));
         } catch (IllegalArgumentException e) {
             send(exchange, 404, error(e.getMessage()));
             return;
         }
-        ObjectNode answer = FabricJson.mapper().createObjectNode().put("linkId", linkId).put("state", state)
-                .put("version", version);
+        // state: the link's state in that version (a link telemetry holds down stays down when undrained).
+        ObjectNode answer = FabricJson.mapper().createObjectNode().put("linkId", linkId).put("state", r.state())
+                .put("version", r.version()).put("changed", r.changed());
         send(exchange, 200, answer.toString().getBytes(StandardCharsets.UTF_8));
     }
 

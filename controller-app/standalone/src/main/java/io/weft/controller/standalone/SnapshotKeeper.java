@@ -120,15 +120,27 @@ final class SnapshotKeeper {
     }
 
     /**
+     * What an operator's drain or undrain did.
+     *
+     * @param version the version that carries the state (unchanged when the link already was in it)
+     * @param changed whether this call made a new version
+     * @param state   the link's state in that version: drained, up, or down (telemetry's down wins)
+     */
+    record DrainResult(long version, boolean changed, String state) {
+    }
+
+    /**
      * An operator drains a link ({@code true}: no new paths over it) or returns it to service.
      *
-     * @return the version that carries the state (unchanged when the link already was in it)
      * @throws IllegalArgumentException the link is not in the fabric
      */
-    synchronized long setDrained(String linkId, boolean drain) {
+    synchronized DrainResult setDrained(String linkId, boolean drain) {
         Snapshot cur = requireLink(linkId);
         boolean changed = drain ? drained.add(linkId) : drained.remove(linkId);
-        return changed ? republish(cur, "link " + linkId + (drain ? " drained" : " returned to service")) : cur.version();
+        long version = changed ? republish(cur, "link " + linkId + (drain ? " drained" : " returned to service"))
+                : cur.version();
+        String state = down.contains(linkId) ? "down" : drained.contains(linkId) ? "drained" : "up";
+        return new DrainResult(version, changed, state);
     }
 
     /**

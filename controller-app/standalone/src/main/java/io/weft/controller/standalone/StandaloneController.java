@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.weft.auth.TokenStore;
 import io.weft.southbound.gnmi.NettyChannels;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
@@ -50,6 +51,26 @@ public final class StandaloneController implements AutoCloseable {
      */
     static StandaloneController start(ControllerOptions options, PrintStream out, PrintStream err)
             throws FabricFileException, StartException {
+        return start(options, null, out, err);
+    }
+
+    /**
+     * @param inlineTokens bearer tokens in the WEFT_TOKENS format, merged with the options' tokens file; null for none
+     */
+    public static StandaloneController start(ControllerOptions options, String inlineTokens, PrintStream out,
+                                             PrintStream err) throws FabricFileException, StartException {
+        TokenStore tokens;
+        try {
+            tokens = TokenStore.of(inlineTokens, options.tokensFile());
+        } catch (IllegalArgumentException e) {
+            throw new FabricFileException("tokens: " + e.getMessage());
+        }
+        javax.net.ssl.SSLContext tls;
+        try {
+            tls = options.tls() == null ? null : TlsContexts.serverContext(options.tls());
+        } catch (IllegalArgumentException e) {
+            throw new StartException(e.getMessage());
+        }
         KafkaSnapshotSink kafka = null;
         if (options.kafkaBootstrap() != null) {
             kafka = new KafkaSnapshotSink(options.kafkaBootstrap());
@@ -71,7 +92,8 @@ public final class StandaloneController implements AutoCloseable {
         // The port first: a controller that cannot serve must not publish a version before it exits.
         FabricHttpServer http;
         try {
-            http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller, devices);
+            http = new FabricHttpServer(options.httpHost(), options.httpPort(), controller, devices, tokens,
+                    options.reads(), tls);
         } catch (IOException e) {
             devices.close();
             closeSink(kafka);
@@ -85,6 +107,10 @@ public final class StandaloneController implements AutoCloseable {
             devices.close();
             closeSink(kafka);
             throw e;
+        }
+        // After the fabric loaded: a controller that cannot start says so in one line, nothing else.
+        if (tokens.size() == 0) {
+            err.println("controller: no bearer tokens (WEFT_TOKENS, --tokens-file): PUT /links/<id>/state is refused");
         }
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "weft-fabric-watch");
@@ -109,7 +135,7 @@ public final class StandaloneController implements AutoCloseable {
         return new StandaloneController(options, controller, kafka, http, watcher, hotspots, devices);
     }
 
-    int httpPort() {
+    public int httpPort() {
         return http.port();
     }
 
@@ -118,7 +144,8 @@ public final class StandaloneController implements AutoCloseable {
     }
 
     String describe() {
-        return "serving http://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics), "
+        return "serving " + (options.tls() == null ? "http" : "https") + "://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics; "
+                + "reads " + options.reads().jsonName() + ", writes need an operator token), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
                         + ", link-down/up from " + LinkEventListener.TOPIC)
                 + ", watching " + options.fabricFile();
@@ -160,7 +187,7 @@ public final class StandaloneController implements AutoCloseable {
         }
         StandaloneController running;
         try {
-            running = start(options, System.out, System.err);
+            running = start(options, System.getenv("WEFT_TOKENS"), System.out, System.err);
         } catch (FabricFileException e) {
             System.err.println("controller: " + e.getMessage());
             System.exit(2);

@@ -179,12 +179,12 @@ class SnapshotKeeperTest {
         SnapshotKeeper c = controller();
         c.start();
 
-        assertThat(c.setDrained("leaf1-spine1", true)).isEqualTo(2);
-        assertThat(c.setDrained("leaf1-spine1", true)).isEqualTo(2); // already drained: no new version
+        assertThat(c.setDrained("leaf1-spine1", true).version()).isEqualTo(2);
+        assertThat(c.setDrained("leaf1-spine1", true).version()).isEqualTo(2); // already drained: no new version
         assertThat(sink.latest("fab").path("linkStates").path("leaf1-spine1").asText()).isEqualTo("drained");
         assertThat(sink.latest("fab").path("linkStates").path("leaf2-spine1").asText()).isEqualTo("up");
 
-        assertThat(c.setDrained("leaf1-spine1", false)).isEqualTo(3);
+        assertThat(c.setDrained("leaf1-spine1", false).version()).isEqualTo(3);
         assertThat(sink.latest("fab").path("linkStates").path("leaf1-spine1").asText()).isEqualTo("up");
         assertThatThrownBy(() -> c.setDrained("nope", true)).hasMessage("link \"nope\" is not in the fabric");
     }
@@ -225,6 +225,6 @@ class SnapshotKeeperTest {
         states = FabricJson.mapper().readTree(second.current().json()).path("linkStates");
         assertThat(states.has("leaf1-spine2")).isFalse();
         assertThat(states.path("leaf2-spine1").asText()).isEqualTo("down");
-        assertThat(second.setDrained("leaf1-spine1", true)).isEqualTo(second.current().version());
+        assertThat(second.setDrained("leaf1-spine1", true).version()).isEqualTo(second.current().version());
     }
 }

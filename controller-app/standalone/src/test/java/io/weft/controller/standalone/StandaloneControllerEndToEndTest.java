@@ -45,6 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 class StandaloneControllerEndToEndTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
+    private static final String OPERATOR = "e2e-operator-token-0123456789";
+
     private final HttpClient http = HttpClient.newHttpClient();
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -118,6 +120,7 @@ class StandaloneControllerEndToEndTest {
             assertThat(SnapshotSchema.violations(lastOnKafka(devstack, fabricId))).as("published snapshot").isEmpty();
             assertThat(get(base + "/nothing", null).statusCode()).isEqualTo(404);
             assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/fabric"))
+                    .header("Authorization", "Bearer " + OPERATOR)
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString())
                     .statusCode()).isEqualTo(405);
         }
@@ -153,7 +156,8 @@ class StandaloneControllerEndToEndTest {
     }
 
     private StandaloneController start(ControllerOptions options) throws Exception {
-        return StandaloneController.start(options, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return StandaloneController.start(options, "ops:operator=" + OPERATOR,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -167,6 +171,7 @@ class StandaloneControllerEndToEndTest {
 
     private HttpResponse<String> put(String url, String json) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + OPERATOR)
                 .PUT(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -138,6 +138,8 @@ final class LabStack implements AutoCloseable {
         Path streams = dir.resolve("collector-streams");
         deleteTree(streams);
         collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streams.toString());
+        // Loopback only, like the demo: the experiment reads hotspots and series without a token.
+        collectorEnv.put("WEFT_COLLECTOR_READS", "open");
         child("telemetry-collector", "telemetry-collector", "io.weft.telemetry.TelemetryCollectorApplication", "512m",
                 collectorEnv, List.of(QUIET_KAFKA,
                         "--weft.telemetry.detection.samples-to-enter=" + options.samplesToEnter(),

@@ -1,4 +1,4 @@
-package io.weft.scheduler.auth;
+package io.weft.auth;
 
 import java.util.Set;
 
@@ -7,8 +7,8 @@ import java.util.Set;
  * and, for agents, the NIC ids it is bound to. Never holds the token value.
  */
 public record Caller(String name, Scope scope, Set<String> nics) {
-    /** Request attribute under which {@link BearerAuthFilter} leaves the caller. */
-    public static final String ATTRIBUTE = "io.weft.scheduler.auth.Caller";
+    /** Request attribute under which a servlet filter leaves the authenticated caller. */
+    public static final String ATTRIBUTE = "io.weft.auth.Caller";
 
     public Caller {
         nics = Set.copyOf(nics);

@@ -1,4 +1,4 @@
-package io.weft.scheduler.auth;
+package io.weft.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

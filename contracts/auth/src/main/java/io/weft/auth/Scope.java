@@ -1,4 +1,4 @@
-package io.weft.scheduler.auth;
+package io.weft.auth;
 
 import java.util.Locale;
 

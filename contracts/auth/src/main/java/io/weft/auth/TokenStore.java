@@ -1,4 +1,4 @@
-package io.weft.scheduler.auth;
+package io.weft.auth;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The accepted bearer tokens. Only SHA-256 digests of token values are kept, so a heap dump or a
@@ -24,8 +24,8 @@ import tools.jackson.databind.json.JsonMapper;
  * (no early-exit timing on the secret).
  *
  * <p>Two sources, merged: the WEFT_TOKENS format {@code name:scope[:nic1,nic2]=token;...} and a
- * JSON file {@code {"tokens":[{"name":"a1","scope":"agent","nics":["n1"],"token":"..."}]}}.
- * Errors name the entry but never echo a token value.
+ * JSON file {@code {"tokens":[{"name":"a1","scope":"agent","nics":["n1"],"token":"..."}]}}
+ * (contracts/auth.md). Errors name the entry but never echo a token value.
  */
 public final class TokenStore {
     private static final int MIN_TOKEN_CHARS = 16;
@@ -36,6 +36,18 @@ public final class TokenStore {
         this.byDigest = Map.copyOf(byDigest);
     }
 
+    /** No token at all: every door that needs one answers 401. */
+    public static TokenStore empty() {
+        return new TokenStore(Map.of());
+    }
+
+    /**
+     * Both sources merged.
+     *
+     * @param inline the WEFT_TOKENS format, or null/blank
+     * @param file   a tokens file, or null
+     * @throws IllegalArgumentException a bad entry (named, never with its token value)
+     */
     public static TokenStore of(String inline, Path file) {
         Map<String, Caller> map = new HashMap<>();
         Set<String> names = new LinkedHashSet<>();
@@ -81,12 +93,16 @@ public final class TokenStore {
     }
 
     static void parseFile(Path file, Map<String, Caller> map, Set<String> names) {
-        JsonNode root;
+        String text;
         try {
-            root = JsonMapper.builder().build().readTree(Files.readString(file));
+            text = Files.readString(file);
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read tokens file: " + e.getMessage());
-        } catch (JacksonException e) {
+        }
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(file + ": not valid JSON: " + e.getOriginalMessage());
         }
         JsonNode tokens = root.path("tokens");
@@ -98,10 +114,10 @@ public final class TokenStore {
             String where = file + ": $.tokens[" + i + "]";
             List<String> nics = new ArrayList<>();
             for (JsonNode n : t.path("nics")) {
-                nics.add(n.asString());
+                nics.add(n.asText());
             }
-            add(where, t.path("name").asString(""), t.path("scope").asString(""), nics,
-                    t.path("token").asString(""), map, names);
+            add(where, t.path("name").asText(""), t.path("scope").asText(""), nics,
+                    t.path("token").asText(""), map, names);
         }
     }
 

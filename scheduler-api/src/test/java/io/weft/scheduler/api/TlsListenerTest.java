@@ -1,0 +1,117 @@
+package io.weft.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.junit.WeftDevstackTest;
+import io.weft.scheduler.SchedulerApiApplication;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * TLS on scheduler-api's listener with Spring Boot's own settings ({@code server.ssl.*}, i.e.
+ * {@code SERVER_SSL_ENABLED}, {@code SERVER_SSL_KEY_STORE}, ...): a key store made by the JDK's
+ * keytool, an agent's poll (answered by the Jetty handler in front of the servlets) and a
+ * scheduler's read over HTTPS, and no answer to plain HTTP.
+ */
+@WeftDevstackTest
+class TlsListenerTest {
+    private static final String AGENT = "tls-agent-token-0123456789";
+    private static final String SCHED = "tls-sched-token-0123456789";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void agentsAndSchedulersAreServedOverHttpsOnly(DevstackEndpoints e) throws Exception {
+        Path store = dir.resolve("scheduler-api.p12");
+        keytool("-genkeypair", "-alias", "scheduler-api", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                "-dname", "CN=weft-scheduler-api", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
+                "-keystore", store.toString(), "-storepass", "changeit-0123");
+        String schema = "tls_" + System.nanoTime();
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(SchedulerApiApplication.class).run(
+                "--server.port=0",
+                "--server.ssl.enabled=true",
+                "--server.ssl.key-store=" + store,
+                "--server.ssl.key-store-type=PKCS12",
+                "--server.ssl.key-store-password=changeit-0123",
+                "--spring.datasource.url=" + e.jdbcUrl(),
+                "--spring.datasource.hikari.schema=" + schema,
+                "--spring.flyway.schemas=" + schema,
+                "--spring.flyway.default-schema=" + schema,
+                "--spring.datasource.username=" + e.jdbcUser(),
+                "--spring.datasource.password=" + e.jdbcPassword(),
+                "--weft.scheduler.kafka.bootstrap-servers=",
+                "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
+                "--weft.scheduler.auth.tokens=s:scheduler=" + SCHED + ";a:agent:nic1=" + AGENT,
+                "--spring.jmx.enabled=false");
+        try {
+            int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+            HttpClient https = HttpClient.newBuilder().sslContext(trusting(store)).connectTimeout(Duration.ofSeconds(5))
+                    .build();
+            String base = "https://127.0.0.1:" + port;
+            assertThat(https.send(get(base + "/v1/agents/nic1/paths", AGENT), HttpResponse.BodyHandlers.ofString())
+                    .statusCode()).isEqualTo(200);
+            assertThat(https.send(get(base + "/v1/jobs", SCHED), HttpResponse.BodyHandlers.ofString()).statusCode())
+                    .isEqualTo(200);
+            assertThat(https.send(get(base + "/v1/jobs", null), HttpResponse.BodyHandlers.ofString()).statusCode())
+                    .isEqualTo(401);
+            HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            int status;
+            try {
+                status = plain.send(get("http://127.0.0.1:" + port + "/v1/jobs", SCHED),
+                        HttpResponse.BodyHandlers.ofString()).statusCode();
+            } catch (IOException refused) {
+                status = -1;
+            }
+            assertThat(status).as("plain HTTP on the TLS port is never served").isNotEqualTo(200);
+        } finally {
+            app.close();
+        }
+    }
+
+    private static HttpRequest get(String url, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        return (token == null ? b : b.header("Authorization", "Bearer " + token)).build();
+    }
+
+    private static SSLContext trusting(Path store) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            ks.load(in, "changeit-0123".toCharArray());
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(ks);
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, tmf.getTrustManagers(), null);
+        return ctx;
+    }
+
+    private static void keytool(String... args) throws Exception {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+    }
+}
