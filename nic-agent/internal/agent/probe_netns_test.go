@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"weft.io/nic-agent/internal/counters"
+	"weft.io/nic-agent/internal/flowreport"
 	"weft.io/nic-agent/internal/host"
 	"weft.io/nic-agent/internal/netnstest"
 	"weft.io/nic-agent/internal/probe"
@@ -127,7 +128,7 @@ func TestProbesMoveTrafficAndReportsCount(t *testing.T) {
 		fake.mu.Lock()
 		defer fake.mu.Unlock()
 		for _, raw := range slices.Backward(fake.reports) {
-			var r flowReport
+			var r flowreport.Report
 			if json.Unmarshal(raw, &r) != nil || len(r.Flows) != 1 {
 				continue
 			}

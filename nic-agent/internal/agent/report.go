@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"weft.io/nic-agent/internal/counters"
+	"weft.io/nic-agent/internal/flowreport"
 	"weft.io/nic-agent/internal/host"
 	"weft.io/nic-agent/internal/profile"
 )
@@ -23,31 +24,6 @@ type NICCounters interface {
 
 // UseNICCounters makes reports carry ECN/CNP/drop counts from the NIC; set before Run.
 func (a *Agent) UseNICCounters(n NICCounters) { a.nicCounters = n }
-
-// flowReport is contracts/schemas/flow-report.schema.json.
-type flowReport struct {
-	SchemaVersion int          `json:"schemaVersion"`
-	NIC           string       `json:"nic"`
-	TimestampNs   string       `json:"timestampNs"`
-	Flows         []flowSample `json:"flows"`
-	// Rejected names what the agent refused of the applied profile; absent when nothing was
-	// (scheduler-api then takes the NIC's rejections as cleared).
-	Rejected []host.Rejection `json:"rejected,omitempty"`
-}
-
-type flowSample struct {
-	FlowID    string   `json:"flowId"`
-	JobID     string   `json:"jobId,omitempty"`
-	DstNIC    string   `json:"dstNic"`
-	EV        *int     `json:"ev,omitempty"`
-	Carrier   string   `json:"carrier,omitempty"`
-	Bytes     string   `json:"bytes"`
-	RateGbps  float64  `json:"rateGbps"`
-	ECNMarked string   `json:"ecnMarked"`
-	CNPCount  string   `json:"cnpCount"`
-	RTTus     *float64 `json:"rttUs"`
-	Drops     string   `json:"drops"`
-}
 
 // reportLoop sends one batched report per interval while entries are active. Counters are
 // cumulative, so a report lost while scheduler-api is away loses no bytes.
@@ -108,18 +84,18 @@ func (a *Agent) reportLoop(ctx context.Context) {
 // buildReport makes one flow per active entry. The kernel counts per peer: with several srv6
 // entries to one peer the peer's count is shared out by the entries' weights (the kernel
 // spreads flows by hash in those proportions), so those per-entry numbers are estimates.
-func buildReport(nic string, at time.Time, s Status, now, prev map[string]counters.Count, dt time.Duration) (flowReport, []float64) {
+func buildReport(nic string, at time.Time, s Status, now, prev map[string]counters.Count, dt time.Duration) (flowreport.Report, []float64) {
 	weights := map[string]int{}
 	for _, e := range s.Applied.Active {
 		weights[e.PeerAddr+"|"+e.Format] += e.Weight
 	}
-	r := flowReport{SchemaVersion: 1, NIC: nic, TimestampNs: strconv.FormatInt(at.UnixNano(), 10), Flows: []flowSample{},
-		Rejected: append([]host.Rejection(nil), s.Applied.Rejected...)}
+	r := flowreport.Report{SchemaVersion: flowreport.SchemaVersion, NIC: nic, TimestampNs: strconv.FormatInt(at.UnixNano(), 10), Flows: []flowreport.Flow{},
+		Rejected: append([]flowreport.Rejection(nil), s.Applied.Rejected...)}
 	sent := make([]float64, 0, len(s.Applied.Active)) // bytes of each flow over the interval
 	for _, e := range s.Applied.Active {
 		share := float64(e.Weight) / float64(weights[e.PeerAddr+"|"+e.Format])
 		c, p := now[e.PeerAddr], prev[e.PeerAddr]
-		f := flowSample{FlowID: e.ID, JobID: e.JobID, DstNIC: e.Peer,
+		f := flowreport.Flow{FlowID: e.ID, JobID: e.JobID, DstNIC: e.Peer,
 			Bytes: strconv.FormatUint(uint64(float64(c.Bytes)*share), 10), ECNMarked: "0", CNPCount: "0", Drops: "0"}
 		d := 0.0
 		if c.Bytes >= p.Bytes {
@@ -153,7 +129,7 @@ type nicShares struct {
 	acc  map[string]counters.NICCount
 }
 
-func (n *nicShares) add(now counters.NICCount, r *flowReport, sent []float64) {
+func (n *nicShares) add(now counters.NICCount, r *flowreport.Report, sent []float64) {
 	delta := now
 	if n.seen && now.ECNMarked >= n.last.ECNMarked && now.CNPs >= n.last.CNPs && now.Drops >= n.last.Drops {
 		delta = counters.NICCount{ECNMarked: now.ECNMarked - n.last.ECNMarked, CNPs: now.CNPs - n.last.CNPs,

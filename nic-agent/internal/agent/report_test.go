@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"weft.io/nic-agent/internal/counters"
+	"weft.io/nic-agent/internal/flowreport"
 	"weft.io/nic-agent/internal/host"
 	"weft.io/nic-agent/internal/vectors"
 )
@@ -76,7 +77,7 @@ func TestNICCountsAreSharedByBytesAndAccumulated(t *testing.T) {
 // reason; with nothing refused the field is absent (scheduler-api takes that as cleared).
 func TestReportNamesRejectedEntries(t *testing.T) {
 	s := reportStatus()
-	s.Applied.Rejected = []host.Rejection{
+	s.Applied.Rejected = []flowreport.Rejection{
 		{Peer: "nic3", Entry: "f4#srv6", Field: "peers[1].entries[2].carriers[1]", Reason: `"bogus" is not an IPv6 address`},
 		{Peer: "nic4", Field: "peers[2].address", Reason: `peer "nic4" has no IPv6 address ("")`},
 	}
@@ -112,7 +113,7 @@ func TestFlowReportVectorsFitTheReportType(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			dec := json.NewDecoder(bytes.NewReader(c.Report))
 			dec.DisallowUnknownFields()
-			var r flowReport
+			var r flowreport.Report
 			if err := dec.Decode(&r); err != nil {
 				t.Fatalf("decode: %v", err)
 			}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"weft.io/nic-agent/internal/flowreport"
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
 )
@@ -19,16 +20,6 @@ type Uplink struct {
 	Via     string // the leaf's address (often link-local); empty when on-link
 	Address string // this NIC's own IPv6 address (the source in the EV file)
 }
-
-// Rejection is one entry (or a whole peer, Entry empty) the agent refused, with the field at fault.
-type Rejection struct {
-	Peer   string `json:"peer"`
-	Entry  string `json:"entry,omitempty"`
-	Field  string `json:"field"`
-	Reason string `json:"reason"`
-}
-
-func (r Rejection) String() string { return r.Field + ": " + r.Reason }
 
 // Active is an entry the host uses: traffic to Peer is sent with it.
 type Active struct {
@@ -55,11 +46,11 @@ type EVPorts struct {
 
 // Desired is everything one profile version asks of this host.
 type Desired struct {
-	Version  int64         `json:"version"`
-	Routes   []route.Route `json:"routes"` // sorted by destination
-	EV       []EVPorts     `json:"ev"`     // sorted by peer
-	Active   []Active      `json:"active"`
-	Rejected []Rejection   `json:"rejected,omitempty"`
+	Version  int64                  `json:"version"`
+	Routes   []route.Route          `json:"routes"` // sorted by destination
+	EV       []EVPorts              `json:"ev"`     // sorted by peer
+	Active   []Active               `json:"active"`
+	Rejected []flowreport.Rejection `json:"rejected,omitempty"`
 }
 
 // Compile decides the routes and entropy values for profile p. bad holds the ids of entries the
@@ -75,18 +66,18 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 	for i, peer := range p.Peers {
 		field := fmt.Sprintf("peers[%d]", i)
 		if peer.Peer == "" {
-			d.Rejected = append(d.Rejected, Rejection{Field: field + ".peer", Reason: "empty peer id"})
+			d.Rejected = append(d.Rejected, flowreport.Rejection{Field: field + ".peer", Reason: "empty peer id"})
 			continue
 		}
 		if j, dup := seen[peer.Peer]; dup {
-			d.Rejected = append(d.Rejected, Rejection{Peer: peer.Peer, Field: field + ".peer",
+			d.Rejected = append(d.Rejected, flowreport.Rejection{Peer: peer.Peer, Field: field + ".peer",
 				Reason: fmt.Sprintf("peer %q already listed at peers[%d]", peer.Peer, j)})
 			continue
 		}
 		seen[peer.Peer] = i
 		addr, err := netip.ParseAddr(peer.Address)
 		if err != nil || !addr.Is6() || addr.Is4In6() || addr.Zone() != "" {
-			d.Rejected = append(d.Rejected, Rejection{Peer: peer.Peer, Field: field + ".address",
+			d.Rejected = append(d.Rejected, flowreport.Rejection{Peer: peer.Peer, Field: field + ".address",
 				Reason: fmt.Sprintf("peer %q has no IPv6 address (%q)", peer.Peer, peer.Address)})
 			continue
 		}
@@ -139,9 +130,9 @@ const (
 	rankDenied
 )
 
-func check(peer profile.Peer, addr string, e profile.Entry, field string, bad map[string]bool) (candidate, *Rejection) {
-	reject := func(f, why string) (candidate, *Rejection) {
-		return candidate{}, &Rejection{Peer: peer.Peer, Entry: e.ID, Field: field + f, Reason: why}
+func check(peer profile.Peer, addr string, e profile.Entry, field string, bad map[string]bool) (candidate, *flowreport.Rejection) {
+	reject := func(f, why string) (candidate, *flowreport.Rejection) {
+		return candidate{}, &flowreport.Rejection{Peer: peer.Peer, Entry: e.ID, Field: field + f, Reason: why}
 	}
 	if e.ID == "" {
 		return reject(".id", "empty entry id")

@@ -108,3 +108,21 @@ func FlowReports() ([]FlowReportCase, error) {
 	}
 	return f.Cases, nil
 }
+
+// AgentProfileCase is one case of agent-profiles.json: a profile as scheduler-api writes it.
+type AgentProfileCase struct {
+	Name    string          `json:"name"`
+	Profile json.RawMessage `json:"profile"`
+}
+
+// AgentProfiles reads agent-profiles.json.
+func AgentProfiles() ([]AgentProfileCase, error) {
+	var f struct {
+		Version int                `json:"version"`
+		Cases   []AgentProfileCase `json:"cases"`
+	}
+	if err := load("agent-profiles.json", &f.Version, &f); err != nil {
+		return nil, err
+	}
+	return f.Cases, nil
+}

@@ -1,4 +1,4 @@
-import { ROLES, type Fabric, type FabricSnapshot } from './types';
+import { LINK_STATES, ROLES, type Fabric, type FabricSnapshot } from './types';
 
 /** A controller answer that does not match the snapshot contract; the message names the field. */
 export class SnapshotFormatError extends Error {
@@ -6,8 +6,6 @@ export class SnapshotFormatError extends Error {
 }
 
 type Json = Record<string, unknown>;
-
-const LINK_STATES: readonly string[] = ['up', 'down', 'drained'];
 
 function fail(path: string, problem: string): never {
   throw new SnapshotFormatError(`${path}: ${problem}`);
@@ -51,7 +49,7 @@ export function parseSnapshot(body: unknown): FabricSnapshot {
   checkFabric(s.fabric);
   const states = object(s.linkStates, '$.linkStates');
   for (const [id, state] of Object.entries(states)) {
-    if (typeof state !== 'string' || !LINK_STATES.includes(state)) {
+    if (typeof state !== 'string' || !(LINK_STATES as readonly string[]).includes(state)) {
       fail(`$.linkStates.${id}`, `must be one of ${LINK_STATES.join(', ')}`);
     }
   }

@@ -1,57 +1,21 @@
-// Types of the controller's GET /fabric answer: contracts/schemas/fabric-snapshot.schema.json,
-// whose `fabric` member is a fabric file (contracts/fabric.schema.json, schemaVersion 1).
+// Types of the controller's GET /fabric answer (contracts/schemas/fabric-snapshot.schema.json, whose
+// `fabric` member is a fabric file, contracts/fabric.schema.json): generated from the schemas
+// (`npm run gen:schemas`, src/api/generated/); only names are given here, no type is re-typed.
+import type { FabricSnapshot, Link, Node } from './generated/fabric-snapshot';
 
-export const ROLES = ['superspine', 'spine', 'leaf', 'router', 'nic'] as const;
-export type Role = (typeof ROLES)[number];
+export type { Endpoint, Fabric, FabricPlan, FabricSnapshot } from './generated/fabric-snapshot';
+export type FabricNode = Node;
+export type FabricLink = Link;
+export type Role = FabricNode['role'];
+export type LinkState = FabricSnapshot['linkStates'][string];
 
-export interface FabricNode {
-  id: string;
-  role: Role;
-  name?: string;
-  pod?: number;
-  group?: number;
-  plane?: number;
-  rail?: number;
-  server?: string;
-  srv6NodeId?: number;
-  address?: string;
-}
+/** Every role, in the order the dashboard lists them; the type check keeps it to the schema's roles. */
+export const ROLES = ['superspine', 'spine', 'leaf', 'router', 'nic'] as const satisfies readonly Role[];
 
-export interface Endpoint {
-  node: string;
-  port?: string;
-}
+/** Every link state of the schema, for the reader's check. */
+export const LINK_STATES = ['up', 'down', 'drained'] as const satisfies readonly LinkState[];
 
-export interface FabricLink {
-  id: string;
-  a: Endpoint;
-  b: Endpoint;
-  capacityGbps: number;
-  latencyNs?: number;
-}
-
-export interface Fabric {
-  schemaVersion: 1;
-  id: string;
-  name?: string;
-  family?: string;
-  srv6?: { block: string };
-  tenants?: string[];
-  params?: Record<string, unknown>;
-  nodes: FabricNode[];
-  links: FabricLink[];
-}
-
-export type LinkState = 'up' | 'down' | 'drained';
-
-export interface FabricSnapshot {
-  schemaVersion: 1;
-  fabricId: string;
-  /** Monotonic per fabric, below 2^53, so a JS number holds it exactly. */
-  version: number;
-  generatedAt: string;
-  fabric: Fabric;
-  /** SIDs, addresses and EV tables (fabric-plan.schema.json); the foundation UI does not read it yet. */
-  plan: unknown;
-  linkStates: Record<string, LinkState>;
-}
+// Both lists name every member of their union: adding one to the schema fails the build here.
+type Missing<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>;
+export const ROLES_COMPLETE: Missing<Role, (typeof ROLES)[number]> = true;
+export const LINK_STATES_COMPLETE: Missing<LinkState, (typeof LINK_STATES)[number]> = true;

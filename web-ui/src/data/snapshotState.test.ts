@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FabricSnapshot } from '../api/types';
+import type { FabricPlan, FabricSnapshot } from '../api/types';
 import { initialSnapshotState, retryDelayMs, snapshotReducer, type SnapshotState } from './snapshotState';
 
 const snapshot = (fabricId: string, version: number): FabricSnapshot => ({
@@ -8,7 +8,7 @@ const snapshot = (fabricId: string, version: number): FabricSnapshot => ({
   version,
   generatedAt: '2026-11-21T12:00:00Z',
   fabric: { schemaVersion: 1, id: fabricId, nodes: [], links: [] },
-  plan: {},
+  plan: {} as FabricPlan, // the dashboard does not read the plan yet
   linkStates: {},
 });
 

@@ -20,11 +20,21 @@ const clos: Fabric = {
     ]),
   ],
   links: [0, 1].flatMap((p) => [
-    { id: `ss0-s${p}`, a: { node: 'ss0' }, b: { node: `s${p}` }, capacityGbps: 400 },
-    { id: `s${p}-l${p}a`, a: { node: `s${p}` }, b: { node: `l${p}a` }, capacityGbps: 400 },
-    { id: `s${p}-l${p}b`, a: { node: `s${p}` }, b: { node: `l${p}b` }, capacityGbps: 400 },
-    { id: `n${p}a-l${p}a`, a: { node: `n${p}a` }, b: { node: `l${p}a` }, capacityGbps: 400 },
-    { id: `n${p}b-l${p}b`, a: { node: `n${p}b` }, b: { node: `l${p}b` }, capacityGbps: 400 },
+    { id: `ss0-s${p}`, a: { node: 'ss0', port: 'eth1' }, b: { node: `s${p}`, port: 'eth1' }, capacityGbps: 400 },
+    { id: `s${p}-l${p}a`, a: { node: `s${p}`, port: 'eth1' }, b: { node: `l${p}a`, port: 'eth1' }, capacityGbps: 400 },
+    { id: `s${p}-l${p}b`, a: { node: `s${p}`, port: 'eth1' }, b: { node: `l${p}b`, port: 'eth1' }, capacityGbps: 400 },
+    {
+      id: `n${p}a-l${p}a`,
+      a: { node: `n${p}a`, port: 'eth1' },
+      b: { node: `l${p}a`, port: 'eth1' },
+      capacityGbps: 400,
+    },
+    {
+      id: `n${p}b-l${p}b`,
+      a: { node: `n${p}b`, port: 'eth1' },
+      b: { node: `l${p}b`, port: 'eth1' },
+      capacityGbps: 400,
+    },
   ]),
 };
 

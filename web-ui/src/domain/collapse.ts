@@ -91,7 +91,8 @@ export function collapseFabric(
       bundle.link.capacityGbps += l.capacityGbps;
       bundle.states.push(state);
     } else {
-      const link: FabricLink = { id, a: { node: x }, b: { node: y }, capacityGbps: l.capacityGbps };
+      // A bundle of links between two collapsed groups has no ports of its own.
+      const link: FabricLink = { id, a: { node: x, port: '' }, b: { node: y, port: '' }, capacityGbps: l.capacityGbps };
       bundles.set(id, { link, states: [state] });
       links.push(link);
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { hotDirections, hotLinks, mergeHotspots, type HotspotEvent } from './hotspots';
+import { hotDirections, hotLinks, mergeHotspots, type HotspotEvent, type HotspotKind } from './hotspots';
 
 const at = (s: number) => `2026-11-25T12:00:${String(s).padStart(2, '0')}Z`;
-const e = (kind: string, linkId: string, direction: string, s: number): HotspotEvent => ({
+const e = (kind: HotspotKind, linkId: string, direction: string, s: number): HotspotEvent => ({
   kind,
   linkId,
   direction,

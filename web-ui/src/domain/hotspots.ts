@@ -1,13 +1,21 @@
 // Which link directions are hot now, from the collector's hotspot history (GET /v1/hotspots;
 // contracts/schemas/hotspot-event.schema.json: 'direction' is the node the hot direction points to).
+import type { HotspotEvent as HotspotEventContract } from '../api/generated/hotspot-event';
 import { directionId } from './heat';
 
-export interface HotspotEvent {
-  kind: string;
-  linkId: string;
-  direction: string;
-  detectedAt: string;
-}
+/** The fields of a hotspot event (generated from the schema) the dashboard uses. */
+export type HotspotEvent = Pick<HotspotEventContract, 'kind' | 'linkId' | 'direction' | 'detectedAt'>;
+export type HotspotKind = HotspotEvent['kind'];
+
+/** Every kind of the schema: a kind added there fails the build until it is listed here. */
+export const HOTSPOT_KINDS = [
+  'hotspot-start',
+  'hotspot-end',
+  'link-down',
+  'link-up',
+] as const satisfies readonly HotspotKind[];
+type Unlisted = Exclude<HotspotKind, (typeof HOTSPOT_KINDS)[number]>;
+export const HOTSPOT_KINDS_COMPLETE: [Unlisted] extends [never] ? true : Unlisted = true;
 
 /**
  * Replays hotspot-start / hotspot-end per direction and returns the directions still hot, as

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
-import type { FabricSnapshot } from '../../api/types';
+import type { FabricPlan, FabricSnapshot } from '../../api/types';
 import type { LoadSnapshot } from '../../data/useSnapshot';
 import { readContract } from '../../testing/contracts';
 import type { FabricGraphProps } from '../FabricGraph/FabricGraph';
@@ -14,7 +14,7 @@ const snapshot: FabricSnapshot = {
   version: 9,
   generatedAt: '2026-11-21T12:00:00Z',
   fabric: readContract('examples/leaf-spine-2x2.json'),
-  plan: {},
+  plan: {} as FabricPlan, // the dashboard does not read the plan yet
   linkStates: {},
 };
 

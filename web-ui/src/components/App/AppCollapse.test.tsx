@@ -2,7 +2,7 @@
 // A fabric of 1,000+ switches starts collapsed (one node per pod) and expands on demand.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FabricSnapshot } from '../../api/types';
+import type { FabricPlan, FabricSnapshot } from '../../api/types';
 import type { FabricGraphProps } from '../FabricGraph/FabricGraph';
 import { App } from './App';
 
@@ -13,7 +13,7 @@ const snapshot: FabricSnapshot = {
   fabricId: 'big',
   version: 1,
   generatedAt: '2026-11-25T12:00:00Z',
-  plan: {},
+  plan: {} as FabricPlan, // the dashboard does not read the plan yet
   linkStates: {},
   fabric: {
     schemaVersion: 1,
@@ -27,8 +27,8 @@ const snapshot: FabricSnapshot = {
     links: Array.from({ length: PODS }, (_, p) =>
       Array.from({ length: LEAVES }, (_, l) => ({
         id: `ss-leaf-${p}-${l}`,
-        a: { node: 'ss' },
-        b: { node: `leaf-${p}-${l}` },
+        a: { node: 'ss', port: 'eth1' },
+        b: { node: `leaf-${p}-${l}`, port: 'eth1' },
         capacityGbps: 400,
       })),
     ).flat(),

@@ -3,7 +3,7 @@
 // call goes to scheduler-api, the named flows are watched until they have moved, the link is drained.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FabricSnapshot } from '../../api/types';
+import type { FabricPlan, FabricSnapshot } from '../../api/types';
 import { readContract } from '../../testing/contracts';
 import type { FabricGraphProps } from '../FabricGraph/FabricGraph';
 import { App } from './App';
@@ -14,7 +14,7 @@ const snapshot: FabricSnapshot = {
   version: 1,
   generatedAt: '2026-11-25T12:00:00Z',
   fabric: readContract('examples/leaf-spine-2x2.json'),
-  plan: {},
+  plan: {} as FabricPlan, // the drain flow does not read the plan
   linkStates: {},
 };
 

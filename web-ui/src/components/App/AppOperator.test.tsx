@@ -2,7 +2,7 @@
 // The operator's part of the App: token prompt, jobs from scheduler-api, path highlighting, 401.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FabricSnapshot } from '../../api/types';
+import type { FabricPlan, FabricSnapshot } from '../../api/types';
 import { readContract } from '../../testing/contracts';
 import type { FabricGraphProps } from '../FabricGraph/FabricGraph';
 import { App } from './App';
@@ -13,7 +13,7 @@ const snapshot: FabricSnapshot = {
   version: 1,
   generatedAt: '2026-11-25T12:00:00Z',
   fabric: readContract('examples/leaf-spine-2x2.json'),
-  plan: {},
+  plan: {} as FabricPlan, // the dashboard does not read the plan yet
   linkStates: {},
 };
 

@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class VectorFilesTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"usid-carriers", "ev", "gnmic-events", "counter-rates", "flow-reports"})
+    @ValueSource(strings = {"usid-carriers", "ev", "gnmic-events", "counter-rates", "flow-reports", "hotspot-events",
+            "link-loads", "agent-profiles"})
     void everyVectorFileMatchesItsSchemaAndHasUniqueCaseNames(String name) {
         JsonNode vectors = SchemaSupport.json("vectors/" + name + ".json");
         String schema = "vectors/schemas/" + name + ".schema.json";

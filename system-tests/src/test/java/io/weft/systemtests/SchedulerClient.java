@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.DirectionKey;
 import io.weft.harness.Http;
 
 /** What a job scheduler and a NIC agent ask the scheduler API, and how the test reads its answers. */
@@ -96,7 +97,7 @@ final class SchedulerClient {
         JsonNode links = flow.get("links");
         JsonNode nodes = flow.get("nodes");
         for (int i = 0; i < links.size(); i++) {
-            out.add(links.get(i).asText() + ">" + nodes.get(i + 1).asText());
+            out.add(DirectionKey.text(links.get(i).asText(), nodes.get(i + 1).asText()));
         }
         return out;
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.weft.contracts.Topics;
 import io.weft.fabric.Endpoint;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
@@ -28,7 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * utilisation that was set, whatever the scheduling jitter. Timestamps are the wall clock.
  */
 final class ScriptedSwitches implements AutoCloseable {
-    static final String TOPIC = "weft.telemetry.interfaces";
+    static final String TOPIC = Topics.TELEMETRY_INTERFACES;
     /** Below the collector's frozen-counter floor would make idle ports look dead; well below its thresholds. */
     static final double BACKGROUND_UTILISATION = 0.10;
 

@@ -2,6 +2,8 @@ package io.weft.fabric;
 
 import java.util.Objects;
 
+import io.weft.contracts.DirectionKey;
+
 /**
  * One direction of a link: traffic leaving {@code from} over {@code link}. Paths are sequences of
  * arcs; link loads are kept per arc because the two directions of a link are independent.
@@ -34,9 +36,9 @@ public final class Arc {
         return link.endOf(from).port();
     }
 
-    /** "linkId>toNode": a stable, readable key for the direction. */
+    /** "linkId>toNode" ({@link DirectionKey}): a stable, readable key for the direction. */
     public String key() {
-        return link.id() + ">" + to;
+        return DirectionKey.text(link.id(), to);
     }
 
     @Override

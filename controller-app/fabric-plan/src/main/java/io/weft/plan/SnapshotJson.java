@@ -3,6 +3,7 @@ package io.weft.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
@@ -15,7 +16,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The fabric snapshot published on {@code weft.fabric} and served as {@code GET /fabric}:
@@ -27,29 +27,26 @@ import java.util.Set;
  */
 public final class SnapshotJson {
     public static final int SCHEMA_VERSION = 1;
-    public static final Set<String> LINK_STATES = Set.of("up", "down", "drained");
-
     private SnapshotJson() {
     }
 
-    public static ObjectNode toTree(FabricPlan plan, Map<String, String> linkStates, long version) {
+    public static ObjectNode toTree(FabricPlan plan, Map<String, LinkState> linkStates, long version) {
         return toTree(plan, linkStates, version, Instant.now());
     }
 
     /**
-     * @param linkStates link id to up|down|drained; links not named are up
+     * @param linkStates link id to its state; links not named are up
      */
-    public static ObjectNode toTree(FabricPlan plan, Map<String, String> linkStates, long version,
+    public static ObjectNode toTree(FabricPlan plan, Map<String, LinkState> linkStates, long version,
                                     Instant generatedAt) {
         Fabric f = plan.fabric();
-        Map<String, String> states = linkStates == null ? Map.of() : linkStates;
-        for (Map.Entry<String, String> e : states.entrySet()) {
+        Map<String, LinkState> states = linkStates == null ? Map.of() : linkStates;
+        for (Map.Entry<String, LinkState> e : states.entrySet()) {
             if (f.link(e.getKey()) == null) {
                 throw new IllegalArgumentException("linkStates: unknown link \"" + e.getKey() + "\"");
             }
-            if (!LINK_STATES.contains(e.getValue())) {
-                throw new IllegalArgumentException("linkStates." + e.getKey() + ": \"" + e.getValue()
-                        + "\" is not up, down or drained");
+            if (e.getValue() == null) {
+                throw new IllegalArgumentException("linkStates." + e.getKey() + ": no state");
             }
         }
         ObjectNode root = FabricJson.mapper().createObjectNode();
@@ -61,7 +58,7 @@ public final class SnapshotJson {
         root.set("plan", planTree(plan));
         ObjectNode ls = root.putObject("linkStates");
         for (Link l : f.links()) {
-            ls.put(l.id(), states.getOrDefault(l.id(), "up"));
+            ls.put(l.id(), states.getOrDefault(l.id(), LinkState.UP).json());
         }
         return root;
     }
@@ -209,17 +206,18 @@ public final class SnapshotJson {
     }
 
     /** Link states of a snapshot (every link of its fabric). */
-    public static Map<String, String> linkStatesFromTree(JsonNode snapshot) throws PlanException {
+    public static Map<String, LinkState> linkStatesFromTree(JsonNode snapshot) throws PlanException {
         JsonNode ls = field(snapshot, "$", "linkStates");
         obj(ls, "$.linkStates");
-        Map<String, String> out = new LinkedHashMap<>();
+        Map<String, LinkState> out = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = ls.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            String v = e.getValue().asText();
-            if (!e.getValue().isTextual() || !LINK_STATES.contains(v)) {
+            try {
+                out.put(e.getKey(), LinkState.fromJson("$.linkStates." + e.getKey(),
+                        e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
+            } catch (IllegalArgumentException bad) {
                 throw new PlanException("$.linkStates." + e.getKey() + ": must be up, down or drained");
             }
-            out.put(e.getKey(), v);
         }
         return out;
     }

@@ -9,6 +9,7 @@ import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.weft.contracts.Contracts;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
@@ -41,7 +42,8 @@ class SnapshotJsonTest {
     @MethodSource("fabrics")
     void roundTripRebuildsTheSamePlanAndTheSameEncodings(Fabric fabric) throws Exception {
         FabricPlan plan = Planner.plan(fabric, null);
-        Map<String, String> states = Map.of(fabric.links().get(0).id(), "down", fabric.links().get(1).id(), "drained");
+        Map<String, LinkState> states = Map.of(fabric.links().get(0).id(), LinkState.DOWN,
+                fabric.links().get(1).id(), LinkState.DRAINED);
         ObjectNode tree = SnapshotJson.toTree(plan, states, 7, Instant.parse("2026-01-02T03:04:05Z"));
 
         Set<ValidationMessage> errors = SNAPSHOT_SCHEMA.validate(tree);
@@ -53,8 +55,9 @@ class SnapshotJsonTest {
         JsonNode read = FabricJson.mapper().readTree(FabricJson.mapper().writeValueAsString(tree));
         FabricPlan rebuilt = SnapshotJson.planFromTree(read);
         assertThat(SnapshotJson.planTree(rebuilt)).isEqualTo(SnapshotJson.planTree(plan));
-        assertThat(SnapshotJson.linkStatesFromTree(read)).containsEntry(fabric.links().get(0).id(), "down")
-                .containsEntry(fabric.links().get(1).id(), "drained").hasSize(fabric.links().size());
+        assertThat(tree.get("linkStates").get(fabric.links().get(1).id()).asText()).isEqualTo("drained");
+        assertThat(SnapshotJson.linkStatesFromTree(read)).containsEntry(fabric.links().get(0).id(), LinkState.DOWN)
+                .containsEntry(fabric.links().get(1).id(), LinkState.DRAINED).hasSize(fabric.links().size());
         for (String s : plan.switches()) {
             assertThat(rebuilt.evTable(s, 1)).isEqualTo(plan.evTable(s, 1));
             assertThat(rebuilt.evTable(s, 2)).isEqualTo(plan.evTable(s, 2));
@@ -112,10 +115,12 @@ class SnapshotJsonTest {
     @Test
     void badSnapshotsAndLinkStatesAreRejectedNamingThePlace() throws Exception {
         FabricPlan plan = Planner.plan(TestFabrics.leafSpine(2, 2, 1, 1), null);
-        assertThatThrownBy(() -> SnapshotJson.toTree(plan, Map.of("nope", "up"), 1))
+        assertThatThrownBy(() -> SnapshotJson.toTree(plan, Map.of("nope", LinkState.UP), 1))
                 .hasMessage("linkStates: unknown link \"nope\"");
-        assertThatThrownBy(() -> SnapshotJson.toTree(plan, Map.of("leaf1-spine1", "flapping"), 1))
-                .hasMessage("linkStates.leaf1-spine1: \"flapping\" is not up, down or drained");
+        ObjectNode flapping = SnapshotJson.toTree(plan, Map.of(), 1);
+        ((ObjectNode) flapping.get("linkStates")).put("leaf1-spine1", "flapping");
+        assertThatThrownBy(() -> SnapshotJson.linkStatesFromTree(flapping))
+                .hasMessage("$.linkStates.leaf1-spine1: must be up, down or drained");
         ObjectNode tree = SnapshotJson.toTree(plan, Map.of(), 1);
         ((ObjectNode) tree.get("plan").get("switches").get(1)).put("nodeId", "two");
         assertThatThrownBy(() -> SnapshotJson.planFromTree(tree))

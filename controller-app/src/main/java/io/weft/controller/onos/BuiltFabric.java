@@ -1,5 +1,6 @@
 package io.weft.controller.onos;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import org.onosproject.net.DeviceId;
 
@@ -9,18 +10,15 @@ import java.util.Map;
 
 /**
  * What {@link OnosFabricBuilder} made of ONOS's view: the fabric, the state of each fabric link
- * ("up" or "down"), which fabric node each device became, and everything that was left out and why.
+ * (up or down), which fabric node each device became, and everything that was left out and why.
  */
 public final class BuiltFabric {
-    public static final String UP = "up";
-    public static final String DOWN = "down";
-
     private final Fabric fabric;
-    private final Map<String, String> linkStates;
+    private final Map<String, LinkState> linkStates;
     private final Map<DeviceId, String> nodeIds;
     private final List<String> problems;
 
-    BuiltFabric(Fabric fabric, Map<String, String> linkStates, Map<DeviceId, String> nodeIds, List<String> problems) {
+    BuiltFabric(Fabric fabric, Map<String, LinkState> linkStates, Map<DeviceId, String> nodeIds, List<String> problems) {
         this.fabric = fabric;
         this.linkStates = Collections.unmodifiableMap(linkStates);
         this.nodeIds = Collections.unmodifiableMap(nodeIds);
@@ -31,8 +29,8 @@ public final class BuiltFabric {
         return fabric;
     }
 
-    /** Fabric link id to "up" / "down", for the snapshot. */
-    public Map<String, String> linkStates() {
+    /** Fabric link id to up / down, for the snapshot. */
+    public Map<String, LinkState> linkStates() {
         return linkStates;
     }
 

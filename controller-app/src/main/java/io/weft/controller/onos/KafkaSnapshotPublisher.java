@@ -2,6 +2,7 @@ package io.weft.controller.onos;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.Topics;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,7 +37,7 @@ import java.util.function.Supplier;
  * The topic itself is created by the devstack or the operator (catalogue settings), not here.
  */
 public final class KafkaSnapshotPublisher implements SnapshotPublisher {
-    public static final String TOPIC = "weft.fabric";
+    public static final String TOPIC = Topics.FABRIC;
     /** Snapshots of large fabrics are several MB; the topic takes up to 16 MiB (topics.json). */
     static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
     private static final long TIMEOUT_MS = 10_000;

@@ -1,5 +1,6 @@
 package io.weft.controller.onos;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Endpoint;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
@@ -102,7 +103,7 @@ public final class OnosFabricBuilder {
                     .build());
         }
 
-        Map<String, String> linkStates = new LinkedHashMap<>();
+        Map<String, LinkState> linkStates = new LinkedHashMap<>();
         List<Link> links = new ArrayList<>();
         Map<Endpoint, String> usedPorts = new HashMap<>();
         for (Duplex d : pairLinks(nodeIds).values()) {
@@ -115,7 +116,7 @@ public final class OnosFabricBuilder {
             double capacityGbps = capacityGbps(d.low, d.high, defaultCapacityGbps);
             long latencyNs = d.latencyNs(defaultLatencyNs);
             links.add(new Link(id, a, b, capacityGbps, latencyNs));
-            linkStates.put(id, d.isUp() ? BuiltFabric.UP : BuiltFabric.DOWN);
+            linkStates.put(id, d.isUp() ? LinkState.UP : LinkState.DOWN);
         }
 
         if (app != null) {
@@ -135,7 +136,7 @@ public final class OnosFabricBuilder {
 
     private void addNics(WeftAppConfig app, Map<DeviceId, String> nodeIds, Set<String> usedIds,
                          Map<Endpoint, String> usedPorts, List<Node> nodes, List<Link> links,
-                         Map<String, String> linkStates, double defaultCapacityGbps, List<String> problems) {
+                         Map<String, LinkState> linkStates, double defaultCapacityGbps, List<String> problems) {
         for (NicAttachment nic : app.nics()) {
             String switchNode = nodeIds.get(nic.attach().deviceId());
             if (switchNode == null) {
@@ -170,7 +171,7 @@ public final class OnosFabricBuilder {
             // ONOS keeps no link for a NIC: its cable is up while the switch is available and the port enabled.
             Port port = deviceService.getPort(nic.attach());
             boolean up = deviceService.isAvailable(nic.attach().deviceId()) && (port == null || port.isEnabled());
-            linkStates.put(id, up ? BuiltFabric.UP : BuiltFabric.DOWN);
+            linkStates.put(id, up ? LinkState.UP : LinkState.DOWN);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.weft.controller.onos;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Node;
 import io.weft.plan.FabricPlan;
@@ -24,7 +25,7 @@ public final class PlanSummary {
         List<String> out = new ArrayList<>();
         FabricPlan plan = state.plan();
         Fabric f = plan.fabric();
-        long down = state.built().linkStates().values().stream().filter(s -> !BuiltFabric.UP.equals(s)).count();
+        long down = state.built().linkStates().values().stream().filter(s -> s != LinkState.UP).count();
         out.add(String.format(Locale.ROOT,
                 "fabric %s v%d, block %s, tenants %s, %d switches, %d NICs, %d links (%d down)",
                 f.id(), state.version(), plan.block(), String.join(",", plan.tenants()), plan.switches().size(),

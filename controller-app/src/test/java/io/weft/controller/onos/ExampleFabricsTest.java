@@ -1,5 +1,6 @@
 package io.weft.controller.onos;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.FabricValidator;
@@ -47,7 +48,7 @@ class ExampleFabricsTest {
         assertThat(f.id()).isEqualTo(original.id());
         assertThat(sortedNodes(f)).isEqualTo(sortedNodes(original));
         assertThat(cabling(f)).isEqualTo(cabling(original));
-        assertThat(built.linkStates().values()).containsOnly(BuiltFabric.UP);
+        assertThat(built.linkStates().values()).containsOnly(LinkState.UP);
 
         FabricPlan fromFile = Planner.plan(original, null);
         FabricPlan fromOnos = Planner.plan(f, null);

@@ -1,5 +1,6 @@
 package io.weft.controller.onos;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricValidator;
 import io.weft.fabric.Link;
@@ -38,7 +39,7 @@ class OnosFabricBuilderTest {
         assertThat(l.b().port()).isEqualTo("eth2");
         assertThat(l.capacityGbps()).isEqualTo(400.0);
         assertThat(l.latencyNs()).isEqualTo(500L);
-        assertThat(built.linkStates()).hasSize(6).containsValue(BuiltFabric.UP).doesNotContainValue(BuiltFabric.DOWN);
+        assertThat(built.linkStates()).hasSize(6).containsValue(LinkState.UP).doesNotContainValue(LinkState.DOWN);
         assertThat(built.nodeIds()).containsEntry(DeviceId.deviceId("device:spine2"), "spine2");
     }
 
@@ -79,8 +80,8 @@ class OnosFabricBuilderTest {
         BuiltFabric built = t.builder().build();
 
         assertThat(built.fabric().link("leaf1.eth1-spine1.eth1")).isNotNull();
-        assertThat(built.linkStates()).containsEntry("leaf1.eth1-spine1.eth1", BuiltFabric.DOWN)
-                .containsEntry("leaf1.eth2-spine2.eth1", BuiltFabric.UP);
+        assertThat(built.linkStates()).containsEntry("leaf1.eth1-spine1.eth1", LinkState.DOWN)
+                .containsEntry("leaf1.eth2-spine2.eth1", LinkState.UP);
     }
 
     @Test
@@ -88,7 +89,7 @@ class OnosFabricBuilderTest {
         t.links.remove("device:leaf2/2", "device:spine2/2");
         t.links.add("device:leaf2/2", "device:spine2/2", org.onosproject.net.Link.State.INACTIVE, null);
 
-        assertThat(t.builder().build().linkStates()).containsEntry("leaf2.eth2-spine2.eth2", BuiltFabric.DOWN);
+        assertThat(t.builder().build().linkStates()).containsEntry("leaf2.eth2-spine2.eth2", LinkState.DOWN);
     }
 
     @Test
@@ -232,8 +233,8 @@ class OnosFabricBuilderTest {
 
         BuiltFabric built = t.builder().build();
 
-        assertThat(built.linkStates()).containsEntry("nic1.eth0-leaf1.eth3", BuiltFabric.DOWN)
-                .containsEntry("nic2.eth0-leaf2.eth3", BuiltFabric.DOWN)
-                .containsEntry("leaf2.eth1-spine1.eth2", BuiltFabric.UP);
+        assertThat(built.linkStates()).containsEntry("nic1.eth0-leaf1.eth3", LinkState.DOWN)
+                .containsEntry("nic2.eth0-leaf2.eth3", LinkState.DOWN)
+                .containsEntry("leaf2.eth1-spine1.eth2", LinkState.UP);
     }
 }

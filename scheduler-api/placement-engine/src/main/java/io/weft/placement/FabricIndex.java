@@ -1,5 +1,6 @@
 package io.weft.placement;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;

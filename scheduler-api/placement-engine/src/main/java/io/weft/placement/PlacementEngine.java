@@ -1,5 +1,6 @@
 package io.weft.placement;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import java.util.ArrayList;
 import java.util.Arrays;

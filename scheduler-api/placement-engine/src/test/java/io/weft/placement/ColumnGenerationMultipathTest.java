@@ -3,6 +3,7 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.SlimFlyGenerator;
 import io.weft.plan.FabricPlan;

@@ -2,6 +2,7 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.lab.fabric.SlimFlyGenerator;

@@ -3,7 +3,6 @@ package io.weft.scheduler.fabric;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import io.weft.fabric.FabricJson;
@@ -76,7 +75,7 @@ class FabricController {
         }
         Map<String, String> states = new LinkedHashMap<>();
         view.fabric().links().forEach(l -> states.put(l.id(),
-                view.effective().get(l.id()).name().toLowerCase(Locale.ROOT)));
+                view.effective().get(l.id()).json()));
         return new FabricState(view.fabric().id(), view.version(),
                 json.readTree(FabricJson.toTree(view.fabric()).toString()),
                 json.readTree(SnapshotJson.planTree(view.plan()).toString()),

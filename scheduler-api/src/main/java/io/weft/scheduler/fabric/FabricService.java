@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +29,7 @@ import io.weft.scheduler.job.PathLedger.PathChange;
 import io.weft.placement.FabricIndex;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
-import io.weft.placement.LinkState;
+import io.weft.contracts.LinkState;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;
@@ -73,7 +72,7 @@ public class FabricService {
     private final ControllerClient controller;
 
     /** Link states as the controller published them; changed only inside a write (or a standby's follow). */
-    private Map<String, String> snapshotStates = Map.of();
+    private Map<String, LinkState> snapshotStates = Map.of();
     private long snapshotVersion = -1;
     /** The fabric the snapshot version belongs to: versions count per fabric, a new fabric starts again. */
     private String snapshotFabricId;
@@ -120,8 +119,8 @@ public class FabricService {
         }
         Fabric f = FabricJson.read(Path.of(props.file()));
         FabricPlan plan = Planner.plan(f, null);
-        Map<String, String> up = new LinkedHashMap<>();
-        f.links().forEach(l -> up.put(l.id(), "up"));
+        Map<String, LinkState> up = new LinkedHashMap<>();
+        f.links().forEach(l -> up.put(l.id(), LinkState.UP));
         install(plan, up, 0, "fabric file " + props.file());
     }
 
@@ -131,12 +130,12 @@ public class FabricService {
      */
     public void applySnapshot(JsonNode snapshot) throws PlanException {
         FabricPlan plan = SnapshotJson.planFromTree(snapshot);
-        Map<String, String> states = SnapshotJson.linkStatesFromTree(snapshot);
+        Map<String, LinkState> states = SnapshotJson.linkStatesFromTree(snapshot);
         long version = snapshot.path("version").asLong(0);
         install(plan, states, version, "snapshot v" + version + " of " + plan.fabric().id());
     }
 
-    void install(FabricPlan plan, Map<String, String> states, long version, String source) {
+    void install(FabricPlan plan, Map<String, LinkState> states, long version, String source) {
         placement.writeOrFollow("apply " + source, w -> {
             String fabricId = plan.fabric().id();
             if (version > 0 && fabricId.equals(snapshotFabricId) && version <= snapshotVersion) {
@@ -340,7 +339,7 @@ public class FabricService {
     private Map<String, LinkState> effective(Fabric fabric) {
         Map<String, LinkState> out = new HashMap<>();
         for (Link l : fabric.links()) {
-            out.put(l.id(), LinkState.valueOf(snapshotStates.getOrDefault(l.id(), "up").toUpperCase(Locale.ROOT)));
+            out.put(l.id(), snapshotStates.getOrDefault(l.id(), LinkState.UP));
         }
         return out;
     }

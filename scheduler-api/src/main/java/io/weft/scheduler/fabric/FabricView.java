@@ -2,9 +2,9 @@ package io.weft.scheduler.fabric;
 
 import java.util.Map;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.plan.FabricPlan;
-import io.weft.placement.LinkState;
 
 /**
  * The fabric the scheduler currently places on: topology, SID plan, link states as published by

@@ -7,9 +7,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import io.weft.contracts.LinkState;
 import io.weft.plan.FabricPlan;
 import io.weft.placement.FabricIndex;
-import io.weft.placement.LinkState;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlanFlowEncoder;

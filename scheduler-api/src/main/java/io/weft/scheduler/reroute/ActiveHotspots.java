@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.weft.contracts.DirectionKey;
+import io.weft.contracts.HotspotEvent;
 import io.weft.placement.FabricIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,15 +32,15 @@ final class ActiveHotspots {
     private final Set<String> unknown = new HashSet<>();
 
     void started(HotspotEvent ev, Instant received) {
-        active.putIfAbsent(ev.key(), new ActiveHotspot(ev, received));
+        active.putIfAbsent(ev.directionKey().toString(), new ActiveHotspot(ev, received));
     }
 
     void ended(HotspotEvent ev) {
-        active.remove(ev.key());
+        active.remove(ev.directionKey().toString());
     }
 
     void linkDown(String linkId) {
-        active.keySet().removeIf(k -> k.startsWith(linkId + ">"));
+        active.keySet().removeIf(k -> DirectionKey.parse(k).linkId().equals(linkId));
     }
 
     boolean isEmpty() {
@@ -60,7 +62,7 @@ final class ActiveHotspots {
                 continue;
             }
             hot.add(withTimes ? new HotArc(arc, s.linkId(), s.eventId(), s.detectedAt().toEpochMilli(),
-                    s.sample().getEpochSecond() * 1_000_000_000L + s.sample().getNano())
+                    s.sampleTimestampNs())
                     : new HotArc(arc, s.linkId(), s.eventId(), 0, 0));
             used.put(arc, budget.usedOn(e.getKey()));
             byId.put(s.eventId(), e.getValue());
@@ -78,7 +80,7 @@ final class ActiveHotspots {
                 }
             }
         }
-        warnUnknown(ev.key());
+        warnUnknown(ev.directionKey().toString());
         return -1;
     }
 

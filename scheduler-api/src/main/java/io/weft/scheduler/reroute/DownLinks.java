@@ -5,8 +5,8 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import io.weft.contracts.LinkState;
 import io.weft.placement.FabricIndex;
-import io.weft.placement.LinkState;
 
 /**
  * Links a link-down event reported down before the controller's snapshot says so. The loop acts on

@@ -8,8 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.contracts.HotspotEvent;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -26,7 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 final class HotspotFeed {
     private static final Logger LOG = LoggerFactory.getLogger(HotspotFeed.class);
-    private static final ObjectMapper JSON2 = new ObjectMapper();
 
     private final Consumer<String, String> consumer;
     private final String topic;
@@ -102,12 +100,9 @@ final class HotspotFeed {
             return null;
         }
         try {
-            JsonNode tree = JSON2.readTree(r.value());
-            return HotspotEvent.parse(tree);
+            return HotspotEvent.fromJson(r.value());
         } catch (IllegalArgumentException e) {
             LOG.warn("skipping {} record at offset {}: {}", r.topic(), r.offset(), e.getMessage());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            LOG.warn("skipping {} record at offset {}: not JSON", r.topic(), r.offset());
         }
         return null;
     }

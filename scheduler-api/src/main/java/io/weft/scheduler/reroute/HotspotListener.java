@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.weft.contracts.HotspotEvent;
 import io.weft.scheduler.config.KafkaProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;
@@ -178,18 +179,18 @@ public class HotspotListener implements SmartLifecycle {
             return;
         }
         switch (ev.kind()) {
-            case HotspotEvent.START -> {
+            case HOTSPOT_START -> {
                 t.active.started(ev, received);
                 hotspotPass(t, ev);
             }
-            case HotspotEvent.END -> t.active.ended(ev);
-            case HotspotEvent.LINK_DOWN -> {
+            case HOTSPOT_END -> t.active.ended(ev);
+            case LINK_DOWN -> {
                 t.active.linkDown(ev.linkId());
                 // Before any pass: from now on no pass may choose the link, whatever the index says.
                 t.downLinks.reported(ev.linkId());
                 linkDownPass(t, ev, received);
             }
-            case HotspotEvent.LINK_UP ->
+            case LINK_UP ->
                 // Passes may use the link again once the index does: the controller's next fabric
                 // snapshot brings it back into placement if the last one had it down.
                 t.downLinks.restored(ev.linkId());
@@ -226,7 +227,7 @@ public class HotspotListener implements SmartLifecycle {
             for (Move m : moves) {
                 ActiveHotspot a = hot.byEventId().get(m.cause().substring(Move.HOTSPOT.length()));
                 origin.put(m, a);
-                t.budget.spend(a.start().key(), m.flowId());
+                t.budget.spend(a.start().directionKey().toString(), m.flowId());
             }
             commit(w, engine, origin, trigger == null ? "interval" : "hotspot-start", downArcs, started, writing);
             return null;
@@ -311,7 +312,7 @@ public class HotspotListener implements SmartLifecycle {
         List<Map<String, Object>> chains = new java.util.ArrayList<>();
         for (ActiveHotspot a : new HashSet<>(moves.values())) {
             HotspotEvent s = a.start();
-            timings.record(s.sample(), s.detectedAt(), times.committed(), times.woken());
+            timings.record(s.sampledAt(), s.detectedAt(), times.committed(), times.woken());
             chains.add(times.chain(a, trigger));
         }
         try {

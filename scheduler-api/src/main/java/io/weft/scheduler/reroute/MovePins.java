@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.weft.contracts.HotspotEvent;
 import io.weft.scheduler.job.Changes;
 import io.weft.scheduler.job.PathLedger.PathChange;
 import io.weft.placement.PlacedFlow;
@@ -56,7 +57,7 @@ final class MovePins {
                 continue;
             }
             pinned.add(m);
-            long sampleToEventMs = LoopTimings.millis(cause.sample(), cause.detectedAt());
+            long sampleToEventMs = LoopTimings.millis(cause.sampledAt(), cause.detectedAt());
             long eventToDecisionMs = LoopTimings.millis(cause.detectedAt(), decided);
             String reason = m.cause() + " sample-to-event-ms=" + sampleToEventMs + " event-to-decision-ms="
                     + eventToDecisionMs;

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.weft.contracts.HotspotEvent;
+
 /**
  * When one pass reached each step, for the "loop-timings" event: the pass started on the loop thread,
  * got the single writer, decided, pinned the moves, committed, and the agents were woken. Any stamp
@@ -21,7 +23,7 @@ record PassTimes(Instant started, Instant writing, Instant decided, Instant pinn
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("eventId", s.eventId());
         c.put("linkId", s.linkId());
-        c.put("sampleToEventMs", LoopTimings.millis(s.sample(), s.detectedAt()));
+        c.put("sampleToEventMs", LoopTimings.millis(s.sampledAt(), s.detectedAt()));
         c.put("eventToReceivedMs", LoopTimings.millis(s.detectedAt(), cause.received()));
         c.put("eventToCommitMs", LoopTimings.millis(s.detectedAt(), committed));
         c.put("commitToWakeMs", LoopTimings.millis(committed, woken));

@@ -1,5 +1,6 @@
 package io.weft.scheduler.reroute;
 
+import io.weft.contracts.Topics;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -24,6 +25,6 @@ public record RerouteProperties(
         @DefaultValue("1") @Min(1) @Max(64) int k,
         @DefaultValue("1") @Min(1) @Max(1024) int t,
         @DefaultValue("500") @Min(10) @Max(600_000) long intervalMs,
-        @DefaultValue("weft.hotspots") @NotBlank String hotspotsTopic,
+        @DefaultValue(Topics.HOTSPOTS) @NotBlank String hotspotsTopic,
         @DefaultValue("weft-scheduler-reroute") @NotBlank String groupId) {
 }

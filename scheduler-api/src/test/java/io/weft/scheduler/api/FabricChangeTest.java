@@ -2,11 +2,13 @@ package io.weft.scheduler.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Properties;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 
+import io.weft.contracts.LinkState;
+import io.weft.contracts.Topics;
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.fabric.FabricJson;
 import io.weft.plan.FabricPlan;
@@ -108,13 +110,13 @@ class FabricChangeTest extends ApiTestSupport {
         // The controller's current snapshot, published again at the end so that its next versions apply.
         JsonNode current = get("/v1/fabric", OPERATOR).body();
         long currentVersion = current.get("version").asLong();
-        Map<String, String> currentStates = new LinkedHashMap<>();
-        current.get("linkStates").properties().forEach(e -> currentStates.put(e.getKey(), e.getValue().asString()));
+        Map<String, LinkState> currentStates = new LinkedHashMap<>();
+        current.get("linkStates").properties().forEach(e -> currentStates.put(e.getKey(), LinkState.fromJson(e.getKey(), e.getValue().asString())));
 
         // The controller replaces the fabric: a new id whose versions restart at 1, far below the
         // versions of the old one, with one link down so that the placement visibly changes.
-        Map<String, String> states = new LinkedHashMap<>();
-        plan.fabric().links().forEach(l -> states.put(l.id(), l.id().equals(down) ? "down" : "up"));
+        Map<String, LinkState> states = new LinkedHashMap<>();
+        plan.fabric().links().forEach(l -> states.put(l.id(), l.id().equals(down) ? LinkState.DOWN : LinkState.UP));
         send(newId, renamed(plan, states, 1, newId));
 
         JsonNode fabric = awaitFabric(newId);
@@ -130,8 +132,8 @@ class FabricChangeTest extends ApiTestSupport {
         // Within the new fabric versions still count: a stale v1 taking down the link the flow now
         // crosses is ignored (no move), and v2 after it is applied.
         String now = fabricLink(after.get("flows").get(0));
-        Map<String, String> staleStates = new LinkedHashMap<>(states);
-        staleStates.put(now, "down");
+        Map<String, LinkState> staleStates = new LinkedHashMap<>(states);
+        staleStates.put(now, LinkState.DOWN);
         send(newId, renamed(plan, staleStates, 1, newId));
         send(newId, renamed(plan, states, 2, newId));
         for (int i = 0; i < 200 && get("/v1/fabric", OPERATOR).body().get("version").asLong() != 2; i++) {
@@ -151,7 +153,7 @@ class FabricChangeTest extends ApiTestSupport {
     }
 
     /** A snapshot of the plan's fabric under another fabric id. */
-    private static String renamed(FabricPlan plan, Map<String, String> states, long version, String fabricId) {
+    private static String renamed(FabricPlan plan, Map<String, LinkState> states, long version, String fabricId) {
         com.fasterxml.jackson.databind.node.ObjectNode tree = SnapshotJson.toTree(plan, states, version);
         tree.put("fabricId", fabricId);
         ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("fabric")).put("id", fabricId);
@@ -193,7 +195,7 @@ class FabricChangeTest extends ApiTestSupport {
                 .putNull("utilisation").putNull("dropRate").putNull("ecnFraction").putNull("threshold").toString();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
-            producer.send(new ProducerRecord<>("weft.hotspots", linkId, event)).get();
+            producer.send(new ProducerRecord<>(Topics.HOTSPOTS, linkId, event)).get();
         }
     }
 
@@ -202,7 +204,7 @@ class FabricChangeTest extends ApiTestSupport {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
-            producer.send(new ProducerRecord<>("weft.fabric", key, value)).get();
+            producer.send(new ProducerRecord<>(Topics.FABRIC, key, value)).get();
         }
     }
 

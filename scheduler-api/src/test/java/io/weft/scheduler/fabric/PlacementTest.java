@@ -10,13 +10,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.plan.Planner;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
-import io.weft.placement.LinkState;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;

@@ -18,6 +18,8 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import io.weft.contracts.DirectionKey;
+import io.weft.contracts.HotspotEvent;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.fabric.Fabric;
@@ -121,16 +123,13 @@ final class LoopTestSupport {
     /** A hotspot event as the telemetry collector writes it; returns its eventId. */
     static String publish(KafkaProducer<String, String> producer, String kind, String linkId, String direction,
                           Instant sample, Instant detected) throws Exception {
-        String id = UUID.randomUUID().toString();
         long sampleNs = sample.getEpochSecond() * 1_000_000_000L + sample.getNano();
         boolean hot = kind.startsWith("hotspot");
-        String body = "{\"schemaVersion\":1,\"eventId\":\"" + id + "\",\"kind\":\"" + kind + "\",\"linkId\":\""
-                + linkId + "\",\"direction\":\"" + direction + "\",\"sampleTimestampNs\":" + sampleNs
-                + ",\"detectedAt\":\"" + detected + "\",\"utilisation\":" + (hot ? "0.97" : "null")
-                + ",\"dropRate\":" + (hot ? "0.01" : "null") + ",\"ecnFraction\":null,\"threshold\":"
-                + (hot ? "0.9" : "null") + "}";
-        producer.send(new ProducerRecord<>(HOTSPOTS, linkId, body)).get();
-        return id;
+        HotspotEvent e = new HotspotEvent(UUID.randomUUID().toString(), HotspotEvent.Kind.fromJson(kind), linkId,
+                direction, sampleNs, detected, hot ? 0.97 : Double.NaN, hot ? 0.01 : Double.NaN, Double.NaN,
+                hot ? 0.9 : Double.NaN);
+        producer.send(new ProducerRecord<>(HOTSPOTS, e.key(), e.toJson())).get();
+        return e.eventId();
     }
 
     record Reply(int status, JsonNode body, long answeredNanos) {
@@ -201,7 +200,7 @@ final class LoopTestSupport {
         JsonNode links = flow.get("links");
         JsonNode nodes = flow.get("nodes");
         for (int i = 0; i < links.size(); i++) {
-            out.add(links.get(i).asString() + ">" + nodes.get(i + 1).asString());
+            out.add(DirectionKey.text(links.get(i).asString(), nodes.get(i + 1).asString()));
         }
         return out;
     }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.weft.contracts.HotspotEvent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -19,10 +20,11 @@ class HotspotFeedTest {
     private static final String TOPIC = "weft.hotspots";
     private final TopicPartition p0 = new TopicPartition(TOPIC, 0);
 
+    /** The contract JSON of an event of {@code kind} (which need not be a kind the contract has). */
     static String event(String id, String kind) {
-        return "{\"eventId\":\"" + id + "\",\"kind\":\"" + kind + "\",\"linkId\":\"leaf1-spine1\","
-                + "\"direction\":\"spine1\",\"sampleTimestampNs\":1764212400000000000,"
-                + "\"detectedAt\":\"2026-11-27T03:00:00.005Z\"}";
+        Instant detected = Instant.parse("2026-11-27T03:00:00.005Z");
+        return HotspotEvents.of(id, HotspotEvents.START, "leaf1-spine1", "spine1", detected.minusMillis(5), detected)
+                .toJson().replace("\"" + HotspotEvents.START + "\"", "\"" + kind + "\"");
     }
 
     @Test
@@ -57,8 +59,8 @@ class HotspotFeedTest {
         assertThat(feed.isRunning()).isFalse();
         assertThat(consumer.closed()).isTrue();
         assertThat(got).extracting(HotspotEvent::eventId).containsExactly("h1", "h3");
-        assertThat(got.get(0).kind()).isEqualTo(HotspotEvent.START);
-        assertThat(got.get(0).key()).isEqualTo("leaf1-spine1>spine1");
+        assertThat(got.get(0).kind().json()).isEqualTo(HotspotEvents.START);
+        assertThat(got.get(0).directionKey().toString()).isEqualTo("leaf1-spine1>spine1");
         assertThat(when).allMatch(t -> !t.isBefore(before));
     }
 
@@ -66,7 +68,7 @@ class HotspotFeedTest {
     void decodeSkipsTombstonesAndBadRecords() {
         assertThat(HotspotFeed.decode(new ConsumerRecord<>(TOPIC, 0, 0, "k", null))).isNull();
         assertThat(HotspotFeed.decode(new ConsumerRecord<>(TOPIC, 0, 0, "k", "{}"))).isNull();
-        assertThat(HotspotFeed.decode(new ConsumerRecord<>(TOPIC, 0, 0, "k", event("h1", "hotspot-end"))).kind())
-                .isEqualTo(HotspotEvent.END);
+        assertThat(HotspotFeed.decode(new ConsumerRecord<>(TOPIC, 0, 0, "k", event("h1", "hotspot-end"))).kind().json())
+                .isEqualTo(HotspotEvents.END);
     }
 }

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.placement.FabricIndex;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
-import io.weft.placement.LinkState;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import org.junit.jupiter.api.BeforeEach;

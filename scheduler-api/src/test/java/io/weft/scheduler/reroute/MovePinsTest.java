@@ -35,7 +35,7 @@ class MovePinsTest {
             PlacementConfig.DEFAULTS);
     private final FabricIndex ix = engine.index();
     private final Instant decided = Instant.parse("2026-11-27T03:00:00.100Z");
-    private final ActiveHotspot cause = new ActiveHotspot(ActiveHotspotsTest.event("h1", HotspotEvent.START,
+    private final ActiveHotspot cause = new ActiveHotspot(ActiveHotspotsTest.event("h1", HotspotEvents.START,
             "leaf1-spine1", "spine1"), decided.minusMillis(50));
 
     private int[] viaSpine(int spine) {

@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.Map;
 
+import io.weft.contracts.HotspotEvent;
 import org.junit.jupiter.api.Test;
 
 class PassTimesTest {
     private final Instant t0 = Instant.parse("2026-11-27T03:00:00Z");
-    private final HotspotEvent ev = new HotspotEvent("h1", HotspotEvent.START, "leaf1-spine1", "spine1",
+    private final HotspotEvent ev = HotspotEvents.of("h1", HotspotEvents.START, "leaf1-spine1", "spine1",
             t0.minusMillis(7), t0);
     private final ActiveHotspot cause = new ActiveHotspot(ev, t0.plusMillis(3));
 

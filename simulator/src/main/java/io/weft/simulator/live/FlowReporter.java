@@ -6,14 +6,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.FlowReport;
 import io.weft.simulator.Routing;
 
 /**
@@ -23,7 +22,6 @@ import io.weft.simulator.Routing;
  * no RTT. Fire and forget: a refused report is counted and the first one printed.
  */
 final class FlowReporter {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI scheduler;
@@ -38,35 +36,22 @@ final class FlowReporter {
     /** One report per NIC that has flows. */
     void report(List<LiveFabric.FlowSample> samples) {
         Instant now = Instant.now();
-        String ts = Long.toString(now.getEpochSecond() * 1_000_000_000L + now.getNano());
-        Map<String, ArrayNode> byNic = new LinkedHashMap<>();
+        long ts = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        Map<String, List<FlowReport.Flow>> byNic = new LinkedHashMap<>();
         for (LiveFabric.FlowSample s : samples) {
             LiveFabric.LiveFlow f = s.flow();
-            ObjectNode o = byNic.computeIfAbsent(f.srcNic(), k -> JSON.createArrayNode()).addObject();
-            o.put("flowId", f.id());
-            if (f.jobId() != null) {
-                o.put("jobId", f.jobId());
-            }
-            o.put("dstNic", f.dstNic());
-            if (f.routing().mode() == Routing.Mode.SRV6) {
-                o.put("carrier", f.routing().carriers().get(0));
-            } else {
-                o.put("ev", f.routing().ev());
-            }
-            o.put("bytes", Long.toString(s.bytes()));
-            o.put("rateGbps", s.rateGbps());
-            o.put("ecnMarked", "0");
-            o.put("cnpCount", "0");
-            o.put("drops", Long.toString(s.drops()));
+            boolean srv6 = f.routing().mode() == Routing.Mode.SRV6;
+            byNic.computeIfAbsent(f.srcNic(), k -> new ArrayList<>()).add(new FlowReport.Flow(f.id(), f.jobId(),
+                    f.dstNic(), srv6 ? null : f.routing().ev(), srv6 ? f.routing().carriers().get(0) : null,
+                    s.bytes(), s.rateGbps(), 0, 0, Double.NaN, s.drops()));
         }
         byNic.forEach((nic, flows) -> {
-            ObjectNode body = JSON.createObjectNode().put("schemaVersion", 1).put("nic", nic).put("timestampNs", ts);
-            body.set("flows", flows);
+            FlowReport body = new FlowReport(nic, ts, flows, List.of());
             HttpRequest req = HttpRequest.newBuilder(scheduler.resolve("/v1/agents/" + nic + "/reports"))
                     .timeout(Duration.ofSeconds(10))
                     .header("Authorization", "Bearer " + token)
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toJson())).build();
             http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
                 if (e != null || r.statusCode() / 100 != 2) {
                     if (refused.getAndIncrement() == 0) {

@@ -8,8 +8,8 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Consumer;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.contracts.HotspotEvent;
+import io.weft.contracts.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,11 +23,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * consumer group), so the incident can say when the collector saw the fault it injected.
  */
 final class HotspotWatcher implements Runnable, AutoCloseable {
-    static final String TOPIC = "weft.hotspots";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final String TOPIC = Topics.HOTSPOTS;
 
     /** One hotspot event and when this process read it. */
-    record Seen(String kind, String linkId, String direction, Instant detectedAt, Instant receivedAt) {
+    record Seen(HotspotEvent event, Instant receivedAt) {
     }
 
     private final KafkaConsumer<String, String> consumer;
@@ -56,12 +55,10 @@ final class HotspotWatcher implements Runnable, AutoCloseable {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                     Instant received = Instant.now();
                     try {
-                        JsonNode e = JSON.readTree(r.value());
-                        onEvent.accept(new Seen(e.path("kind").asText(), e.path("linkId").asText(),
-                                e.path("direction").asText(), Instant.parse(e.path("detectedAt").asText()), received));
-                    } catch (Exception bad) {
+                        onEvent.accept(new Seen(HotspotEvent.fromJson(r.value()), received));
+                    } catch (IllegalArgumentException bad) {
                         System.err.println("live: unreadable " + TOPIC + " record at offset " + r.offset() + ": "
-                                + bad);
+                                + bad.getMessage());
                     }
                 }
             }

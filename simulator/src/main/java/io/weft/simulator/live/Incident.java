@@ -20,6 +20,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.DirectionKey;
+import io.weft.contracts.HotspotEvent;
 import io.weft.fabric.Link;
 import io.weft.fabric.Role;
 import io.weft.plan.FabricPlan;
@@ -101,9 +103,10 @@ final class Incident implements Runnable {
         }
         Instant f = faultAt;
         if (f != null) {
-            say(String.format(Locale.ROOT, "  collector: %s %s>%s read +%d ms after the fault (detected +%d ms)",
-                    s.kind(), s.linkId(), s.direction(), Duration.between(f, s.receivedAt()).toMillis(),
-                    Duration.between(f, s.detectedAt()).toMillis()));
+            HotspotEvent e = s.event();
+            say(String.format(Locale.ROOT, "  collector: %s %s read +%d ms after the fault (detected +%d ms)",
+                    e.kind().json(), e.directionKey(), Duration.between(f, s.receivedAt()).toMillis(),
+                    Duration.between(f, e.detectedAt()).toMillis()));
         }
     }
 
@@ -203,18 +206,19 @@ final class Incident implements Runnable {
         Set<String> expected = new TreeSet<>();
         String target;
         Runnable inject;
-        String kind;
+        HotspotEvent.Kind kind;
         if (step.action() == IncidentScript.Action.DEGRADE) {
             String arc = step.link().equals(IncidentScript.AUTO) ? autoArc()
-                    : step.link() + ">" + (step.from() == null ? farEnd(step.link()) : other(step.link(), step.from()));
+                    : DirectionKey.text(step.link(),
+                            step.from() == null ? farEnd(step.link()) : other(step.link(), step.from()));
             if (arc == null) {
                 say("degrade: no switch link direction carries exactly one flow that has a free path around it;"
                         + " step skipped");
                 return;
             }
-            int gt = arc.indexOf('>');
-            String linkId = arc.substring(0, gt);
-            String to = arc.substring(gt + 1);
+            DirectionKey direction = DirectionKey.parse(arc);
+            String linkId = direction.linkId();
+            String to = direction.toNode();
             String from = other(linkId, to);
             Link l = fabric.plan().fabric().link(linkId);
             expected.addAll(fabric.flowsOnArc(arc));
@@ -222,7 +226,7 @@ final class Incident implements Runnable {
             // Other traffic leaving room for half the flow: the flow slows down and the link runs full.
             double gbps = step.gbps() != null ? step.gbps() : Math.max(0, l.capacityGbps() - demand / 2);
             target = arc;
-            kind = "hotspot-start";
+            kind = HotspotEvent.Kind.HOTSPOT_START;
             say(String.format(Locale.ROOT, "degrade %s (%s -> %s): %.0f Gbit/s of traffic Weft does not place; "
                     + "announced: %s move%s", linkId, from, to, gbps, describe(expected),
                     expected.size() == 1 ? "s" : ""));
@@ -235,7 +239,7 @@ final class Incident implements Runnable {
             }
             expected.addAll(fabric.flowsOnLink(linkId));
             target = linkId;
-            kind = "link-down";
+            kind = HotspotEvent.Kind.LINK_DOWN;
             say("fail " + linkId + " (both ports oper-status DOWN); announced: " + describe(expected)
                     + " move" + (expected.size() == 1 ? "s" : "") + " in one pass");
             inject = () -> fabric.fail(linkId);
@@ -294,9 +298,10 @@ final class Incident implements Runnable {
                 moved.add(m.flowId());
             }
             for (HotspotWatcher.Seen s : hotspots.subList(firstHotspot, hotspots.size())) {
+                HotspotEvent e = s.event();
                 boolean ours = step.action() == IncidentScript.Action.DEGRADE
-                        ? (s.linkId() + ">" + s.direction()).equals(target) : s.linkId().equals(target);
-                if (ours && s.kind().equals(kind)) {
+                        ? e.directionKey().toString().equals(target) : e.linkId().equals(target);
+                if (ours && e.kind() == kind) {
                     hotspotMs = Duration.between(t0, s.receivedAt()).toMillis();
                     break;
                 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import io.weft.contracts.DirectionKey;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Endpoint;
 import io.weft.fabric.Link;
@@ -196,7 +197,7 @@ final class LiveFabric {
         if (!(gbps >= 0) || Double.isInfinite(gbps)) {
             throw new IllegalArgumentException("gbps: " + gbps + " is not a finite load >= 0");
         }
-        background.put(linkId + ">" + fromNode, gbps);
+        background.put(key(linkId, fromNode), gbps);
         rebuild();
     }
 
@@ -243,7 +244,7 @@ final class LiveFabric {
         List<String> out = new ArrayList<>();
         for (String id : flows.keySet()) {
             for (String k : arcKeys(id)) {
-                if (k.startsWith(linkId + ">")) {
+                if (DirectionKey.parse(k).linkId().equals(linkId)) {
                     out.add(id);
                     break;
                 }
@@ -421,9 +422,10 @@ final class LiveFabric {
     }
 
     static String key(Arc arc) {
-        return arc.link().id() + ">" + arc.to();
+        return arc.key();
     }
 
+    /** Background load is keyed by the sending end: {@code linkId>fromNode}, not a direction key. */
     private static String key(String linkId, String fromNode) {
         return linkId + ">" + fromNode;
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.weft.contracts.Topics;
 import io.weft.fabric.Role;
 import io.weft.plan.FabricPlan;
 import io.weft.simulator.scenario.IncidentScript;
@@ -39,7 +40,7 @@ import picocli.CommandLine.ParameterException;
  * an incident ({@link Incident}). Stops cleanly on SIGTERM / SIGINT.
  */
 public final class LiveMain implements AutoCloseable {
-    static final String INTERFACES_TOPIC = "weft.telemetry.interfaces";
+    static final String INTERFACES_TOPIC = Topics.TELEMETRY_INTERFACES;
 
     /** Command-line options; tokens may also come from the environment. */
     record Options(String kafka, URI scheduler, String agentToken, String schedulerToken, String fabricId,

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.contracts.Topics;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PlanException;
 import io.weft.plan.SnapshotJson;
@@ -25,7 +26,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * same reader the controller writes with). The first fabric seen is followed unless one is named.
  */
 final class SnapshotFollower implements Runnable, AutoCloseable {
-    static final String TOPIC = "weft.fabric";
+    static final String TOPIC = Topics.FABRIC;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KafkaConsumer<String, String> consumer;

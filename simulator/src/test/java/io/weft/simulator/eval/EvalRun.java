@@ -1,5 +1,6 @@
 package io.weft.simulator.eval;
 
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.lab.fabric.DragonflyGenerator;
@@ -13,7 +14,6 @@ import io.weft.placement.FabricIndex;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.JobSpec;
-import io.weft.placement.LinkState;
 import io.weft.placement.Patterns;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementConfig;

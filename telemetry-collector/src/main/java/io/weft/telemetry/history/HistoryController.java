@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import io.weft.contracts.HotspotEvent;
 import io.weft.telemetry.config.HistoryProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -35,7 +36,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class HistoryController {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
-    private static final Set<String> KINDS = Set.of("hotspot-start", "hotspot-end", "link-down", "link-up");
 
     private final HistoryRepository repository;
     private final HistoryProperties history;
@@ -72,8 +72,12 @@ class HistoryController {
         if (linkId != null) {
             id("linkId", linkId);
         }
-        if (kind != null && !KINDS.contains(kind)) {
-            throw new BadParameter("kind", "must be one of hotspot-start, hotspot-end, link-down, link-up");
+        if (kind != null) {
+            try {
+                HotspotEvent.Kind.fromJson(kind);
+            } catch (IllegalArgumentException e) {
+                throw new BadParameter("kind", "must be one of hotspot-start, hotspot-end, link-down, link-up");
+            }
         }
         Window w = window(from, to, Duration.ofHours(24));
         Map<String, Object> out = new LinkedHashMap<>();

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.ContractException;
+import io.weft.contracts.FlowReport;
 import io.weft.telemetry.DeadLetter;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -19,7 +21,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * weft.telemetry.flows: validates NIC flow reports ({@link FlowReportCheck}), counts reports and
+ * weft.telemetry.flows: validates NIC flow reports ({@link FlowReport}, strictly), counts reports and
  * flows, and keeps the per-flow view ({@link FlowView}) of every NIC in a store: a report lists every
  * flow of its NIC, so it replaces the NIC's flows (flows it no longer lists are removed). A report
  * older than the one held for its NIC is ignored. An invalid report goes to the dead-letter topic as
@@ -52,10 +54,12 @@ final class FlowReportProcessor implements Processor<String, byte[], String, Dea
         String text = record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8);
         try {
             JsonNode report = Json.MAPPER.readTree(text);
-            counters.add("flows.flows", FlowReportCheck.check(report));
+            counters.add("flows.flows", FlowReport.fromTree(report).flows().size());
             remember(report);
         } catch (Exception e) {
-            String detail = e instanceof IllegalArgumentException ? e.getMessage() : "record is not JSON";
+            // Details name the field JSON-path style, as the collector's other dead letters do.
+            String detail = e instanceof ContractException c ? (c.field().equals("$") ? "" : "$.") + c.getMessage()
+                    : e instanceof IllegalArgumentException ? e.getMessage() : "record is not JSON";
             counters.problem("deadletter." + INVALID, detail);
             RecordMetadata m = context.recordMetadata().orElse(null);
             context.forward(record.withValue(new DeadLetter(m == null ? "unknown" : m.topic(),

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.DirectionKey;
 import io.weft.fabric.Endpoint;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
@@ -76,7 +77,7 @@ public final class InterfaceDirectionIndex {
                 if (measuring.port() == null || measuring.port().isEmpty()) {
                     continue;
                 }
-                MeasuredArc arc = new MeasuredArc(fabric.id(), l.id(), to.node(), l.id() + ">" + to.node(),
+                MeasuredArc arc = new MeasuredArc(fabric.id(), l.id(), to.node(), DirectionKey.text(l.id(), to.node()),
                         nicSends ? MeasuredArc.Side.RECEIVER : MeasuredArc.Side.SENDER, l.capacityGbps());
                 arcs++;
                 Node node = fabric.node(measuring.node());

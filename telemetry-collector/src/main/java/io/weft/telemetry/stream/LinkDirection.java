@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.weft.contracts.HotspotEvent;
+import io.weft.contracts.LinkLoad;
+import io.weft.contracts.TopicValue;
 import io.weft.telemetry.Counter;
 import io.weft.telemetry.CounterRate;
 import io.weft.telemetry.InterfaceSample;
@@ -89,7 +92,7 @@ public final class LinkDirection {
      * decision).
      */
     public void apply(InterfaceSample s, MeasuredArc arc, DetectionProperties p, Ids ids, Instant now,
-                      List<Emitted> out) {
+                      List<TopicValue> out) {
         if (arc.capacityGbps() != capacityGbps) {
             // The fabric changed the link's capacity: keep the baseline, judge wraps by the new line rate.
             capacityGbps = arc.capacityGbps();
@@ -139,7 +142,7 @@ public final class LinkDirection {
     }
 
     private void frozen(boolean still, long previousNs, double previousEwma, MeasuredArc arc, long sampleNs,
-                        DetectionProperties p, Ids ids, Instant now, List<Emitted> out) {
+                        DetectionProperties p, Ids ids, Instant now, List<TopicValue> out) {
         if (!still) {
             frozenSinceNs = -1;
             if (down == DownCause.FROZEN) {
@@ -160,7 +163,7 @@ public final class LinkDirection {
     }
 
     private void hysteresis(MeasuredArc arc, long sampleNs, DetectionProperties p, Ids ids, Instant now,
-                            List<Emitted> out) {
+                            List<TopicValue> out) {
         if (!hot) {
             if (ewma > p.highUtilisation()) {
                 samplesAbove++;
@@ -180,7 +183,7 @@ public final class LinkDirection {
     }
 
     private void dropRule(MeasuredArc arc, long sampleNs, DetectionProperties p, Ids ids, Instant now,
-                          List<Emitted> out) {
+                          List<TopicValue> out) {
         if (!p.dropRuleOn() || hot) {
             return;
         }

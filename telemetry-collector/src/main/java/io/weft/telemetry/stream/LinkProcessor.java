@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.weft.contracts.LinkLoad;
+import io.weft.contracts.TopicValue;
 import io.weft.telemetry.InterfaceSample;
 import io.weft.telemetry.Samples;
 import io.weft.telemetry.config.DetectionProperties;
@@ -42,7 +44,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (see {@link InterfaceDirectionIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
  * (one task) owns every direction it sees.
  */
-final class LinkProcessor implements Processor<String, Samples, String, Emitted> {
+final class LinkProcessor implements Processor<String, Samples, String, TopicValue> {
     static final Duration SAVE_INTERVAL = Duration.ofSeconds(1);
 
     private final String fabricStoreName;
@@ -53,12 +55,12 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
     private final LinkDirection.Ids ids;
     private final Duration loadInterval;
     private final long loadIntervalNs;
-    private final List<Emitted> out = new ArrayList<>();
+    private final List<TopicValue> out = new ArrayList<>();
     /** Live state by arc key; one hash lookup per sample finds the direction and its bookkeeping. */
     private final Map<String, Slot> live = new HashMap<>();
     private final List<Slot> dirty = new ArrayList<>();
     private final List<Slot> waiting = new ArrayList<>();
-    private ProcessorContext<String, Emitted> context;
+    private ProcessorContext<String, TopicValue> context;
     private InterfaceDirectionIndexStore fabric;
     private KeyValueStore<String, LinkDirection> state;
 
@@ -75,7 +77,7 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
     }
 
     @Override
-    public void init(ProcessorContext<String, Emitted> context) {
+    public void init(ProcessorContext<String, TopicValue> context) {
         this.context = context;
         this.fabric = context.getStateStore(fabricStoreName);
         this.state = context.getStateStore(stateStoreName);
@@ -176,7 +178,7 @@ final class LinkProcessor implements Processor<String, Samples, String, Emitted>
                 slot.dirty = true;
                 dirty.add(slot);
             }
-            for (Emitted e : out) {
+            for (TopicValue e : out) {
                 if (e instanceof LinkLoad load) {
                     if (loadIntervalNs == 0) {
                         // arcKey is the load's key (linkId>toNode), already built: no concatenation per load.

@@ -3,6 +3,8 @@ package io.weft.telemetry.stream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
+import io.weft.contracts.TopicValue;
+import io.weft.contracts.Topics;
 import io.weft.telemetry.DeadLetter;
 import io.weft.telemetry.config.TelemetryKafkaProperties;
 import org.apache.kafka.common.serialization.Serde;
@@ -20,8 +22,8 @@ public record TelemetryTopics(String fabric, String interfaces, String flows, St
                               String deadletter) {
 
     /** The catalogue's names (contracts/topics.json). */
-    public static final TelemetryTopics DEFAULT = new TelemetryTopics("weft.fabric", "weft.telemetry.interfaces",
-            "weft.telemetry.flows", "weft.hotspots", "weft.links.load", "weft.telemetry.deadletter");
+    public static final TelemetryTopics DEFAULT = new TelemetryTopics(Topics.FABRIC, Topics.TELEMETRY_INTERFACES,
+            Topics.TELEMETRY_FLOWS, Topics.HOTSPOTS, Topics.LINKS_LOAD, Topics.TELEMETRY_DEADLETTER);
 
     public TelemetryTopics {
         Objects.requireNonNull(fabric, "fabric");
@@ -40,7 +42,7 @@ public record TelemetryTopics(String fabric, String interfaces, String flows, St
     /** Raw input records: string key, bytes value. */
     static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
 
-    static final Produced<String, Emitted> EMITTED = Produced.with(Serdes.String(), writeOnly(
+    static final Produced<String, TopicValue> EMITTED = Produced.with(Serdes.String(), writeOnly(
             (topic, e) -> e == null ? null : e.toJsonBytes()));
 
     static final Produced<String, DeadLetter> DEAD_LETTERS = Produced.with(Serdes.String(), writeOnly(

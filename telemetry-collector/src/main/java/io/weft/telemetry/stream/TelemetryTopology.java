@@ -3,6 +3,7 @@ package io.weft.telemetry.stream;
 import java.time.Clock;
 import java.time.Duration;
 
+import io.weft.contracts.LinkLoad;
 import io.weft.telemetry.DeadLetter;
 import io.weft.telemetry.Samples;
 import io.weft.telemetry.Parsed;

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.LinkLoad;
+import io.weft.contracts.TopicValue;
 import io.weft.fabric.Endpoint;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
@@ -31,10 +33,8 @@ import io.weft.telemetry.GnmicEventParser;
 import io.weft.telemetry.InterfaceSample;
 import io.weft.telemetry.TelemetryFormatException;
 import io.weft.telemetry.config.DetectionProperties;
-import io.weft.telemetry.stream.Emitted;
 import io.weft.telemetry.stream.InterfaceDirectionIndex;
 import io.weft.telemetry.stream.LinkDirection;
-import io.weft.telemetry.stream.LinkLoad;
 import io.weft.telemetry.stream.MeasuredArc;
 import io.weft.telemetry.stream.TelemetryCounters;
 import io.weft.telemetry.stream.TelemetryTopics;
@@ -251,7 +251,7 @@ public final class LoopBench {
         Map<String, LinkDirection> state = new HashMap<>();
         Map<String, LinkLoad> waiting = new HashMap<>(); // arc key -> latest load of its current bucket
         long intervalNs = LOAD_INTERVAL.toNanos();
-        List<Emitted> out = new ArrayList<>();
+        List<TopicValue> out = new ArrayList<>();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long warmup = Math.min(events / 5, 200_000);
         long sent = 0;
@@ -270,7 +270,7 @@ public final class LoopBench {
                             LinkDirection d = state.computeIfAbsent(arc.arcKey(), k -> LinkDirection.fresh(arc.capacityGbps()));
                             out.clear();
                             d.apply(s, arc, DetectionProperties.DEFAULTS, () -> "id", now, out);
-                            for (Emitted e : out) {
+                            for (TopicValue e : out) {
                                 if (e instanceof LinkLoad load) {
                                     LinkLoad before = waiting.put(arc.arcKey(), load);
                                     if (before != null && before.timestampNs() / intervalNs != load.timestampNs() / intervalNs) {

@@ -64,8 +64,9 @@ class DeadLetterTopologyTest {
         t.flows.pipeInput("nic1", good.replace("\"bytes\":\"100\"", "\"bytes\":100").getBytes(StandardCharsets.UTF_8));
         List<JsonNode> dead = t.deadLetters();
         assertThat(dead).extracting(d -> d.get("error").asText() + " " + d.get("detail").asText())
-                .containsExactly("flow-report-invalid $.flows[0].ev: must be an integer in 0..65535",
-                        "flow-report-invalid $.flows[0].bytes: required, a uint64 as a decimal string");
+                .containsExactly("flow-report-invalid $.flows[0].ev: must be an integer in 0..65535 (got 70000)",
+                        "flow-report-invalid $.flows[0].bytes: must be an unsigned 64-bit integer as a decimal string"
+                                + " (got 100)");
         assertThat(Schemas.errors("schemas/deadletter.schema.json", dead.get(0))).isEmpty();
         assertThat(t.counters.get("flows.reports")).isEqualTo(3);
         assertThat(t.counters.get("flows.flows")).isEqualTo(1);

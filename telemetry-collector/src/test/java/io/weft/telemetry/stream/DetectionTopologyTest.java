@@ -3,6 +3,7 @@ package io.weft.telemetry.stream;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.DirectionKey;
 import io.weft.telemetry.config.DetectionProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -132,7 +133,8 @@ class DetectionTopologyTest {
         start(RAW);
         t.send("leaf1", event("leaf1", "eth3", 1_000_000_000L)
                 .replace("\"values\":{", "\"values\":{\"/interfaces/interface/state/oper-status\":\"DOWN\""));
-        assertThat(t.hotspotEvents()).extracting(e -> e.get("linkId").asText() + ">" + e.get("direction").asText())
+        assertThat(t.hotspotEvents())
+                .extracting(e -> DirectionKey.text(e.get("linkId").asText(), e.get("direction").asText()))
                 .containsExactlyInAnyOrder("nic1-leaf1>leaf1", "nic1-leaf1>nic1");
     }
 

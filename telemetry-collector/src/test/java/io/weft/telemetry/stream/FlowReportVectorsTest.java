@@ -2,37 +2,48 @@ package io.weft.telemetry.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.contracts.Contracts;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import io.weft.telemetry.config.DetectionProperties;
+import org.junit.jupiter.api.Test;
 
 /**
- * The valid cases of contracts/vectors/flow-reports.json, which the nic-agent writes and scheduler-api
- * accepts, pass the collector's consumer check too: a field the contract allows (e.g. the agent's
- * {@code rejected} entries) must never send a report to the dead-letter topic.
+ * contracts/vectors/flow-reports.json through the collector's topology: every valid report (which
+ * the nic-agent writes and scheduler-api accepts) is counted and never dead-lettered, even with fields
+ * the collector does not read (the agent's {@code rejected} entries); every invalid one is
+ * dead-lettered naming the vector's field.
  */
 class FlowReportVectorsTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    @TestFactory
-    Stream<DynamicTest> everyValidReportPasses() throws Exception {
+    @Test
+    void validReportsAreCountedAndInvalidOnesDeadLetteredAtTheirField() throws Exception {
         JsonNode vectors = MAPPER.readTree(Contracts.read("vectors/flow-reports.json"));
-        List<DynamicTest> tests = new ArrayList<>();
-        for (JsonNode c : vectors.get("cases")) {
-            if (c.path("valid").asBoolean()) {
-                JsonNode report = c.get("report");
-                tests.add(DynamicTest.dynamicTest(c.get("name").asText(),
-                        () -> assertThat(FlowReportCheck.check(report)).isEqualTo(report.get("flows").size())));
+        List<String> wanted = new ArrayList<>();
+        int valid = 0;
+        try (TopologyFixture t = new TopologyFixture(DetectionProperties.DEFAULTS)) {
+            for (JsonNode c : vectors.get("cases")) {
+                t.flows.pipeInput("nic1", c.get("report").toString().getBytes(StandardCharsets.UTF_8));
+                if (c.get("valid").asBoolean()) {
+                    valid++;
+                } else {
+                    wanted.add("$." + c.get("field").asText() + ": ");
+                }
             }
+            List<JsonNode> dead = t.deadLetters();
+            assertThat(dead).hasSize(wanted.size());
+            for (int i = 0; i < dead.size(); i++) {
+                assertThat(dead.get(i).get("detail").asText()).startsWith(wanted.get(i));
+            }
+            assertThat(t.counters.get("flows.reports")).isEqualTo(vectors.get("cases").size());
         }
-        assertThat(tests).isNotEmpty();
+        assertThat(valid).isGreaterThan(0);
+        assertThat(wanted).isNotEmpty();
         assertThat(vectors.get("cases").toString()).contains("\"rejected\"");
-        return tests.stream();
     }
 }

@@ -20,6 +20,7 @@ import io.weft.auth.Caller;
 import io.weft.auth.ReadAccess;
 import io.weft.auth.Scope;
 import io.weft.auth.TokenStore;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.FabricJson;
 
 /**
@@ -181,13 +182,13 @@ final class FabricHttpServer implements AutoCloseable {
             return;
         }
         String state = body == null ? "" : body.path("state").asText("");
-        if (!state.equals("drained") && !state.equals("up")) {
+        if (!state.equals(LinkState.DRAINED.json()) && !state.equals(LinkState.UP.json())) {
             send(exchange, 400, error("state: must be \"drained\" or \"up\" (down is what telemetry reports)"));
             return;
         }
         SnapshotKeeper.DrainResult r;
         try {
-            r = controller.setDrained(linkId, state.equals("drained"));
+            r = controller.setDrained(linkId, state.equals(LinkState.DRAINED.json()));
         } catch (IllegalArgumentException e) {
             send(exchange, 404, error(e.getMessage()));
             return;

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.contracts.Contracts;
+import io.weft.contracts.Topics;
 import io.weft.fabric.FabricJson;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -32,7 +33,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Snapshots on the compacted topic {@value #TOPIC}, keyed by fabric id (contracts/topics.md). */
 final class KafkaSnapshotSink implements SnapshotSink {
-    static final String TOPIC = "weft.fabric";
+    static final String TOPIC = Topics.FABRIC;
     /** Snapshots of large fabrics are several MB; the topic takes up to 16 MiB (topics.json). */
     static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
     private static final long TIMEOUT_MS = 15_000;

@@ -1,13 +1,12 @@
 package io.weft.controller.standalone;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.function.Consumer;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.weft.fabric.FabricJson;
+import io.weft.contracts.HotspotEvent;
+import io.weft.contracts.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,7 +21,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * stopped; the link states themselves are restored from the last snapshot.
  */
 final class LinkEventListener implements AutoCloseable {
-    static final String TOPIC = "weft.hotspots";
+    static final String TOPIC = Topics.HOTSPOTS;
     static final String GROUP_PREFIX = "weft-controller-standalone.";
 
     private final KafkaConsumer<String, String> consumer;
@@ -67,26 +66,27 @@ final class LinkEventListener implements AutoCloseable {
         }
     }
 
-    /** One event; a malformed one is reported with its offset and skipped (it cannot become valid later). */
+    /**
+     * One event, read strictly; a malformed one is reported with its offset and the field at fault, and
+     * skipped (it cannot become valid later).
+     */
     void handle(ConsumerRecord<String, String> r) {
+        HotspotEvent event;
         try {
-            handle(r.value() == null ? null : FabricJson.mapper().readTree(r.value()));
-        } catch (IllegalArgumentException | IOException e) {
+            event = HotspotEvent.fromJson(r.value());
+        } catch (IllegalArgumentException e) {
             problem.accept(TOPIC + " offset " + r.offset() + ": skipped: " + e.getMessage());
+            return;
         }
+        handle(event);
     }
 
-    void handle(JsonNode event) {
-        if (event == null || !event.path("kind").isTextual() || !event.path("linkId").isTextual()) {
-            throw new IllegalArgumentException("kind and linkId: must be strings");
-        }
-        String kind = event.get("kind").asText();
-        String linkId = event.get("linkId").asText();
-        switch (kind) {
-            case "link-down" -> controller.setDown(linkId, true);
-            case "link-up" -> controller.setDown(linkId, false);
-            case "hotspot-start", "hotspot-end" -> { }
-            default -> throw new IllegalArgumentException("kind: unknown \"" + kind + "\"");
+    void handle(HotspotEvent event) {
+        switch (event.kind()) {
+            case LINK_DOWN -> controller.setDown(event.linkId(), true);
+            case LINK_UP -> controller.setDown(event.linkId(), false);
+            case HOTSPOT_START, HOTSPOT_END -> { }
+            default -> throw new IllegalStateException("hotspot event kind " + event.kind() + " not handled");
         }
     }
 

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
@@ -240,9 +241,9 @@ final class SnapshotKeeper {
     }
 
     private Snapshot snapshot(FabricPlan plan, long version) throws FabricFileException {
-        Map<String, String> states = new LinkedHashMap<>();
-        drained.forEach(id -> states.put(id, "drained"));
-        down.forEach(id -> states.put(id, "down")); // down wins over drained
+        Map<String, LinkState> states = new LinkedHashMap<>();
+        drained.forEach(id -> states.put(id, LinkState.DRAINED));
+        down.forEach(id -> states.put(id, LinkState.DOWN)); // down wins over drained
         try {
             // Compact: snapshots of large fabrics are MBs on Kafka and over HTTP; indentation adds a third.
             ObjectNode tree = SnapshotJson.toTree(plan, states, version);
@@ -348,9 +349,9 @@ final class SnapshotKeeper {
         }
         try {
             SnapshotJson.linkStatesFromTree(snapshot).forEach((id, state) -> {
-                if (state.equals("drained")) {
+                if (state == LinkState.DRAINED) {
                     drained.add(id);
-                } else if (state.equals("down")) {
+                } else if (state == LinkState.DOWN) {
                     down.add(id);
                 }
             });

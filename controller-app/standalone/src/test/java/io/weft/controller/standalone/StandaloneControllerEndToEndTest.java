@@ -15,12 +15,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.HotspotEvent;
+import io.weft.contracts.Topics;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.FabricJson;
@@ -175,12 +178,10 @@ class StandaloneControllerEndToEndTest {
     private static void sendHotspot(DevstackEndpoints devstack, String kind, String linkId) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
-        String event = FabricJson.mapper().createObjectNode().put("schemaVersion", 1)
-                .put("eventId", UUID.randomUUID().toString()).put("kind", kind).put("linkId", linkId)
-                .put("direction", "spine2").put("sampleTimestampNs", "1").put("detectedAt", "2026-01-01T00:00:00Z")
-                .putNull("utilisation").putNull("dropRate").putNull("ecnFraction").putNull("threshold").toString();
+        HotspotEvent event = new HotspotEvent(UUID.randomUUID().toString(), HotspotEvent.Kind.fromJson(kind), linkId,
+                "spine2", 1, Instant.parse("2026-01-01T00:00:00Z"), Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>("weft.hotspots", linkId, event)).get();
+            producer.send(new ProducerRecord<>(Topics.HOTSPOTS, event.key(), event.toJson())).get();
         }
     }
 
@@ -212,7 +213,7 @@ class StandaloneControllerEndToEndTest {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         String value = null;
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-            TopicPartition tp = new TopicPartition("weft.fabric", 0);
+            TopicPartition tp = new TopicPartition(Topics.FABRIC, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long end = consumer.endOffsets(List.of(tp)).get(tp);

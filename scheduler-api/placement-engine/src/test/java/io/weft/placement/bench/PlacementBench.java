@@ -2,6 +2,7 @@ package io.weft.placement.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Role;
@@ -19,7 +20,6 @@ import io.weft.placement.FlowEncoder;
 import io.weft.placement.FlowEncoding;
 import io.weft.placement.Job;
 import io.weft.placement.JobSpec;
-import io.weft.placement.LinkState;
 import io.weft.placement.MultipathFlow;
 import io.weft.placement.MultipathOptions;
 import io.weft.placement.MultipathResult;

@@ -1,4 +1,4 @@
-package io.weft.telemetry.stream;
+package io.weft.contracts;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -20,7 +20,7 @@ class LinkLoadJsonTest {
                 new LinkLoad("f", "l", "n", 0, Double.POSITIVE_INFINITY, 0, Double.NaN, Double.NEGATIVE_INFINITY,
                         4.9e-324, "LOWER_LAYER_DOWN", false));
         for (LinkLoad l : loads) {
-            String reference = new String(Json.bytes(l::write), StandardCharsets.UTF_8);
+            String reference = new String(TopicValue.bytes(l::write), StandardCharsets.UTF_8);
             assertThat(new String(l.toJsonBytes(), StandardCharsets.UTF_8)).isEqualTo(reference);
         }
     }

@@ -1,4 +1,4 @@
-package io.weft.telemetry.stream;
+package io.weft.contracts;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -8,11 +8,13 @@ import com.fasterxml.jackson.core.io.NumberOutput;
 
 /**
  * A minimal UTF-8 JSON object writer for the one record written per link-direction sample
- * ({@link LinkLoad}): creating a Jackson generator per record (buffer recycler, I/O context, flush)
- * cost as much as writing the record. Writes exactly what {@link Json#bytes} writes for the same
- * calls (a test holds the two byte-equal): compact, doubles in Jackson's shortest (Schubfach) form,
- * non-finite doubles quoted as Jackson does, strings other than plain ASCII quoted by Jackson itself.
- * Not thread-safe; one per record.
+ * ({@link LinkLoad}, in the collector): creating a Jackson generator per record (buffer recycler, I/O
+ * context, flush) cost as much as writing the record. Writes exactly what {@link TopicValue#bytes}
+ * writes through a Jackson generator for the same calls (a test holds the two byte-equal): compact,
+ * doubles in Jackson's shortest (Schubfach) form, non-finite doubles quoted as Jackson does, strings
+ * other than plain ASCII quoted by Jackson itself. Not thread-safe; one per record. Needs Jackson
+ * 2.14 or later (NumberOutput's fast double writer): the collector has it; the ONOS app, on ONOS's
+ * Jackson 2.11, never writes link loads.
  */
 final class JsonBytes {
     private byte[] buf = new byte[320];
@@ -50,7 +52,7 @@ final class JsonBytes {
             buf[len++] = '"';
         } else {
             // Rare (ids are ASCII): let Jackson quote it, so escapes and surrogates come out as it writes them.
-            byte[] quoted = Json.bytes(g -> g.writeString(value));
+            byte[] quoted = TopicValue.bytes(g -> g.writeString(value));
             ensure(quoted.length);
             System.arraycopy(quoted, 0, buf, len, quoted.length);
             len += quoted.length;
