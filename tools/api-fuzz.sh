@@ -31,12 +31,17 @@ if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VER
   "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
+# The demo binds fixed ports: one run at a time on this machine (the browser suite takes the same lock).
+if [ -z "${WEFT_PORTS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+  WEFT_PORTS_LOCKED=1 exec flock /tmp/weft-ports.lock bash "$0" --seed "$seed" ${max_examples:+--max-examples "$max_examples"}
+fi
+
 state="$WEFT_STATE/api-fuzz"
 rm -rf "$state"
 mkdir -p "$state"
 api=http://127.0.0.1:8082
 say "api-fuzz: starting the demo's services (state in $state)"
-setsid bash "$WEFT_HOME/tools/weft.d/demo" --state-dir "$state" >"$state/demo.out" 2>&1 &
+setsid bash "$WEFT_HOME/tools/weft.d/demo" --state-dir "$state" --no-web-ui >"$state/demo.out" 2>&1 &
 demo=$!
 stop_demo() {
   kill -TERM "$demo" 2>/dev/null || true

@@ -40,6 +40,34 @@ need_lab_tools() {
   need_apt tcpdump tcpdump
   need_apt python3 python3-minimal
 }
+# Debian's chromium, for the browser tests and `./weft bench ui` (FACTS.md §5): never a
+# downloaded browser.
+need_chromium() { need_apt chromium chromium; }
+
+# web-ui's packages from the committed lock, installed again only when the lock is newer than
+# what npm last installed (`npm ci` fails on platform-optional rollup packages).
+web_ui_deps() {
+  local ui="$WEFT_HOME/web-ui"
+  need_node
+  if [ ! -f "$ui/node_modules/.package-lock.json" ] || [ "$ui/package-lock.json" -nt "$ui/node_modules/.package-lock.json" ]; then
+    say "installing web-ui packages (npm)"
+    (cd "$ui" && npm install --no-audit --no-fund --loglevel=error) >&2
+  fi
+}
+
+# Builds web-ui/dist when a source, the config or the lock is newer than its index.html.
+build_web_ui() {
+  local ui="$WEFT_HOME/web-ui"
+  web_ui_deps
+  # src/bench is the UI benchmark's page only (./weft bench ui builds it apart).
+  if [ -f "$ui/dist/index.html" ] && [ -z "$(find "$ui/src" "$ui/index.html" "$ui/vite.config.ts" "$ui/package-lock.json" \
+        "$ui/tsconfig.json" -path "$ui/src/bench" -prune -o -newer "$ui/dist/index.html" -type f -print -quit 2>/dev/null)" ]; then
+    return 0
+  fi
+  say "building web-ui"
+  (cd "$ui" && npm run --silent build) >&2
+}
+
 need_go() { command -v go >/dev/null 2>&1 || need_apt go golang-go; }
 
 # The lab's gNMI switch agent and telemetry subscriber, rebuilt when a source is newer. Static

@@ -11,6 +11,7 @@ postgres_port=15432
 controller_port=8181
 telemetry_port=8083
 scheduler_port=8082
+web_port=8080
 fabric=""
 scenario=""
 
@@ -26,6 +27,7 @@ services_options() {
       --controller-port) controller_port="${2:?--controller-port needs a value}"; shift 2 ;;
       --fabric) fabric="${2:?--fabric needs a value}"; shift 2 ;;
       --scenario) scenario="${2:?--scenario needs a value}"; shift 2 ;;
+      --web-port) web_port="${2:?--web-port needs a value}"; shift 2 ;;
       *) rest+=("$1"); shift ;;
     esac
   done
@@ -221,4 +223,19 @@ start_live() {
   start_service live simulator io.weft.simulator.live.LiveMain 384m "${live_args[@]}"
   await_ready live 120 grep -q '^live: fabric ' "$state_dir/logs/live.log"
   urls+=("  live         the simulated fabric: every switch's counters, every NIC's agent; the incident prints below")
+}
+
+# The dashboard: vite preview serves web-ui/dist (built when stale) and proxies the API paths to
+# this run's controller, scheduler-api and collector ports (vite.config.ts).
+start_web_ui() {
+  build_web_ui
+  ( trap '' INT; cd "$WEFT_HOME/web-ui" \
+      && WEFT_API="http://127.0.0.1:$controller_port" WEFT_SCHEDULER_API="http://127.0.0.1:$scheduler_port" \
+         WEFT_COLLECTOR="http://127.0.0.1:$telemetry_port" \
+         exec node node_modules/vite/bin/vite.js preview --port "$web_port" --strictPort ) \
+    >"$state_dir/logs/web-ui.log" 2>&1 &
+  names+=(web-ui)
+  pids+=("$!")
+  await_ready web-ui 60 curl -sf -o /dev/null "http://127.0.0.1:$web_port/"
+  urls+=("  dashboard    http://127.0.0.1:$web_port/   (asks once for the operator token: demo-operator-token-01)")
 }

@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'src/api/generated/'] },
+  { ignores: ['dist/', 'dist-bench/', 'node_modules/', 'src/api/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,
@@ -34,6 +34,13 @@ export default tseslint.config(
     },
   },
   { files: ['eslint.config.js'], extends: [tseslint.configs.disableTypeChecked] },
+  {
+    // The browser test and benchmark are plain Node scripts driving chromium (no type project):
+    // the untyped rules still apply.
+    files: ['browser/**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
   // Node scripts outside the TypeScript project (typed for callers by their .d.mts).
   {
     files: ['scripts/**/*.mjs'],

@@ -10,18 +10,28 @@ const collector = process.env.WEFT_COLLECTOR ?? 'http://127.0.0.1:8083';
 /** The collector's paths; checked before the catch-all /v1 (vite tries proxy keys in order). */
 export const COLLECTOR_PATHS = ['/v1/hotspots', '/v1/links', '/v1/flows', '/v1/status'];
 
-export default defineConfig({
+// The same routes for the dev server and for `vite preview` (how `./weft demo` serves dist/).
+const proxy = {
+  '/fabric': { target: controller, changeOrigin: true },
+  ...Object.fromEntries(COLLECTOR_PATHS.map((p) => [p, { target: collector, changeOrigin: true }])),
+  '/v1': { target: schedulerApi, changeOrigin: true },
+};
+
+// `vite build --mode bench` builds the UI benchmark's page (bench.html) into dist-bench/ instead.
+export default defineConfig(({ mode }) => ({
   // React without @vitejs/plugin-react (its current releases pull Vite 8): esbuild's automatic
   // JSX runtime is all this app needs; it just has no fast refresh.
   esbuild: { jsx: 'automatic' },
   server: {
     port: 5173,
     strictPort: true,
-    proxy: {
-      '/fabric': { target: controller, changeOrigin: true },
-      ...Object.fromEntries(COLLECTOR_PATHS.map((p) => [p, { target: collector, changeOrigin: true }])),
-      '/v1': { target: schedulerApi, changeOrigin: true },
-    },
+    proxy,
+  },
+  preview: {
+    host: '127.0.0.1',
+    port: 8080,
+    strictPort: true,
+    proxy,
   },
   build: {
     target: 'es2022',
@@ -29,11 +39,15 @@ export default defineConfig({
     // cytoscape alone is ~430 kB minified; keep it in its own chunk (cached across app releases)
     // and let the warning fire only above that.
     chunkSizeWarningLimit: 500,
-    rollupOptions: { output: { manualChunks: { cytoscape: ['cytoscape'], react: ['react', 'react-dom'] } } },
+    ...(mode === 'bench' ? { outDir: 'dist-bench' } : {}),
+    rollupOptions: {
+      ...(mode === 'bench' ? { input: 'bench.html' } : {}),
+      output: { manualChunks: { cytoscape: ['cytoscape'], react: ['react', 'react-dom'] } },
+    },
   },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     restoreMocks: true,
   },
-});
+}));

@@ -30,4 +30,15 @@ describe('schedulerApi', () => {
     expect((err as ApiError).message).toBe('/v1/jobs/x%2Fy: HTTP 404: no job x');
     expect((err as ApiError).field).toBe('id');
   });
+
+  it('drains and undrains with POST and reads the outcome', async () => {
+    const fetchFn = vi.fn<typeof fetch>(async () => json(200, { linkId: 'leaf1-spine4', state: 'drained', moved: 2 }));
+    const api = schedulerApi('op', fetchFn);
+    expect(await api.drain('leaf1-spine4')).toMatchObject({ state: 'drained', moved: 2 });
+    await api.undrain('leaf1-spine4');
+    expect(fetchFn.mock.calls.map(([url, init]) => `${init?.method ?? ''} ${url as string}`)).toEqual([
+      'POST /v1/fabric/links/leaf1-spine4/drain',
+      'POST /v1/fabric/links/leaf1-spine4/undrain',
+    ]);
+  });
 });

@@ -9,6 +9,7 @@ export type JobView = Schemas['JobView'];
 export type FlowView = Schemas['FlowView'];
 export type FabricState = Schemas['FabricState'];
 export type Reservation = Schemas['Reservation'];
+export type DrainOutcome = Schemas['DrainOutcome'];
 
 /** The server refused the token (missing, unknown, or without the scope): ask the operator again. */
 export class UnauthorizedError extends Error {
@@ -33,8 +34,15 @@ export class ApiError extends Error {
 
 export type Fetch = typeof fetch;
 
-async function getJson<T>(path: string, token: string, fetchFn: Fetch, signal?: AbortSignal): Promise<T> {
+async function callJson<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  token: string,
+  fetchFn: Fetch,
+  signal?: AbortSignal,
+): Promise<T> {
   const res = await fetchFn(path, {
+    method,
     headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
     signal,
   });
@@ -59,13 +67,20 @@ export interface SchedulerApi {
   listJobs(signal?: AbortSignal): Promise<JobPage>;
   getJob(id: string, signal?: AbortSignal): Promise<JobView>;
   fabricState(signal?: AbortSignal): Promise<FabricState>;
+  /** Operator scope: flows leave the link and nothing new uses it; answers what moved. */
+  drain(linkId: string): Promise<DrainOutcome>;
+  undrain(linkId: string): Promise<DrainOutcome>;
 }
 
 /** A client bound to one operator token; paths are relative so the dev proxy (or the serving host) routes them. */
 export function schedulerApi(token: string, fetchFn: Fetch = (...a) => fetch(...a)): SchedulerApi {
   return {
-    listJobs: (signal) => getJson<JobPage>('/v1/jobs?size=500', token, fetchFn, signal),
-    getJob: (id, signal) => getJson<JobView>(`/v1/jobs/${encodeURIComponent(id)}`, token, fetchFn, signal),
-    fabricState: (signal) => getJson<FabricState>('/v1/fabric', token, fetchFn, signal),
+    listJobs: (signal) => callJson<JobPage>('GET', '/v1/jobs?size=500', token, fetchFn, signal),
+    getJob: (id, signal) => callJson<JobView>('GET', `/v1/jobs/${encodeURIComponent(id)}`, token, fetchFn, signal),
+    fabricState: (signal) => callJson<FabricState>('GET', '/v1/fabric', token, fetchFn, signal),
+    drain: (linkId) =>
+      callJson<DrainOutcome>('POST', `/v1/fabric/links/${encodeURIComponent(linkId)}/drain`, token, fetchFn),
+    undrain: (linkId) =>
+      callJson<DrainOutcome>('POST', `/v1/fabric/links/${encodeURIComponent(linkId)}/undrain`, token, fetchFn),
   };
 }

@@ -30,10 +30,10 @@ describe('eventsReducer', () => {
     let s = apply(initialEventsState, ev(1, 'job-created'), ev(2, 'link-drained'), ev(3, 'agent-rejected'));
     expect(s.recent.map((e) => e.id)).toEqual([3, 2, 1]);
     expect(s.lastEventId).toBe(3);
-    expect(s.jobsStamp).toBe(1); // job-created only
+    expect(s.jobsStamp).toBe(2); // job-created, and link-drained: a drain's moves are announced only there
     expect(s.fabricStamp).toBe(2); // job-created and link-drained
-    s = apply(s, ev(4, 'flows-replaced'));
-    expect([s.jobsStamp, s.fabricStamp]).toEqual([2, 3]);
+    s = apply(s, ev(4, 'flows-replaced'), ev(5, 'link-undrained'));
+    expect([s.jobsStamp, s.fabricStamp]).toEqual([4, 4]);
   });
 
   it('drops events a replay repeats (ids at or below the last applied)', () => {

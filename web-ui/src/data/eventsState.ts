@@ -46,8 +46,9 @@ export const initialEventsState: EventsState = {
   fabricStamp: 0,
 };
 
-const JOB_EVENTS = new Set(['job-created', 'job-released', 'flows-replaced']);
-const FABRIC_EVENTS = new Set(['link-drained', 'flows-replaced', 'job-created', 'job-released']);
+// A drain or undrain moves flows and says so only in its own event (with the count moved).
+const JOB_EVENTS = new Set(['job-created', 'job-released', 'flows-replaced', 'link-drained', 'link-undrained']);
+const FABRIC_EVENTS = new Set(['link-drained', 'link-undrained', 'flows-replaced', 'job-created', 'job-released']);
 
 export function eventsReducer(state: EventsState, action: EventsAction): EventsState {
   switch (action.type) {

@@ -128,5 +128,5 @@ export function useOperatorData({ fetchFn = (...a) => fetch(...a), hotspotPollMs
   }, []);
 
   const selectedJob = detail?.id === selectedJobId ? detail.job : null;
-  return { token, signIn, events, data, selectedJobId, selectJob: setSelectedJobId, selectedJob };
+  return { token, signIn, events, data, selectedJobId, selectJob: setSelectedJobId, selectedJob, api };
 }

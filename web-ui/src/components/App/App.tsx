@@ -1,15 +1,20 @@
 import { useCallback, useMemo, useState, type ComponentType } from 'react';
+import { useLinkDrain } from '../../data/useLinkDrain';
 import { useLinkHistory } from '../../data/useLinkHistory';
 import { useLiveLoads } from '../../data/useLiveLoads';
 import { useOperatorData, type OperatorDataOptions } from '../../data/useOperatorData';
 import { useSnapshot, type LoadSnapshot, type SnapshotTiming } from '../../data/useSnapshot';
+import { mergeLinkStates, sameLinkStates } from '../../domain/linkStates';
 import { switchDetail } from '../../domain/switchDetail';
+import type { FabricSnapshot, LinkState } from '../../api/types';
 import { ConnectionStatus } from '../ConnectionStatus/ConnectionStatus';
+import { DrainDialog } from '../DrainDialog/DrainDialog';
 import { FabricGraph, type FabricGraphProps } from '../FabricGraph/FabricGraph';
 import { HeatLegend } from '../HeatLegend/HeatLegend';
 import { IncidentsPanel } from '../IncidentsPanel/IncidentsPanel';
 import { JobsPanel } from '../JobsPanel/JobsPanel';
 import { LinkHistory } from '../LinkHistory/LinkHistory';
+import { LinkPanel } from '../LinkPanel/LinkPanel';
 import type { ChartProps } from '../LinkHistory/UPlotChart';
 import { NodeSearch } from '../NodeSearch/NodeSearch';
 import { RolePanel } from '../RolePanel/RolePanel';
@@ -34,6 +39,17 @@ interface Props {
   operator?: OperatorDataOptions;
 }
 
+/**
+ * Keeps the previous object while every link's state is the same, so the graph (laid out from
+ * them) is not rebuilt on each fabric read: a reservation change must not reset the zoom.
+ */
+function useSameLinkStates(next: Record<string, LinkState>): Record<string, LinkState> {
+  const [kept, setKept] = useState(next);
+  if (kept === next || sameLinkStates(kept, next)) return kept;
+  setKept(next);
+  return next;
+}
+
 export function App({ load, Graph = FabricGraph, Chart, timing, operator }: Props) {
   const { state, retry } = useSnapshot(load, timing);
   const op = useOperatorData(operator);
@@ -42,10 +58,20 @@ export function App({ load, Graph = FabricGraph, Chart, timing, operator }: Prop
   const [selectedLink, setSelectedLink] = useState<string | null>(null);
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
   const history = useLinkHistory(selectedLink, { fetchFn: operator?.fetchFn });
-  const snapshot = state.snapshot;
-  const chooseLink = useCallback((id: string) => {
+  const drain = useLinkDrain(op.api, op.data.jobs, op.events.jobsStamp);
+  // scheduler-api's link states carry the operator's drains on top of the controller's states.
+  const operatorStates = op.data.fabric?.linkStates;
+  const received = state.snapshot;
+  const linkStates = useSameLinkStates(
+    useMemo(() => mergeLinkStates(received?.linkStates, operatorStates), [received, operatorStates]),
+  );
+  const snapshot: FabricSnapshot | null | undefined = useMemo(
+    () => (received ? { ...received, linkStates } : received),
+    [received, linkStates],
+  );
+  const chooseLink = useCallback((id: string | null) => {
     setSelectedLink(id);
-    setSelectedNode(null);
+    if (id !== null) setSelectedNode(null);
   }, []);
   const chooseNodeId = useCallback((id: string) => {
     setSelectedNode(id);
@@ -140,10 +166,22 @@ export function App({ load, Graph = FabricGraph, Chart, timing, operator }: Prop
               error={op.data.errors.jobs ?? op.data.errors.job}
             />
           )}
+          {snapshot && (
+            <LinkPanel
+              links={snapshot.fabric.links}
+              linkStates={linkStates}
+              selectedId={selectedLink}
+              onSelect={chooseLink}
+              drain={drain.state}
+              onAsk={op.api ? drain.ask : undefined}
+              onClose={drain.close}
+            />
+          )}
           <IncidentsPanel incidents={timeline} onSelectLink={chooseLink} />
           <HeatLegend source={view.colour} />
         </aside>
       </main>
+      <DrainDialog drain={drain.state} onConfirm={drain.confirm} onCancel={drain.close} />
     </div>
   );
 }

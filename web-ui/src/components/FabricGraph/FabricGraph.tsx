@@ -23,6 +23,32 @@ interface Tooltip {
   y: number;
 }
 
+/**
+ * What the canvas shows, read back from cytoscape into data attributes of its container: the
+ * links on the selected job's paths, the hot, drained and down ones (space-separated ids), so
+ * a browser test or an inspector can read what is drawn without reading pixels.
+ */
+function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
+  if (!el) return;
+  const ids = (sel: string) =>
+    cy
+      .edges(sel)
+      .map((e) => e.id())
+      .join(' ');
+  el.dataset.onPath = ids('.on-path');
+  el.dataset.hot = ids('.hot');
+  el.dataset.drained = ids('[state = "drained"]');
+  el.dataset.down = ids('[state = "down"]');
+  el.dataset.chosen = ids('.chosen');
+  el.dataset.edges = String(cy.edges().length);
+}
+
+/** How many changed edges are handed to cytoscape per animation frame (~20-40 ms of style work). */
+const EDGES_PER_FRAME = 300;
+
+/** Above this many nodes + edges cytoscape is told to trade crispness for speed. */
+const LARGE_GRAPH_ELEMENTS = 2000;
+
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
 export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelectNode, focusNode }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
@@ -43,15 +69,21 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   }, [graph, overlay]);
 
   useEffect(() => {
-    if (!container.current) return;
+    const box = container.current;
+    if (!box) return;
     const cy = cytoscape({
-      container: container.current,
+      container: box,
       elements,
       style: fabricStyle,
       layout: { name: 'preset' },
       minZoom: 0.05,
       maxZoom: 4,
       boxSelectionEnabled: false,
+      // Large fabrics: one device pixel per CSS pixel and a cached texture while panning or
+      // zooming, so thousands of gradient edges are not redrawn on every move.
+      ...(elements.length > LARGE_GRAPH_ELEMENTS
+        ? { pixelRatio: 1, textureOnViewport: true, hideEdgesOnViewport: true }
+        : {}),
     });
     // cytoscape types an event's target as any; the 'edge' selector makes it an edge.
     cy.on('mouseover', 'edge', (e) => {
@@ -73,14 +105,28 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
+    describeEdges(cy, container.current);
+    // The moment the fabric is drawn and answers input (read by `./weft bench ui`).
+    performance.mark('weft:graph-ready', { detail: { nodes: cy.nodes().length, edges: cy.edges().length } });
+    // cytoscape sizes its canvas on window resizes only: panels appearing beside it (the jobs
+    // after sign-in) would leave part of the fabric under them.
+    const resized = new ResizeObserver(() => {
+      cy.resize();
+      cy.fit(undefined, 30);
+    });
+    resized.observe(box);
     return () => {
+      resized.disconnect();
       cyRef.current = null;
       cy.destroy();
     };
   }, [elements]);
 
   // Load and selection change often (live loads up to 10 Hz): update in place only the edges whose
-  // look changed (no re-layout, zoom kept); `applied` remembers what each edge was last given.
+  // look changed (no re-layout, zoom kept; each touch costs cytoscape a style pass); `applied`
+  // remembers what each edge was last given. At most EDGES_PER_FRAME edges per animation frame,
+  // so a large fabric's update never freezes the page; a newer overlay replaces what is still
+  // pending (latest wins).
   const applied = useRef(new Map<string, string>());
   useEffect(() => {
     applied.current.clear(); // a new graph: every edge is new
@@ -88,20 +134,35 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
-    cy.batch(() => {
-      for (const el of overlaid) {
-        if (el.group !== 'edges' || !el.data.id) continue;
-        const classes = typeof el.classes === 'string' ? el.classes : '';
-        const stops = el.data.stopColours as string[] | undefined;
-        const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}`;
-        if (applied.current.get(el.data.id) === look) continue;
-        applied.current.set(el.data.id, look);
-        const edge = cy.getElementById(el.data.id);
-        edge.removeData('stopColours');
-        edge.data(el.data);
-        edge.classes(classes);
-      }
-    });
+    const last = applied.current;
+    const pending: [string, string, (typeof overlaid)[number]][] = [];
+    for (const el of overlaid) {
+      const id = el.data.id;
+      if (el.group !== 'edges' || !id) continue;
+      const classes = typeof el.classes === 'string' ? el.classes : '';
+      const stops = el.data.stopColours as string[] | undefined;
+      const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}#${String(el.data.state)}`;
+      if (last.get(id) !== look) pending.push([id, look, el]);
+    }
+    let frame = 0;
+    const applyChunk = () => {
+      const chunk = pending.splice(0, EDGES_PER_FRAME);
+      cy.batch(() => {
+        for (const [id, look, el] of chunk) {
+          last.set(id, look);
+          const edge = cy.getElementById(id);
+          edge.removeData('stopColours');
+          edge.data(el.data);
+          edge.classes(typeof el.classes === 'string' ? el.classes : '');
+        }
+      });
+      if (pending.length > 0) frame = requestAnimationFrame(applyChunk);
+      else describeEdges(cy, container.current);
+    };
+    applyChunk();
+    return () => {
+      cancelAnimationFrame(frame);
+    };
   }, [overlaid]);
 
   useEffect(() => {
@@ -117,7 +178,13 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
 
   return (
     <div className="fabric-graph">
-      <div ref={container} className="fabric-graph__canvas" aria-label={`Fabric ${fabric.id}`} />
+      <div
+        ref={container}
+        className="fabric-graph__canvas"
+        role="img"
+        aria-label={`Fabric ${fabric.id}: ${fabric.nodes.length} nodes, ${fabric.links.length} links (pick a link by id in the Link panel)`}
+        data-testid="fabric-canvas"
+      />
       {tooltip && (
         <div className="fabric-graph__tooltip" role="tooltip" style={{ left: tooltip.x + 12, top: tooltip.y + 12 }}>
           {tooltip.text}
