@@ -226,9 +226,20 @@ public final class NetnsLab {
         Path dir = labDir();
         Map<String, Integer> ports = new java.util.concurrent.ConcurrentHashMap<>();
         forEachNode(switches, "switch agents serving gNMI", 20, progress, sw -> {
-            int port = SwitchAgents.freePort();
-            agentStarts.run(() -> SwitchAgents.start(binary, dir, layout, sw, port));
-            ports.put(sw, port);
+            for (int attempt = 1; ; attempt++) {
+                int port = SwitchAgents.freePort();
+                try {
+                    agentStarts.run(() -> SwitchAgents.start(binary, dir, layout, sw, port));
+                    ports.put(sw, port);
+                    break;
+                } catch (LabException e) {
+                    // A free port is free only when asked: another process, or another switch's agent
+                    // started in parallel, can bind it first. Take a new one rather than fail the lab.
+                    if (attempt == 3 || !String.valueOf(e.getMessage()).contains("address already in use")) {
+                        throw e;
+                    }
+                }
+            }
         });
         Map<String, Integer> ordered = new LinkedHashMap<>();
         switches.forEach(sw -> ordered.put(sw, ports.get(sw)));
