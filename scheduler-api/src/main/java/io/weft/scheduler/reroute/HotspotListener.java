@@ -19,7 +19,7 @@ import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.PlacementEngine;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -212,7 +212,7 @@ public class HotspotListener implements SmartLifecycle {
                 return null;
             }
             PlacementEngine engine = w.engine();
-            FabricIndex ix = engine.index();
+            DenseFabric ix = engine.index();
             Set<Integer> downArcs = t.downLinks.arcs(ix);
             ActiveHotspots.Hot hot = t.active.resolve(ix, t.budget, true);
             if (hot.arcs().isEmpty()) {
