@@ -104,8 +104,7 @@ final class DeviceProvisioning implements AutoCloseable {
                 if (g == null || !n.role().isSwitch()) {
                     continue;
                 }
-                targets.put(n.id(), new GnmiTarget(n.id(), g.address(), g.port(), g.tls(), g.caFile(), g.certFile(),
-                        g.keyFile(), secret(n, "usernameEnv", g.usernameEnv()),
+                targets.put(n.id(), GnmiTarget.of(n.id(), g, secret(n, "usernameEnv", g.usernameEnv()),
                         secret(n, "passwordEnv", g.passwordEnv())));
             }
             // Rendered one switch at a time and handed over at once: all intents together are too much to
