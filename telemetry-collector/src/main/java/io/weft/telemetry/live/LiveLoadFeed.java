@@ -120,7 +120,7 @@ class LiveLoadFeed implements SmartLifecycle {
             } else {
                 streams.hotspot(HotspotEvent.fromJson(r.value()));
             }
-        } catch (ContractException e) {
+        } catch (RuntimeException e) { // ContractException above all; one bad record must not stop the feed
             counters.problem("live.unreadable", r.topic() + " offset " + r.offset() + ": " + e.getMessage());
         }
     }
