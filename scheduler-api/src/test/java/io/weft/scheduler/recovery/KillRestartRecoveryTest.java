@@ -23,8 +23,8 @@ import java.util.concurrent.Callable;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -62,13 +62,9 @@ class KillRestartRecoveryTest {
     /** Smaller than the job count, so that listing the jobs takes several pages. */
     private static final int PAGE_SIZE = 16;
 
-    private static final RecoveryChildren CHILDREN = new RecoveryChildren();
+    @RegisterExtension
+    static final RecoveryChildren CHILDREN = new RecoveryChildren();
     private static final List<Agent> AGENTS = CHILDREN.agents;
-
-    @AfterAll
-    static void killChildren() throws InterruptedException {
-        CHILDREN.stopAll();
-    }
 
     @Test
     void acknowledgedJobsReservationsAndVersionsSurviveSigkill(DevstackEndpoints e) throws Exception {

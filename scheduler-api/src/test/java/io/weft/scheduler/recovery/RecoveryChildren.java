@@ -5,11 +5,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 /**
- * The child services and NIC agents one recovery test starts: stopped after the test, and on a
- * failure each service's log tail and each agent's state printed before the failure is rethrown.
+ * The child services and NIC agents one recovery test starts: stopped after the test class (a JUnit
+ * extension: register it with {@code @RegisterExtension}), and on a failure each service's log tail
+ * and each agent's state printed before the failure is rethrown.
  */
-final class RecoveryChildren {
+final class RecoveryChildren implements AfterAllCallback {
     final List<ServiceProcess> services = new CopyOnWriteArrayList<>();
     final List<Agent> agents = new CopyOnWriteArrayList<>();
 
@@ -39,6 +43,11 @@ final class RecoveryChildren {
                     + a.connectionErrors() + " connection errors, violations " + a.violations()));
             throw t;
         }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws InterruptedException {
+        stopAll();
     }
 
     /** Stops every agent, then SIGKILLs every service still running. */

@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two scheduler-api replicas (child JVMs) on one database: one holds the writer lease, the other is
@@ -56,13 +56,9 @@ class WriterFailoverTest {
     private static final int ACKED_BEFORE_KILL = 30;
     private static final int ACKED_AFTER_KILL = 20;
 
-    private static final RecoveryChildren CHILDREN = new RecoveryChildren();
+    @RegisterExtension
+    static final RecoveryChildren CHILDREN = new RecoveryChildren();
     private static final List<Agent> AGENTS = CHILDREN.agents;
-
-    @AfterAll
-    static void killChildren() throws InterruptedException {
-        CHILDREN.stopAll();
-    }
 
     @Test
     void theStandbyTakesOverWithinTheBoundAndNothingIsLostOrDoubled(DevstackEndpoints e) throws Exception {
