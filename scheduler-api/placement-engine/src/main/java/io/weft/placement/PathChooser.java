@@ -11,12 +11,10 @@ import java.util.Arrays;
  *
  * <p>Direct networks: Valiant paths (source to an intermediate router, then to the destination) are
  * considered only when the minimal path would set or raise the global maximum load, and taken only
- * when they lower it. Arcs marked in {@code avoid} cost an extra 1e9 utilisation: used only when no
- * other path exists.
+ * when they lower it.
  */
 final class PathChooser {
     private static final double EPS = 1e-9;
-    private static final double AVOID_PENALTY = 1e9;
     private static final double COLLISION_WEIGHT = 1e6;
 
     /** A chosen (or evaluated) path and its cost; {@code path == null} with a reason when none exists. */
@@ -32,13 +30,21 @@ final class PathChooser {
             this.collisions = collisions;
             this.reason = reason;
         }
+
+        /**
+         * True when this choice is strictly better for the flow than staying on {@code now}: a lower
+         * bottleneck or, at the same bottleneck, fewer collisions. The one rule every re-placement uses.
+         */
+        boolean beats(Choice now) {
+            return path != null && (bottleneck < now.bottleneck - EPS
+                    || (bottleneck <= now.bottleneck + EPS && collisions < now.collisions));
+        }
     }
 
     private final FabricIndex ix;
     private final CandidatePaths cands;
     private final long[] load;
     private final int[] elephants;
-    private final boolean[] avoid;
     private final int tolerance;
     private double[] bu = new double[64];
     private double[] bd = new double[64];
@@ -48,12 +54,11 @@ final class PathChooser {
     private boolean elephant;
     private final double[] invCapKbps;
 
-    PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants, boolean[] avoid, int tolerance) {
+    PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants, int tolerance) {
         this.ix = ix;
         this.cands = cands;
         this.load = loadKbps;
         this.elephants = elephants;
-        this.avoid = avoid;
         this.tolerance = tolerance;
         invCapKbps = new double[ix.arcCount];
         for (int a = 0; a < invCapKbps.length; a++) {
@@ -62,8 +67,7 @@ final class PathChooser {
     }
 
     private double after(int a) {
-        double u = (load[a] + demand) * invCapKbps[a];
-        return avoid[a] ? u + AVOID_PENALTY : u;
+        return (load[a] + demand) * invCapKbps[a];
     }
 
     private double step(int a) {
