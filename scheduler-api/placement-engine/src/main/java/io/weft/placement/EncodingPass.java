@@ -26,7 +26,7 @@ final class EncodingPass {
      * @param moved    receives the ids of previously placed flows now encoded on a new path
      * @param unplaced receives the flows whose new path could not be encoded
      */
-    void encodeChanged(FabricIndex ix, Map<Integer, int[]> before, int[] fresh, List<String> moved,
+    void encodeChanged(DenseFabric ix, Map<Integer, int[]> before, int[] fresh, List<String> moved,
                        List<Unplaced> unplaced) {
         int[] todo = new int[before.size() + fresh.length];
         int n = 0;

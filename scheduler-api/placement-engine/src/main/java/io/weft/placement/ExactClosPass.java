@@ -26,7 +26,7 @@ final class ExactClosPass {
      * two tiers and link-disjoint for permutations, and cheaper than greedy plus local search.
      * Returns false (nothing reserved) when it does not apply.
      */
-    boolean placeFirst(FabricIndex ix, int[] slots) {
+    boolean placeFirst(DenseFabric ix, int[] slots) {
         if (!cfg.exactClos() || ix.direct || ledger.placedCount() != 0 || slots.length == 0) {
             return false;
         }
@@ -45,7 +45,7 @@ final class ExactClosPass {
      * load; moved flows get their old path in {@code before}. Skipped when NIC links set the max
      * (fixed whatever the paths) or when some registered flow waits for a path.
      */
-    void reassignIfLower(FabricIndex ix, Map<Integer, int[]> before) {
+    void reassignIfLower(DenseFabric ix, Map<Integer, int[]> before) {
         if (!cfg.exactClos() || ix.direct || !ledger.maxSplit().fabricBound()) {
             return;
         }
@@ -88,7 +88,7 @@ final class ExactClosPass {
         }
     }
 
-    private int[][] assign(FabricIndex ix, int[] slots) {
+    private int[][] assign(DenseFabric ix, int[] slots) {
         int[] src = new int[slots.length];
         int[] dst = new int[slots.length];
         double[] demand = new double[slots.length];

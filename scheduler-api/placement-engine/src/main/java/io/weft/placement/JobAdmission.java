@@ -22,7 +22,7 @@ final class JobAdmission {
      * @param flowPlaced    whether a flow of that id is registered
      * @throws PlacementException naming the first culprit
      */
-    static void check(Job job, FabricIndex ix, PlacementConfig cfg, Predicate<String> jobPlaced,
+    static void check(Job job, DenseFabric ix, PlacementConfig cfg, Predicate<String> jobPlaced,
                       Predicate<String> flowPlaced) throws PlacementException {
         if (job.id() == null || job.id().isBlank()) {
             throw new PlacementException("name", "job needs a non-empty name");
@@ -65,7 +65,7 @@ final class JobAdmission {
         }
     }
 
-    private static int nic(FabricIndex ix, String id, int flow, String end) throws PlacementException {
+    private static int nic(DenseFabric ix, String id, int flow, String end) throws PlacementException {
         int n = id == null ? -1 : ix.node(id);
         if (n < 0) {
             throw new PlacementException("flows[" + flow + "]." + end, "unknown NIC \"" + id + "\"");

@@ -41,7 +41,7 @@ final class PathChooser {
         }
     }
 
-    private final FabricIndex ix;
+    private final DenseFabric ix;
     private final CandidatePaths cands;
     private final long[] load;
     private final int[] elephants;
@@ -54,7 +54,7 @@ final class PathChooser {
     private boolean elephant;
     private final double[] invCapKbps;
 
-    PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants, int tolerance) {
+    PathChooser(DenseFabric ix, CandidatePaths cands, long[] loadKbps, int[] elephants, int tolerance) {
         this.ix = ix;
         this.cands = cands;
         this.load = loadKbps;

@@ -38,7 +38,7 @@ public final class PlacementEngine {
 
     private final FlowEncoder encoder;
     private final PlacementConfig cfg;
-    private FabricIndex ix;
+    private DenseFabric ix;
     private CandidatePaths cands;
     private PathChooser chooser;
     private final ReservationLedger ledger;
@@ -48,7 +48,7 @@ public final class PlacementEngine {
     /** Placed jobs in placement order, each with its flows' slots in job order. */
     private final Map<String, int[]> jobs = new LinkedHashMap<>();
 
-    public PlacementEngine(FabricIndex index, FlowEncoder encoder, PlacementConfig config) {
+    public PlacementEngine(DenseFabric index, FlowEncoder encoder, PlacementConfig config) {
         this.ix = index;
         this.encoder = encoder;
         this.cfg = config;
@@ -64,7 +64,7 @@ public final class PlacementEngine {
         return new PathChooser(ix, cands, ledger.loadKbps(), ledger.elephants(), cfg.elephantTolerance());
     }
 
-    public FabricIndex index() {
+    public DenseFabric index() {
         return ix;
     }
 
@@ -292,7 +292,7 @@ public final class PlacementEngine {
         return Collections.unmodifiableSet(jobs.keySet());
     }
 
-    /** Reserved demand per arc in Gbit/s (a copy), indexed like {@link FabricIndex}. */
+    /** Reserved demand per arc in Gbit/s (a copy), indexed like {@link DenseFabric}. */
     public double[] arcLoadsGbps() {
         long[] load = ledger.loadKbps();
         double[] out = new double[load.length];

@@ -17,7 +17,7 @@ import java.util.Map;
 final class ReservationLedger {
     static final double EPS = 1e-9;
 
-    private FabricIndex ix;
+    private DenseFabric ix;
     private final int tolerance;
     private final double elephantMinGbps;
     private final long[] loadKbps;
@@ -56,7 +56,7 @@ final class ReservationLedger {
         }
     }
 
-    ReservationLedger(FabricIndex index, PlacementConfig cfg) {
+    ReservationLedger(DenseFabric index, PlacementConfig cfg) {
         this.ix = index;
         this.tolerance = cfg.elephantTolerance();
         this.elephantMinGbps = cfg.elephantMinGbps();
@@ -73,7 +73,7 @@ final class ReservationLedger {
     }
 
     /** A new snapshot of the same fabric (link states changed; arcs and capacities are the same). */
-    void reindex(FabricIndex index) {
+    void reindex(DenseFabric index) {
         if (index.arcCount != loadKbps.length) {
             throw new IllegalStateException("reindex: " + index.arcCount + " arcs, the ledger has " + loadKbps.length);
         }

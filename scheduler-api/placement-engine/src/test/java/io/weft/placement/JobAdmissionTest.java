@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** A job is admitted only when every rule holds; the error names the field as the job file spells it. */
 class JobAdmissionTest {
-    private final FabricIndex ix = FabricIndex.of(Fixtures.leafSpine(2, 2, 2));
+    private final DenseFabric ix = DenseFabric.of(Fixtures.leafSpine(2, 2, 2));
 
     private void check(Job job, Set<String> jobs, Set<String> flows) throws PlacementException {
         JobAdmission.check(job, ix, PlacementConfig.DEFAULTS, jobs::contains, flows::contains);

@@ -2,11 +2,11 @@ package io.weft.placement;
 
 /** A two-tier leaf-spine ledger with hand-placed paths, for the engine passes' own tests. */
 final class LedgerFixture {
-    final FabricIndex ix;
+    final DenseFabric ix;
     final ReservationLedger ledger;
 
     LedgerFixture(int leaves, int spines, int nicsPerLeaf) {
-        ix = FabricIndex.of(Fixtures.leafSpine(leaves, spines, nicsPerLeaf));
+        ix = DenseFabric.of(Fixtures.leafSpine(leaves, spines, nicsPerLeaf));
         ledger = new ReservationLedger(ix, PlacementConfig.DEFAULTS);
     }
 

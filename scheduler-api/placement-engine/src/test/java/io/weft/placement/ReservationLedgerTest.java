@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The ledger's aggregates (max load, collisions, hops) always equal a recount from the paths it holds. */
 class ReservationLedgerTest {
     private final Fabric fabric = Fixtures.leafSpine(2, 4, 4);
-    private final FabricIndex ix = FabricIndex.of(fabric);
+    private final DenseFabric ix = DenseFabric.of(fabric);
 
     /** NIC leafA-nicN to leafB-nicN through the given spine. */
     private int[] path(int leafA, int leafB, int nic, int spine) {

@@ -39,7 +39,7 @@ class ValiantLegsTest {
                 states.put(l.id(), LinkState.DOWN);
             }
         }
-        FabricIndex ix = FabricIndex.of(f, states);
+        DenseFabric ix = DenseFabric.of(f, states);
         long[] load = new long[ix.arcCount()];
         for (int a = 0; a < load.length; a++) {
             load[a] = rnd.nextInt(5) * 100_000_000L + rnd.nextInt(3) * 1_000L;
