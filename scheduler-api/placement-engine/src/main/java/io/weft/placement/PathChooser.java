@@ -343,21 +343,18 @@ final class PathChooser {
         for (int j = 0; j < reached; j++) {
             val[queue[j]] = Double.MAX_VALUE;
         }
-        int[] tord = cands.transitOrdinals();
-        int[] row = cands.distanceRow(root);
+        int[][] fwd = cands.forwardArcs(root);
+        int[] start = fwd[0];
+        int[] arcs = fwd[1];
         int n = 0;
         queue[n++] = root;
         val[root] = 0;
         for (int h = 0; h < n; h++) {
             int v = queue[h];
             double bv = val[v];
-            int next = row[tord[v]] + 1;
-            for (int a : ix.out[v]) {
+            for (int j = start[v], end = start[v + 1]; j < end; j++) {
+                int a = arcs[j];
                 int w = ix.arcTo[a];
-                int ow = tord[w];
-                if (ow < 0 || row[ow] != next) {
-                    continue;
-                }
                 int arc = reverse ? a ^ 1 : a;
                 double u = after(arc);
                 double x;
