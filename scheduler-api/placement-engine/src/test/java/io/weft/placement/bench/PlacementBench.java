@@ -92,7 +92,7 @@ public final class PlacementBench {
         @Option(names = "--no-encode", description = "place without encoding the paths")
         boolean noEncode;
 
-        @Option(names = "--no-multipath", description = "skip the multipath columns and targets (single-path timing only)")
+        @Option(names = "--no-multipath", description = "skip the multipath columns and targets")
         boolean noMultipath;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
