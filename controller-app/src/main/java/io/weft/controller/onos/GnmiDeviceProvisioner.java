@@ -191,10 +191,16 @@ public class GnmiDeviceProvisioner implements WeftDeviceService {
             // provisioner itself falls back to whole intents when it holds another one).
             FabricPlan from = provisioned;
             provisioned = h.plan;
+            Map<String, IntentChanges.SwitchChange> changes = null;
+            if (from != null && h.plan != null) {
+                try {
+                    changes = IntentChanges.between(from, h.plan);
+                } catch (RuntimeException e) {
+                    log.warn("Route-level changes failed, handing whole intents over", e);
+                }
+            }
             List<String> problems = h.plan == null ? p.provision(Map.of(), Map.of())
-                    : p.provisionChanges(h.targets, from, h.plan,
-                            from == null ? null : IntentChanges.between(from, h.plan),
-                            sw -> DeviceIntent.render(h.plan, sw));
+                    : p.provisionChanges(h.targets, from, h.plan, changes, sw -> DeviceIntent.render(h.plan, sw));
             problems.forEach(problem -> log.warn("gNMI: {}", problem));
             fireChanged();
         } catch (RuntimeException e) {

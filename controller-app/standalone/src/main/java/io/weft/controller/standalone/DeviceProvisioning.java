@@ -117,7 +117,12 @@ final class DeviceProvisioning implements AutoCloseable {
             // is rendered one switch at a time and handed over at once (all intents as trees are too much
             // at k=16; the provisioner keeps digests once a switch confirmed).
             FabricPlan from = provisioned;
-            Map<String, IntentChanges.SwitchChange> changes = from == null ? null : IntentChanges.between(from, plan);
+            Map<String, IntentChanges.SwitchChange> changes = null;
+            try {
+                changes = from == null ? null : IntentChanges.between(from, plan);
+            } catch (RuntimeException e) {
+                problem.accept("route-level changes failed, handing whole intents over: " + e);
+            }
             for (String p : provisioner.provisionChanges(targets, from, plan, changes, sw -> DeviceIntent.render(plan, sw))) {
                 problem.accept(p);
             }

@@ -182,15 +182,18 @@ public final class SouthboundBench {
                 long h;
                 long diffNs = 0;
                 long diffCpuNs = 0;
+                long windowCpu0 = 0;
                 long handoverCpuNs = 0;
                 int changesGiven = -1;
                 if (whole) {
                     detect(replan, prevDigests, nextDigests, changed, renderChangedNs);
+                    windowCpu0 = processCpuNs();
                     c = System.nanoTime();
                     p.provision(targets, current, sw -> changed.contains(sw) ? DeviceIntent.render(current, sw) : null);
                     h = System.nanoTime();
                 } else {
                     java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+                    windowCpu0 = processCpuNs();
                     c = System.nanoTime();
                     long tc0 = threads.getCurrentThreadCpuTime();
                     Map<String, IntentChanges.SwitchChange> delta = IntentChanges.between(before0, current);
@@ -243,6 +246,7 @@ public final class SouthboundBench {
                 s.put("handover_ms", ms(c, h));
                 s.put("in_sync_ms", ms(c, e));
                 s.put("in_sync_cpu_ms", (cpu1 - cpu0) / 1_000_000);
+                s.put("window_cpu_ms", (cpu1 - windowCpu0) / 1_000_000);
                 s.put("switches_repushed", repushed);
                 s.put("ops_sent", total(after, 1) - total(before, 1));
                 s.put("kb_sent", Math.round((total(after, 2) - total(before, 2)) / 1e3));
@@ -263,6 +267,7 @@ public final class SouthboundBench {
             r.put("replan_in_sync_p99_ms", percentile(steps, "in_sync_ms", 99));
             r.put("replan_handover_p50_ms", percentile(steps, "handover_ms", 50));
             r.put("replan_in_sync_cpu_p50_ms", percentile(steps, "in_sync_cpu_ms", 50));
+            r.put("replan_window_cpu_p50_ms", percentile(steps, "window_cpu_ms", 50));
             r.put("replan_plan_p50_ms", percentile(steps, "replan_ms", 50));
             if (whole) {
                 r.put("replan_render_changed_p50_ms", percentile(steps, "render_changed_ms", 50));
