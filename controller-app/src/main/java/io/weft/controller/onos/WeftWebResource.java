@@ -44,7 +44,15 @@ public class WeftWebResource {
     public Response linkState(@PathParam("id") String linkId, @HeaderParam("Authorization") String authorization,
                               InputStream body) throws IOException {
         byte[] bytes = body == null ? new byte[0] : body.readNBytes(LinkStateRequest.MAX_BODY_BYTES);
-        LinkStateRequest.Answer a = LinkStateRequest.put(tokens(), service(WeftLinkStateService.class), linkId,
+        TokenStore store;
+        try {
+            store = tokens();
+        } catch (IllegalArgumentException e) {
+            // A bad WEFT_TOKENS entry or tokens file: no door opens, and the answer says why (never a value).
+            return Response.status(503).entity(LinkStateRequest.error("tokens: " + e.getMessage()))
+                    .type(MediaType.APPLICATION_JSON).build();
+        }
+        LinkStateRequest.Answer a = LinkStateRequest.put(store, service(WeftLinkStateService.class), linkId,
                 authorization, bytes);
         Response.ResponseBuilder r = Response.status(a.status).entity(a.json).type(MediaType.APPLICATION_JSON);
         if (a.wwwAuthenticate != null) {

@@ -143,7 +143,9 @@ public final class Provisioner implements AutoCloseable {
         for (SwitchSync d : all) {
             IntentChanges.SwitchChange c = changes.get(d.id);
             if (c == null) {
-                d.desire(d.desired(), intentOf);
+                if (d.hasIntent()) {
+                    d.desire(d.desired(), intentOf); // same ops, now rendered from the new version if needed again
+                }
                 continue;
             }
             Map<String, IntentOp> ops;
