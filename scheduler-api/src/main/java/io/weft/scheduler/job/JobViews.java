@@ -10,10 +10,53 @@ public final class JobViews {
     private JobViews() {
     }
 
-    /** A job with every flow slice, its current path and encodings. */
+    /**
+     * A job with every flow slice, its current path and encodings.
+     *
+     * @param multipath what the multipath planner did, for a job that asked for multipath
+     */
     public record JobView(String id, String name, String tenant, String state, String pattern, String encoding,
                           String createdBy, Instant createdAt, @JsonInclude(JsonInclude.Include.NON_NULL) Instant releasedAt,
-                          QualityView quality, List<FlowView> flows) {
+                          QualityView quality, @JsonInclude(JsonInclude.Include.NON_NULL) MultipathView multipath,
+                          List<FlowView> flows) {
+    }
+
+    /**
+     * The multipath planner's answer at admission. Loads are max link-direction utilisations with
+     * every other job's reservation counted; absent numbers were not computed (maxPaths 1, or the
+     * planner gave up before it had them).
+     *
+     * @param maxPaths           most paths per flow the job allowed
+     * @param granularity        weights are multiples of 1/granularity
+     * @param fallback           why the flows are on one path each; absent when they are spread (or
+     *                           one path per flow was already optimal)
+     * @param maxPathsPerFlow    most paths any flow got
+     * @param singlePathMaxLoad  max load of the planner's one-path-per-flow placement of the job on top of
+     *                           the other jobs' load (placed without regard to it: what spreading is
+     *                           compared with)
+     * @param maxLoad            max load of the weights handed out (rounded to the granularity)
+     * @param splittableOptimum  the LP optimum over the candidate paths (weights unrounded, no path limit)
+     * @param lowerBound         proven lower bound on any splittable placement's max load
+     * @param gapBound           maxLoad / lowerBound - 1: the answer is at most this far from the optimum
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record MultipathView(int maxPaths, int granularity, String fallback, Integer maxPathsPerFlow,
+                                Double singlePathMaxLoad, Double maxLoad, Double splittableOptimum, Double lowerBound,
+                                Double gapBound) {
+        static MultipathView of(MultipathRequest req, io.weft.placement.MultipathResult m, String fallback) {
+            if (m == null) {
+                return new MultipathView(req.maxPaths(), req.granularity(), fallback, 1, null, null, null, null, null);
+            }
+            boolean spread = fallback == null;
+            return new MultipathView(req.maxPaths(), req.granularity(), fallback,
+                    spread ? m.maxPathsPerFlow() : 1, finite(m.singlePathMaxLoad()),
+                    finite(spread ? m.maxLoad() : m.singlePathMaxLoad()), finite(m.splittableOptimum()),
+                    finite(m.lowerBound()), finite(spread ? m.gapBound() : m.singlePathMaxLoad() / m.lowerBound() - 1));
+        }
+
+        private static Double finite(double x) {
+            return Double.isFinite(x) ? x : null;
+        }
     }
 
     /**
@@ -35,11 +78,13 @@ public final class JobViews {
      *                 EV routing cannot reach the path
      * @param state    GOOD, or DENIED while the flow has no usable path
      * @param version  the source NIC's version at which this path was issued
+     * @param weight   a multipath flow's path: this slice's share of the flow (the shares of one
+     *                 {@code index} sum to 1); absent for one path per flow or equal QP slices
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record FlowView(String id, int index, int slice, String src, String dst, double demandGbps,
                            long version, String state, List<String> links, List<String> nodes,
-                           List<String> carriers, List<Integer> usids, Integer ev) {
+                           List<String> carriers, List<Integer> usids, Integer ev, Double weight) {
     }
 
     public record JobSummary(String id, String name, String tenant, String state, String pattern,

@@ -1,0 +1,131 @@
+package io.weft.scheduler.job;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.weft.fabric.Arc;
+import io.weft.placement.ColumnGenerationMultipath;
+import io.weft.placement.FabricIndex;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.MultipathFlow;
+import io.weft.placement.MultipathOptions;
+import io.weft.placement.MultipathResult;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementException;
+import io.weft.placement.PlacementResult;
+import io.weft.placement.PlanFlowEncoder;
+import io.weft.placement.WeightedPath;
+import io.weft.plan.FabricPlan;
+import io.weft.scheduler.job.JobViews.MultipathView;
+
+/**
+ * Places a job that allows multipath. The planner ({@link ColumnGenerationMultipath}) spreads the
+ * job's flows with every other job's reservation counted as background load; each path of a spread
+ * flow then becomes one flow slice {@code <job>/<k>.<i>} whose demand is the flow's demand times
+ * the path's weight, added to the engine and pinned to the planner's path. From there on a path is
+ * an ordinary slice: reservations count its share, the ledger gives it its own carriers and entropy
+ * value, agents get one weighted entry per path, and the re-placement passes (hotspot, link-down,
+ * drain, new fabric) move a slice like any other, off dead links, keeping its share, so the weights
+ * of a flow still sum to 1 (two slices may come to share a path: the agent adds their weights).
+ *
+ * <p>When the planner falls back (time budget, LP, rounding that does not beat one path), when one
+ * path per flow is already optimal, or when an EV-only job's spread path is not EV-reachable, the
+ * job is placed as today, one path per flow, and the answer says why.
+ */
+final class MultipathPlacement {
+    /** Wall time the planner may spend on one job (the placement goal for 4,096 flows is 1 s). */
+    static final long TIME_BUDGET_MS = 1_000;
+
+    /**
+     * @param job     the job as added to the engine (the spread slices, or the job as expanded)
+     * @param result  the engine's answer, with the pinned paths
+     * @param weights each slice's share of its flow, for spread flows only
+     */
+    record Outcome(Job job, PlacementResult result, MultipathView view, Map<String, Double> weights) {
+    }
+
+    private MultipathPlacement() {
+    }
+
+    static Outcome place(PlacementEngine engine, FabricPlan plan, Job job, MultipathRequest req, Encoding encoding)
+            throws PlacementException {
+        if (!req.spreads()) {
+            return single(engine, job, req, null, "maxPaths 1: one path per flow");
+        }
+        MultipathOptions options = new MultipathOptions(req.maxPaths(), req.granularity(), TIME_BUDGET_MS);
+        FabricIndex ix = engine.index();
+        MultipathResult m = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), engine.config())
+                .place(job, options, engine.arcLoadsGbps());
+        if (m.fallback() != null) {
+            return single(engine, job, req, m, m.fallback());
+        }
+        if (!m.unplaced().isEmpty()) {
+            return single(engine, job, req, m, "some flows have no path: placed one path per flow");
+        }
+        if (m.maxPathsPerFlow() < 2) {
+            return single(engine, job, req, m, null);
+        }
+        if (encoding == Encoding.EV && !evReachable(m)) {
+            return single(engine, job, req, m, "a spread path is not reachable by EV routing (encoding ev): "
+                    + "one path per flow");
+        }
+        int g = options.granularity();
+        List<Flow> slices = new ArrayList<>();
+        Map<String, int[]> paths = new LinkedHashMap<>();
+        Map<String, Double> weights = new HashMap<>();
+        for (MultipathFlow mf : m.flows()) {
+            Flow f = mf.flow();
+            for (int i = 0; i < mf.paths().size(); i++) {
+                WeightedPath wp = mf.paths().get(i);
+                Flow s = new Flow(f.id() + "." + i, f.job(), f.srcNic(), f.dstNic(),
+                        f.demandGbps() * wp.units() / g, i);
+                slices.add(s);
+                paths.put(s.id(), arcs(ix, wp.path()));
+                weights.put(s.id(), wp.weight());
+            }
+        }
+        Job spread = new Job(job.id(), job.tenant(), slices);
+        PlacementResult added = engine.add(spread);
+        try {
+            for (Map.Entry<String, int[]> p : paths.entrySet()) {
+                engine.pin(p.getKey(), p.getValue());
+            }
+        } catch (PlacementException e) {
+            engine.release(job.id());
+            return single(engine, job, req, m, "a spread path could not be pinned (" + e.getMessage()
+                    + "): one path per flow");
+        }
+        PlacementResult result = new PlacementResult(engine.placedFlows(job.id()), added.moved(), added.unplaced(),
+                engine.quality());
+        return new Outcome(spread, result, MultipathView.of(req, m, null), weights);
+    }
+
+    private static Outcome single(PlacementEngine engine, Job job, MultipathRequest req, MultipathResult m,
+                                  String why) throws PlacementException {
+        return new Outcome(job, engine.add(job), MultipathView.of(req, m, why), Map.of());
+    }
+
+    private static boolean evReachable(MultipathResult m) {
+        for (MultipathFlow mf : m.flows()) {
+            for (WeightedPath wp : mf.paths()) {
+                if (wp.encoding().ev() == null) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static int[] arcs(FabricIndex ix, List<Arc> path) {
+        int[] out = new int[path.size()];
+        for (int i = 0; i < out.length; i++) {
+            Arc a = path.get(i);
+            out[i] = ix.arcOf(a.link().id(), a.from());
+        }
+        return out;
+    }
+}
