@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"net"
@@ -16,6 +17,7 @@ import (
 
 	"weft.io/nic-agent/internal/netnstest"
 	"weft.io/nic-agent/internal/profile"
+	"weft.io/nic-agent/internal/vectors"
 )
 
 // spreadFlows is how many UDP flows (distinct source ports) the spreading test sends. The kernel
@@ -27,15 +29,26 @@ const (
 	spreadTolerance = 0.045
 )
 
-// A multipath flow as scheduler-api serves it: one srv6 entry per path, weighted by its share of
-// the flow's demand in Mbit/s (units 4:3:1 of granularity 8 of a 400G flow).
-var spreadPaths = []struct {
-	carrier string
-	weight  int
-}{
-	{"fcbb:bb00:11:1:12:e000::", 200_000},
-	{"fcbb:bb00:11:2:12:e000::", 150_000},
-	{"fcbb:bb00:11:3:12:e000::", 50_000},
+// spreadProfile is the multipath case of the shared agent-profile vectors: one 400G flow of a
+// multipath job as scheduler-api serves it, one srv6 (and one EV) entry per path, weighted 4:3:1
+// by each path's share of the demand.
+func spreadProfile(t *testing.T) profile.Profile {
+	t.Helper()
+	cases, err := vectors.AgentProfiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if c.Name == "multipath-weighted-paths" {
+			var p profile.Profile
+			if err := json.Unmarshal(c.Profile, &p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+	}
+	t.Fatal("agent-profiles.json has no multipath-weighted-paths case")
+	return profile.Profile{}
 }
 
 // TestWeightedSpreadingInNetns follows a weighted multipath profile with the real agent, then
@@ -48,17 +61,34 @@ func TestWeightedSpreadingInNetns(t *testing.T) {
 	if _, err := exec.LookPath("nft"); err != nil {
 		netnstest.CannotRun(t, "nftables `nft` is not installed")
 	}
+	p := spreadProfile(t)
+	peer := p.Peers[0]
+	type path struct {
+		carrier string
+		weight  int
+	}
+	var paths []path
+	total := 0
+	for _, e := range peer.Entries {
+		if e.Format == profile.FormatSRv6 {
+			paths = append(paths, path{e.Carriers[0], e.Weight})
+			total += e.Weight
+		}
+	}
+	if len(paths) < 2 {
+		t.Fatalf("the multipath vector has %d srv6 entries", len(paths))
+	}
 	mac, err := exec.Command("ip", "netns", "exec", ns, "cat", "/sys/class/net/v1/address").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	nft := "table netdev weft_spread {\n"
-	for i := range spreadPaths {
+	for i := range paths {
 		nft += fmt.Sprintf("  counter path%d { }\n", i)
 	}
 	nft += "  chain in { type filter hook ingress device v1 priority 0;\n"
-	for i, p := range spreadPaths {
-		nft += fmt.Sprintf("    ip6 daddr %s counter name path%d\n", p.carrier, i)
+	for i, pa := range paths {
+		nft += fmt.Sprintf("    ip6 daddr %s counter name path%d\n", pa.carrier, i)
 	}
 	nft += "  }\n}\n"
 	for _, c := range [][]string{
@@ -77,51 +107,43 @@ func TestWeightedSpreadingInNetns(t *testing.T) {
 		t.Fatalf("nft -f: %s\n%s", out, nft)
 	}
 
-	var entries []profile.Entry
-	total := 0
-	for i, p := range spreadPaths {
-		entries = append(entries, profile.Entry{ID: fmt.Sprintf("job/0.%d#srv6", i), JobID: "job", Format: "srv6",
-			Value: p.carrier, Carriers: []string{p.carrier}, Weight: p.weight, State: "GOOD"})
-		total += p.weight
-	}
-	fake := newFakeScheduler(t, "tok-nic1", profile.Profile{NIC: "nic1", Version: 1, Peers: []profile.Peer{
-		{Peer: "nic3", Address: p3, MinActive: 1, Entries: entries}}})
+	fake := newFakeScheduler(t, "tok-"+p.NIC, p)
 	ag := startAgent(t, ns, fake.srv.URL, t.TempDir())
-	waitFor(t, "version 1 applied", func() bool { return ag.a.Snapshot().Version == 1 })
+	waitFor(t, "the profile applied", func() bool { return ag.a.Snapshot().Version == p.Version })
 	routes := kernelRoutes(t, ns)
-	for _, p := range spreadPaths {
-		if !strings.Contains(routes, p.carrier) {
-			t.Fatalf("kernel route to %s lacks the path over %s:\n%s", p3, p.carrier, routes)
+	for _, pa := range paths {
+		if !strings.Contains(routes, pa.carrier) {
+			t.Fatalf("kernel route to %s lacks the path over %s:\n%s", peer.Address, pa.carrier, routes)
 		}
 	}
 
-	if err := sendFlows(ns, spreadFlows); err != nil {
+	if err := sendFlows(ns, peer.Address, spreadFlows); err != nil {
 		t.Fatal(err)
 	}
 
 	counted := 0
-	got := make([]int, len(spreadPaths))
-	for i := range spreadPaths {
+	got := make([]int, len(paths))
+	for i := range paths {
 		got[i] = nftPackets(t, ns, fmt.Sprintf("path%d", i))
 		counted += got[i]
 	}
 	if counted != spreadFlows {
 		t.Fatalf("counted %d packets on the paths, sent %d (one per flow):\n%s", counted, spreadFlows, routes)
 	}
-	for i, p := range spreadPaths {
-		want := float64(p.weight) / float64(total)
+	for i, pa := range paths {
+		want := float64(pa.weight) / float64(total)
 		share := float64(got[i]) / float64(counted)
-		t.Logf("path %s: weight %.3f, measured %.3f (%d of %d flows)", p.carrier, want, share, got[i], counted)
+		t.Logf("path %s: weight %.3f, measured %.3f (%d of %d flows)", pa.carrier, want, share, got[i], counted)
 		if math.Abs(share-want) > spreadTolerance {
-			t.Errorf("path %s carried %.3f of the flows, its weight is %.3f (tolerance %.3f)", p.carrier, share,
+			t.Errorf("path %s carried %.3f of the flows, its weight is %.3f (tolerance %.3f)", pa.carrier, share,
 				want, spreadTolerance)
 		}
 	}
 }
 
-// sendFlows sends one UDP datagram from each of n source ports to the peer, from inside ns. Each
+// sendFlows sends one UDP datagram from each of n source ports to peer, from inside ns. Each
 // socket is connected, so the kernel looks its route up (and hashes its ports) once per flow.
-func sendFlows(ns string, n int) error {
+func sendFlows(ns, peer string, n int) error {
 	errc := make(chan error, 1)
 	go func() {
 		// The thread stays in ns and is dropped when this goroutine ends locked.
@@ -137,7 +159,7 @@ func sendFlows(ns string, n int) error {
 			return
 		}
 		src := netip.MustParseAddr("2001:db8:ff::1")
-		dst := net.UDPAddrFromAddrPort(netip.AddrPortFrom(netip.MustParseAddr(p3), 4791))
+		dst := net.UDPAddrFromAddrPort(netip.AddrPortFrom(netip.MustParseAddr(peer), 4791))
 		for i := 0; i < n; i++ {
 			c, err := net.DialUDP("udp6", net.UDPAddrFromAddrPort(netip.AddrPortFrom(src, uint16(20000+i))), dst)
 			if err != nil {
