@@ -39,7 +39,8 @@ final class JobRequests {
                 throw ApiException.badRequest("multipath.granularity", "must be 8 or 16");
             }
             if (r.qpSlices() != null && r.qpSlices() > 1) {
-                throw ApiException.badRequest("qpSlices", "must be 1 or absent with multipath (its paths are the slices)");
+                throw ApiException.badRequest("qpSlices",
+                        "must be 1 or absent with multipath (its paths are the slices)");
             }
         }
         List<JobSpec.FlowSpec> flows = new ArrayList<>();

@@ -100,7 +100,8 @@ class JobService {
             long placeNs;
             try {
                 if (r.multipath() != null) {
-                    spread = MultipathPlacement.place(engine, w.view().plan(), job, r.multipath(), encoding);
+                    spread = MultipathPlacement.place(engine, w.view().plan(), job, r.multipath(), encoding,
+                            limits.multipathBudgetMs());
                     job = spread.job();
                     result = spread.result();
                 } else {

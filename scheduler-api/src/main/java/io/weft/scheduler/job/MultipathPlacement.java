@@ -37,9 +37,6 @@ import io.weft.scheduler.job.JobViews.MultipathView;
  * job is placed as today, one path per flow, and the answer says why.
  */
 final class MultipathPlacement {
-    /** Wall time the planner may spend on one job (the placement goal for 4,096 flows is 1 s). */
-    static final long TIME_BUDGET_MS = 1_000;
-
     /**
      * @param job     the job as added to the engine (the spread slices, or the job as expanded)
      * @param result  the engine's answer, with the pinned paths
@@ -51,12 +48,15 @@ final class MultipathPlacement {
     private MultipathPlacement() {
     }
 
-    static Outcome place(PlacementEngine engine, FabricPlan plan, Job job, MultipathRequest req, Encoding encoding)
-            throws PlacementException {
+    /**
+     * @param budgetMs wall time the planner may spend ({@code weft.scheduler.limits.multipath-budget-ms})
+     */
+    static Outcome place(PlacementEngine engine, FabricPlan plan, Job job, MultipathRequest req, Encoding encoding,
+                         long budgetMs) throws PlacementException {
         if (!req.spreads()) {
             return single(engine, job, req, null, "maxPaths 1: one path per flow");
         }
-        MultipathOptions options = new MultipathOptions(req.maxPaths(), req.granularity(), TIME_BUDGET_MS);
+        MultipathOptions options = new MultipathOptions(req.maxPaths(), req.granularity(), budgetMs);
         FabricIndex ix = engine.index();
         MultipathResult m = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), engine.config())
                 .place(job, options, engine.arcLoadsGbps());
@@ -89,7 +89,14 @@ final class MultipathPlacement {
             }
         }
         Job spread = new Job(job.id(), job.tenant(), slices);
-        PlacementResult added = engine.add(spread);
+        PlacementResult added;
+        try {
+            added = engine.add(spread);
+        } catch (PlacementException e) {
+            // e.g. more slices per NIC pair than the engine takes; the job itself is valid.
+            return single(engine, job, req, m, "the engine refused the spread slices (" + e.getMessage()
+                    + "): one path per flow");
+        }
         try {
             for (Map.Entry<String, int[]> p : paths.entrySet()) {
                 engine.pin(p.getKey(), p.getValue());

@@ -19,7 +19,8 @@ import tools.jackson.databind.JsonNode;
  * 1 and carry its demand, and each NIC's profile has one entry per path weighted by its share.
  */
 class MultipathJobTest extends ApiTestSupport {
-    static final String FLOWS = "\"pattern\":\"explicit\",\"flows\":[{\"src\":\"nic1\",\"dst\":\"nic3\",\"demandGbps\":100},"
+    static final String FLOWS = "\"pattern\":\"explicit\",\"flows\":["
+            + "{\"src\":\"nic1\",\"dst\":\"nic3\",\"demandGbps\":100},"
             + "{\"src\":\"nic2\",\"dst\":\"nic4\",\"demandGbps\":100}]";
 
     @Test

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class MultipathPlacementTest {
     static final MultipathRequest EIGHTHS = new MultipathRequest(4, 8);
+    /** Generous: this is about what is placed, not how fast (a loaded machine may be slow). */
+    static final long BUDGET_MS = 60_000;
 
     Fabric fabric;
     FabricPlan plan;
@@ -58,7 +60,7 @@ class MultipathPlacementTest {
     @Test
     void spreadFlowsBecomeWeightedSlicesOnThePlannersPaths() throws Exception {
         MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, threeLineRateFlows(), EIGHTHS,
-                Encoding.BOTH);
+                Encoding.BOTH, BUDGET_MS);
 
         assertThat(o.view().fallback()).isNull();
         // Any one path per flow puts two flows on one uplink (the planner's own, placed without
@@ -98,7 +100,7 @@ class MultipathPlacementTest {
     @Test
     void aDeadLinkMovesTheSlicesOffItAndKeepsTheirShares() throws Exception {
         MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, threeLineRateFlows(), EIGHTHS,
-                Encoding.BOTH);
+                Encoding.BOTH, BUDGET_MS);
         Map<String, Double> before = demands(engine.placedFlows("mp"));
 
         engine.updateLinkStates(Map.of("leaf1-spine1", LinkState.DOWN));
@@ -115,7 +117,7 @@ class MultipathPlacementTest {
     @Test
     void whenOnePathIsOptimalTheJobIsPlacedAsBeforeAndSaysSo() throws Exception {
         Job light = new Job("light", "default", List.of(flow("light", 0, "leaf1-nic1", "leaf2-nic1", 100)));
-        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, light, EIGHTHS, Encoding.BOTH);
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, light, EIGHTHS, Encoding.BOTH, BUDGET_MS);
         assertThat(o.job()).isEqualTo(light);
         assertThat(o.weights()).isEmpty();
         assertThat(o.view().maxPathsPerFlow()).isEqualTo(1);
@@ -125,7 +127,7 @@ class MultipathPlacementTest {
     @Test
     void maxPathsOneIsOnePathPerFlowWithTheReason() throws Exception {
         MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, threeLineRateFlows(),
-                new MultipathRequest(1, 8), Encoding.BOTH);
+                new MultipathRequest(1, 8), Encoding.BOTH, BUDGET_MS);
         assertThat(o.view().fallback()).contains("maxPaths 1");
         assertThat(o.job().flows()).extracting(Flow::id).containsExactly("mp/0", "mp/1", "mp/2");
         assertThat(o.result().quality().maxLoad()).isEqualTo(2.0);
