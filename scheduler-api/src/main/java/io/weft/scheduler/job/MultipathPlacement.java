@@ -21,6 +21,8 @@ import io.weft.placement.PlanFlowEncoder;
 import io.weft.placement.WeightedPath;
 import io.weft.plan.FabricPlan;
 import io.weft.scheduler.job.JobViews.MultipathView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Places a job that allows multipath. The planner ({@link ColumnGenerationMultipath}) spreads the
@@ -37,6 +39,8 @@ import io.weft.scheduler.job.JobViews.MultipathView;
  * job is placed as today, one path per flow, and the answer says why.
  */
 final class MultipathPlacement {
+    private static final Logger LOG = LoggerFactory.getLogger(MultipathPlacement.class);
+
     /**
      * @param job     the job as added to the engine (the spread slices, or the job as expanded)
      * @param result  the engine's answer, with the pinned paths
@@ -58,8 +62,16 @@ final class MultipathPlacement {
         }
         MultipathOptions options = new MultipathOptions(req.maxPaths(), req.granularity(), budgetMs);
         FabricIndex ix = engine.index();
-        MultipathResult m = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), engine.config())
-                .place(job, options, engine.arcLoadsGbps());
+        MultipathResult m;
+        try {
+            m = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), engine.config())
+                    .place(job, options, engine.arcLoadsGbps());
+        } catch (RuntimeException e) {
+            // A solver failure (native library, broken invariant) must not refuse a valid job.
+            LOG.error("multipath planner failed on job {}: {}", job.id(), e.toString(), e);
+            return single(engine, job, req, null, "the multipath planner failed (" + e.getMessage()
+                    + "): one path per flow");
+        }
         if (m.fallback() != null) {
             return single(engine, job, req, m, m.fallback());
         }
