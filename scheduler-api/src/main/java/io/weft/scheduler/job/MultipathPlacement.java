@@ -8,7 +8,7 @@ import java.util.Map;
 
 import io.weft.fabric.Arc;
 import io.weft.placement.ColumnGenerationMultipath;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.MultipathFlow;
@@ -61,7 +61,7 @@ final class MultipathPlacement {
             return single(engine, job, req, null, "maxPaths 1: one path per flow");
         }
         MultipathOptions options = new MultipathOptions(req.maxPaths(), req.granularity(), budgetMs);
-        FabricIndex ix = engine.index();
+        DenseFabric ix = engine.index();
         MultipathResult m;
         try {
             m = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), engine.config())
@@ -139,7 +139,7 @@ final class MultipathPlacement {
         return true;
     }
 
-    private static int[] arcs(FabricIndex ix, List<Arc> path) {
+    private static int[] arcs(DenseFabric ix, List<Arc> path) {
         int[] out = new int[path.size()];
         for (int i = 0; i < out.length; i++) {
             Arc a = path.get(i);

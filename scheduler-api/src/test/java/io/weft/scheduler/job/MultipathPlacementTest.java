@@ -12,7 +12,7 @@ import java.util.Set;
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.PlacedFlow;
@@ -44,7 +44,7 @@ class MultipathPlacementTest {
     void fabricWithAnotherJob() throws Exception {
         fabric = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 4));
         plan = Planner.plan(fabric, null);
-        engine = new PlacementEngine(FabricIndex.of(fabric), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+        engine = new PlacementEngine(DenseFabric.of(fabric), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
         engine.add(new Job("other", "default", List.of(flow("other", 0, "leaf1-nic4", "leaf2-nic4", 200))));
     }
 
@@ -90,7 +90,7 @@ class MultipathPlacementTest {
         }
         // Reservations count each path's share: uplink loads are the background plus the shares.
         double[] load = engine.arcLoadsGbps();
-        FabricIndex ix = engine.index();
+        DenseFabric ix = engine.index();
         double up = load[ix.arcOf("leaf1-spine1", "leaf1")] + load[ix.arcOf("leaf1-spine2", "leaf1")];
         assertThat(up).isCloseTo(1400, within(1e-6));
         assertThat(Math.max(load[ix.arcOf("leaf1-spine1", "leaf1")], load[ix.arcOf("leaf1-spine2", "leaf1")]))
