@@ -31,10 +31,8 @@ public final class JobViews {
      * @param fallback           why the flows are on one path each; absent when they are spread (or
      *                           one path per flow was already optimal)
      * @param maxPathsPerFlow    most paths any flow got
-     * @param singlePathMaxLoad  max load of the planner's one-path-per-flow placement of the job on top of
-     *                           the other jobs' load (placed without regard to it: what spreading is
-     *                           compared with)
-     * @param maxLoad            max load of the weights handed out (rounded to the granularity)
+     * @param singlePathMaxLoad  max load with the engine's one path per flow (what spreading must beat)
+     * @param maxLoad            max load of what was handed out: the rounded weights, or the single paths
      * @param splittableOptimum  the LP optimum over the candidate paths (weights unrounded, no path limit)
      * @param lowerBound         proven lower bound on any splittable placement's max load
      * @param gapBound           maxLoad / lowerBound - 1: the answer is at most this far from the optimum
@@ -43,15 +41,22 @@ public final class JobViews {
     public record MultipathView(int maxPaths, int granularity, String fallback, Integer maxPathsPerFlow,
                                 Double singlePathMaxLoad, Double maxLoad, Double splittableOptimum, Double lowerBound,
                                 Double gapBound) {
-        static MultipathView of(MultipathRequest req, io.weft.placement.MultipathResult m, String fallback) {
+        /**
+         * @param m         the planner's answer, or null when it did not run
+         * @param singleMax the engine's one-path-per-flow max load (the baseline and what is kept)
+         * @param fallback  why the flows keep one path each, or null
+         */
+        static MultipathView of(MultipathRequest req, io.weft.placement.MultipathResult m, double singleMax,
+                                String fallback) {
+            boolean spread = fallback == null && m != null && m.maxPathsPerFlow() > 1;
             if (m == null) {
-                return new MultipathView(req.maxPaths(), req.granularity(), fallback, 1, null, null, null, null, null);
+                return new MultipathView(req.maxPaths(), req.granularity(), fallback, 1, finite(singleMax),
+                        finite(singleMax), null, null, null);
             }
-            boolean spread = fallback == null;
-            return new MultipathView(req.maxPaths(), req.granularity(), fallback,
-                    spread ? m.maxPathsPerFlow() : 1, finite(m.singlePathMaxLoad()),
-                    finite(spread ? m.maxLoad() : m.singlePathMaxLoad()), finite(m.splittableOptimum()),
-                    finite(m.lowerBound()), finite(spread ? m.gapBound() : m.singlePathMaxLoad() / m.lowerBound() - 1));
+            double max = spread ? m.maxLoad() : singleMax;
+            return new MultipathView(req.maxPaths(), req.granularity(), fallback, spread ? m.maxPathsPerFlow() : 1,
+                    finite(singleMax), finite(max), finite(m.splittableOptimum()), finite(m.lowerBound()),
+                    finite(max / m.lowerBound() - 1));
         }
 
         private static Double finite(double x) {

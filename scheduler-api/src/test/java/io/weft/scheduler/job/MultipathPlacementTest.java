@@ -63,9 +63,8 @@ class MultipathPlacementTest {
                 Encoding.BOTH, BUDGET_MS);
 
         assertThat(o.view().fallback()).isNull();
-        // Any one path per flow puts two flows on one uplink (the planner's own, placed without
-        // regard to the other job, may also meet its 200G there).
-        assertThat(o.view().singlePathMaxLoad()).isGreaterThanOrEqualTo(2.0);
+        // The engine's one path per flow puts two line-rate flows on one uplink.
+        assertThat(o.view().singlePathMaxLoad()).isEqualTo(2.0);
         assertThat(o.view().maxLoad()).isCloseTo(1.75, within(1e-9));
         assertThat(o.view().lowerBound()).isCloseTo(1.75, within(1e-9));
         assertThat(o.view().gapBound()).isCloseTo(0, within(1e-9));
