@@ -45,7 +45,7 @@ class ColumnGenerationMultipathTest {
     }
 
     /** A random derangement of the NICs; demands line rate, or mixed 1/4, 1/2, 1 of it. */
-    static Job permutation(Fabric f, FabricIndex ix, long seed, boolean mixed) throws PlacementException {
+    static Job permutation(Fabric f, DenseFabric ix, long seed, boolean mixed) throws PlacementException {
         List<String> src = Fixtures.nics(f);
         List<String> dst = new ArrayList<>(src);
         Random rnd = new Random(seed);
@@ -73,7 +73,7 @@ class ColumnGenerationMultipathTest {
                     || l.b().node().startsWith("ss")).findFirst().orElseThrow().id();
             states = Map.of(core, LinkState.DOWN);
         }
-        FabricIndex ix = FabricIndex.of(f, states);
+        DenseFabric ix = DenseFabric.of(f, states);
         FabricPlan plan = Planner.plan(f, null);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
                 PlacementConfig.DEFAULTS);
@@ -109,7 +109,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void slimFlyPermutationSplitsToTheOptimum() throws Exception {
         Fabric f = slimFly();
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 1, false);
         MultipathResult r = mp.place(job, new MultipathOptions(8, 16, 30_000));
@@ -124,7 +124,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void onePathPerFlowFallsBackToTheIntegralPlacementAndSaysWhy() throws Exception {
         Fabric f = slimFly();
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 5, false);
         MultipathResult r = mp.place(job, new MultipathOptions(1, 16, 10_000));
@@ -137,7 +137,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void aSpentTimeBudgetFallsBackAndSaysWhy() throws Exception {
         Fabric f = slimFly();
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 3, false);
         MultipathResult r = mp.place(job, new MultipathOptions(4, 16, 1));
@@ -150,7 +150,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void oneOptimalPathPerFlowIsKeptWithGapZero() throws Exception {
         Fabric f = Fixtures.fatTree(4);
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         MultipathResult r = mp.place(permutation(f, ix, 2, false), OPT);
         assertThat(r.fallback()).isNull();
@@ -163,7 +163,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void theEngineIsLeftEmptyBetweenJobs() throws Exception {
         Fabric f = Fixtures.leafSpine(4, 2, 4);
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 1, false);
         MultipathResult a = mp.place(job, OPT);
@@ -172,8 +172,42 @@ class ColumnGenerationMultipathTest {
         assertThat(b.singlePathMaxLoad()).isEqualTo(a.singlePathMaxLoad());
     }
 
-    static double measuredMaxLoad(FabricIndex ix, MultipathResult r, int g) {
-        double[] load = new double[ix.arcCount()];
+    /**
+     * Other jobs' reservations are a load the spread job is placed around: the reported max load is
+     * the measured one of the job's weights on top of the background, never above the single-path
+     * answer on the same background, and never worse than spreading as if the fabric were empty.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fabrics")
+    void otherJobsReservationsAreCountedAsBackgroundLoad(String name, Fabric f, Map<String, LinkState> states)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(states != null, "the failed-link variant adds nothing here");
+        DenseFabric ix = DenseFabric.of(f, states);
+        PlacementEngine others = Fixtures.engine(f, states);
+        others.add(permutation(f, ix, 11, true));
+        double[] background = others.arcLoadsGbps();
+        FabricPlan plan = Planner.plan(f, null);
+        ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
+                PlacementConfig.DEFAULTS);
+        Job job = permutation(f, ix, 12, false);
+        MultipathResult r = mp.place(job, OPT, background);
+        MultipathResult blind = mp.place(job, OPT);
+        assertThat(r.unplaced()).as(name).isEmpty();
+        assertThat(measuredMaxLoad(ix, r, OPT.granularity(), background)).as(name)
+                .isCloseTo(r.maxLoad(), within(1e-9));
+        assertThat(r.maxLoad()).as(name).isLessThanOrEqualTo(r.singlePathMaxLoad() + 1e-9);
+        assertThat(r.lowerBound()).as(name).isLessThanOrEqualTo(r.maxLoad() + 1e-9);
+        assertThat(r.maxLoad()).as("vs spreading blind to the background, %s", name)
+                .isLessThanOrEqualTo(measuredMaxLoad(ix, blind, OPT.granularity(), background) + 1e-9);
+        assertWellFormed(ix, plan, job, r, OPT);
+    }
+
+    static double measuredMaxLoad(DenseFabric ix, MultipathResult r, int g) {
+        return measuredMaxLoad(ix, r, g, new double[ix.arcCount()]);
+    }
+
+    static double measuredMaxLoad(DenseFabric ix, MultipathResult r, int g, double[] background) {
+        double[] load = background.clone();
         for (MultipathFlow mf : r.flows()) {
             for (WeightedPath wp : mf.paths()) {
                 for (var arc : wp.path()) {
@@ -188,7 +222,7 @@ class ColumnGenerationMultipathTest {
         return m;
     }
 
-    static void assertWellFormed(FabricIndex ix, FabricPlan plan, Job job, MultipathResult r, MultipathOptions o)
+    static void assertWellFormed(DenseFabric ix, FabricPlan plan, Job job, MultipathResult r, MultipathOptions o)
             throws Exception {
         assertThat(r.flows()).hasSize(job.flows().size() - r.unplaced().size());
         for (MultipathFlow mf : r.flows()) {
