@@ -144,7 +144,8 @@ final class LabStack implements AutoCloseable {
                 collectorEnv, List.of(QUIET_KAFKA,
                         "--weft.telemetry.detection.samples-to-enter=" + options.samplesToEnter(),
                         "--weft.telemetry.detection.high-drop-fraction=" + options.dropFraction(),
-                        "--weft.telemetry.detection.low-drop-fraction=" + options.dropFraction() / 5));
+                        "--weft.telemetry.detection.low-drop-fraction=" + options.dropFraction() / 5,
+                        "--weft.telemetry.detection.at-once-drop-fraction=" + options.atOnceDropFraction()));
         Process telemetry = new ProcessBuilder(telemetryBin.toString(), "--brokers", endpoints.kafkaBootstrapServers(),
                 "--targets-file", lab.labDir().resolve("gnmi-targets.txt").toString(),
                 "--interval", options.intervalMs() + "ms")
