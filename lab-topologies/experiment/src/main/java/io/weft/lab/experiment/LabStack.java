@@ -26,6 +26,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.harness.ChildService;
 import io.weft.harness.Http;
+import io.weft.harness.SpringBootInstances;
 import io.weft.lab.netns.NetnsLab;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
@@ -70,7 +71,7 @@ final class LabStack implements AutoCloseable {
     /** The scheduler-api the agents follow now (one of {@link #schedulers}), and its port. */
     private ChildService scheduler;
     private int schedulerPort;
-    /** scheduler-api with the loop off [0] and on [1]; a slot is null once stopped. */
+    /** scheduler-api with the loop off [0] and on [1] (one JVM, two instances); null once stopped. */
     private final ChildService[] schedulers = new ChildService[2];
     private final int[] schedulerPorts = new int[2];
     private final List<Process> agents = new ArrayList<>();
@@ -218,11 +219,14 @@ final class LabStack implements AutoCloseable {
     }
 
     /**
-     * Starts both scheduler-apis without waiting: loop off and loop on, each in its own schema of the
-     * devstack's database, so neither sees the other's jobs (the loop-on one follows weft.hotspots
-     * from the start but has no flow to move until its own run).
+     * Starts both scheduler-apis without waiting, as two instances in one JVM
+     * ({@link SpringBootInstances}: the second shares the first's loaded classes and compiled code,
+     * where a second JVM cost as much CPU as the first): loop off and loop on, each on its own port
+     * and in its own schema of the devstack's database, so neither sees the other's jobs (the loop-on
+     * one follows weft.hotspots from the start but has no flow to move until its own run).
      */
-    private void launchSchedulers() throws java.sql.SQLException {
+    private void launchSchedulers() throws java.sql.SQLException, java.net.URISyntaxException {
+        List<String> args = new ArrayList<>(List.of("io.weft.scheduler.SchedulerApiApplication"));
         for (int i = 0; i < 2; i++) {
             boolean loop = i == 1;
             String schema = "experiment_loop_" + (loop ? "on" : "off");
@@ -231,32 +235,35 @@ final class LabStack implements AutoCloseable {
                 st.execute("create schema if not exists " + schema);
             }
             schedulerPorts[i] = freePort();
-            Map<String, String> env = new HashMap<>(db());
-            env.put("WEFT_JDBC_URL", endpoints.jdbcUrl() + (endpoints.jdbcUrl().contains("?") ? "&" : "?")
-                    + "currentSchema=" + schema);
-            env.put("WEFT_SCHEDULER_SCHEMA", schema);
-            env.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPorts[i]));
-            env.put("WEFT_TOKENS", "experiment:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
-                    + String.join(",", plan.nics()) + "=" + AGENT_TOKEN);
-            schedulers[i] = ChildService.start(root, dir, "scheduler-api-loop-" + (loop ? "on" : "off"),
-                    "scheduler-api", "io.weft.scheduler.SchedulerApiApplication", "512m", env,
-                    List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200"));
+            if (i > 0) {
+                args.add("--");
+            }
+            // The variables application.yml reads, given per instance as arguments (they win over the environment).
+            args.addAll(List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200",
+                    "--WEFT_JDBC_URL=" + endpoints.jdbcUrl() + (endpoints.jdbcUrl().contains("?") ? "&" : "?")
+                            + "currentSchema=" + schema,
+                    "--WEFT_SCHEDULER_SCHEMA=" + schema, "--WEFT_SCHEDULER_PORT=" + schedulerPorts[i]));
         }
+        Map<String, String> env = new HashMap<>(db());
+        env.remove("WEFT_JDBC_URL");
+        env.put("WEFT_TOKENS", "experiment:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
+                + String.join(",", plan.nics()) + "=" + AGENT_TOKEN);
+        Path launcher = Path.of(SpringBootInstances.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ChildService jvm = ChildService.start(root, dir, "scheduler-api", "scheduler-api",
+                SpringBootInstances.class.getName(), "768m", env, args, List.of(launcher));
+        schedulers[0] = jvm;
+        schedulers[1] = jvm;
     }
 
     /**
      * Points the job's nic-agents at the scheduler-api with the loop on or off (once it places on the
-     * controller's snapshot). Going to the loop-on one stops the loop-off one: it has served its runs.
+     * controller's snapshot). The other instance stays up, idle: it shares the JVM.
      */
     synchronized void useScheduler(boolean loop) throws Exception {
         stopAgents();
         int i = loop ? 1 : 0;
         if (schedulers[i] == null) {
             throw new IllegalStateException("scheduler-api with the loop " + (loop ? "on" : "off") + " was stopped");
-        }
-        if (loop && schedulers[0] != null) {
-            schedulers[0].stop();
-            schedulers[0] = null;
         }
         scheduler = schedulers[i];
         schedulerPort = schedulerPorts[i];
@@ -279,7 +286,7 @@ final class LabStack implements AutoCloseable {
         stopAgents();
         for (int i = 0; i < schedulers.length; i++) {
             if (schedulers[i] != null) {
-                schedulers[i].stop();
+                schedulers[i].stop(); // one JVM holds both: the second stop finds it stopped
                 schedulers[i] = null;
             }
         }
@@ -393,7 +400,7 @@ final class LabStack implements AutoCloseable {
         StringBuilder b = new StringBuilder();
         List<ChildService> all = new ArrayList<>(children);
         for (ChildService s : schedulers) {
-            if (s != null) {
+            if (s != null && !all.contains(s)) {
                 all.add(s);
             }
         }
