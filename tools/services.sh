@@ -236,13 +236,17 @@ ready_scheduler() {
         "               agent (every NIC) demo-agent-token-0001; scheduler-api -> controller demo-scheduler-api-to-controller-01")
 }
 
-# The simulator as the live fabric; it needs the scheduler-api on $scheduler_port.
-start_live() {
+# The simulator as the live fabric; it needs the scheduler-api on $scheduler_port (its incident waits
+# until that places on a snapshot, so ./weft demo starts it with the other services).
+start_live() { launch_live; ready_live; }
+launch_live() {
   local live_args=(--kafka "$WEFT_KAFKA_BOOTSTRAP" --scheduler "http://127.0.0.1:$scheduler_port"
                    --agent-token demo-agent-token-0001 --scheduler-token demo-scheduler-token-01)
   [ -n "$scenario" ] && live_args+=(--scenario "$scenario")
   start_service live simulator io.weft.simulator.live.LiveMain 384m "${live_args[@]}"
-  await_ready live 120 grep -q '^live: fabric ' "$state_dir/logs/live.log"
+}
+ready_live() {
+  await_ready live 360 grep -q '^live: fabric ' "$state_dir/logs/live.log"
   urls+=("  live         the simulated fabric: every switch's counters, every NIC's agent; the incident prints below")
 }
 
