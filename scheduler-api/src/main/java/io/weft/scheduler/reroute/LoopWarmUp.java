@@ -14,7 +14,7 @@ import io.weft.contracts.HotspotEvent;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.PlacementConfig;
@@ -54,7 +54,7 @@ final class LoopWarmUp {
         Fabric fabric = scratchFabric();
         PlacementEngine engine;
         try {
-            engine = new PlacementEngine(FabricIndex.of(fabric), new PlanFlowEncoder(Planner.plan(fabric, null)),
+            engine = new PlacementEngine(DenseFabric.of(fabric), new PlanFlowEncoder(Planner.plan(fabric, null)),
                     PlacementConfig.DEFAULTS);
             // Two elephants leaf1 -> leaf2 and one back: a ring's worth of flows on the scratch fabric.
             engine.add(new Job("warm-up", "default", List.of(
@@ -77,7 +77,7 @@ final class LoopWarmUp {
 
     /** One hotspot pass on the first flow's first fabric arc, undone; returns the moves pinned. */
     private static int hotspotPass(PlacementEngine engine, Candidates candidates, ReunionPolicy policy, int i) {
-        FabricIndex ix = engine.index();
+        DenseFabric ix = engine.index();
         int[] path = engine.pathArcs("warm-up-1");
         int arc = path[1];
         String linkId = ix.arc(arc).link().id();
@@ -102,7 +102,7 @@ final class LoopWarmUp {
 
     /** One link-down pass on the first flow's first fabric link, undone; returns the moves pinned. */
     private static int linkDownPass(PlacementEngine engine, Candidates candidates, ReunionPolicy policy, int i) {
-        FabricIndex ix = engine.index();
+        DenseFabric ix = engine.index();
         int arc = engine.pathArcs("warm-up-1")[1];
         HotspotEvent ev = event("warm-up-down-" + i, HotspotEvent.Kind.LINK_DOWN, ix.arc(arc).link().id(),
                 ix.nodeId(ix.to(arc)));

@@ -7,7 +7,7 @@ import java.util.List;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.weft.placement.PlacementConfig;
-import io.weft.scheduler.config.KafkaProperties;
+import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.fabric.Placement;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionOperations;
@@ -37,7 +37,8 @@ class LoopWarmUpTest {
         Placement placement = new Placement(PlacementConfig.DEFAULTS, TransactionOperations.withoutTransaction(),
                 () -> 0);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        KafkaProperties kafka = new KafkaProperties("127.0.0.1:9", "weft.fabric", "weft.telemetry.flows", "warm-up");
+        SchedulerKafkaProperties kafka = new SchedulerKafkaProperties("127.0.0.1:9", "weft.fabric",
+                "weft.telemetry.flows", "warm-up");
         RerouteProperties props = new RerouteProperties(true, 1, 1, 500, "weft.hotspots", "warm-up-test");
         HotspotListener listener = new HotspotListener(placement, null, null, null, kafka, props, meters);
         List<String> metersBefore = names(meters);
@@ -59,7 +60,8 @@ class LoopWarmUpTest {
     void withTheLoopOffThereIsNoWarmUp() {
         Placement placement = new Placement(PlacementConfig.DEFAULTS, TransactionOperations.withoutTransaction(),
                 () -> 0);
-        KafkaProperties kafka = new KafkaProperties("127.0.0.1:9", "weft.fabric", "weft.telemetry.flows", "warm-up");
+        SchedulerKafkaProperties kafka = new SchedulerKafkaProperties("127.0.0.1:9", "weft.fabric",
+                "weft.telemetry.flows", "warm-up");
         RerouteProperties off = new RerouteProperties(false, 1, 1, 500, "weft.hotspots", "warm-up-test");
         HotspotListener listener = new HotspotListener(placement, null, null, null, kafka, off,
                 new SimpleMeterRegistry());
