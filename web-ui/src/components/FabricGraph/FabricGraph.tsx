@@ -2,7 +2,9 @@ import cytoscape from 'cytoscape';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Fabric, LinkState } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
-import { edgeTooltip, fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
+import { edgeClasses, edgeTooltip, fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
+import { drawHeat } from './drawHeat';
+import { buildHeatScene, type HeatScene } from './heatScene';
 import './FabricGraph.css';
 
 export interface FabricGraphProps {
@@ -25,8 +27,9 @@ interface Tooltip {
 
 /**
  * What the canvas shows, read back from cytoscape into data attributes of its container: the
- * links on the selected job's paths, the hot, drained and down ones (space-separated ids), so
- * a browser test or an inspector can read what is drawn without reading pixels.
+ * links on the selected job's paths, the drained and down ones (space-separated ids; the hot ones
+ * come from the heat layer), so a browser test or an inspector can read what is drawn without
+ * reading pixels.
  */
 function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
   if (!el) return;
@@ -36,15 +39,11 @@ function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
       .map((e) => e.id())
       .join(' ');
   el.dataset.onPath = ids('.on-path');
-  el.dataset.hot = ids('.hot');
   el.dataset.drained = ids('[state = "drained"]');
   el.dataset.down = ids('[state = "down"]');
   el.dataset.chosen = ids('.chosen');
   el.dataset.edges = String(cy.edges().length);
 }
-
-/** How many changed edges are handed to cytoscape per animation frame (~20-40 ms of style work). */
-const EDGES_PER_FRAME = 300;
 
 /** Above this many nodes + edges cytoscape is told to trade crispness for speed. */
 const LARGE_GRAPH_ELEMENTS = 2000;
@@ -55,8 +54,41 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
   const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
-  const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
+  const large = elements.length > LARGE_GRAPH_ELEMENTS;
+  // cytoscape's part of the overlay: selection only, so a load update does not touch it
+  const highlighted = overlay?.highlighted;
+  const selectedLink = overlay?.selectedLink;
+  const classes = useMemo(
+    () => graph.edges.map((e) => [e.id, edgeClasses(e, { highlighted, selectedLink })] as const),
+    [graph, highlighted, selectedLink],
+  );
+  // the heat layer's part: everything that follows the live load
+  const scene = useMemo(() => buildHeatScene(graph, overlay), [graph, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
+  // The classes each edge of the current cytoscape instance was last given.
+  const applied = useRef(new Map<string, string>());
+  const heatCanvas = useRef<HTMLCanvasElement>(null);
+  const sceneRef = useRef<HeatScene>(scene);
+  // One heat draw per animation frame at most: updates arriving faster replace the scene and the
+  // frame draws the latest (no update queues behind another).
+  const heatFrame = useRef(0);
+  const requestHeatDraw = useRef(() => {
+    if (heatFrame.current !== 0) return;
+    heatFrame.current = requestAnimationFrame(() => {
+      heatFrame.current = 0;
+      const cy = cyRef.current;
+      const canvas = heatCanvas.current;
+      const ctx = canvas?.getContext('2d');
+      if (!cy || !canvas || !ctx) return;
+      drawHeat(ctx, sceneRef.current, {
+        zoom: cy.zoom(),
+        pan: cy.pan(),
+        pixelRatio: canvas.width / Math.max(1, canvas.clientWidth),
+        width: canvas.width,
+        height: canvas.height,
+      });
+    });
+  });
   // The latest callbacks, read by the handlers registered once per graph.
   const select = useRef({ onSelectLink, onSelectNode });
   useEffect(() => {
@@ -79,12 +111,22 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
       minZoom: 0.05,
       maxZoom: 4,
       boxSelectionEnabled: false,
+      // nodes stay where domain/graph.ts puts them (the heat layer draws from those positions)
+      autoungrabify: true,
       // Large fabrics: one device pixel per CSS pixel and a cached texture while panning or
-      // zooming, so thousands of gradient edges are not redrawn on every move.
-      ...(elements.length > LARGE_GRAPH_ELEMENTS
-        ? { pixelRatio: 1, textureOnViewport: true, hideEdgesOnViewport: true }
-        : {}),
+      // zooming, so thousands of edges are not redrawn on every move.
+      ...(large ? { pixelRatio: 1, textureOnViewport: true, hideEdgesOnViewport: true } : {}),
     });
+    const canvas = heatCanvas.current;
+    const sizeHeat = () => {
+      if (!canvas) return;
+      const ratio = large ? 1 : window.devicePixelRatio || 1;
+      canvas.width = Math.round(box.clientWidth * ratio);
+      canvas.height = Math.round(box.clientHeight * ratio);
+    };
+    sizeHeat();
+    const redraw = requestHeatDraw.current;
+    cy.on('viewport', redraw);
     // cytoscape types an event's target as any; the 'edge' selector makes it an edge.
     cy.on('mouseover', 'edge', (e) => {
       const edge = e.target as cytoscape.EdgeSingular;
@@ -105,14 +147,18 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
+    applied.current.clear(); // a new graph: every edge is new
     describeEdges(cy, container.current);
+    redraw();
     // The moment the fabric is drawn and answers input (read by `./weft bench ui`).
     performance.mark('weft:graph-ready', { detail: { nodes: cy.nodes().length, edges: cy.edges().length } });
     // cytoscape sizes its canvas on window resizes only: panels appearing beside it (the jobs
     // after sign-in) would leave part of the fabric under them.
     const resized = new ResizeObserver(() => {
       cy.resize();
+      sizeHeat();
       cy.fit(undefined, 30);
+      redraw();
     });
     resized.observe(box);
     return () => {
@@ -120,50 +166,38 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
       cyRef.current = null;
       cy.destroy();
     };
-  }, [elements]);
+  }, [elements, large]);
 
-  // Load and selection change often (live loads up to 10 Hz): update in place only the edges whose
-  // look changed (no re-layout, zoom kept; each touch costs cytoscape a style pass); `applied`
-  // remembers what each edge was last given. At most EDGES_PER_FRAME edges per animation frame,
-  // so a large fabric's update never freezes the page; a newer overlay replaces what is still
-  // pending (latest wins).
-  const applied = useRef(new Map<string, string>());
-  useEffect(() => {
-    applied.current.clear(); // a new graph: every edge is new
-  }, [elements]);
+  // A new selection (a job's paths, the chosen link): only the edges whose classes changed are
+  // touched, in one batch.
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
     const last = applied.current;
-    const pending: [string, string, (typeof overlaid)[number]][] = [];
-    for (const el of overlaid) {
-      const id = el.data.id;
-      if (el.group !== 'edges' || !id) continue;
-      const classes = typeof el.classes === 'string' ? el.classes : '';
-      const stops = el.data.stopColours as string[] | undefined;
-      const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}#${String(el.data.state)}`;
-      if (last.get(id) !== look) pending.push([id, look, el]);
-    }
-    let frame = 0;
-    const applyChunk = () => {
-      const chunk = pending.splice(0, EDGES_PER_FRAME);
-      cy.batch(() => {
-        for (const [id, look, el] of chunk) {
-          last.set(id, look);
-          const edge = cy.getElementById(id);
-          edge.removeData('stopColours');
-          edge.data(el.data);
-          edge.classes(typeof el.classes === 'string' ? el.classes : '');
-        }
-      });
-      if (pending.length > 0) frame = requestAnimationFrame(applyChunk);
-      else describeEdges(cy, container.current);
-    };
-    applyChunk();
-    return () => {
-      cancelAnimationFrame(frame);
-    };
-  }, [overlaid]);
+    cy.batch(() => {
+      for (const [id, cls] of classes) {
+        if ((last.get(id) ?? '') === cls) continue;
+        last.set(id, cls);
+        cy.getElementById(id).classes(cls);
+      }
+    });
+    describeEdges(cy, container.current);
+  }, [classes, elements]);
+
+  // Each new scene (up to 10 a second with live loads) is drawn at the next animation frame.
+  useEffect(() => {
+    sceneRef.current = scene;
+    const el = container.current;
+    const hot = scene.hot.join(' ');
+    if (el && el.dataset.hot !== hot) el.dataset.hot = hot;
+    requestHeatDraw.current();
+  }, [scene]);
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(heatFrame.current);
+    },
+    [],
+  );
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -185,6 +219,7 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
         aria-label={`Fabric ${fabric.id}: ${fabric.nodes.length} nodes, ${fabric.links.length} links (pick a link by id in the Link panel)`}
         data-testid="fabric-canvas"
       />
+      <canvas ref={heatCanvas} className="fabric-graph__heat" aria-hidden="true" />
       {tooltip && (
         <div className="fabric-graph__tooltip" role="tooltip" style={{ left: tooltip.x + 12, top: tooltip.y + 12 }}>
           {tooltip.text}
