@@ -26,7 +26,7 @@ interface Tooltip {
 }
 
 /**
- * What the canvas shows, read back from cytoscape into data attributes of its container: the
+ * What the canvas shows, read back from cytoscape into data attributes of the graph's box: the
  * links on the selected job's paths, the drained and down ones (space-separated ids; the hot ones
  * come from the heat layer), so a browser test or an inspector can read what is drawn without
  * reading pixels.
@@ -51,6 +51,9 @@ const LARGE_GRAPH_ELEMENTS = 2000;
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
 export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelectNode, focusNode }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
+  // Where the read-back data attributes go: never on cytoscape's container, whose attribute
+  // changes cytoscape answers with a resize and a full redraw (a MutationObserver).
+  const readBack = useRef<HTMLDivElement>(null);
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
   const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
@@ -95,10 +98,11 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     select.current = { onSelectLink, onSelectNode };
   }, [onSelectLink, onSelectNode]);
   // What a hovered edge's tooltip is built from (at hover time, with the latest overlay).
-  const hoverInfo = useRef({ edges: new Map(graph.edges.map((e) => [e.id, e])), overlay });
+  const edgeById = useMemo(() => new Map(graph.edges.map((e) => [e.id, e])), [graph]);
+  const hoverInfo = useRef({ edges: edgeById, overlay });
   useEffect(() => {
-    hoverInfo.current = { edges: new Map(graph.edges.map((e) => [e.id, e])), overlay };
-  }, [graph, overlay]);
+    hoverInfo.current = { edges: edgeById, overlay };
+  }, [edgeById, overlay]);
 
   useEffect(() => {
     const box = container.current;
@@ -148,7 +152,7 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     cy.fit(undefined, 30);
     cyRef.current = cy;
     applied.current.clear(); // a new graph: every edge is new
-    describeEdges(cy, container.current);
+    describeEdges(cy, readBack.current);
     redraw();
     // The moment the fabric is drawn and answers input (read by `./weft bench ui`).
     performance.mark('weft:graph-ready', { detail: { nodes: cy.nodes().length, edges: cy.edges().length } });
@@ -181,13 +185,13 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
         cy.getElementById(id).classes(cls);
       }
     });
-    describeEdges(cy, container.current);
+    describeEdges(cy, readBack.current);
   }, [classes, elements]);
 
   // Each new scene (up to 10 a second with live loads) is drawn at the next animation frame.
   useEffect(() => {
     sceneRef.current = scene;
-    const el = container.current;
+    const el = readBack.current;
     const hot = scene.hot.join(' ');
     if (el && el.dataset.hot !== hot) el.dataset.hot = hot;
     requestHeatDraw.current();
@@ -211,13 +215,12 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   }, [focusNode, elements]);
 
   return (
-    <div className="fabric-graph">
+    <div className="fabric-graph" ref={readBack} data-testid="fabric-canvas">
       <div
         ref={container}
         className="fabric-graph__canvas"
         role="img"
         aria-label={`Fabric ${fabric.id}: ${fabric.nodes.length} nodes, ${fabric.links.length} links (pick a link by id in the Link panel)`}
-        data-testid="fabric-canvas"
       />
       <canvas ref={heatCanvas} className="fabric-graph__heat" aria-hidden="true" />
       {tooltip && (
