@@ -2,9 +2,9 @@ import cytoscape from 'cytoscape';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Fabric, LinkState } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
-import { edgeClasses, edgeTooltip, fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
+import { edgeTooltip, fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
 import { drawHeat } from './drawHeat';
-import { buildHeatScene, type HeatScene } from './heatScene';
+import { buildHeatScene, linkAt, linkLines, type HeatScene } from './heatScene';
 import './FabricGraph.css';
 
 export interface FabricGraphProps {
@@ -26,26 +26,28 @@ interface Tooltip {
 }
 
 /**
- * What the canvas shows, read back from cytoscape into data attributes of the graph's box: the
- * links on the selected job's paths, the drained and down ones (space-separated ids; the hot ones
- * come from the heat layer), so a browser test or an inspector can read what is drawn without
- * reading pixels.
+ * What the canvas shows, read back from the link layer's scene into data attributes of the graph's
+ * box: the links on the selected job's paths, the hot, drained, down and chosen ones
+ * (space-separated ids), so a browser test or an inspector can read what is drawn without reading
+ * pixels. Written only when changed.
  */
-function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
+function describeLinks(el: HTMLElement | null, scene: HeatScene, links: number) {
   if (!el) return;
-  const ids = (sel: string) =>
-    cy
-      .edges(sel)
-      .map((e) => e.id())
-      .join(' ');
-  el.dataset.onPath = ids('.on-path');
-  el.dataset.drained = ids('[state = "drained"]');
-  el.dataset.down = ids('[state = "down"]');
-  el.dataset.chosen = ids('.chosen');
-  el.dataset.edges = String(cy.edges().length);
+  const set = (key: string, value: string) => {
+    if (el.dataset[key] !== value) el.dataset[key] = value;
+  };
+  set('onPath', scene.drawn.onPath.join(' '));
+  set('hot', scene.drawn.hot.join(' '));
+  set('drained', scene.drawn.drained.join(' '));
+  set('down', scene.drawn.down.join(' '));
+  set('chosen', scene.drawn.chosen.join(' '));
+  set('edges', String(links));
 }
 
-/** Above this many nodes + edges cytoscape is told to trade crispness for speed. */
+/** How far (CSS px) beside a link's drawn edge the pointer still picks it. */
+const PICK_SLACK_PX = 4;
+
+/** Above this many nodes + links the canvases trade crispness for speed (one pixel per CSS pixel). */
 const LARGE_GRAPH_ELEMENTS = 2000;
 
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
@@ -57,19 +59,10 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
   const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
-  const large = elements.length > LARGE_GRAPH_ELEMENTS;
-  // cytoscape's part of the overlay: selection only, so a load update does not touch it
-  const highlighted = overlay?.highlighted;
-  const selectedLink = overlay?.selectedLink;
-  const classes = useMemo(
-    () => graph.edges.map((e) => [e.id, edgeClasses(e, { highlighted, selectedLink })] as const),
-    [graph, highlighted, selectedLink],
-  );
-  // the heat layer's part: everything that follows the live load
-  const scene = useMemo(() => buildHeatScene(graph, overlay), [graph, overlay]);
+  const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ELEMENTS;
+  const lines = useMemo(() => linkLines(graph), [graph]);
+  const scene = useMemo(() => buildHeatScene(lines, overlay), [lines, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
-  // The classes each edge of the current cytoscape instance was last given.
-  const applied = useRef(new Map<string, string>());
   const heatCanvas = useRef<HTMLCanvasElement>(null);
   const sceneRef = useRef<HeatScene>(scene);
   // One heat draw per animation frame at most: updates arriving faster replace the scene and the
@@ -99,10 +92,10 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   }, [onSelectLink, onSelectNode]);
   // What a hovered edge's tooltip is built from (at hover time, with the latest overlay).
   const edgeById = useMemo(() => new Map(graph.edges.map((e) => [e.id, e])), [graph]);
-  const hoverInfo = useRef({ edges: edgeById, overlay });
+  const hoverInfo = useRef({ edges: edgeById, overlay, lines });
   useEffect(() => {
-    hoverInfo.current = { edges: edgeById, overlay };
-  }, [edgeById, overlay]);
+    hoverInfo.current = { edges: edgeById, overlay, lines };
+  }, [edgeById, overlay, lines]);
 
   useEffect(() => {
     const box = container.current;
@@ -115,11 +108,10 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
       minZoom: 0.05,
       maxZoom: 4,
       boxSelectionEnabled: false,
-      // nodes stay where domain/graph.ts puts them (the heat layer draws from those positions)
+      // nodes stay where domain/graph.ts puts them (the link layer draws from those positions)
       autoungrabify: true,
-      // Large fabrics: one device pixel per CSS pixel and a cached texture while panning or
-      // zooming, so thousands of edges are not redrawn on every move.
-      ...(large ? { pixelRatio: 1, textureOnViewport: true, hideEdgesOnViewport: true } : {}),
+      // Large fabrics: one device pixel per CSS pixel and a cached texture while panning or zooming.
+      ...(large ? { pixelRatio: 1, textureOnViewport: true } : {}),
     });
     const canvas = heatCanvas.current;
     const sizeHeat = () => {
@@ -131,31 +123,43 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     sizeHeat();
     const redraw = requestHeatDraw.current;
     cy.on('viewport', redraw);
-    // cytoscape types an event's target as any; the 'edge' selector makes it an edge.
-    cy.on('mouseover', 'edge', (e) => {
-      const edge = e.target as cytoscape.EdgeSingular;
-      edge.addClass('hover');
-      const info = hoverInfo.current.edges.get(edge.id());
-      const text = info ? edgeTooltip(info, hoverInfo.current.overlay) : edge.id();
-      setTooltip({ text, x: e.renderedPosition.x, y: e.renderedPosition.y });
+    // Links are not cytoscape's: the pointer's model position is hit-tested against their lines.
+    const pointedLink = (e: cytoscape.EventObject) =>
+      e.target === cy ? linkAt(hoverInfo.current.lines, e.position.x, e.position.y, PICK_SLACK_PX / cy.zoom()) : null;
+    let hovered: string | null = null;
+    cy.on('mousemove', (e) => {
+      const link = pointedLink(e);
+      if ((link?.id ?? null) === hovered) return;
+      hovered = link?.id ?? null;
+      if (!link) {
+        setTooltip(null);
+        return;
+      }
+      const info = hoverInfo.current.edges.get(link.id) ?? link;
+      setTooltip({
+        text: edgeTooltip(info, hoverInfo.current.overlay),
+        x: e.renderedPosition.x,
+        y: e.renderedPosition.y,
+      });
     });
-    cy.on('mouseout', 'edge', (e) => {
-      (e.target as cytoscape.EdgeSingular).removeClass('hover');
+    cy.on('mouseout', () => {
+      hovered = null;
       setTooltip(null);
     });
-    cy.on('tap', 'edge', (e) => {
-      select.current.onSelectLink?.((e.target as cytoscape.EdgeSingular).id());
+    cy.on('tap', (e) => {
+      const link = pointedLink(e);
+      if (link) select.current.onSelectLink?.(link.id);
     });
     cy.on('tap', 'node', (e) => {
       select.current.onSelectNode?.((e.target as cytoscape.NodeSingular).id());
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
-    applied.current.clear(); // a new graph: every edge is new
-    describeEdges(cy, readBack.current);
     redraw();
     // The moment the fabric is drawn and answers input (read by `./weft bench ui`).
-    performance.mark('weft:graph-ready', { detail: { nodes: cy.nodes().length, edges: cy.edges().length } });
+    performance.mark('weft:graph-ready', {
+      detail: { nodes: cy.nodes().length, edges: hoverInfo.current.lines.length },
+    });
     // cytoscape sizes its canvas on window resizes only: panels appearing beside it (the jobs
     // after sign-in) would leave part of the fabric under them.
     const resized = new ResizeObserver(() => {
@@ -172,30 +176,12 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
     };
   }, [elements, large]);
 
-  // A new selection (a job's paths, the chosen link): only the edges whose classes changed are
-  // touched, in one batch.
-  useEffect(() => {
-    const cy = cyRef.current;
-    if (!cy) return;
-    const last = applied.current;
-    cy.batch(() => {
-      for (const [id, cls] of classes) {
-        if ((last.get(id) ?? '') === cls) continue;
-        last.set(id, cls);
-        cy.getElementById(id).classes(cls);
-      }
-    });
-    describeEdges(cy, readBack.current);
-  }, [classes, elements]);
-
   // Each new scene (up to 10 a second with live loads) is drawn at the next animation frame.
   useEffect(() => {
     sceneRef.current = scene;
-    const el = readBack.current;
-    const hot = scene.hot.join(' ');
-    if (el && el.dataset.hot !== hot) el.dataset.hot = hot;
+    describeLinks(readBack.current, scene, lines.length);
     requestHeatDraw.current();
-  }, [scene]);
+  }, [scene, lines]);
   useEffect(
     () => () => {
       cancelAnimationFrame(heatFrame.current);

@@ -3,7 +3,6 @@
 import type { ElementDefinition, StylesheetJson } from 'cytoscape';
 import type { GraphEdge, GraphElements } from '../../domain/graph';
 import { directionId, type DirectionLoad, type LinkLoads } from '../../domain/heat';
-import { edgeWidthPx, LINK_STATE_COLOURS } from '../../domain/linkStyle';
 import { ROLE_COLOURS } from '../../domain/roles';
 
 /** What the operator data adds on top of the topology; every part optional. */
@@ -60,35 +59,16 @@ export function edgeTooltip(e: GraphEdge, overlay: LinkOverlay = {}): string {
 }
 
 /**
- * Cytoscape's classes for an edge: only what changes rarely (the chosen link, the selected job's
- * paths). What changes with the live load is drawn by the heat layer (heatScene.ts).
+ * Cytoscape's elements: the nodes only, placed (preset layout). The links are drawn and picked by
+ * the link layer (heatScene.ts, drawHeat.ts): cytoscape would spend most of a large fabric's
+ * start-up on their styles and geometry.
  */
-export function edgeClasses(e: GraphEdge, overlay: LinkOverlay): string {
-  const chosen = overlay.selectedLink === e.id ? 'chosen' : '';
-  const path = overlay.highlighted ? (overlay.highlighted.has(e.id) ? 'on-path' : 'faded') : '';
-  return chosen && path ? `${chosen} ${path}` : chosen || path;
-}
-
-export function toCytoscapeElements(graph: GraphElements, overlay: LinkOverlay = {}): ElementDefinition[] {
-  return [
-    ...graph.nodes.map((n) => ({
-      group: 'nodes' as const,
-      data: { id: n.id, label: n.label, role: n.role, colour: ROLE_COLOURS[n.role] },
-      position: { ...n.position },
-    })),
-    ...graph.edges.map((e) => ({
-      group: 'edges' as const,
-      data: {
-        id: e.id,
-        source: e.source,
-        target: e.target,
-        state: e.state,
-        width: edgeWidthPx(e.capacityGbps),
-        colour: LINK_STATE_COLOURS[e.state],
-      },
-      classes: edgeClasses(e, overlay),
-    })),
-  ];
+export function toCytoscapeElements(graph: GraphElements): ElementDefinition[] {
+  return graph.nodes.map((n) => ({
+    group: 'nodes' as const,
+    data: { id: n.id, label: n.label, role: n.role, colour: ROLE_COLOURS[n.role] },
+    position: { ...n.position },
+  }));
 }
 
 export const fabricStyle: StylesheetJson = [
@@ -106,22 +86,5 @@ export const fabricStyle: StylesheetJson = [
     },
   },
   { selector: 'node[role = "nic"]', style: { shape: 'round-rectangle', width: 12, height: 12 } },
-  {
-    selector: 'edge',
-    style: {
-      width: 'data(width)',
-      'line-color': 'data(colour)',
-      'curve-style': 'straight',
-    },
-  },
-  { selector: 'edge.faded', style: { opacity: 0.2 } },
-  { selector: 'edge.on-path', style: { 'z-index': 5 } },
-  { selector: 'edge[state = "drained"]', style: { 'line-style': 'dashed' } },
-  { selector: 'edge[state = "down"]', style: { 'line-style': 'dotted' } },
-  { selector: 'edge:selected, edge.hover', style: { 'line-color': '#111', 'z-index': 10 } },
-  {
-    selector: 'edge.chosen',
-    style: { 'underlay-color': '#111', 'underlay-opacity': 0.35, 'underlay-padding': 4, 'z-index': 9 },
-  },
   { selector: 'node.chosen', style: { 'border-width': 3, 'border-color': '#111' } },
 ];

@@ -4,7 +4,8 @@ import { toGraphElements } from '../../domain/graph';
 import { heatColour, linkLoads, type DirectionLoad, type LinkLoads } from '../../domain/heat';
 import { readContract } from '../../testing/contracts';
 import { drawHeat, type HeatContext } from './drawHeat';
-import { buildHeatScene, edgeHeat, FADED_ALPHA, HOT_COLOUR, type HeatScene } from './heatScene';
+import { LINK_STATE_COLOURS } from '../../domain/linkStyle';
+import { buildHeatScene, edgeHeat, FADED_ALPHA, HOT_COLOUR, linkAt, linkLines, type HeatScene } from './heatScene';
 
 const fabric = readContract<Fabric>('examples/leaf-spine-2x2.json');
 // leaf1-spine1 is drawn leaf1 (source) -> spine1 (target)
@@ -99,7 +100,7 @@ describe('edgeHeat', () => {
 
 describe('buildHeatScene', () => {
   it('draws each loaded link as two halves between the node rims, grouped by colour', () => {
-    const scene = buildHeatScene(graph, { loads });
+    const scene = buildHeatScene(linkLines(graph), { loads });
     const [quarter] = strokesOf(scene, heatColour(0.25));
     expect(quarter?.segments).toHaveLength(4);
     const [x1, y1, x2, y2] = quarter!.segments as [number, number, number, number];
@@ -113,20 +114,21 @@ describe('buildHeatScene', () => {
     const hot = strokesOf(scene, HOT_COLOUR);
     expect(hot).toHaveLength(1);
     expect(scene.strokes.indexOf(hot[0]!)).toBeLessThan(scene.strokes.indexOf(quarter!));
-    expect(scene.hot).toEqual(['leaf1-spine1']);
+    expect(scene.drawn.hot).toEqual(['leaf1-spine1']);
   });
 
   it('keeps drained links dashed and draws no heat on a down link', () => {
-    const idle = strokesOf(buildHeatScene(graph, { loads }), heatColour(0));
+    const idle = strokesOf(buildHeatScene(linkLines(graph), { loads }), heatColour(0));
     expect(idle.map((s) => s.dash)).toEqual([[6, 3]]); // leaf2-spine2 is drained
-    const down = buildHeatScene(toGraphElements(fabric, { 'leaf1-spine1': 'down' }), { loads });
+    const down = buildHeatScene(linkLines(toGraphElements(fabric, { 'leaf1-spine1': 'down' })), { loads });
     expect(strokesOf(down, heatColour(0.25))).toHaveLength(0);
-    expect(down.hot).toEqual(['leaf1-spine1']); // still marked hot
+    expect(down.drawn.hot).toEqual(['leaf1-spine1']); // still marked hot
   });
 
   it('fades links off the selected job’s paths and draws the path above them', () => {
-    const scene = buildHeatScene(graph, { loads, highlighted: new Set(['leaf2-spine2']) });
+    const scene = buildHeatScene(linkLines(graph), { loads, highlighted: new Set(['leaf2-spine2']) });
     const faded = scene.strokes.filter((s) => s.alpha < 1 && s.colour !== HOT_COLOUR);
+    expect(scene.drawn.onPath).toEqual(['leaf2-spine2']);
     expect(faded.every((s) => s.alpha === FADED_ALPHA)).toBe(true);
     const onPath = strokesOf(scene, heatColour(0))[0]!;
     expect(onPath.alpha).toBe(1);
@@ -134,7 +136,7 @@ describe('buildHeatScene', () => {
   });
 
   it('puts elephant counts at the middle of the link when shown', () => {
-    const scene = buildHeatScene(graph, { loads, show: { elephants: true } });
+    const scene = buildHeatScene(linkLines(graph), { loads, show: { elephants: true } });
     expect(scene.labels.map((l) => l.text)).toEqual(['5']);
   });
 
@@ -146,7 +148,38 @@ describe('buildHeatScene', () => {
         { link: e.id, from: e.target, to: e.source, reservedGbps: 1, capacityGbps: 400, utilisation: 0.5 },
       ]),
     );
-    expect(buildHeatScene(plain, { loads: all }).strokes).toHaveLength(1);
+    expect(buildHeatScene(linkLines(plain), { loads: all }).strokes).toHaveLength(1);
+  });
+});
+
+describe('links without load, the chosen link, picking', () => {
+  it('draws unloaded links in their state colour, drained dashed and down dotted, and reads them back', () => {
+    const g = toGraphElements(fabric, { 'leaf1-spine1': 'down', 'leaf2-spine2': 'drained' });
+    const scene = buildHeatScene(linkLines(g), { selectedLink: 'leaf1-spine2' });
+    expect(strokesOf(scene, LINK_STATE_COLOURS.down).map((s) => s.dash)).toEqual([[1, 1]]);
+    expect(strokesOf(scene, LINK_STATE_COLOURS.drained).map((s) => s.dash)).toEqual([[6, 3]]);
+    const up = strokesOf(scene, LINK_STATE_COLOURS.up);
+    expect(up.reduce((n, s) => n + s.segments.length / 4, 0)).toBe(g.edges.length - 2);
+    expect(scene.drawn).toMatchObject({ down: ['leaf1-spine1'], drained: ['leaf2-spine2'], chosen: ['leaf1-spine2'] });
+    // the chosen link's dark underlay lies under the lines
+    const chosen = scene.strokes.findIndex((s) => s.colour === '#111111');
+    expect(chosen).toBeGreaterThanOrEqual(0);
+    expect(chosen).toBeLessThan(scene.strokes.indexOf(up[0]!));
+  });
+
+  it('picks the link under the pointer, within its width and a slack, and nothing in between', () => {
+    const lines = linkLines(graph);
+    const l = lines.find((x) => x.edge.id === 'leaf1-spine1')!;
+    const mx = (l.x1 + l.x2) / 2;
+    const my = (l.y1 + l.y2) / 2;
+    expect(linkAt(lines, mx, my, 0)?.id).toBe('leaf1-spine1');
+    // perpendicular offset: half the 3 px width plus 2 px slack still hits, 10 px does not
+    const len = Math.hypot(l.x2 - l.x1, l.y2 - l.y1);
+    const nx = -(l.y2 - l.y1) / len;
+    const ny = (l.x2 - l.x1) / len;
+    expect(linkAt(lines, mx + nx * 3.4, my + ny * 3.4, 2)?.id).toBe('leaf1-spine1');
+    expect(linkAt(lines, mx + nx * 10, my + ny * 10, 2)?.id).not.toBe('leaf1-spine1');
+    expect(linkAt(lines, -1e6, -1e6, 4)).toBeNull();
   });
 });
 
@@ -169,7 +202,7 @@ describe('drawHeat', () => {
         },
       },
     ) as unknown as HeatContext;
-    const scene = buildHeatScene(graph, { loads, show: { elephants: true } });
+    const scene = buildHeatScene(linkLines(graph), { loads, show: { elephants: true } });
     drawHeat(ctx, scene, { zoom: 2, pan: { x: 10, y: 20 }, pixelRatio: 1, width: 800, height: 600 });
     expect(calls).toContain('setTransform(2,0,0,2,10,20)');
     expect(calls.filter((c) => c === 'stroke()')).toHaveLength(scene.strokes.length);
