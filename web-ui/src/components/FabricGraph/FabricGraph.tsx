@@ -202,13 +202,14 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
 
   return (
     <div className="fabric-graph" ref={readBack} data-testid="fabric-canvas">
+      {/* under cytoscape's transparent canvases: nodes and their labels lie over the links */}
+      <canvas ref={heatCanvas} className="fabric-graph__heat" aria-hidden="true" />
       <div
         ref={container}
         className="fabric-graph__canvas"
         role="img"
         aria-label={`Fabric ${fabric.id}: ${fabric.nodes.length} nodes, ${fabric.links.length} links (pick a link by id in the Link panel)`}
       />
-      <canvas ref={heatCanvas} className="fabric-graph__heat" aria-hidden="true" />
       {tooltip && (
         <div className="fabric-graph__tooltip" role="tooltip" style={{ left: tooltip.x + 12, top: tooltip.y + 12 }}>
           {tooltip.text}

@@ -1,4 +1,4 @@
-// Draws a heat scene (heatScene.ts) on the canvas laid over cytoscape's, with cytoscape's pan and
+// Draws a heat scene (heatScene.ts) on the canvas laid under cytoscape's, with cytoscape's pan and
 // zoom: one path and one stroke() per group of strokes sharing a look.
 import type { HeatScene } from './heatScene';
 

@@ -52,7 +52,7 @@ describe('edgeHeat', () => {
       hot: true, // 100 % reserved
       label: '',
     });
-    // no load and not hot: nothing over cytoscape's state colour
+    // no load and not hot: drawn in its state's colour
     expect(edgeHeat(edge('leaf1-spine2'), { loads })).toBeNull();
   });
 

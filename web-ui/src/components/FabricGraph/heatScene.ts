@@ -1,7 +1,7 @@
 // The links as a scene of strokes grouped by look, in model coordinates: each direction's heat
 // colour or the link's state colour, hot marks, drop and ECN outlines, dots and dashes, the
 // selected job's paths and the chosen link, elephant counts. The link layer (drawHeat.ts) draws it
-// over cytoscape's canvas in a few calls, so a 10 Hz update of thousands of links never goes
+// under cytoscape's canvas in a few calls, so a 10 Hz update of thousands of links never goes
 // through cytoscape's per-element style engine, and cytoscape, which draws and picks the nodes,
 // never holds the links at all (fewer elements: a large fabric is interactive sooner). Pure:
 // tested without a canvas.
@@ -33,7 +33,7 @@ const DOTTED = [1, 1];
 /** Opacity of links off the selected job's paths. */
 export const FADED_ALPHA = 0.2;
 
-/** The load-derived look of a link, or null when there is nothing to draw over cytoscape's line. */
+/** The load-derived look of a link, or null when it has none (drawn in its state's colour). */
 export function edgeHeat(e: GraphEdge, overlay: LinkOverlay): EdgeHeat | null {
   const dirs = overlay.loads?.get(e.id);
   const forward = dirs?.get(e.source);
