@@ -2,7 +2,12 @@ package io.weft.scheduler.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -114,5 +119,63 @@ class PathStreamTest extends ApiTestSupport {
                 HttpResponse.BodyHandlers.ofString()).statusCode()).as("no token").isEqualTo(401);
         Reply unknown = get("/v1/agents/nic99/paths/stream", OPERATOR);
         assertThat(unknown.status()).isEqualTo(404);
+    }
+
+    /**
+     * The wire, read strictly: the stream's events are written to the connection by the service as
+     * whole chunks of a chunked HTTP/1.1 body, each one event; a request that asks to close the
+     * connection (so its body cannot be chunked) still gets a working stream.
+     */
+    @Test
+    void eachEventIsOneWholeChunkOfAChunkedBody() throws Exception {
+        for (String connection : new String[] {null, "close"}) {
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                s.setSoTimeout(20_000);
+                s.getOutputStream().write(("GET /v1/agents/nic1/paths/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Authorization: Bearer " + AGENT_12 + "\r\nAccept: text/event-stream\r\n"
+                        + (connection == null ? "" : "Connection: " + connection + "\r\n") + "\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                InputStream in = s.getInputStream();
+                String head = line(in);
+                assertThat(head).as(String.valueOf(connection)).startsWith("HTTP/1.1 200");
+                Map<String, String> headers = new HashMap<>();
+                for (String h = line(in); !h.isEmpty(); h = line(in)) {
+                    int colon = h.indexOf(':');
+                    headers.put(h.substring(0, colon).toLowerCase(java.util.Locale.ROOT), h.substring(colon + 1).strip());
+                }
+                assertThat(headers.get("content-type")).startsWith("text/event-stream");
+                String event;
+                if (connection == null) {
+                    assertThat(headers.get("transfer-encoding")).isEqualTo("chunked");
+                    int size = Integer.parseInt(line(in), 16);
+                    event = new String(in.readNBytes(size), StandardCharsets.UTF_8);
+                    assertThat(line(in)).as("the chunk ends right after the event").isEmpty();
+                } else {
+                    // Not chunked (the body ends with the connection): the event's lines, up to its blank line.
+                    StringBuilder b = new StringBuilder();
+                    for (String l = line(in); !l.isEmpty() || b.indexOf("data:") < 0; l = line(in)) {
+                        b.append(l).append('\n');
+                    }
+                    event = b + "\n";
+                }
+                assertThat(event).as("one whole event").contains("event:profile\n").endsWith("\n\n");
+                String data = event.substring(event.indexOf("data:") + 5).strip();
+                assertThat(JSON.readTree(data).get("nic").asString()).isEqualTo("nic1");
+            }
+        }
+    }
+
+    /** One CRLF- (or LF-) ended line, without its end. */
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new IOException("the stream ended mid-line: " + b);
+            }
+            if (c != '\r') {
+                b.write(c);
+            }
+        }
+        return b.toString(StandardCharsets.UTF_8);
     }
 }
