@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.weft.scheduler.auth.AccessPolicy;
@@ -58,18 +60,23 @@ import jakarta.annotation.PreDestroy;
  * that the caller's token allows (else the servlet chain answers, with the same problem+json as
  * everywhere). Streams are not counted as waiting long-polls. One sweep every
  * {@link PathStreams#HEARTBEAT_MS} writes a comment to every idle stream, so that Jetty's idle
- * timeout never cuts it and a vanished agent is noticed.
+ * timeout never cuts it and a vanished agent is noticed. As through the servlet chain, a stream ends
+ * after {@link PathStreams#STREAM_TIMEOUT_MS} (plus up to {@link #END_SPREAD_MS}, so that agents that
+ * connected together do not all reconnect together); the agent reconnects from its last id.
  */
 @Component
 class StreamFastPath {
     private static final String PREFIX = "/v1/agents/";
     private static final String SUFFIX = "/paths/stream";
     private static final String BEARER = "Bearer ";
+    private static final String LAST_EVENT_ID = "Last-Event-ID";
     private static final HttpField EVENT_STREAM = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "text/event-stream");
     private static final HttpField NO_CACHE = new PreEncodedHttpField(HttpHeader.CACHE_CONTROL, "no-cache");
     private static final Logger LOG = LoggerFactory.getLogger(StreamFastPath.class);
     private static final byte[] HEARTBEAT = chunk(":\n\n".getBytes(StandardCharsets.US_ASCII));
     private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+    /** Streams end up to this long after {@link PathStreams#STREAM_TIMEOUT_MS}, at random. */
+    static final long END_SPREAD_MS = 300_000L;
 
     private final PathBoard board;
     private final ProfileBytes profiles;
@@ -143,6 +150,14 @@ class StreamFastPath {
             since = LongPolls.parseSince(query.substring(6));
             if (since == LongPolls.BAD) {
                 return false;
+            }
+        }
+        String lastEventId = request.getHeaders().get(LAST_EVENT_ID);
+        if (since == LongPolls.ABSENT && lastEventId != null) {
+            // An EventSource reconnecting: the id of its last event is the version it has.
+            since = LongPolls.parseSince(lastEventId.strip());
+            if (since == LongPolls.BAD) {
+                return false; // the controller answers 400 naming the header
             }
         }
         if (request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_1_1
@@ -281,6 +296,9 @@ class StreamFastPath {
         /** The version written last (or being written); since at first. */
         private volatile long sent;
         private volatile boolean endPending;
+        /** System.nanoTime() after which the heartbeat sweep ends the stream. */
+        private final long endAtNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PathStreams.STREAM_TIMEOUT_MS
+                + ThreadLocalRandom.current().nextLong(END_SPREAD_MS));
 
         Stream(String nic, NicStreams home, long since, Response response, Callback callback, EndPoint endPoint) {
             this.nic = nic;
@@ -338,6 +356,10 @@ class StreamFastPath {
         }
 
         void beat() {
+            if (System.nanoTime() - endAtNs > 0) {
+                end();
+                return;
+            }
             if (state.compareAndSet(IDLE, WRITING)) {
                 write(HEARTBEAT);
             }

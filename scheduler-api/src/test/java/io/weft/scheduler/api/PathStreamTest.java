@@ -29,9 +29,14 @@ class PathStreamTest extends ApiTestSupport {
     }
 
     /** Opens a stream and feeds its events to a queue from a reader thread. */
-    private CompletableFuture<HttpResponse<Stream<String>>> open(String path, String token, BlockingQueue<Event> events) {
-        CompletableFuture<HttpResponse<Stream<String>>> f = HTTP.sendAsync(builder(path, token)
-                .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
+    private CompletableFuture<HttpResponse<Stream<String>>> open(String path, String token, BlockingQueue<Event> events,
+                                                                 String... headers) {
+        java.net.http.HttpRequest.Builder b = builder(path, token).header("Accept", "text/event-stream");
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        CompletableFuture<HttpResponse<Stream<String>>> f = HTTP.sendAsync(b.GET().build(),
+                HttpResponse.BodyHandlers.ofLines());
         f.thenAccept(r -> {
             if (r.statusCode() != 200) {
                 return;
@@ -109,6 +114,24 @@ class PathStreamTest extends ApiTestSupport {
         } finally {
             stream.thenAccept(r -> r.body().close());
         }
+    }
+
+    @Test
+    void aReconnectingEventSourceResumesFromLastEventId() throws Exception {
+        long v = get("/v1/agents/nic1/paths", AGENT_12).body().get("version").asLong();
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> stream = open("/v1/agents/nic1/paths/stream", AGENT_12, events,
+                "Last-Event-ID", Long.toString(v));
+        try {
+            assertThat(stream.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(events.poll(500, TimeUnit.MILLISECONDS)).as("it has version " + v + ": nothing newer yet")
+                    .isNull();
+        } finally {
+            stream.thenAccept(r -> r.body().close());
+        }
+        Reply bad = send(builder("/v1/agents/nic1/paths/stream", AGENT_12).header("Last-Event-ID", "x").GET().build());
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().get("field").asString()).isEqualTo("Last-Event-ID");
     }
 
     @Test
