@@ -147,12 +147,16 @@ class AgentController {
         if (header == null) {
             return null;
         }
-        long v = LongPolls.parseSince(header.strip());
-        if (v < 0) {
-            throw ApiException.badRequest("Last-Event-ID", "must be a profile version, a non-negative 64-bit "
-                    + "integer (got '" + header + "')");
+        String v = header.strip();
+        try {
+            if (v.matches("[0-9]{1,19}")) {
+                return Long.parseLong(v);
+            }
+        } catch (NumberFormatException e) {
+            // above Long.MAX_VALUE: the same answer as any other bad value
         }
-        return v;
+        throw ApiException.badRequest("Last-Event-ID", "must be a profile version, a non-negative 64-bit "
+                + "integer (got '" + header + "')");
     }
 
     private void answer(DeferredResult<ResponseEntity<EvProfile>> result, String nic) {
