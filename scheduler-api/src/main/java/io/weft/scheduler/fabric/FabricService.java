@@ -26,7 +26,7 @@ import io.weft.scheduler.job.Changes;
 import io.weft.scheduler.job.JobStore;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.job.PathLedger.PathChange;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.contracts.LinkState;
@@ -395,7 +395,7 @@ public class FabricService {
     }
 
     /** Arc indices of stored "linkId>toNode" keys, or null if any is gone or not usable now. */
-    private static int[] arcsOf(FabricIndex ix, List<String> keys) {
+    private static int[] arcsOf(DenseFabric ix, List<String> keys) {
         if (keys == null || keys.isEmpty()) {
             return null;
         }

@@ -13,7 +13,7 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.PlanException;
 import io.weft.plan.Planner;
 import io.weft.placement.ColumnGenerationMultipath;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Job;
 import io.weft.placement.JobSpec;
 import io.weft.placement.JobSpecJson;
@@ -131,7 +131,7 @@ public final class PlaceCli {
                     spec.qpSlices(), spec.concurrentPeers(), spec.order(), spec.flows());
         }
         FabricPlan plan = Planner.plan(fabric, null);
-        FabricIndex ix = FabricIndex.of(fabric, states);
+        DenseFabric ix = DenseFabric.of(fabric, states);
         PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
         Job job = Patterns.expand(spec, ix, PlacementConfig.DEFAULTS.maxFlowsPerJob());
         if (multipath != null) {

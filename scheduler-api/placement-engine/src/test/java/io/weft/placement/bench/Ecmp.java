@@ -1,7 +1,7 @@
 package io.weft.placement.bench;
 
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -18,7 +18,7 @@ final class Ecmp {
     }
 
     static Result run(Candidates c, int[] src, int[] dst, double[] demand, int seeds, boolean fairness) {
-        FabricIndex ix = c.index();
+        DenseFabric ix = c.index();
         double[] cap = new double[ix.arcCount()];
         for (int a = 0; a < cap.length; a++) {
             cap[a] = ix.capacityGbps(a);
