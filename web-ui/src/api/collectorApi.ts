@@ -6,7 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { validateHotspotEvent, validateLinkLoad } from './generated/contract-validators';
 import type { components } from './generated/telemetry-collector';
-import { ApiError, type Fetch } from './schedulerApi';
+import { ApiError, UnauthorizedError, type Fetch } from './schedulerApi';
 
 type Schemas = components['schemas'];
 export type LinkLoad = Schemas['LinkLoad'];
@@ -105,6 +105,7 @@ export function parseHotspotEvent(raw: unknown, path = '$'): HotspotEvent {
 async function getJson(fetchFn: Fetch, path: string, signal?: AbortSignal): Promise<Json> {
   const res = await fetchFn(path, { signal, headers: { Accept: 'application/json' } });
   const base = path.split('?')[0] ?? path;
+  if (res.status === 401 || res.status === 403) throw new UnauthorizedError(res.status);
   if (!res.ok) {
     let detail = `HTTP ${res.status}`;
     try {

@@ -186,7 +186,7 @@ export interface paths {
         };
         /**
          * Stream the NIC's EV profile (server-sent events)
-         * @description One long-lived response instead of repeated long-polls: an event 'profile' (id = the version, data = the EvProfile JSON) at once when the NIC's version is newer than since (or since is absent), then one for every newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when the service published that version (epoch microseconds). It ends after an hour or when the service stops: reconnect with since = the last id. Agents fall back to the long-poll where this is absent.
+         * @description One long-lived response instead of repeated long-polls: an event 'profile' (id = the version, data = the EvProfile JSON) at once when the NIC's version is newer than since (or since is absent), then one for every newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when the service published that version (epoch microseconds). It ends after an hour or when the service stops: reconnect with since = the last id (or, as EventSource clients do, with the header Last-Event-ID; since wins when both are given). Agents fall back to the long-poll where this is absent.
          */
         get: operations["stream"];
         put?: never;
@@ -225,7 +225,17 @@ export interface components {
             /** Format: int32 */
             concurrentPeers?: number;
             order?: string;
-        } & (unknown & unknown & unknown);
+            multipath?: components["schemas"]["MultipathRequest"];
+        } & (unknown & unknown & unknown & unknown);
+        MultipathRequest: {
+            /** Format: int32 */
+            maxPaths: number;
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
+            granularity: 8 | 16;
+        };
         ProblemDetail: {
             /** Format: uri */
             type?: string;
@@ -258,6 +268,8 @@ export interface components {
             usids?: number[];
             /** Format: int32 */
             ev?: number;
+            /** Format: double */
+            weight?: number;
         };
         JobView: {
             id?: string;
@@ -272,7 +284,27 @@ export interface components {
             /** Format: date-time */
             releasedAt?: string;
             quality?: components["schemas"]["QualityView"];
+            multipath?: components["schemas"]["MultipathView"];
             flows?: components["schemas"]["FlowView"][];
+        };
+        MultipathView: {
+            /** Format: int32 */
+            maxPaths?: number;
+            /** Format: int32 */
+            granularity?: number;
+            fallback?: string;
+            /** Format: int32 */
+            maxPathsPerFlow?: number;
+            /** Format: double */
+            singlePathMaxLoad?: number;
+            /** Format: double */
+            maxLoad?: number;
+            /** Format: double */
+            splittableOptimum?: number;
+            /** Format: double */
+            lowerBound?: number;
+            /** Format: double */
+            gapBound?: number;
         };
         QualityView: {
             /** Format: double */
@@ -1304,7 +1336,10 @@ export interface operations {
             query?: {
                 since?: number;
             };
-            header?: never;
+            header?: {
+                /** @description the id (version) of the last event received: as since, when since is absent */
+                "Last-Event-ID"?: number;
+            };
             path: {
                 nic: string;
             };

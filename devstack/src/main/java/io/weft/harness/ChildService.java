@@ -44,6 +44,13 @@ public final class ChildService {
      */
     public static ChildService start(Path root, Path logDir, String name, String module, String mainClass,
                                      String heap, Map<String, String> env, List<String> args) {
+        return start(root, logDir, name, module, mainClass, heap, env, args, List.of());
+    }
+
+    /** {@link #start}, with {@code extraClasspath} after the module's jar and libraries. */
+    public static ChildService start(Path root, Path logDir, String name, String module, String mainClass,
+                                     String heap, Map<String, String> env, List<String> args,
+                                     List<Path> extraClasspath) {
         Path target = root.resolve(module).resolve("target");
         Path jar = moduleJar(target, module);
         Path lib = target.resolve("lib");
@@ -51,7 +58,9 @@ public final class ChildService {
             throw new IllegalStateException(module + ": no " + lib + " (package the module first: ./mvnw -B -q -pl "
                     + module + " -am install -DskipTests)");
         }
-        return start(name, jar + ":" + lib + "/*", mainClass, heap, env, args, logDir.resolve(name + ".log"), false);
+        StringBuilder cp = new StringBuilder(jar + ":" + lib + "/*");
+        extraClasspath.forEach(p -> cp.append(':').append(p));
+        return start(name, cp.toString(), mainClass, heap, env, args, logDir.resolve(name + ".log"), false);
     }
 
     /**
