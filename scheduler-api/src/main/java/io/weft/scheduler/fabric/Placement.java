@@ -34,7 +34,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * does not, and nothing outside a change can touch the engine.
  *
  * <p>Readers get immutable values: the fabric ({@link #view()}) and the engine's reservations
- * ({@link #reservations()}, copied once per change that a reader asks about).
+ * ({@link #reservations()}, copied once per change that a reader asks about). A new fabric or new
+ * link states set by a change ({@link Writing#follow}) are seen by the change at once but by readers
+ * only when the change returns, so a reader never sees a fabric whose re-placement is not committed.
  *
  * <p>Only the replica holding the writer lease may write ({@link #becomeWriter}, from
  * {@code WriterLease}); on a standby {@link #write} answers 503 with Retry-After. Every transaction
@@ -157,8 +159,7 @@ public class Placement {
             try {
                 return change.apply(w);
             } finally {
-                w.closed = true;
-                reservations = null;
+                w.close();
             }
         } finally {
             lock.unlock();
@@ -200,7 +201,7 @@ public class Placement {
                 try {
                     rebuild.accept(w);
                 } finally {
-                    w.closed = true;
+                    w.close();
                 }
             }
         } finally {
@@ -245,9 +246,23 @@ public class Placement {
     public final class Writing {
         private final String what;
         private boolean closed;
+        /** The fabric this change set, published to readers when it returns; null if it set none. */
+        private FabricView pending;
 
         private Writing(String what) {
             this.what = what;
+        }
+
+        /**
+         * Ends the change: publishes the fabric it set (also after a failed transaction: the engine
+         * was then dropped and is rebuilt from PostgreSQL on that fabric before the next change).
+         */
+        private void close() {
+            closed = true;
+            if (pending != null) {
+                view = pending;
+            }
+            reservations = null;
         }
 
         private void check() {
@@ -295,9 +310,10 @@ public class Placement {
             return engine != null;
         }
 
+        /** The fabric this change placed on: the one it set, else the one readers see. */
         public FabricView view() {
             check();
-            return Placement.this.view();
+            return pending != null ? pending : Placement.this.view();
         }
 
         /**
@@ -339,7 +355,7 @@ public class Placement {
         /** A new fabric or link states to place on; on a standby the only change. */
         void follow(FabricView newView) {
             check();
-            view = newView;
+            pending = newView;
             if (epoch == STANDBY) {
                 engine = null;
             }
