@@ -17,6 +17,8 @@ secret() { # name: the content of $name_FILE if set, else $name; fails when neit
 scheduler=$(secret WEFT_SCHEDULER_DB_PASSWORD)
 collector=$(secret WEFT_COLLECTOR_DB_PASSWORD)
 db=${PGDATABASE:-${POSTGRES_DB:-weft}}
+# In the image's init phase the superuser is POSTGRES_USER (weft), not the OS user postgres.
+export PGUSER="${PGUSER:-${POSTGRES_USER:-postgres}}"
 psql -v ON_ERROR_STOP=1 -d "$db" -f "${WEFT_ROLES_SQL:-$here/roles.sql}"
 # psql interpolates :'var' as a quoted literal, so a password cannot break out of the statement.
 printf "%s\n" "ALTER ROLE weft_scheduler PASSWORD :'scheduler';" "ALTER ROLE weft_collector PASSWORD :'collector';" \
