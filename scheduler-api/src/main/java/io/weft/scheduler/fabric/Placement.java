@@ -171,6 +171,12 @@ public class Placement {
                 + ": retry (another replica holds the writer lease, or is taking it over)", RETRY_AFTER_SECONDS);
     }
 
+    /** An engine with nothing placed on {@code view}, configured as the writer's. */
+    PlacementEngine emptyEngine(FabricView view) {
+        return new PlacementEngine(DenseFabric.of(view.fabric(), view.effective()), new PlanFlowEncoder(view.plan()),
+                config);
+    }
+
     static FabricView viewOf(FabricPlan plan, Map<String, LinkState> effective, long version) {
         return new FabricView(plan.fabric(), plan, effective, version);
     }
@@ -348,8 +354,7 @@ public class Placement {
             if (epoch == STANDBY) {
                 throw notWriter(what);
             }
-            engine = new PlacementEngine(DenseFabric.of(newView.fabric(), newView.effective()),
-                    new PlanFlowEncoder(newView.plan()), config);
+            engine = emptyEngine(newView);
         }
 
         /** A new fabric or link states to place on; on a standby the only change. */
