@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.HotspotEvent;
 import io.weft.harness.Http;
 import io.weft.lab.netns.LabException;
 import io.weft.lab.netns.NetnsLab;
@@ -261,35 +262,32 @@ final class RerouteRun {
             throws IOException {
         int port = stack.collectorPort();
         // The collector may still be writing: give its history a moment to hold the event.
-        List<JsonNode> starts = new ArrayList<>();
+        List<HotspotEvent> starts = new ArrayList<>();
         boolean linkDown = o.fault().equals("link-down");
         String kind = linkDown ? "link-down" : "hotspot-start";
         for (int i = 0; i < 30 && starts.isEmpty(); i++) {
             JsonNode h = Http.get(port, "/v1/hotspots?from=" + runStart + "&linkId=" + link + "&kind=" + kind,
                     null).body();
-            if (h != null) {
-                for (JsonNode e : h.path("events").isArray() ? h.path("events") : h.path("hotspots")) {
-                    // A cut link is down in both directions; a throttle makes only the leaf's direction hot.
-                    if (linkDown || e.path("direction").asText().equals(spine)) {
-                        starts.add(e);
-                    }
+            for (HotspotEvent e : hotspotPage(h)) {
+                // A cut link is down in both directions; a throttle makes only the leaf's direction hot.
+                if (linkDown || e.direction().equals(spine)) {
+                    starts.add(e);
                 }
             }
             if (starts.isEmpty()) {
                 LabStack.sleep(200);
             }
         }
-        JsonNode first = null;
-        for (JsonNode e : starts) {
-            if (first == null || e.get("sampleTimestampNs").asLong() < first.get("sampleTimestampNs").asLong()) {
+        HotspotEvent first = null;
+        for (HotspotEvent e : starts) {
+            if (first == null || e.sampleTimestampNs() < first.sampleTimestampNs()) {
                 first = e;
             }
         }
         Instant detected = null;
         if (first != null) {
-            long sampleNs = first.get("sampleTimestampNs").asLong();
-            out.put("sample", ms(throttled, Instant.ofEpochSecond(0, sampleNs)));
-            detected = Instant.parse(first.get("detectedAt").asText());
+            out.put("sample", ms(throttled, first.sampledAt()));
+            detected = first.detectedAt();
             out.put("hotspot", ms(throttled, detected));
         }
         // The loop's own split of its pass (absent when the controller's snapshot moved the flows first).
@@ -419,14 +417,23 @@ final class RerouteRun {
             if (h == null) {
                 return false;
             }
-            JsonNode list = h.path("events").isArray() ? h.path("events") : h.path("hotspots");
             // Newest first: the link is back when its latest event is neither a hotspot start nor a link down.
-            for (JsonNode e : list) {
-                String kind = e.path("kind").asText();
-                return !kind.equals("hotspot-start") && !kind.equals("link-down");
+            for (HotspotEvent e : hotspotPage(h)) {
+                return e.kind() != HotspotEvent.Kind.HOTSPOT_START && e.kind() != HotspotEvent.Kind.LINK_DOWN;
             }
             return true;
         });
+    }
+
+    /** The events of the collector's {@code GET /v1/hotspots} page, read as the contract's type. */
+    private static List<HotspotEvent> hotspotPage(JsonNode page) {
+        List<HotspotEvent> events = new ArrayList<>();
+        if (page != null) {
+            for (JsonNode e : page.path("events")) {
+                events.add(HotspotEvent.fromTree(e));
+            }
+        }
+        return events;
     }
 
     private void awaitRoutes(JsonNode job) {
