@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Linters that fail on findings: shellcheck over every shell script of the tree (.shellcheckrc says
-# what is off and why), gofmt over every Go module (go vet runs in the go suite), and ESLint
-# (typescript-eslint strict, type-aware) + Prettier over the web-ui (web-ui/eslint.config.js). With
-# --self-test, first proves each linter fails on a planted violation, so a linter that silently
-# checks nothing cannot pass.
+# what is off and why), checkstyle over every Java module (tools/checkstyle.xml), golangci-lint with
+# gofmt/goimports over every Go module (.golangci.yml), and ESLint (typescript-eslint strict,
+# type-aware) + Prettier over the web-ui (web-ui/eslint.config.js). With --self-test, first proves
+# each linter fails on a planted violation, so a linter that silently checks nothing cannot pass.
 set -euo pipefail
 source "$WEFT_HOME/tools/lib.sh"
 need_apt shellcheck shellcheck
@@ -20,11 +20,32 @@ shell_files() {
 
 lint_shell() { (cd "$WEFT_HOME" && shell_files | xargs shellcheck -x); }
 
+# Checkstyle over the whole reactor in one Maven run. --fail-never lets every module report (a
+# failing parent would otherwise skip all its children); the output decides. controller-app is
+# left out of the reactor because its ONOS parent's checkstyle plugin needs an artifact no registry
+# here has: the root project checks its sources instead (see the root pom).
+lint_java() {
+  local out
+  out=$(mvnw --fail-never -Dstyle.color=never -pl '!controller-app' checkstyle:check 2>&1) || true
+  if grep -q '^\[ERROR\]' <<<"$out"; then grep '^\[ERROR\] .*\.java\|violations\|BUILD\|resolve' <<<"$out"; return 1; fi
+}
+
+# golangci-lint, built once per version from the Go module proxy into .weft/tools (a few minutes
+# cold). The version is pinned here; .golangci.yml says what it checks.
+GOLANGCI_LINT_VERSION=v2.15.0
+GOLANGCI_LINT="$WEFT_STATE/tools/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint"
+need_golangci_lint() {
+  [ -x "$GOLANGCI_LINT" ] && return 0
+  say "building golangci-lint $GOLANGCI_LINT_VERSION (go install)"
+  GOBIN="$(dirname "$GOLANGCI_LINT")" GOFLAGS='' \
+    go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$GOLANGCI_LINT_VERSION" >&2
+}
+golangci() { "$GOLANGCI_LINT" run --config "$WEFT_HOME/.golangci.yml" --color never "$@"; }
+
 lint_go() {
-  local m rc=0 bad
+  local m rc=0
   for m in $(cd "$WEFT_HOME" && git ls-files -- '*/go.mod' | xargs -r -n1 dirname); do
-    bad=$(cd "$WEFT_HOME/$m" && gofmt -l .)
-    if [ -n "$bad" ]; then echo "gofmt: not formatted in $m:"; echo "$bad"; rc=1; fi
+    (cd "$WEFT_HOME/$m" && golangci ./...) || { echo "golangci-lint: findings in $m"; rc=1; }
   done
   return $rc
 }
@@ -33,16 +54,33 @@ web_deps() { (cd "$WEFT_HOME/web-ui" && npm install --no-audit --no-fund --logle
 lint_web() { (cd "$WEFT_HOME/web-ui" && npm run --silent lint); }
 
 web_deps
+need_golangci_lint
 if [ "${1:-}" = --self-test ]; then
   scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
   # shellcheck disable=SC2016  # the planted script must hold an unquoted expansion, unexpanded here
   printf '#!/usr/bin/env bash\necho $undefined_var_with spaces\n' >"$scratch/planted.sh"
   if shellcheck "$scratch/planted.sh" >/dev/null 2>&1; then die "lint self-test: shellcheck passed a planted violation"; fi
-  printf 'package p\nfunc  F( ) {}\n' >"$scratch/planted.go"
-  [ -n "$(gofmt -l "$scratch/planted.go")" ] || die "lint self-test: gofmt passed a planted violation"
+  # A module of its own: an unchecked error (errcheck) and, on another line (one finding a line is
+  # shown), a layout gofmt would rewrite.
+  mkdir "$scratch/gomod"
+  printf 'module planted\n\ngo 1.22\n' >"$scratch/gomod/go.mod"
+  printf 'package planted\n\nimport "os"\n\nfunc  F( ) {}\n\nfunc G() { os.Chdir("/") }\n' >"$scratch/gomod/planted.go"
+  out=$(cd "$scratch/gomod" && golangci ./... 2>&1) && die "lint self-test: golangci-lint passed a planted violation"
+  grep -q '(errcheck)' <<<"$out" || die "lint self-test: golangci-lint missed an unchecked error: $out"
+  grep -q '(gofmt)' <<<"$out" || die "lint self-test: golangci-lint missed a gofmt violation: $out"
+  # The planted Java file sits in a real module (contracts' tests), read by the real configuration.
+  planted_java="$WEFT_HOME/contracts/src/test/java/io/weft/contracts/LintSelfTestPlanted.java"
+  trap 'rm -rf "$scratch" "$planted_java"' EXIT
+  printf 'package io.weft.contracts;\n\nimport java.util.List;\n\nclass LintSelfTestPlanted {\n    String s = "%0110d";\n}\n' 0 \
+    >"$planted_java"
+  out=$(mvnw -Dstyle.color=never -pl contracts checkstyle:check 2>&1) \
+    && die "lint self-test: checkstyle passed a planted violation"
+  grep -q 'LintSelfTestPlanted.java.*UnusedImports' <<<"$out" || die "lint self-test: checkstyle missed an unused import: $out"
+  grep -q 'LintSelfTestPlanted.java.*LineLength' <<<"$out" || die "lint self-test: checkstyle missed a long line: $out"
+  rm -f "$planted_java"
   # The planted file must sit inside web-ui/src: the type-aware rules only lint the project's files.
   planted="$WEFT_HOME/web-ui/src/lint-self-test-planted.ts"
-  trap 'rm -rf "$scratch" "$planted"' EXIT
+  trap 'rm -rf "$scratch" "$planted" "$planted_java"' EXIT
   printf 'export const x: any = JSON.parse("1");\n' >"$planted"
   if (cd "$WEFT_HOME/web-ui" && npx eslint src/lint-self-test-planted.ts >/dev/null 2>&1); then
     die "lint self-test: eslint passed a planted violation"
@@ -52,11 +90,12 @@ if [ "${1:-}" = --self-test ]; then
     die "lint self-test: prettier passed a planted violation"
   fi
   rm -f "$planted"
-  say "lint self-test: shellcheck, gofmt, eslint and prettier fail on planted violations"
+  say "lint self-test: shellcheck, golangci-lint, checkstyle, eslint and prettier fail on planted violations"
 fi
 
 rc=0
 if lint_shell; then say "shellcheck: $(shell_files | wc -l) scripts clean"; else rc=1; fi
-if lint_go; then say "gofmt: every Go module formatted"; else rc=1; fi
+if lint_java; then say "checkstyle: every Java module clean"; else rc=1; fi
+if lint_go; then say "golangci-lint: every Go module clean"; else rc=1; fi
 if lint_web; then say "eslint + prettier: web-ui clean"; else rc=1; fi
 exit $rc
