@@ -1,5 +1,26 @@
 package io.weft.controller.onos;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
+import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
+
+import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.FabricValidator;
@@ -37,27 +58,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.ArrayList;
-import java.util.Dictionary;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
-import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS_DEFAULT;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
-import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
 
 /**
  * Keeps the Weft plan current: re-plans when a Weft device, a link between Weft devices or the

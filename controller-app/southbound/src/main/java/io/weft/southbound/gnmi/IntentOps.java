@@ -1,9 +1,10 @@
 package io.weft.southbound.gnmi;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Reads what {@code DeviceIntent.render(plan, switchId)} produces,

@@ -2,15 +2,15 @@ package io.weft.southbound.gnmi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.grpc.inprocess.InProcessChannelBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grpc.inprocess.InProcessChannelBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,7 +145,8 @@ class ProvisionerTest {
     }
 
     /** The routes of protocol {@code protocol} in the network instance op named {@code instance}. */
-    private static com.fasterxml.jackson.databind.node.ArrayNode routes(ObjectNode intent, String instance, String protocol) {
+    private static com.fasterxml.jackson.databind.node.ArrayNode routes(ObjectNode intent,
+            String instance, String protocol) {
         for (JsonNode op : intent.get("replace")) {
             if (op.get("path").asText().endsWith("[name=" + instance + "]")) {
                 for (JsonNode p : op.get("value").get("protocols").get("protocol")) {
@@ -159,7 +160,8 @@ class ProvisionerTest {
     }
 
     private static String routePath(String instance, String protocol, String prefix) {
-        return "openconfig:/network-instances/network-instance[name=" + instance + "]/protocols/protocol[identifier=STATIC][name="
+        return "openconfig:/network-instances/network-instance[name=" + instance
+                + "]/protocols/protocol[identifier=STATIC][name="
                 + protocol + "]/static-routes/static[prefix=" + prefix + "]";
     }
 
@@ -253,7 +255,8 @@ class ProvisionerTest {
             f.sets.get(1).getDeleteList().forEach(d -> deleted.add(GnmiPaths.format(d)));
             List<String> expectedDeletes = new ArrayList<>();
             c.get("set").get("delete").forEach(d -> expectedDeletes.add(d.asText()));
-            assertThat(deleted).as(c.get("name").asText() + ": deleted").containsExactlyInAnyOrderElementsOf(expectedDeletes);
+            assertThat(deleted).as(c.get("name").asText() + ": deleted")
+                    .containsExactlyInAnyOrderElementsOf(expectedDeletes);
             c.get("after").fields().forEachRemaining(e -> assertThat(canonical(f.value(e.getKey())))
                     .as(e.getKey()).isEqualTo(canonical(e.getValue())));
         }
@@ -265,13 +268,15 @@ class ProvisionerTest {
         provisioner(2000, 16, 60_000).provision(targets, intents);
         assertThat(provisioner.awaitIdle(5000)).isTrue();
         String prefix = routes(intents.get("leaf1"), "Vrf-default", "MINIMAL").get(1).get("prefix").asText();
-        fakes.get("leaf1").dropRoute("openconfig:/network-instances/network-instance[name=Vrf-default]", "MINIMAL", prefix);
+        fakes.get("leaf1").dropRoute("openconfig:/network-instances/network-instance[name=Vrf-default]", "MINIMAL",
+                prefix);
         provisioner.resyncAll();
         assertThat(provisioner.awaitIdle(5000)).isTrue();
         FakeSwitch f = fakes.get("leaf1");
         assertThat(f.sets).hasSize(2);
         assertThat(f.sets.get(1).getReplaceList()).singleElement()
-                .satisfies(u -> assertThat(GnmiPaths.format(u.getPath())).isEqualTo(routePath("Vrf-default", "MINIMAL", prefix)));
+                .satisfies(u -> assertThat(GnmiPaths.format(u.getPath()))
+                        .isEqualTo(routePath("Vrf-default", "MINIMAL", prefix)));
         assertThat(f.sets.get(1).getDeleteList()).isEmpty();
         assertStoreMatches("leaf1", intents.get("leaf1"));
     }
@@ -282,7 +287,8 @@ class ProvisionerTest {
         awaitState("leaf1", DeviceState.UNREACHABLE, 3000);
         // UNAVAILABLE (nobody listens); on a machine loaded enough that the first call starts after its
         // 500 ms deadline, DEADLINE_EXCEEDED: either way the switch is unreachable, which is what counts.
-        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1").containsAnyOf("UNAVAILABLE", "DEADLINE_EXCEEDED");
+        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1")
+                .containsAnyOf("UNAVAILABLE", "DEADLINE_EXCEEDED");
         assertThat(log).anyMatch(l -> l.contains("leaf1") && l.contains("unreachable"));
 
         startAll();

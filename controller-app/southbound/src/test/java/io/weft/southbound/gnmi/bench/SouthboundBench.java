@@ -1,5 +1,11 @@
 package io.weft.southbound.gnmi.bench;
 
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Fabric;
@@ -15,11 +21,6 @@ import io.weft.southbound.gnmi.DeviceStatus;
 import io.weft.southbound.gnmi.GnmiTarget;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
-import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -85,7 +86,8 @@ public final class SouthboundBench {
         String fakesJvm = flags.fakesJvm;
         Map<String, Object> r = run(k, changes, json, fakesJvm);
         if (json) {
-            System.out.println(FabricJson.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+            System.out.println(FabricJson.mapper().writer()
+                    .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
         } else {
             r.forEach((key, v) -> {
                 if (!key.equals("steps")) { // printed one per line on stderr as they ran
@@ -309,7 +311,8 @@ public final class SouthboundBench {
 
     /** CPU time of this JVM so far (the in-process fakes' work included). */
     private static long processCpuNs() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static int count(Provisioner p, DeviceState s) {
