@@ -1,11 +1,11 @@
 package io.weft.lab.fabric;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Three-tier Clos. Inside a pod every leaf connects to every spine of the pod. Spine {@code j} of

@@ -1,11 +1,11 @@
 package io.weft.lab.fabric;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Two-tier leaf-spine Clos: every leaf connects to every spine with {@code parallelLinks} links, and

@@ -1,13 +1,13 @@
 package io.weft.lab.fabric;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
 
 /**
  * Slim Fly (Besta, Hoefler, SC14) on the McKay-Miller-Širáň graph: 2q² routers (s, x, y) with

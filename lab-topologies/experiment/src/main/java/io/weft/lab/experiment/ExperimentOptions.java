@@ -54,7 +54,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
                     + "\" (known: reroute)");
         }
         return new ExperimentOptions(f.fabric, f.encoding, f.fault, f.durationS, f.throttleAtS, f.offeredMbit,
-                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction, !f.noBaseline, f.noise, f.runs, f.json, f.out,
+                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction, !f.noBaseline,
+                        f.noise, f.runs, f.json, f.out,
                 f.tag)
                 .checked();
     }
@@ -67,7 +68,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
     /** The flags as picocli binds them, with the paper's defaults; {@link #checked()} checks the values. */
     @Command(name = "./weft lab experiment", sortOptions = false, usageHelpWidth = 110,
             description = {"The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP",
-                "along its path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs times)."})
+                "along its path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs "
+                        + "times)."})
     static final class Flags {
         @Parameters(index = "0", paramLabel = "reroute", description = "the experiment (known: reroute)")
         String experiment;
@@ -113,7 +115,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         @Option(names = "--no-baseline", description = "skip the unthrottled baseline run")
         boolean noBaseline;
 
-        @Option(names = "--noise", description = "add a loop-off run on a noisy, not congested, link (false detections)")
+        @Option(names = "--noise", description =
+                "add a loop-off run on a noisy, not congested, link (false detections)")
         boolean noise;
 
         @Option(names = "--runs", paramLabel = "N", description = "loop-on runs (default ${DEFAULT-VALUE})")

@@ -36,7 +36,8 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
  * weft-telemetry sampling the switches into {@code weft.telemetry.interfaces}, the telemetry
  * collector (queue-drop rule on), two scheduler-apis (loop off and loop on, each in its own schema,
  * started together with the controller so that the loop-on run does not wait for a start) and per
- * run one nic-agent per host NIC of the job, following the run's scheduler-api. {@link #close} removes everything it started, in reverse order; it is also
+ * run one nic-agent per host NIC of the job, following the run's scheduler-api. {@link #close} removes everything it
+ * started, in reverse order; it is also
  * what the CLI's shutdown hook runs on Ctrl-C.
  */
 final class LabStack implements AutoCloseable {
@@ -130,7 +131,8 @@ final class LabStack implements AutoCloseable {
                 "io.weft.controller.standalone.StandaloneController", "256m",
                 Map.of("WEFT_KAFKA_BOOTSTRAP", endpoints.kafkaBootstrapServers()),
                 List.of("--fabric", lab.labDir().resolve(NetnsLab.GNMI_FABRIC_FILE).toString(),
-                        "--http-port", Integer.toString(controllerPort), "--state-dir", dir.resolve("controller").toString(),
+                        "--http-port", Integer.toString(controllerPort), "--state-dir",
+                                dir.resolve("controller").toString(),
                         // The experiment's throttle is a tc change, not an intent drift; no read-back needed.
                         "--gnmi-resync-ms", "3600000"));
         Map<String, String> collectorEnv = new HashMap<>(db());
