@@ -48,7 +48,8 @@ final class PathChooser {
     private boolean elephant;
     private final double[] invCapKbps;
 
-    PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants, boolean[] avoid, int tolerance) {
+    PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants,
+            boolean[] avoid, int tolerance) {
         this.ix = ix;
         this.cands = cands;
         this.load = loadKbps;

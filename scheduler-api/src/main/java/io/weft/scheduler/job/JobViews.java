@@ -12,7 +12,8 @@ public final class JobViews {
 
     /** A job with every flow slice, its current path and encodings. */
     public record JobView(String id, String name, String tenant, String state, String pattern, String encoding,
-                          String createdBy, Instant createdAt, @JsonInclude(JsonInclude.Include.NON_NULL) Instant releasedAt,
+                          String createdBy, Instant createdAt,
+                                  @JsonInclude(JsonInclude.Include.NON_NULL) Instant releasedAt,
                           QualityView quality, List<FlowView> flows) {
     }
 

@@ -24,7 +24,8 @@ class PathStreamTest extends ApiTestSupport {
     }
 
     /** Opens a stream and feeds its events to a queue from a reader thread. */
-    private CompletableFuture<HttpResponse<Stream<String>>> open(String path, String token, BlockingQueue<Event> events) {
+    private CompletableFuture<HttpResponse<Stream<String>>> open(String path, String token,
+            BlockingQueue<Event> events) {
         CompletableFuture<HttpResponse<Stream<String>>> f = HTTP.sendAsync(builder(path, token)
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
         f.thenAccept(r -> {
