@@ -1,11 +1,11 @@
 package io.weft.simulator.scenario;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Strict typed access to one JSON object of the scenario, with the field path that every error

@@ -1,5 +1,15 @@
 package io.weft.simulator.eval;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
@@ -8,8 +18,6 @@ import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.lab.fabric.RailGenerator;
 import io.weft.lab.fabric.SlimFlyGenerator;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.Planner;
 import io.weft.placement.FabricIndex;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
@@ -20,6 +28,8 @@ import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementResult;
 import io.weft.placement.PlanFlowEncoder;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
 import io.weft.simulator.ArcTable;
 import io.weft.simulator.EcmpHasher;
 import io.weft.simulator.FlowResult;
@@ -27,16 +37,6 @@ import io.weft.simulator.FlowSpec;
 import io.weft.simulator.LinkEvent;
 import io.weft.simulator.Routing;
 import io.weft.simulator.Simulation;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Random;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -159,7 +159,8 @@ public final class EvalRun {
                             ms(sum[2] / seeds), ms(worst.cctMs()), sum[3] / seeds));
 
                     // Weft: the placement engine's paths, as SRv6 carriers (and EVs where they reach the path).
-                    PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+                    PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan),
+                            PlacementConfig.DEFAULTS);
                     PlacementResult placed = engine.add(job);
                     List<String[]> weftPairs = new ArrayList<>();
                     List<Routing> srv6 = new ArrayList<>();
@@ -200,7 +201,8 @@ public final class EvalRun {
                     // flows on its busiest link, so at least ceil(LP) of them; they share its 400G.
                     int whole = (int) Math.ceil(lp.minMaxLoad() - 1e-6);
                     md.append(prefix).append(String.format(Locale.ROOT,
-                            "| LP bound (splittable, any path); unsplittable | %.2f; ≥ %d | %.1f; ≤ %.1f | %s; ≥ %s | – |%n",
+                            "| LP bound (splittable, any path); unsplittable | %.2f; ≥ %d | %.1f; ≤ %.1f | %s; ≥ %s | "
+                                    + "– |%n",
                             lp.minMaxLoad(), whole, rateBound, DEMAND_GBPS / whole,
                             ms(COLLECTIVE_BYTES * 8 / (rateBound * 1e9) * 1e3),
                             ms(COLLECTIVE_BYTES * 8 * whole / (DEMAND_GBPS * 1e9) * 1e3)));
@@ -325,12 +327,14 @@ public final class EvalRun {
         md.append("> **Partial.** Written by `./weft eval` from the flow-level simulator (simulator/README.md: "
                 + "no packets, queues, PFC or DCQCN, so every completion time is optimistic and gaps between "
                 + "routings come from path choice alone). Six small fabrics (72-200 NICs), three traffic "
-                + "patterns; not yet: multi-plane rails (the LP below assumes single-homed NICs), the seeds' sizes (~1,000 endpoints: the any-path LP for a 1,024-NIC fat-tree did not "
+                + "patterns; not yet: multi-plane rails (the LP below assumes single-homed NICs), the seeds' sizes "
+                + "(~1,000 endpoints: the any-path LP for a 1,024-NIC fat-tree did not "
                 + "finish within 5 minutes here), pipeline "
                 + "and multi-job traffic, t as a placement constraint (Reunion's setting).\n\n");
         md.append("Every flow wants 400 Gbit/s (line rate). **Max link load**: offered load / capacity of the "
                 + "busiest link direction (1.00 = exactly full; the LP row is the least any splittable routing "
-                + "over any paths can reach, so it bounds ECMP and Weft alike). **Slowest flow**: smallest max-min fair rate with every "
+                + "over any paths can reach, so it bounds ECMP and Weft alike). **Slowest flow**: smallest max-min "
+                + "fair rate with every "
                 + "flow sending at once (LP row: the largest rate all flows can get at once, capped at 400). "
                 + "**1 GB collective**: every flow sends 1 GB from time 0; time until the last one is done "
                 + "(LP row: 8 Gbit / that rate). ECMP: CRC-32 five-tuple hash per switch with random RoCEv2 "

@@ -1,5 +1,11 @@
 package io.weft.simulator.eval;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.google.ortools.Loader;
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPSolver;
@@ -7,12 +13,6 @@ import com.google.ortools.linearsolver.MPVariable;
 import io.weft.fabric.Arc;
 import io.weft.plan.FabricPlan;
 import io.weft.simulator.ArcTable;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * LP bounds for a set of equal-demand NIC-to-NIC flows on the surviving fabric, for every routing
