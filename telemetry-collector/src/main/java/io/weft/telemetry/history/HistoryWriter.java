@@ -121,7 +121,8 @@ public class HistoryWriter implements SmartLifecycle {
                             rollups.add(n);
                         }
                     } catch (Exception e) {
-                        counters.problem("history.unreadable", r.topic() + " offset " + r.offset() + ": " + e.getMessage());
+                        counters.problem("history.unreadable",
+                                r.topic() + " offset " + r.offset() + ": " + e.getMessage());
                     }
                 }
                 boolean due = System.nanoTime() - lastFlush >= FLUSH_MS * 1_000_000L;
@@ -170,7 +171,8 @@ public class HistoryWriter implements SmartLifecycle {
             String ns = e.path("sampleTimestampNs").asText("0");
             Instant sampleTime = instantOfNs(Long.parseUnsignedLong(ns));
             if (!partitions.ensure(day(sampleTime))) {
-                counters.problem("history.outside-retention", "event " + e.path("eventId").asText() + " at " + sampleTime);
+                counters.problem("history.outside-retention",
+                        "event " + e.path("eventId").asText() + " at " + sampleTime);
                 continue;
             }
             eventArgs.add(new Object[] {e.path("eventId").asText(), utc(sampleTime), new BigDecimal(ns),
@@ -179,7 +181,8 @@ public class HistoryWriter implements SmartLifecycle {
                 number(e, "dropRate"), number(e, "ecnFraction"), number(e, "threshold")});
         }
         if (!rollupArgs.isEmpty()) {
-            jdbc.batchUpdate(UPSERT_ROLLUP, rollupArgs, new int[] {Types.VARCHAR, Types.VARCHAR, Types.TIMESTAMP_WITH_TIMEZONE,
+            jdbc.batchUpdate(UPSERT_ROLLUP, rollupArgs,
+                    new int[] {Types.VARCHAR, Types.VARCHAR, Types.TIMESTAMP_WITH_TIMEZONE,
                 Types.VARCHAR, Types.INTEGER, Types.DOUBLE, Types.DOUBLE, Types.DOUBLE, Types.DOUBLE, Types.DOUBLE,
                 Types.DOUBLE, Types.DOUBLE, Types.VARCHAR, Types.BOOLEAN});
         }
@@ -217,7 +220,8 @@ public class HistoryWriter implements SmartLifecycle {
     }
 
     static Instant instantOfNs(long ns) {
-        return Instant.ofEpochSecond(Long.divideUnsigned(ns, 1_000_000_000L), Long.remainderUnsigned(ns, 1_000_000_000L));
+        return Instant.ofEpochSecond(Long.divideUnsigned(ns, 1_000_000_000L),
+                Long.remainderUnsigned(ns, 1_000_000_000L));
     }
 
     private static OffsetDateTime utc(Instant t) {

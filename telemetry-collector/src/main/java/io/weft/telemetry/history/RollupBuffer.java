@@ -49,7 +49,8 @@ final class RollupBuffer {
         long ns = Long.parseUnsignedLong(load.path("timestampNs").asText("0"));
         Instant second = Instant.ofEpochSecond(Long.divideUnsigned(ns, 1_000_000_000L));
         String key = linkId + '>' + toNode + '@' + second.getEpochSecond();
-        Rollup r = rollups.computeIfAbsent(key, k -> new Rollup(linkId, toNode, second, load.path("fabricId").asText()));
+        Rollup r = rollups.computeIfAbsent(key,
+                k -> new Rollup(linkId, toNode, second, load.path("fabricId").asText()));
         double rate = load.path("rateGbps").asDouble();
         double util = load.path("utilisation").asDouble();
         r.samples++;
