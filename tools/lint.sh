@@ -68,19 +68,22 @@ if [ "${1:-}" = --self-test ]; then
   out=$(cd "$scratch/gomod" && golangci ./... 2>&1) && die "lint self-test: golangci-lint passed a planted violation"
   grep -q '(errcheck)' <<<"$out" || die "lint self-test: golangci-lint missed an unchecked error: $out"
   grep -q '(gofmt)' <<<"$out" || die "lint self-test: golangci-lint missed a gofmt violation: $out"
-  # The planted Java file sits in a real module (contracts' tests), read by the real configuration.
+  # Planted Java files sit in real modules, read by the real configuration: one in an ordinary
+  # module, one in the ONOS app (checked from the root project, see lint_java).
   planted_java="$WEFT_HOME/contracts/src/test/java/io/weft/contracts/LintSelfTestPlanted.java"
-  trap 'rm -rf "$scratch" "$planted_java"' EXIT
+  planted_onos="$WEFT_HOME/controller-app/src/main/java/io/weft/controller/onos/LintSelfTestPlanted.java"
+  trap 'rm -rf "$scratch" "$planted_java" "$planted_onos"' EXIT
   printf 'package io.weft.contracts;\n\nimport java.util.List;\n\nclass LintSelfTestPlanted {\n    String s = "%0110d";\n}\n' 0 \
     >"$planted_java"
-  out=$(mvnw -Dstyle.color=never -pl contracts checkstyle:check 2>&1) \
-    && die "lint self-test: checkstyle passed a planted violation"
-  grep -q 'LintSelfTestPlanted.java.*UnusedImports' <<<"$out" || die "lint self-test: checkstyle missed an unused import: $out"
-  grep -q 'LintSelfTestPlanted.java.*LineLength' <<<"$out" || die "lint self-test: checkstyle missed a long line: $out"
-  rm -f "$planted_java"
+  printf 'package io.weft.controller.onos;\n\nimport java.util.*;\n\nclass LintSelfTestPlanted {\n}\n' >"$planted_onos"
+  out=$(mvnw --fail-never -Dstyle.color=never -pl .,contracts checkstyle:check 2>&1) || true
+  grep -q 'contracts/LintSelfTestPlanted.java.*UnusedImports' <<<"$out" || die "lint self-test: checkstyle missed an unused import: $out"
+  grep -q 'contracts/LintSelfTestPlanted.java.*LineLength' <<<"$out" || die "lint self-test: checkstyle missed a long line: $out"
+  grep -q 'onos/LintSelfTestPlanted.java.*AvoidStarImport' <<<"$out" || die "lint self-test: checkstyle skipped the ONOS app: $out"
+  rm -f "$planted_java" "$planted_onos"
   # The planted file must sit inside web-ui/src: the type-aware rules only lint the project's files.
   planted="$WEFT_HOME/web-ui/src/lint-self-test-planted.ts"
-  trap 'rm -rf "$scratch" "$planted" "$planted_java"' EXIT
+  trap 'rm -rf "$scratch" "$planted" "$planted_java" "$planted_onos"' EXIT
   printf 'export const x: any = JSON.parse("1");\n' >"$planted"
   if (cd "$WEFT_HOME/web-ui" && npx eslint src/lint-self-test-planted.ts >/dev/null 2>&1); then
     die "lint self-test: eslint passed a planted violation"
