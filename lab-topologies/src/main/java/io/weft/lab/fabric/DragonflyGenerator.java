@@ -59,14 +59,15 @@ public final class DragonflyGenerator {
         rec.put("a", p.a());
         rec.put("h", p.h());
         rec.put("g", p.groups());
-        rec.put("nicGbps", FabricBuilder.number(p.nicGbps()));
-        rec.put("localGbps", FabricBuilder.number(p.localGbps()));
-        rec.put("globalGbps", FabricBuilder.number(p.globalGbps()));
+        rec.put("nicGbps", GeneratedFabricBuilder.number(p.nicGbps()));
+        rec.put("localGbps", GeneratedFabricBuilder.number(p.localGbps()));
+        rec.put("globalGbps", GeneratedFabricBuilder.number(p.globalGbps()));
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("localLatencyNs", p.localLatencyNs());
         rec.put("globalLatencyNs", p.globalLatencyNs());
         int g = p.groups();
-        FabricBuilder b = new FabricBuilder(p.id(), "dragonfly p=" + p.p() + " a=" + p.a() + " h=" + p.h()
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "dragonfly p=" + p.p() + " a=" + p.a() + " h=" + p.h()
                 + " g=" + g, FAMILY, rec);
         for (int i = 0; i < g; i++) {
             for (int r = 0; r < p.a(); r++) {

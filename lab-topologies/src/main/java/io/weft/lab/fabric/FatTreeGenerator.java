@@ -71,13 +71,14 @@ public final class FatTreeGenerator {
         rec.put("spinesPerPod", p.spinesPerPod());
         rec.put("superspines", p.superspines());
         rec.put("nicsPerLeaf", p.nicsPerLeaf());
-        rec.put("nicGbps", FabricBuilder.number(p.nicGbps()));
-        rec.put("uplinkGbps", FabricBuilder.number(p.uplinkGbps()));
-        rec.put("spineGbps", FabricBuilder.number(p.spineGbps()));
+        rec.put("nicGbps", GeneratedFabricBuilder.number(p.nicGbps()));
+        rec.put("uplinkGbps", GeneratedFabricBuilder.number(p.uplinkGbps()));
+        rec.put("spineGbps", GeneratedFabricBuilder.number(p.spineGbps()));
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("uplinkLatencyNs", p.uplinkLatencyNs());
         rec.put("spineLatencyNs", p.spineLatencyNs());
-        FabricBuilder b = new FabricBuilder(p.id(), "3-tier Clos, " + p.pods() + " pods", FAMILY, rec);
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "3-tier Clos, " + p.pods() + " pods", FAMILY, rec);
         int perPlane = p.superspinesPerPlane();
         for (int pod = 0; pod < p.pods(); pod++) {
             for (int l = 0; l < p.leavesPerPod(); l++) {

@@ -49,11 +49,12 @@ public final class LeafSpineGenerator {
         rec.put("spines", p.spines());
         rec.put("nicsPerLeaf", p.nicsPerLeaf());
         rec.put("parallelLinks", p.parallelLinks());
-        rec.put("nicGbps", FabricBuilder.number(p.nicGbps()));
-        rec.put("uplinkGbps", FabricBuilder.number(p.uplinkGbps()));
+        rec.put("nicGbps", GeneratedFabricBuilder.number(p.nicGbps()));
+        rec.put("uplinkGbps", GeneratedFabricBuilder.number(p.uplinkGbps()));
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("uplinkLatencyNs", p.uplinkLatencyNs());
-        FabricBuilder b = new FabricBuilder(p.id(), "leaf-spine " + p.leaves() + " leaves x " + p.spines()
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "leaf-spine " + p.leaves() + " leaves x " + p.spines()
                 + " spines", FAMILY, rec);
         for (int l = 1; l <= p.leaves(); l++) {
             b.add(Node.builder("leaf" + l, Role.LEAF).build());

@@ -63,11 +63,11 @@ public final class RailGenerator {
         rec.put("serversPerGroup", p.serversPerGroup());
         rec.put("spines", p.spines());
         rec.put("planes", p.planes());
-        rec.put("nicGbps", FabricBuilder.number(p.nicGbps()));
-        rec.put("uplinkGbps", FabricBuilder.number(p.uplinkGbps()));
+        rec.put("nicGbps", GeneratedFabricBuilder.number(p.nicGbps()));
+        rec.put("uplinkGbps", GeneratedFabricBuilder.number(p.uplinkGbps()));
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("uplinkLatencyNs", p.uplinkLatencyNs());
-        FabricBuilder b = new FabricBuilder(p.id(), "rail-optimized, " + p.servers() + " servers x "
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(), "rail-optimized, " + p.servers() + " servers x "
                 + p.railsPerServer() + " rails" + (p.planes() > 1 ? ", " + p.planes() + " planes" : ""), FAMILY, rec);
         for (int pl = 0; pl < p.planes(); pl++) {
             for (int g = 0; g < p.groups(); g++) {

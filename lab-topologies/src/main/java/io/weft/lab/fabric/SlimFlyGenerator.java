@@ -78,11 +78,12 @@ public final class SlimFlyGenerator {
         boolean[] x1 = sets[1];
         Map<String, Object> rec = new LinkedHashMap<>();
         rec.put("q", q);
-        rec.put("nicGbps", FabricBuilder.number(p.nicGbps()));
-        rec.put("linkGbps", FabricBuilder.number(p.linkGbps()));
+        rec.put("nicGbps", GeneratedFabricBuilder.number(p.nicGbps()));
+        rec.put("linkGbps", GeneratedFabricBuilder.number(p.linkGbps()));
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("linkLatencyNs", p.linkLatencyNs());
-        FabricBuilder b = new FabricBuilder(p.id(), "slim fly q=" + q + " (MMS, " + 2 * q * q + " routers, radix "
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "slim fly q=" + q + " (MMS, " + 2 * q * q + " routers, radix "
                 + p.radix() + ")", FAMILY, rec);
         for (int s = 0; s < 2; s++) {
             for (int x = 0; x < q; x++) {
@@ -125,7 +126,7 @@ public final class SlimFlyGenerator {
         return b.build();
     }
 
-    private static void link(FabricBuilder b, Params p, String from, String to) {
+    private static void link(GeneratedFabricBuilder b, Params p, String from, String to) {
         b.link(from + "-" + to, from, to, p.linkGbps(), p.linkLatencyNs());
     }
 

@@ -19,7 +19,7 @@ import io.weft.fabric.Role;
  * lower the maximum load. Not thread-safe: one instance per engine.
  */
 final class CandidatePaths {
-    private final FabricIndex ix;
+    private final DenseFabric ix;
     /** cache[switchOrdinal(s)][switchOrdinal(d)]; rows allocated on first use; NONE marks "no path". */
     private final PathDag[][] cache;
     private final int[] ordinal;
@@ -33,7 +33,7 @@ final class CandidatePaths {
     private final int[] slotD;
     private final int[] routers;
 
-    CandidatePaths(FabricIndex ix) {
+    CandidatePaths(DenseFabric ix) {
         this.ix = ix;
         distS = new int[ix.nodeCount];
         distD = new int[ix.nodeCount];

@@ -7,18 +7,18 @@ import java.util.Random;
 /**
  * The engine's candidate paths between two NICs, made explicit for tools: the LP lower bound and the
  * ECMP baseline of the benchmark, and anyone who wants to list alternatives. Paths are NIC-to-NIC
- * arc indices of the {@link FabricIndex}. Not thread-safe.
+ * arc indices of the {@link DenseFabric}. Not thread-safe.
  */
 public final class Candidates {
-    private final FabricIndex ix;
+    private final DenseFabric ix;
     private final CandidatePaths cands;
 
-    public Candidates(FabricIndex ix) {
+    public Candidates(DenseFabric ix) {
         this.ix = ix;
         this.cands = new CandidatePaths(ix);
     }
 
-    public FabricIndex index() {
+    public DenseFabric index() {
         return ix;
     }
 

@@ -40,7 +40,7 @@ final class ClosExact {
     private ClosExact() {
     }
 
-    static int[][] assign(FabricIndex ix, int[] src, int[] dst, double[] demand) {
+    static int[][] assign(DenseFabric ix, int[] src, int[] dst, double[] demand) {
         int f = src.length;
         if (ix.direct || f == 0) {
             return null;
@@ -162,7 +162,7 @@ final class ClosExact {
         int m2;
 
         /** The k-th usable arc from {@code from} to {@code to}, in fabric order. */
-        int parallel(FabricIndex ix, int from, int to, int k) {
+        int parallel(DenseFabric ix, int from, int to, int k) {
             for (int a : ix.out[from]) {
                 if (ix.arcTo[a] == to && k-- == 0) {
                     return a;
@@ -171,7 +171,7 @@ final class ClosExact {
             throw new IllegalStateException("missing parallel link " + ix.nodeIds[from] + " -> " + ix.nodeIds[to]);
         }
 
-        static Structure of(FabricIndex ix, double demand) {
+        static Structure of(DenseFabric ix, double demand) {
             Structure st = new Structure();
             List<Integer> leafList = new ArrayList<>();
             for (int n = 0; n < ix.nodeCount; n++) {
@@ -284,7 +284,7 @@ final class ClosExact {
          * arc towards them (either way) is slower than the demand or a neighbour of another switch
          * role is attached above.
          */
-        private static Map<Integer, Integer> neighbours(FabricIndex ix, int n, Role role, double demand) {
+        private static Map<Integer, Integer> neighbours(DenseFabric ix, int n, Role role, double demand) {
             Map<Integer, Integer> mult = new LinkedHashMap<>();
             for (int a : ix.out[n]) {
                 int w = ix.arcTo[a];

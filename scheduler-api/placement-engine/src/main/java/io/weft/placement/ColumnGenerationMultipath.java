@@ -65,12 +65,12 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
 
     private static volatile boolean loaded;
 
-    private final FabricIndex ix;
+    private final DenseFabric ix;
     private final FlowEncoder encoder;
     private final CandidatePaths cands;
     private final PlacementEngine single;
 
-    public ColumnGenerationMultipath(FabricIndex ix, FlowEncoder encoder, PlacementConfig config) {
+    public ColumnGenerationMultipath(DenseFabric ix, FlowEncoder encoder, PlacementConfig config) {
         this.ix = ix;
         this.encoder = encoder;
         this.cands = new CandidatePaths(ix);

@@ -21,7 +21,7 @@ public interface FlowEncoder {
      * The same for a path given as arc indices of {@code ix} (how the engine holds paths); an
      * encoder that can look the path up without building the arc list overrides this.
      */
-    default FlowEncoding encode(FabricIndex ix, int[] arcs, String tenant) throws EncodingFailure {
+    default FlowEncoding encode(DenseFabric ix, int[] arcs, String tenant) throws EncodingFailure {
         Arc[] out = new Arc[arcs.length];
         for (int i = 0; i < arcs.length; i++) {
             out[i] = ix.arc(arcs[i]);

@@ -34,7 +34,7 @@ final class PathChooser {
         }
     }
 
-    private final FabricIndex ix;
+    private final DenseFabric ix;
     private final CandidatePaths cands;
     private final long[] load;
     private final int[] elephants;
@@ -48,7 +48,7 @@ final class PathChooser {
     private boolean elephant;
     private final double[] invCapKbps;
 
-    PathChooser(FabricIndex ix, CandidatePaths cands, long[] loadKbps, int[] elephants,
+    PathChooser(DenseFabric ix, CandidatePaths cands, long[] loadKbps, int[] elephants,
             boolean[] avoid, int tolerance) {
         this.ix = ix;
         this.cands = cands;

@@ -29,7 +29,7 @@ public final class Patterns {
     private Patterns() {
     }
 
-    public static Job expand(JobSpec spec, FabricIndex ix, int maxFlows) throws PlacementException {
+    public static Job expand(JobSpec spec, DenseFabric ix, int maxFlows) throws PlacementException {
         if (spec.name() == null || spec.name().isBlank()) {
             throw new PlacementException("name", "must be a non-empty string");
         }
@@ -168,7 +168,7 @@ public final class Patterns {
     }
 
     /** Rings as lists of endpoint positions: one per rail (rail order of first appearance), else one. */
-    static List<List<Integer>> rings(JobSpec spec, FabricIndex ix) {
+    static List<List<Integer>> rings(JobSpec spec, DenseFabric ix) {
         Map<Integer, List<Integer>> byRail = new LinkedHashMap<>();
         boolean railed = true;
         for (String e : spec.endpoints()) {
@@ -190,7 +190,7 @@ public final class Patterns {
         return out;
     }
 
-    private static String checkNic(FabricIndex ix, String id, String field) throws PlacementException {
+    private static String checkNic(DenseFabric ix, String id, String field) throws PlacementException {
         if (id == null) {
             throw new PlacementException(field, "missing NIC id");
         }

@@ -36,7 +36,7 @@ public final class PlacementEngine {
 
     private final FlowEncoder encoder;
     private final PlacementConfig cfg;
-    private FabricIndex ix;
+    private DenseFabric ix;
     private CandidatePaths cands;
     private PathChooser chooser;
     private final long[] loadKbps;
@@ -76,7 +76,7 @@ public final class PlacementEngine {
         }
     }
 
-    public PlacementEngine(FabricIndex index, FlowEncoder encoder, PlacementConfig config) {
+    public PlacementEngine(DenseFabric index, FlowEncoder encoder, PlacementConfig config) {
         this.ix = index;
         this.encoder = encoder;
         this.cfg = config;
@@ -88,7 +88,7 @@ public final class PlacementEngine {
         this.chooser = new PathChooser(index, cands, loadKbps, elephants, avoid, config.elephantTolerance());
     }
 
-    public FabricIndex index() {
+    public DenseFabric index() {
         return ix;
     }
 
@@ -355,7 +355,7 @@ public final class PlacementEngine {
         return java.util.Collections.unmodifiableSet(jobs.keySet());
     }
 
-    /** Reserved demand per arc in Gbit/s (a copy), indexed like {@link FabricIndex}. */
+    /** Reserved demand per arc in Gbit/s (a copy), indexed like {@link DenseFabric}. */
     public double[] arcLoadsGbps() {
         double[] out = new double[loadKbps.length];
         for (int a = 0; a < out.length; a++) {

@@ -55,7 +55,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
     private final Map<SwitchPath, FlowEncoding> cache = new ConcurrentHashMap<>();
     /**
      * The same cache keyed by arc indices, for the engine (no arc list, no string hashing on a hit).
-     * Arc a of a {@link FabricIndex} is link a/2 of the fabric in file order, from its a end (even)
+     * Arc a of a {@link DenseFabric} is link a/2 of the fabric in file order, from its a end (even)
      * or b end (odd), and node numbers follow the fabric's node order; both are fixed by the
      * fabric, so this is used only when the index is of this plan's very fabric.
      */
@@ -120,7 +120,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
      * fabric, the arc-index cache; anything else goes through {@link #encode(List, String)}.
      */
     @Override
-    public FlowEncoding encode(FabricIndex ix, int[] arcs, String tenant) throws EncodingFailure {
+    public FlowEncoding encode(DenseFabric ix, int[] arcs, String tenant) throws EncodingFailure {
         int n = arcs.length;
         if (ix.fabric() != plan.fabric() || n < 2 || tenant == null || nicEnd.length != ix.arcCount()
                 || nicEnd[arcs[0]] != 1 || nicEnd[arcs[n - 1]] != 2 || arcs[0] >> 1 == arcs[n - 1] >> 1) {
@@ -245,7 +245,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
             this.hash = tenant.hashCode() * 31 + Arrays.hashCode(key);
         }
 
-        static IntSwitchPath of(FabricIndex ix, int[] arcs, String tenant) {
+        static IntSwitchPath of(DenseFabric ix, int[] arcs, String tenant) {
             int n = arcs.length;
             int[] k = new int[n];
             k[0] = ix.to(arcs[0]);

@@ -66,7 +66,7 @@ class BadInputTest {
 
     @Test
     void moreSlicesThanEntropyValues() throws Exception {
-        PlacementEngine e = new PlacementEngine(FabricIndex.of(fabric), Fixtures.FAKE,
+        PlacementEngine e = new PlacementEngine(DenseFabric.of(fabric), Fixtures.FAKE,
                 new PlacementConfig(1, 0, 1000, 4, 4, 1, true));
         Job ok = Patterns.expand(JobSpec.of("ok", "pipeline", nics.subList(0, 2), 100).withSlices(4), e.index(), 1000);
         assertThat(e.add(ok).placed()).hasSize(4);
@@ -77,7 +77,7 @@ class BadInputTest {
 
     @Test
     void jobLargerThanTheLimit() throws Exception {
-        PlacementEngine e = new PlacementEngine(FabricIndex.of(fabric), Fixtures.FAKE,
+        PlacementEngine e = new PlacementEngine(DenseFabric.of(fabric), Fixtures.FAKE,
                 PlacementConfig.DEFAULTS.withMaxFlowsPerJob(3));
         List<Flow> flows = new ArrayList<>();
         for (int i = 0; i < 4; i++) {

@@ -53,7 +53,7 @@ class ClosExactTest {
     @CsvSource({"ls,8,4,4", "ls,6,3,3", "ft,4,0,0", "ft,8,0,0", "ft,12,0,0"})
     void theAssignmentItselfIsLinkDisjointContiguousAndValleyFree(String kind, int a, int b, int c) {
         Fabric f = fabric(kind, a, b, c);
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         List<String> nics = Fixtures.nics(f);
         Random rnd = new Random(a * 7 + b);
         for (int trial = 0; trial < 20; trial++) {

@@ -46,7 +46,7 @@ class ColumnGenerationMultipathTest {
     }
 
     /** A random derangement of the NICs; demands line rate, or mixed 1/4, 1/2, 1 of it. */
-    static Job permutation(Fabric f, FabricIndex ix, long seed, boolean mixed) throws PlacementException {
+    static Job permutation(Fabric f, DenseFabric ix, long seed, boolean mixed) throws PlacementException {
         List<String> src = Fixtures.nics(f);
         List<String> dst = new ArrayList<>(src);
         Random rnd = new Random(seed);
@@ -74,7 +74,7 @@ class ColumnGenerationMultipathTest {
                     || l.b().node().startsWith("ss")).findFirst().orElseThrow().id();
             states = Map.of(core, LinkState.DOWN);
         }
-        FabricIndex ix = FabricIndex.of(f, states);
+        DenseFabric ix = DenseFabric.of(f, states);
         FabricPlan plan = Planner.plan(f, null);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
                 PlacementConfig.DEFAULTS);
@@ -110,7 +110,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void slimFlyPermutationSplitsToTheOptimum() throws Exception {
         Fabric f = slimFly();
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 1, false);
         MultipathResult r = mp.place(job, new MultipathOptions(8, 16, 30_000));
@@ -125,7 +125,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void onePathPerFlowFallsBackToTheIntegralPlacementAndSaysWhy() throws Exception {
         Fabric f = slimFly();
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 5, false);
         MultipathResult r = mp.place(job, new MultipathOptions(1, 16, 10_000));
@@ -138,7 +138,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void aSpentTimeBudgetFallsBackAndSaysWhy() throws Exception {
         Fabric f = slimFly();
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 3, false);
         MultipathResult r = mp.place(job, new MultipathOptions(4, 16, 1));
@@ -151,7 +151,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void oneOptimalPathPerFlowIsKeptWithGapZero() throws Exception {
         Fabric f = Fixtures.fatTree(4);
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         MultipathResult r = mp.place(permutation(f, ix, 2, false), OPT);
         assertThat(r.fallback()).isNull();
@@ -164,7 +164,7 @@ class ColumnGenerationMultipathTest {
     @Test
     void theEngineIsLeftEmptyBetweenJobs() throws Exception {
         Fabric f = Fixtures.leafSpine(4, 2, 4);
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, Fixtures.FAKE, PlacementConfig.DEFAULTS);
         Job job = permutation(f, ix, 1, false);
         MultipathResult a = mp.place(job, OPT);
@@ -173,7 +173,7 @@ class ColumnGenerationMultipathTest {
         assertThat(b.singlePathMaxLoad()).isEqualTo(a.singlePathMaxLoad());
     }
 
-    static double measuredMaxLoad(FabricIndex ix, MultipathResult r, int g) {
+    static double measuredMaxLoad(DenseFabric ix, MultipathResult r, int g) {
         double[] load = new double[ix.arcCount()];
         for (MultipathFlow mf : r.flows()) {
             for (WeightedPath wp : mf.paths()) {
@@ -189,7 +189,7 @@ class ColumnGenerationMultipathTest {
         return m;
     }
 
-    static void assertWellFormed(FabricIndex ix, FabricPlan plan, Job job, MultipathResult r, MultipathOptions o)
+    static void assertWellFormed(DenseFabric ix, FabricPlan plan, Job job, MultipathResult r, MultipathOptions o)
             throws Exception {
         assertThat(r.flows()).hasSize(job.flows().size() - r.unplaced().size());
         for (MultipathFlow mf : r.flows()) {

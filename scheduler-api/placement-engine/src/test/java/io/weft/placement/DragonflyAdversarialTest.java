@@ -21,7 +21,7 @@ class DragonflyAdversarialTest {
     @CsvSource({"2,4,2", "4,4,2", "1,4,2", "2,2,2"})
     void groupToGroupReachesTheThroughputBound(int p, int a, int h) throws Exception {
         Fabric f = Fixtures.dragonfly(p, a, h);
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         List<String> srcNics = new ArrayList<>();
         List<String> dstNics = new ArrayList<>();
         for (var n : f.nodesWithRole(Role.NIC)) {

@@ -40,15 +40,15 @@ final class Fixtures {
     }
 
     static PlacementEngine engine(Fabric f) {
-        return new PlacementEngine(FabricIndex.of(f), FAKE, PlacementConfig.DEFAULTS);
+        return new PlacementEngine(DenseFabric.of(f), FAKE, PlacementConfig.DEFAULTS);
     }
 
     static PlacementEngine engine(Fabric f, Map<String, LinkState> states) {
-        return new PlacementEngine(FabricIndex.of(f, states), FAKE, PlacementConfig.DEFAULTS);
+        return new PlacementEngine(DenseFabric.of(f, states), FAKE, PlacementConfig.DEFAULTS);
     }
 
     /** Asserts a path is a contiguous walk over usable arcs from the flow's source NIC to its destination. */
-    static void assertValidWalk(FabricIndex ix, PlacedFlow pf) {
+    static void assertValidWalk(DenseFabric ix, PlacedFlow pf) {
         assertThat(pf.path()).as("path of %s", pf.flow().id()).isNotEmpty();
         assertThat(pf.path().get(0).from()).isEqualTo(pf.flow().srcNic());
         assertThat(pf.path().get(pf.path().size() - 1).to()).isEqualTo(pf.flow().dstNic());

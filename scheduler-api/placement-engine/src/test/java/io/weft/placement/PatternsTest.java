@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class PatternsTest {
     private final Fabric fabric = Fixtures.leafSpine(4, 2, 2);
-    private final FabricIndex ix = FabricIndex.of(fabric);
+    private final DenseFabric ix = DenseFabric.of(fabric);
     private final List<String> nics = Fixtures.nics(fabric);
 
     private static List<String> pairs(Job job) {

@@ -14,7 +14,7 @@ class PinTest {
     private final PlacementEngine engine;
 
     PinTest() throws Exception {
-        engine = new PlacementEngine(FabricIndex.of(fabric), new PlanFlowEncoder(Planner.plan(fabric, null)),
+        engine = new PlacementEngine(DenseFabric.of(fabric), new PlanFlowEncoder(Planner.plan(fabric, null)),
                 PlacementConfig.DEFAULTS);
     }
 
@@ -68,7 +68,7 @@ class PinTest {
 
     /** nic -> leafA -> (other spine) -> leafB -> nic, from the placed path's first and last arcs. */
     private int[] viaOtherSpine(int[] path) {
-        FabricIndex ix = engine.index();
+        DenseFabric ix = engine.index();
         int leafA = ix.to(path[0]);
         int spine = ix.to(path[1]);
         int leafB = ix.from(path[path.length - 1]);

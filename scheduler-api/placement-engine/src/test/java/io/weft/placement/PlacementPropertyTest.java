@@ -69,7 +69,7 @@ class PlacementPropertyTest {
 
     /** The engine's incrementally kept max load and collision count equal a recount from the arcs. */
     static void assertQualityMatchesArcs(PlacementEngine e) {
-        FabricIndex ix = e.index();
+        DenseFabric ix = e.index();
         double[] load = e.arcLoadsGbps();
         int[] el = e.arcElephants();
         double max = 0;

@@ -30,7 +30,7 @@ class PlanEncodingTest {
     @MethodSource("fabrics")
     void encodingsWalkBackToThePlacedPath(String name, Fabric f) throws Exception {
         FabricPlan plan = Planner.plan(f, null);
-        PlacementEngine e = new PlacementEngine(FabricIndex.of(f), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+        PlacementEngine e = new PlacementEngine(DenseFabric.of(f), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
         List<String> nics = Fixtures.nics(f);
         Random rnd = new Random(11);
         int evs = 0;

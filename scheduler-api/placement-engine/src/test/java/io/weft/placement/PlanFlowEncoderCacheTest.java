@@ -39,7 +39,7 @@ class PlanFlowEncoderCacheTest {
     void everyServedEncodingEqualsAFreshProofOfThatFlow(String name, Fabric f) throws Exception {
         FabricPlan plan = Planner.plan(f, null);
         PlanFlowEncoder enc = new PlanFlowEncoder(plan);
-        PlacementEngine e = new PlacementEngine(FabricIndex.of(f), enc, PlacementConfig.DEFAULTS);
+        PlacementEngine e = new PlacementEngine(DenseFabric.of(f), enc, PlacementConfig.DEFAULTS);
         List<String> nics = Fixtures.nics(f);
         Random rnd = new Random(17);
         int checked = 0;
@@ -79,7 +79,7 @@ class PlanFlowEncoderCacheTest {
     void theArcIndexCacheRefusesAPathWhoseNicArcDoesNotJoinIt() throws Exception {
         Fabric f = Fixtures.leafSpine(2, 2, 2);
         FabricPlan plan = Planner.plan(f, null);
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         PlanFlowEncoder enc = new PlanFlowEncoder(plan);
         List<Arc> good = leafToLeaf(f, plan, 0, 1);
         int[] arcs = arcs(ix, good);
@@ -100,7 +100,7 @@ class PlanFlowEncoderCacheTest {
         Fabric f = Fixtures.leafSpine(2, 2, 2);
         FabricPlan plan = Planner.plan(f, null);
         PlanFlowEncoder enc = new PlanFlowEncoder(plan);
-        FabricIndex other = FabricIndex.of(Fixtures.leafSpine(2, 2, 2));
+        DenseFabric other = DenseFabric.of(Fixtures.leafSpine(2, 2, 2));
         int[] arcs = arcs(other, leafToLeaf(f, plan, 0, 1));
         enc.encode(other, arcs, "default");
         enc.encode(other, arcs, "default");
@@ -110,7 +110,7 @@ class PlanFlowEncoderCacheTest {
                 .isEqualTo(PathEncoder.encode(plan, leafToLeaf(f, plan, 0, 1), "default").carriers());
     }
 
-    private static int[] arcs(FabricIndex ix, List<Arc> path) {
+    private static int[] arcs(DenseFabric ix, List<Arc> path) {
         return path.stream().mapToInt(a -> ix.arcOf(a.link().id(), a.from())).toArray();
     }
 

@@ -18,7 +18,7 @@ final class SplittableLpReference {
     private SplittableLpReference() {
     }
 
-    static double optimum(FabricIndex ix, Job job) {
+    static double optimum(DenseFabric ix, Job job) {
         Loader.loadNativeLibraries();
         Candidates c = new Candidates(ix);
         MPSolver lp = MPSolver.createSolver("GLOP");

@@ -38,7 +38,7 @@ class ValiantLegsTest {
                 states.put(l.id(), LinkState.DOWN);
             }
         }
-        FabricIndex ix = FabricIndex.of(f, states);
+        DenseFabric ix = DenseFabric.of(f, states);
         long[] load = new long[ix.arcCount()];
         boolean[] avoid = new boolean[ix.arcCount()];
         for (int a = 0; a < load.length; a++) {

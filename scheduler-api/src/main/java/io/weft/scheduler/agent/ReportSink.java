@@ -5,7 +5,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.weft.scheduler.config.KafkaProperties;
+import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.web.ApiException;
 import jakarta.annotation.PreDestroy;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -26,10 +26,10 @@ class ReportSink {
     private static final Logger LOG = LoggerFactory.getLogger(ReportSink.class);
     private static final long SEND_TIMEOUT_MS = 5_000;
 
-    private final KafkaProperties kafka;
+    private final SchedulerKafkaProperties kafka;
     private volatile KafkaProducer<String, String> producer;
 
-    ReportSink(KafkaProperties kafka) {
+    ReportSink(SchedulerKafkaProperties kafka) {
         this.kafka = kafka;
     }
 

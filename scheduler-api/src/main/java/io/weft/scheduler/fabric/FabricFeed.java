@@ -9,7 +9,7 @@ import java.util.Properties;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.plan.PlanException;
-import io.weft.scheduler.config.KafkaProperties;
+import io.weft.scheduler.config.SchedulerKafkaProperties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,12 +32,12 @@ class FabricFeed implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(FabricFeed.class);
     private static final ObjectMapper JSON2 = new ObjectMapper();
 
-    private final KafkaProperties kafka;
+    private final SchedulerKafkaProperties kafka;
     private final FabricService fabric;
     private volatile KafkaConsumer<String, String> consumer;
     private volatile Thread thread;
 
-    FabricFeed(KafkaProperties kafka, FabricService fabric) {
+    FabricFeed(SchedulerKafkaProperties kafka, FabricService fabric) {
         this.kafka = kafka;
         this.fabric = fabric;
     }

@@ -17,7 +17,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.PlacedFlow;
@@ -397,7 +397,7 @@ public class FabricService {
     }
 
     /** Arc indices of stored "linkId>toNode" keys, or null if any is gone or not usable now. */
-    private static int[] arcsOf(FabricIndex ix, List<String> keys) {
+    private static int[] arcsOf(DenseFabric ix, List<String> keys) {
         if (keys == null || keys.isEmpty()) {
             return null;
         }

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.weft.contracts.LinkState;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlanFlowEncoder;
@@ -332,7 +332,7 @@ public class Placement {
             if (epoch == STANDBY) {
                 throw notWriter(what);
             }
-            engine = new PlacementEngine(FabricIndex.of(newView.fabric(), newView.effective()),
+            engine = new PlacementEngine(DenseFabric.of(newView.fabric(), newView.effective()),
                     new PlanFlowEncoder(newView.plan()), config);
         }
 

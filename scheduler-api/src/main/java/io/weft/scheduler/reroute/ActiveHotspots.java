@@ -11,7 +11,7 @@ import java.util.Set;
 
 import io.weft.contracts.DirectionKey;
 import io.weft.contracts.HotspotEvent;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +51,7 @@ final class ActiveHotspots {
      * The hot directions the index has, with their timestamps for the policy's tie-breaks; without
      * timestamps ({@code withTimes} false) for a link-down pass, which only avoids them.
      */
-    Hot resolve(FabricIndex ix, MoveBudget budget, boolean withTimes) {
+    Hot resolve(DenseFabric ix, MoveBudget budget, boolean withTimes) {
         List<HotArc> hot = new ArrayList<>();
         Map<Integer, Integer> used = new HashMap<>();
         Map<String, ActiveHotspot> byId = new HashMap<>();
@@ -71,7 +71,7 @@ final class ActiveHotspots {
     }
 
     /** The arc of the event's hot direction in {@code ix}, or -1 (unknown link, logged once). */
-    int arcOf(FabricIndex ix, HotspotEvent ev) {
+    int arcOf(DenseFabric ix, HotspotEvent ev) {
         int[] arcs = ix.arcsOfLink(ev.linkId());
         if (arcs != null) {
             for (int a : arcs) {

@@ -6,7 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 import io.weft.contracts.LinkState;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 
 /**
  * Links a link-down event reported down before the controller's snapshot says so. The loop acts on
@@ -33,7 +33,7 @@ final class DownLinks {
      * Arcs of the reported links that {@code ix} does not yet know are down; forgets the links it
      * does know are down, and those it does not have at all (another fabric).
      */
-    Set<Integer> arcs(FabricIndex ix) {
+    Set<Integer> arcs(DenseFabric ix) {
         if (links.isEmpty()) {
             return Set.of();
         }

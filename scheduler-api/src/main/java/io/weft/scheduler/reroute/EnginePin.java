@@ -3,7 +3,7 @@ package io.weft.scheduler.reroute;
 import java.util.Arrays;
 import java.util.Set;
 
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;
@@ -35,7 +35,7 @@ final class EnginePin {
      */
     static PlacedFlow pin(PlacementEngine engine, String flowId, int[] expectedFrom, int[] to, Set<Integer> downArcs)
             throws PinFailure {
-        FabricIndex ix = engine.index();
+        DenseFabric ix = engine.index();
         for (int a : to) {
             if (a < 0 || a >= ix.arcCount()) {
                 throw new PinFailure("flow " + flowId + ": path has no arc " + a + " in this fabric");

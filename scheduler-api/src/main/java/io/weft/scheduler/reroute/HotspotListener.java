@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weft.contracts.HotspotEvent;
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.PlacementEngine;
-import io.weft.scheduler.config.KafkaProperties;
+import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.PathLedger;
@@ -61,7 +61,7 @@ public class HotspotListener implements SmartLifecycle {
     private final PathLedger ledger;
     private final EventLog events;
     private final TransactionTemplate tx;
-    private final KafkaProperties kafka;
+    private final SchedulerKafkaProperties kafka;
     private final RerouteProperties props;
     private final ReunionPolicy policy;
     private final LoopTimings timings;
@@ -93,7 +93,7 @@ public class HotspotListener implements SmartLifecycle {
     private volatile Term term;
 
     HotspotListener(Placement placement, PathLedger ledger, EventLog events, TransactionTemplate tx,
-                    KafkaProperties kafka, RerouteProperties props, MeterRegistry meters) {
+                    SchedulerKafkaProperties kafka, RerouteProperties props, MeterRegistry meters) {
         this.placement = placement;
         this.ledger = ledger;
         this.events = events;
@@ -212,7 +212,7 @@ public class HotspotListener implements SmartLifecycle {
                 return null;
             }
             PlacementEngine engine = w.engine();
-            FabricIndex ix = engine.index();
+            DenseFabric ix = engine.index();
             Set<Integer> downArcs = t.downLinks.arcs(ix);
             ActiveHotspots.Hot hot = t.active.resolve(ix, t.budget, true);
             if (hot.arcs().isEmpty()) {

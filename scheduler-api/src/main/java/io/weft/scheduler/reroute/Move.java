@@ -3,7 +3,7 @@ package io.weft.scheduler.reroute;
 import java.util.Arrays;
 
 /**
- * One flow slice the policy decided to move, as arc indices of the engine's {@code FabricIndex}.
+ * One flow slice the policy decided to move, as arc indices of the engine's {@code DenseFabric}.
  *
  * @param cause what the path history records: {@code hotspot:<eventId>} or {@code link-down:<linkId>}
  * @param maxUtilAfter highest utilisation along the new path once every move of the pass is applied

@@ -8,7 +8,7 @@ import java.util.Set;
 
 import io.weft.fabric.Role;
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
 
@@ -26,7 +26,7 @@ public final class PlacementView {
     record FlowInfo(String id, int srcNic, int dstNic, long demandKbps, boolean elephant, int[] path) {
     }
 
-    private final FabricIndex ix;
+    private final DenseFabric ix;
     private final Candidates candidates;
     private final long[] loadKbps;
     private final int[] elephants;
@@ -80,7 +80,7 @@ public final class PlacementView {
         return new PlacementView(engine, candidates, downArcs);
     }
 
-    public FabricIndex index() {
+    public DenseFabric index() {
         return ix;
     }
 

@@ -7,12 +7,12 @@ import java.time.Instant;
 import io.weft.contracts.HotspotEvent;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import org.junit.jupiter.api.Test;
 
 class ActiveHotspotsTest {
     private final Fabric fabric = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 2));
-    private final FabricIndex ix = FabricIndex.of(fabric);
+    private final DenseFabric ix = DenseFabric.of(fabric);
     private final ActiveHotspots active = new ActiveHotspots();
     private final MoveBudget budget = new MoveBudget(500);
 

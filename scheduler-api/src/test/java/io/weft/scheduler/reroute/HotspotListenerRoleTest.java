@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.placement.PlacementConfig;
-import io.weft.scheduler.config.KafkaProperties;
+import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.fabric.Placement;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -35,7 +35,8 @@ class HotspotListenerRoleTest {
         try (Admin admin = Admin.create(p)) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
         }
-        KafkaProperties kafka = new KafkaProperties(e.kafkaBootstrapServers(), "weft.fabric", "weft.telemetry.flows",
+        SchedulerKafkaProperties kafka =
+                new SchedulerKafkaProperties(e.kafkaBootstrapServers(), "weft.fabric", "weft.telemetry.flows",
                 "role-test");
         RerouteProperties props = new RerouteProperties(true, 1, 1, 500, topic, "role-test-" + run);
         Placement a = placement();

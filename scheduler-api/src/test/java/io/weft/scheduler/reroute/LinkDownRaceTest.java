@@ -10,7 +10,7 @@ import java.util.Set;
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.PlacementConfig;
@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
  */
 class LinkDownRaceTest {
     private final Fabric fabric = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 4, 4));
-    private final PlacementEngine engine = new PlacementEngine(FabricIndex.of(fabric), ReunionPolicyTest.FAKE,
+    private final PlacementEngine engine = new PlacementEngine(DenseFabric.of(fabric), ReunionPolicyTest.FAKE,
             PlacementConfig.DEFAULTS);
-    private final FabricIndex ix = engine.index();
+    private final DenseFabric ix = engine.index();
     private final ReunionPolicy policy = new ReunionPolicy(1, 1);
     private final DownLinks down = new DownLinks();
     private HotArc hot;
@@ -137,7 +137,7 @@ class LinkDownRaceTest {
         assertThat(down.arcs(ix)).isEmpty();
 
         down.reported("leaf1-spine2");
-        FabricIndex caughtUp = FabricIndex.of(fabric, Map.of("leaf1-spine2", LinkState.DOWN));
+        DenseFabric caughtUp = DenseFabric.of(fabric, Map.of("leaf1-spine2", LinkState.DOWN));
         assertThat(down.arcs(caughtUp)).isEmpty();
         assertThat(down.arcs(ix)).as("the snapshot owns the state from then on").isEmpty();
     }

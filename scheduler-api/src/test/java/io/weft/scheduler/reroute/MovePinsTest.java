@@ -11,7 +11,7 @@ import java.util.Set;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.FlowEncoder;
 import io.weft.placement.FlowEncoding;
@@ -31,9 +31,9 @@ class MovePinsTest {
     private boolean evEverywhere = true;
     private final FlowEncoder encoder = (List<Arc> path, String tenant) -> new FlowEncoding(List.of("fcbb:bb00::"),
             List.of(), evEverywhere || path.stream().anyMatch(a -> a.to().equals("spine1")) ? 4791 : null);
-    private final PlacementEngine engine = new PlacementEngine(FabricIndex.of(fabric), encoder,
+    private final PlacementEngine engine = new PlacementEngine(DenseFabric.of(fabric), encoder,
             PlacementConfig.DEFAULTS);
-    private final FabricIndex ix = engine.index();
+    private final DenseFabric ix = engine.index();
     private final Instant decided = Instant.parse("2026-11-27T03:00:00.100Z");
     private final ActiveHotspot cause = new ActiveHotspot(ActiveHotspotsTest.event("h1", HotspotEvents.START,
             "leaf1-spine1", "spine1"), decided.minusMillis(50));

@@ -15,7 +15,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.Role;
 import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.PlacementConfig;
@@ -40,9 +40,9 @@ class ReunionPolicyPropertyTest {
                     ? LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2 + rnd.nextInt(5), 2 + rnd.nextInt(5),
                     1 + rnd.nextInt(4)))
                     : FatTreeGenerator.generate(FatTreeGenerator.kary(4));
-            PlacementEngine engine = new PlacementEngine(FabricIndex.of(fabric), ReunionPolicyTest.FAKE,
+            PlacementEngine engine = new PlacementEngine(DenseFabric.of(fabric), ReunionPolicyTest.FAKE,
                     PlacementConfig.DEFAULTS);
-            FabricIndex ix = engine.index();
+            DenseFabric ix = engine.index();
             List<String> nics = new ArrayList<>();
             fabric.nodesWithRole(Role.NIC).forEach(n -> nics.add(n.id()));
             List<Flow> flows = new ArrayList<>();

@@ -11,7 +11,7 @@ import java.util.Set;
 
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.FlowEncoder;
 import io.weft.placement.FlowEncoding;
@@ -25,8 +25,8 @@ class ReunionPolicyTest {
     static final FlowEncoder FAKE = (path, tenant) -> new FlowEncoding(List.of("fcbb:bb00::"), List.of(), null);
 
     private final Fabric fabric = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 4, 4));
-    private final PlacementEngine engine = new PlacementEngine(FabricIndex.of(fabric), FAKE, PlacementConfig.DEFAULTS);
-    private final FabricIndex ix = engine.index();
+    private final PlacementEngine engine = new PlacementEngine(DenseFabric.of(fabric), FAKE, PlacementConfig.DEFAULTS);
+    private final DenseFabric ix = engine.index();
 
     /** Places n flows leaf1-nicI -> leaf2-nicI, then pins them all onto spine1 (a collision to resolve). */
     private List<String> flowsAllOnSpine1(int n) throws Exception {

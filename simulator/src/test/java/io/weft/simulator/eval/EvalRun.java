@@ -18,7 +18,7 @@ import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.lab.fabric.RailGenerator;
 import io.weft.lab.fabric.SlimFlyGenerator;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.JobSpec;
@@ -126,7 +126,7 @@ public final class EvalRun {
                     List<String> failedLinks = failedLinks(fabric, failPct, 77);
                     Map<String, LinkState> states = new LinkedHashMap<>();
                     failedLinks.forEach(l -> states.put(l, LinkState.DOWN));
-                    FabricIndex ix = FabricIndex.of(fabric, states);
+                    DenseFabric ix = DenseFabric.of(fabric, states);
                     Job job = Patterns.expand(spec(traffic, plan, 5), ix, PlacementConfig.DEFAULTS.maxFlowsPerJob());
                     List<String[]> pairs = new ArrayList<>();
                     for (Flow f : job.flows()) {

@@ -9,7 +9,7 @@ import io.weft.auth.Caller;
 import io.weft.auth.ReadAccess;
 import io.weft.auth.Scope;
 import io.weft.auth.TokenStore;
-import io.weft.telemetry.config.AuthProperties;
+import io.weft.telemetry.config.TelemetryAuthProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,7 +35,7 @@ class CollectorAuthFilter extends OncePerRequestFilter {
     private final BearerCheck check;
     private final ReadAccess reads;
 
-    CollectorAuthFilter(AuthProperties props) {
+    CollectorAuthFilter(TelemetryAuthProperties props) {
         String file = props.tokensFile();
         TokenStore tokens = TokenStore.of(props.tokens(), file == null || file.isBlank() ? null : Path.of(file));
         this.check = new BearerCheck(tokens, CollectorAuthFilter::deny);

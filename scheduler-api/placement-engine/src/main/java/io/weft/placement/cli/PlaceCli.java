@@ -19,7 +19,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
 import io.weft.placement.ColumnGenerationMultipath;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Job;
 import io.weft.placement.JobSpec;
 import io.weft.placement.JobSpecJson;
@@ -132,7 +132,7 @@ public final class PlaceCli {
                     spec.qpSlices(), spec.concurrentPeers(), spec.order(), spec.flows());
         }
         FabricPlan plan = Planner.plan(fabric, null);
-        FabricIndex ix = FabricIndex.of(fabric, states);
+        DenseFabric ix = DenseFabric.of(fabric, states);
         PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
         Job job = Patterns.expand(spec, ix, PlacementConfig.DEFAULTS.maxFlowsPerJob());
         if (multipath != null) {

@@ -8,7 +8,7 @@ import java.util.List;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import org.junit.jupiter.api.Test;
 
 /** The benchmark's yardsticks checked against answers computed independently. */
@@ -79,7 +79,7 @@ class BenchMathTest {
     void ecmpOnEightFlowsOverEightUplinksMatchesBallsIntoBins() {
         // 8 line-rate flows leaf1 -> leaf2 over 8 spines: the max load is the fullest uplink.
         Fabric f = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 8, 8));
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         int[] src = new int[8];
         int[] dst = new int[8];
         double[] dem = new double[8];
@@ -114,7 +114,7 @@ class BenchMathTest {
     @Test
     void lpBoundSplitsThreeFlowsOverTwoSpines() {
         Fabric f = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 3));
-        FabricIndex ix = FabricIndex.of(f);
+        DenseFabric ix = DenseFabric.of(f);
         int[] src = {ix.node("leaf1-nic1"), ix.node("leaf1-nic2"), ix.node("leaf1-nic3")};
         int[] dst = {ix.node("leaf2-nic1"), ix.node("leaf2-nic2"), ix.node("leaf2-nic3")};
         LowerBound.Bound b = LowerBound.of(new Candidates(ix), src, dst, new double[] {400, 400, 400}, false);

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Random;
 
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 
 /**
  * ECMP baseline: every flow hashed (ideally: uniformly at random) onto one of its shortest paths,
@@ -19,7 +19,7 @@ final class Ecmp {
     }
 
     static Result run(Candidates c, int[] src, int[] dst, double[] demand, int seeds, boolean fairness) {
-        FabricIndex ix = c.index();
+        DenseFabric ix = c.index();
         double[] cap = new double[ix.arcCount()];
         for (int a = 0; a < cap.length; a++) {
             cap[a] = ix.capacityGbps(a);

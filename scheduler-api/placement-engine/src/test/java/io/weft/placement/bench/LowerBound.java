@@ -13,7 +13,7 @@ import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
 import io.weft.fabric.Node;
 import io.weft.placement.Candidates;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 
 /**
  * Lower bounds on the max arc load any placement over the engine's candidate paths can reach.
@@ -38,7 +38,7 @@ final class LowerBound {
     }
 
     static Bound of(Candidates c, int[] src, int[] dst, double[] demand, boolean valiant) {
-        FabricIndex ix = c.index();
+        DenseFabric ix = c.index();
         double nic = nicBound(ix, src, dst, demand);
         double cut = Math.max(nic, Math.max(cutBound(ix, src, dst, demand), globalVolumeBound(ix, src, dst, demand)));
         // Commodities: (ingress, egress) switch pairs with their total demand, in first-seen order.
@@ -118,7 +118,7 @@ final class LowerBound {
      * With equal demands d and equal arc capacities c every arc load is a multiple of d/c, so a
      * fractional bound rounds up to the next multiple ("+int" in the kind).
      */
-    static Bound integral(Bound b, FabricIndex ix, double[] demand) {
+    static Bound integral(Bound b, DenseFabric ix, double[] demand) {
         if (demand.length == 0) {
             return b;
         }
@@ -143,15 +143,15 @@ final class LowerBound {
         return rounded > b.value() + 1e-9 ? new Bound(rounded, b.kind() + "+int") : b;
     }
 
-    private static int attach(FabricIndex ix, int nic) {
+    private static int attach(DenseFabric ix, int nic) {
         // The NIC's switch, via its first usable arc; -1 when the NIC's link is down.
         int up = upArc(ix, nic);
         return up < 0 ? -1 : ix.to(up);
     }
 
-    private static final Map<FabricIndex, int[]> UP = new java.util.WeakHashMap<>();
+    private static final Map<DenseFabric, int[]> UP = new java.util.WeakHashMap<>();
 
-    private static int upArc(FabricIndex ix, int nic) {
+    private static int upArc(DenseFabric ix, int nic) {
         int[] ups = UP.computeIfAbsent(ix, k -> {
             int[] u = new int[k.fabric().nodes().size()];
             java.util.Arrays.fill(u, -1);
@@ -167,7 +167,7 @@ final class LowerBound {
         return ups[nic];
     }
 
-    static double nicBound(FabricIndex ix, int[] src, int[] dst, double[] demand) {
+    static double nicBound(DenseFabric ix, int[] src, int[] dst, double[] demand) {
         double[] out = new double[ix.fabric().nodes().size()];
         double[] in = new double[out.length];
         for (int i = 0; i < src.length; i++) {
@@ -193,7 +193,7 @@ final class LowerBound {
      * sum over group pairs of D_AB + max(0, D_AB - L c_AB) must fit in L x all global capacity; the
      * least such L (bisection) is a lower bound for any routing. 0 when the fabric has no groups.
      */
-    static double globalVolumeBound(FabricIndex ix, int[] src, int[] dst, double[] demand) {
+    static double globalVolumeBound(DenseFabric ix, int[] src, int[] dst, double[] demand) {
         Map<Long, double[]> pair = new HashMap<>(); // (group A, group B) -> {demand, direct capacity}
         double total = 0;
         int groups = 0;
@@ -248,7 +248,7 @@ final class LowerBound {
     }
 
     /** Cut bound over each switch and each pod/group (a switch set plus the NICs hanging off it). */
-    static double cutBound(FabricIndex ix, int[] src, int[] dst, double[] demand) {
+    static double cutBound(DenseFabric ix, int[] src, int[] dst, double[] demand) {
         int n = ix.fabric().nodes().size();
         // Set id per node: "sw:<index>" for each switch; "pod:<p>" / "group:<g>" for grouped switches.
         List<Map<Integer, Integer>> families = new ArrayList<>();

@@ -26,7 +26,7 @@ import io.weft.lab.fabric.RailGenerator;
 import io.weft.lab.fabric.SlimFlyGenerator;
 import io.weft.placement.Candidates;
 import io.weft.placement.ColumnGenerationMultipath;
-import io.weft.placement.FabricIndex;
+import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.FlowEncoder;
 import io.weft.placement.FlowEncoding;
@@ -384,7 +384,7 @@ public final class PlacementBench {
 
     private void runCase(Case c) throws Exception {
         Fabric f = fabric(c.fabricKey(), c.fabric());
-        FabricIndex ix = FabricIndex.of(f, failures(f, c.failed()));
+        DenseFabric ix = DenseFabric.of(f, failures(f, c.failed()));
         PlacementEngine engine = new PlacementEngine(ix, encoder(c.fabricKey(), f), PlacementConfig.DEFAULTS);
         Job job = Patterns.expand(c.job().apply(f), ix, 1 << 20);
         int warm = quick ? 1 : (c.big() ? 3 : 8);
@@ -441,7 +441,7 @@ public final class PlacementBench {
         }
     }
 
-    static Multi multipath(FabricIndex ix, FlowEncoder enc, Job job, double[] cap, int warm, int runs)
+    static Multi multipath(DenseFabric ix, FlowEncoder enc, Job job, double[] cap, int warm, int runs)
             throws Exception {
         ColumnGenerationMultipath planner = new ColumnGenerationMultipath(ix, enc, PlacementConfig.DEFAULTS);
         MultipathResult[] last = new MultipathResult[1];
@@ -553,7 +553,7 @@ public final class PlacementBench {
         // 4,096-GPU ring on a 3-tier Clos: 16 pods x 16 leaves x 16 NICs, 16 spines per pod, 256 superspines.
         Fabric clos = FatTreeGenerator.generate(new FatTreeGenerator.Params("clos-4096", 16, 16, 16, 256, 16,
                 400, 400, 400, 100, 500, 1000));
-        FabricIndex ix = FabricIndex.of(clos);
+        DenseFabric ix = DenseFabric.of(clos);
         Job ring = Patterns.expand(ring(clos), ix, 1 << 20);
         // Warm: the plan encoder has proven this job's switch paths before (a job placed again, or
         // another job over the same leaf/spine paths). Cold: its cache is emptied before every run.
@@ -567,7 +567,7 @@ public final class PlacementBench {
         }
         // 65,536 flows: fat-tree k=32 (8,192 NICs), all-to-all with 8 concurrent peers.
         Fabric ft32 = fabric("ft32", () -> FatTreeGenerator.generate(FatTreeGenerator.kary(32)));
-        FabricIndex ix32 = FabricIndex.of(ft32);
+        DenseFabric ix32 = DenseFabric.of(ft32);
         Job big = Patterns.expand(a2a(ft32, 8), ix32, 1 << 20);
         for (String mode : new String[] {"none", "warm", "cold"}) {
             FlowEncoder enc = mode.equals("none") ? NO_ENCODING : encoder("ft32", ft32);
@@ -615,7 +615,7 @@ public final class PlacementBench {
             {"df", df, a2aShuffled(df, 4), "df(4,8,4) a2a 4 random peers"}};
         for (Object[] c : cases) {
             Fabric f = (Fabric) c[1];
-            FabricIndex ix = FabricIndex.of(f);
+            DenseFabric ix = DenseFabric.of(f);
             Job job = Patterns.expand((JobSpec) c[2], ix, 1 << 20);
             double[] cap = new double[ix.arcCount()];
             for (int a = 0; a < cap.length; a++) {
@@ -690,7 +690,7 @@ public final class PlacementBench {
         });
     }
 
-    private static String hottestFabricLink(PlacementEngine e, FabricIndex ix) {
+    private static String hottestFabricLink(PlacementEngine e, DenseFabric ix) {
         double[] load = e.arcLoadsGbps();
         int best = -1;
         for (int a = 0; a < load.length; a++) {

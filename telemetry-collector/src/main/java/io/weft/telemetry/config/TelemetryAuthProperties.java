@@ -13,5 +13,5 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("weft.collector.auth")
-public record AuthProperties(@DefaultValue("token") String reads, String tokens, String tokensFile) {
+public record TelemetryAuthProperties(@DefaultValue("token") String reads, String tokens, String tokensFile) {
 }

@@ -11,7 +11,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("weft.scheduler.kafka")
-public record KafkaProperties(
+public record SchedulerKafkaProperties(
         String bootstrapServers,
         @NotBlank String fabricTopic,
         @NotBlank String flowsTopic,

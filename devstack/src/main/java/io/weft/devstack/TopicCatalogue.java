@@ -23,23 +23,24 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * The Kafka topic catalogue ({@code contracts/topics.json}, on the classpath from the weft-contracts jar)
  * and its idempotent creation: missing topics are created, existing ones are left exactly as they are.
  */
-public final class Topics {
+public final class TopicCatalogue {
     /** Where the weft-contracts jar puts the catalogue. */
     public static final String CATALOGUE_RESOURCE = "/io/weft/contracts/topics.json";
 
     private static final long ADMIN_TIMEOUT_MS = 30_000;
 
-    private Topics() {
+    private TopicCatalogue() {
     }
 
     /** The catalogue from {@link #CATALOGUE_RESOURCE}; empty when the contracts jar does not carry it yet. */
     public static List<TopicSpec> catalogue() {
-        return Topics.class.getResource(CATALOGUE_RESOURCE) == null ? List.of() : fromResource(CATALOGUE_RESOURCE);
+        return TopicCatalogue.class.getResource(CATALOGUE_RESOURCE) == null ? List.of()
+                : fromResource(CATALOGUE_RESOURCE);
     }
 
     /** Reads a catalogue ({@code {"version":1,"topics":[...]}}) from a classpath resource. */
     public static List<TopicSpec> fromResource(String resource) {
-        try (InputStream in = Topics.class.getResourceAsStream(resource)) {
+        try (InputStream in = TopicCatalogue.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new DevstackException("topic catalogue " + resource + " is not on the classpath");
             }
@@ -117,7 +118,7 @@ public final class Topics {
 
     /**
      * Creates every topic of {@code specs} that does not exist yet; returns the names it created.
-     * Topics that already exist (also ones created concurrently by someone else) are not altered.
+     * TopicCatalogue that already exist (also ones created concurrently by someone else) are not altered.
      */
     public static List<String> ensure(Admin admin, List<TopicSpec> specs) {
         try {

@@ -16,7 +16,7 @@ import io.weft.fabric.Node;
  * from 1 in the order links are added, so the same generator call always yields the same wiring
  * (eth0 stays free for a container's management interface).
  */
-final class FabricBuilder {
+final class GeneratedFabricBuilder {
     private final String id;
     private final String name;
     private final String family;
@@ -27,7 +27,7 @@ final class FabricBuilder {
     private final Map<String, Integer> portsUsed = new HashMap<>();
     private final Map<String, Boolean> linkIds = new HashMap<>();
 
-    FabricBuilder(String id, String name, String family, Map<String, Object> params) {
+    GeneratedFabricBuilder(String id, String name, String family, Map<String, Object> params) {
         this.id = id;
         this.name = name;
         this.family = family;

@@ -31,12 +31,12 @@ import tools.jackson.databind.ObjectMapper;
 /** Operator view of the fabric and maintenance drains (forwarded to the controller, the owner of link states). */
 @RestController
 @Tag(name = "fabric", description = "Operators: the fabric with reservations, maintenance drains")
-class FabricController {
+class OperatorFabricController {
     private final Placement placement;
     private final FabricService service;
     private final ObjectMapper json;
 
-    FabricController(Placement placement, FabricService service, ObjectMapper json) {
+    OperatorFabricController(Placement placement, FabricService service, ObjectMapper json) {
         this.placement = placement;
         this.service = service;
         this.json = json;

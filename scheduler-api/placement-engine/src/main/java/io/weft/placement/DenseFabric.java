@@ -21,7 +21,7 @@ import io.weft.fabric.Role;
  * <p>Down and drained links are kept in the arrays (flows on them must be found) but are absent
  * from the adjacency lists, so no search can use them.
  */
-public final class FabricIndex {
+public final class DenseFabric {
     /** Tier of a role in the up/down (valley-free) sense: NIC 0, leaf and router 1, spine 2, superspine 3. */
     static int tierOf(Role r) {
         switch (r) {
@@ -60,7 +60,7 @@ public final class FabricIndex {
     /** True when the fabric has routers (Dragonfly, Slim Fly): direct network, minimal + Valiant paths. */
     final boolean direct;
 
-    private FabricIndex(Fabric fabric, Map<String, LinkState> states, FabricIndex shared) {
+    private DenseFabric(Fabric fabric, Map<String, LinkState> states, DenseFabric shared) {
         this.fabric = fabric;
         this.states = Map.copyOf(states);
         if (shared != null) {
@@ -164,18 +164,18 @@ public final class FabricIndex {
     }
 
     /** Index of a fabric with every link up. */
-    public static FabricIndex of(Fabric fabric) {
-        return new FabricIndex(fabric, Map.of(), null);
+    public static DenseFabric of(Fabric fabric) {
+        return new DenseFabric(fabric, Map.of(), null);
     }
 
     /** Index of a fabric with the given link states (links not named are UP). */
-    public static FabricIndex of(Fabric fabric, Map<String, LinkState> linkStates) {
-        return new FabricIndex(fabric, linkStates, null);
+    public static DenseFabric of(Fabric fabric, Map<String, LinkState> linkStates) {
+        return new DenseFabric(fabric, linkStates, null);
     }
 
     /** The same fabric with new link states; arc numbering is unchanged. */
-    public FabricIndex withStates(Map<String, LinkState> linkStates) {
-        return new FabricIndex(fabric, linkStates, this);
+    public DenseFabric withStates(Map<String, LinkState> linkStates) {
+        return new DenseFabric(fabric, linkStates, this);
     }
 
     public Fabric fabric() {

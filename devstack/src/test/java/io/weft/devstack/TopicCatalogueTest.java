@@ -9,12 +9,12 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
-class TopicsTest {
+class TopicCatalogueTest {
     private final ObjectMapper json = new ObjectMapper();
 
     @Test
     void readsACatalogueResource() {
-        List<TopicSpec> specs = Topics.fromResource("/io/weft/devstack/test-topics.json");
+        List<TopicSpec> specs = TopicCatalogue.fromResource("/io/weft/devstack/test-topics.json");
 
         assertThat(specs).extracting(TopicSpec::name)
                 .containsExactly("devstack-test.snapshots", "devstack-test.events");
@@ -26,31 +26,31 @@ class TopicsTest {
 
     @Test
     void partitionsAndReplicationDefaultToOne() throws Exception {
-        List<TopicSpec> specs = Topics.parse(json.readTree("{\"topics\":[{\"name\":\"a\"}]}"), "t.json");
+        List<TopicSpec> specs = TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\"}]}"), "t.json");
 
         assertThat(specs).containsExactly(new TopicSpec("a", 1, (short) 1, Map.of()));
     }
 
     @Test
     void badEntriesAreRejectedNamingTheField() {
-        assertThatThrownBy(() -> Topics.parse(json.readTree("{\"topics\":{}}"), "t.json"))
+        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":{}}"), "t.json"))
                 .hasMessage("t.json: $.topics: must be an array");
-        assertThatThrownBy(() -> Topics.parse(json.readTree("{\"topics\":[{\"partitions\":1}]}"), "t.json"))
+        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"partitions\":1}]}"), "t.json"))
                 .hasMessage("t.json: $.topics[0].name: must be a string");
-        assertThatThrownBy(() -> Topics.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":\"3\"}]}"),
-                "t.json"))
+        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":"
+                + "\"3\"}]}"), "t.json"))
                 .hasMessage("t.json: $.topics[0].partitions: must be an integer");
-        assertThatThrownBy(() -> Topics.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":0}]}"),
+        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":0}]}"),
                 "t.json"))
                 .hasMessage("t.json: $.topics[0]: a.partitions: must be >= 1, got 0");
-        assertThatThrownBy(() -> Topics.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"config\":{\"x\":{}}}]}"),
-                "t.json"))
+        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"config\":{\"x\":"
+                + "{}}}]}"), "t.json"))
                 .hasMessage("t.json: $.topics[0].config.x: must be a string or number");
     }
 
     @Test
     void aMissingResourceIsNamed() {
-        assertThatThrownBy(() -> Topics.fromResource("/nope.json"))
+        assertThatThrownBy(() -> TopicCatalogue.fromResource("/nope.json"))
                 .isInstanceOf(DevstackException.class)
                 .hasMessage("topic catalogue /nope.json is not on the classpath");
     }
