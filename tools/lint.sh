@@ -6,6 +6,7 @@
 # each linter fails on a planted violation, so a linter that silently checks nothing cannot pass.
 # --only java|go|shell|web runs one linter alone.
 set -euo pipefail
+WEFT_HOME="${WEFT_HOME:-$(cd "$(dirname "$0")/.." && pwd)}"
 source "$WEFT_HOME/tools/lib.sh"
 need_apt shellcheck shellcheck
 need_go
