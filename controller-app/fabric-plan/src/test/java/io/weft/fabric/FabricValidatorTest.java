@@ -133,7 +133,7 @@ class FabricValidatorTest {
                 .containsExactly("leaf leaf1: gnmi.tls is false but certificate files are given (set \"tls\": true)");
         assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("usernameEnv", "A-B")))
                 .containsExactly("leaf leaf1: gnmi environment variable name \"A-B\" is not a valid name "
-                + "([A-Za-z_][A-Za-z0-9_]*)");
+                        + "([A-Za-z_][A-Za-z0-9_]*)");
         assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("passwordEnv", "PW")))
                 .containsExactly("leaf leaf1: gnmi.passwordEnv without gnmi.usernameEnv");
         assertThat(problemsAfter(r -> {
