@@ -225,7 +225,17 @@ export interface components {
             /** Format: int32 */
             concurrentPeers?: number;
             order?: string;
-        } & (unknown & unknown & unknown);
+            multipath?: components["schemas"]["MultipathRequest"];
+        } & (unknown & unknown & unknown & unknown);
+        MultipathRequest: {
+            /** Format: int32 */
+            maxPaths: number;
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
+            granularity: 8 | 16;
+        };
         ProblemDetail: {
             /** Format: uri */
             type?: string;
@@ -258,6 +268,8 @@ export interface components {
             usids?: number[];
             /** Format: int32 */
             ev?: number;
+            /** Format: double */
+            weight?: number;
         };
         JobView: {
             id?: string;
@@ -272,7 +284,27 @@ export interface components {
             /** Format: date-time */
             releasedAt?: string;
             quality?: components["schemas"]["QualityView"];
+            multipath?: components["schemas"]["MultipathView"];
             flows?: components["schemas"]["FlowView"][];
+        };
+        MultipathView: {
+            /** Format: int32 */
+            maxPaths?: number;
+            /** Format: int32 */
+            granularity?: number;
+            fallback?: string;
+            /** Format: int32 */
+            maxPathsPerFlow?: number;
+            /** Format: double */
+            singlePathMaxLoad?: number;
+            /** Format: double */
+            maxLoad?: number;
+            /** Format: double */
+            splittableOptimum?: number;
+            /** Format: double */
+            lowerBound?: number;
+            /** Format: double */
+            gapBound?: number;
         };
         QualityView: {
             /** Format: double */

@@ -55,8 +55,11 @@ import io.weft.fabric.Arc;
  * (switch, router) leg on direct networks). Rounding O(F·g·P). Not thread-safe (one candidate cache
  * and one scratch engine per instance); a planner over one snapshot may serve many jobs in turn.
  *
- * <p><b>Preconditions.</b> The job's flows are validated as {@link PlacementEngine#add} does. The
- * placement is of the job alone: other jobs' reservations are not loads here.
+ * <p><b>Preconditions.</b> The job's flows are validated as {@link PlacementEngine#add} does. Other
+ * jobs' reservations enter as a background load per arc ({@link #place(Job, MultipathOptions, double[])}):
+ * on switch arcs it is the LP's fixed load (so the optimum, the dual bound and the rounding see it),
+ * on NIC arcs it raises the NIC bound; the integral placement it is compared with is the job's own
+ * single-path placement on top of the same background.
  */
 public final class ColumnGenerationMultipath implements MultipathPlanner {
     private static final double EPS = 1e-9;
@@ -123,8 +126,21 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         }
     }
 
+    /** Other jobs' load per arc (Gb/s) during one {@link #place} call; zeros when there are none. */
+    private double[] background;
+
     @Override
     public MultipathResult place(Job job, MultipathOptions opt) throws PlacementException {
+        return place(job, opt, new double[ix.arcCount]);
+    }
+
+    @Override
+    public MultipathResult place(Job job, MultipathOptions opt, double[] backgroundGbps) throws PlacementException {
+        if (backgroundGbps.length != ix.arcCount) {
+            throw new IllegalArgumentException("backgroundGbps: " + backgroundGbps.length + " arcs, the fabric has "
+                    + ix.arcCount);
+        }
+        background = backgroundGbps;
         long deadline = System.nanoTime() + opt.timeBudgetMs() * 1_000_000L;
         PlacementResult integral = single.add(job); // validates the job; the fallback and the first columns
         nicLoads.clear();
@@ -149,6 +165,9 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         // NIC's own arcs (multi-homed NICs) or stay on one switch keep that path: a fixed load.
         Map<Long, Commodity> byPair = new LinkedHashMap<>();
         double[] fixed = new double[ix.arcCount];
+        for (int a = 0; a < fixed.length; a++) {
+            fixed[a] = switchArc(a) ? background[a] : 0; // NIC arcs: in nicLoad
+        }
         List<Commodity> comms = new ArrayList<>();
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
@@ -183,7 +202,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             int[] p = single.pathArcs(pf.flow().id());
             nic = Math.max(nic, Math.max(nicLoad(p[0], integral), nicLoad(p[p.length - 1], integral)));
         }
-        if (integral.quality().maxLoad() <= nic * (1 + TOL)) {
+        if (integralMaxLoad(integral) <= nic * (1 + TOL)) {
             return optimalAsIs(integral, opt, nic);
         }
         loadNative();
@@ -316,7 +335,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                 }
             }
             MultipathResult r = build(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns);
-            double single = integral.quality().maxLoad();
+            double single = integralMaxLoad(integral);
             if (r.maxLoad() >= single * (1 - TOL)) {
                 // Rounding ate the gain (e.g. an oversubscribed Clos whose integral answer is already optimal).
                 MultipathResult f = fallback(integral, opt, String.format(java.util.Locale.ROOT,
@@ -442,14 +461,14 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                 frac = Math.max(frac, fractional[a] / c);
                 slack = Math.max(slack, roundingSlack[a] / c);
             } else {
-                nic = Math.max(nic, nicLoad[a] / c);
+                nic = Math.max(nic, (nicLoad[a] + background[a]) / c);
             }
         }
         max = Math.max(max, nic);
         frac = Math.max(frac, nic);
         double lb = Math.max(nic, lower);
         double opt0 = Math.max(nic, optimum);
-        return new MultipathResult(result, integral.unplaced(), null, integral.quality().maxLoad(), opt0, lb, frac,
+        return new MultipathResult(result, integral.unplaced(), null, integralMaxLoad(integral), opt0, lb, frac,
                 max, slack, lb > 0 ? max / lb - 1 : 0, rounds, columns);
     }
 
@@ -581,7 +600,19 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                 nicLoads.merge(p[p.length - 1], pf.flow().demandGbps(), Double::sum);
             }
         }
-        return nicLoads.getOrDefault(arc, 0.0) / ix.capacityGbps[arc];
+        return (nicLoads.getOrDefault(arc, 0.0) + background[arc]) / ix.capacityGbps[arc];
+    }
+
+    /** Max utilisation of the job's single-path placement on top of the background load. */
+    private double integralMaxLoad(PlacementResult integral) {
+        double m = integral.quality().maxLoad();
+        double[] own = single.arcLoadsGbps(); // the scratch engine holds this job alone
+        for (int a = 0; a < own.length; a++) {
+            if (background[a] > 0) {
+                m = Math.max(m, (own[a] + background[a]) / ix.capacityGbps[a]);
+            }
+        }
+        return m;
     }
 
     /** The integral placement already meets the NIC bound: one path per flow is optimal, gap 0. */
@@ -600,7 +631,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             flows.add(new MultipathFlow(pf.flow(), List.of(new WeightedPath(pf.path(), pf.encoding(),
                     opt.granularity(), 1.0)), null));
         }
-        double m = integral.quality().maxLoad();
+        double m = integralMaxLoad(integral);
         return new MultipathResult(flows, integral.unplaced(), why, m, Double.NaN, Double.NaN, m, m, 0, Double.NaN,
                 0, 0);
     }

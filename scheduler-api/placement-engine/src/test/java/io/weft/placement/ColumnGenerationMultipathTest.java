@@ -173,8 +173,42 @@ class ColumnGenerationMultipathTest {
         assertThat(b.singlePathMaxLoad()).isEqualTo(a.singlePathMaxLoad());
     }
 
+    /**
+     * Other jobs' reservations are a load the spread job is placed around: the reported max load is
+     * the measured one of the job's weights on top of the background, never above the single-path
+     * answer on the same background, and never worse than spreading as if the fabric were empty.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fabrics")
+    void otherJobsReservationsAreCountedAsBackgroundLoad(String name, Fabric f, Map<String, LinkState> states)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(states != null, "the failed-link variant adds nothing here");
+        DenseFabric ix = DenseFabric.of(f, states);
+        PlacementEngine others = Fixtures.engine(f, states);
+        others.add(permutation(f, ix, 11, true));
+        double[] background = others.arcLoadsGbps();
+        FabricPlan plan = Planner.plan(f, null);
+        ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
+                PlacementConfig.DEFAULTS);
+        Job job = permutation(f, ix, 12, false);
+        MultipathResult r = mp.place(job, OPT, background);
+        MultipathResult blind = mp.place(job, OPT);
+        assertThat(r.unplaced()).as(name).isEmpty();
+        assertThat(measuredMaxLoad(ix, r, OPT.granularity(), background)).as(name)
+                .isCloseTo(r.maxLoad(), within(1e-9));
+        assertThat(r.maxLoad()).as(name).isLessThanOrEqualTo(r.singlePathMaxLoad() + 1e-9);
+        assertThat(r.lowerBound()).as(name).isLessThanOrEqualTo(r.maxLoad() + 1e-9);
+        assertThat(r.maxLoad()).as("vs spreading blind to the background, %s", name)
+                .isLessThanOrEqualTo(measuredMaxLoad(ix, blind, OPT.granularity(), background) + 1e-9);
+        assertWellFormed(ix, plan, job, r, OPT);
+    }
+
     static double measuredMaxLoad(DenseFabric ix, MultipathResult r, int g) {
-        double[] load = new double[ix.arcCount()];
+        return measuredMaxLoad(ix, r, g, new double[ix.arcCount()]);
+    }
+
+    static double measuredMaxLoad(DenseFabric ix, MultipathResult r, int g, double[] background) {
+        double[] load = background.clone();
         for (MultipathFlow mf : r.flows()) {
             for (WeightedPath wp : mf.paths()) {
                 for (var arc : wp.path()) {

@@ -13,6 +13,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxEndpointsPerJob      largest endpoint list of a pattern job
  * @param longPollMaxWaitSeconds  cap on an agent's {@code wait}; larger values are clamped, not rejected
  * @param maxPageSize             cap on {@code size} of paged listings
+ * @param multipathBudgetMs       wall time the multipath planner may spend on one job before the job
+ *                                is placed one path per flow (held under the single writer)
  */
 @Validated
 @ConfigurationProperties("weft.scheduler.limits")
@@ -21,5 +23,6 @@ public record LimitsProperties(
         @Min(1) int maxFlowsPerJob,
         @Min(2) int maxEndpointsPerJob,
         @Min(0) @Max(3600) int longPollMaxWaitSeconds,
-        @Min(1) @Max(10_000) int maxPageSize) {
+        @Min(1) @Max(10_000) int maxPageSize,
+        @Min(1) @Max(600_000) long multipathBudgetMs) {
 }

@@ -22,6 +22,8 @@ import jakarta.validation.constraints.Size;
  * @param concurrentPeers all-to-all only: each NIC talks to at most this many peers at a time
  * @param order ring only: {@code given} keeps the endpoint order, {@code auto} lets Weft group ranks by
  *              leaf to cut fabric crossings
+ * @param multipath spread each flow over weighted paths (then {@code qpSlices} must be absent or 1:
+ *                  the paths are the slices)
  */
 public record JobRequest(
         // No control characters: a name is shown in logs and stored as PostgreSQL text (no NUL there).
@@ -38,7 +40,8 @@ public record JobRequest(
         @Positive Double maxLinkLoad,
         @Min(1) Integer concurrentPeers,
         @jakarta.validation.constraints.Pattern(regexp = "^(given|auto)$", message = "must be given or auto")
-        String order) {
+        String order,
+        @Valid MultipathRequest multipath) {
 
     /** One explicit flow. A missing demand falls back to the job's. */
     public record FlowRequest(

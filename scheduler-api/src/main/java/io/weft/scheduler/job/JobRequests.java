@@ -34,6 +34,15 @@ final class JobRequests {
         if (r.order() != null && r.pattern() != Pattern.RING) {
             throw ApiException.badRequest("order", "only used by pattern ring");
         }
+        if (r.multipath() != null) {
+            if (!MultipathRequest.supported(r.multipath().granularity())) {
+                throw ApiException.badRequest("multipath.granularity", "must be 8 or 16");
+            }
+            if (r.qpSlices() != null && r.qpSlices() > 1) {
+                throw ApiException.badRequest("qpSlices",
+                        "must be 1 or absent with multipath (its paths are the slices)");
+            }
+        }
         List<JobSpec.FlowSpec> flows = new ArrayList<>();
         if (r.flows() != null) {
             for (int i = 0; i < r.flows().size(); i++) {

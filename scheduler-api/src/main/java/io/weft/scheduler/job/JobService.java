@@ -93,21 +93,32 @@ class JobService {
             } catch (PlacementException e) {
                 throw ApiException.badRequest(e.field(), e.getMessage());
             }
-            List<FlowRow> rows = new ArrayList<>();
-            for (Flow f : job.flows()) {
-                rows.add(new FlowRow(f.id(), jobId, JobRequests.flowIndex(jobId, f.id()), f.slice(), f.srcNic(),
-                        f.dstNic(), f.demandGbps()));
-            }
             PlacementResult result;
+            MultipathPlacement.Outcome spread = null;
             Timer.Sample sample = Timer.start();
             long placeNs;
             try {
-                result = engine.add(job);
+                if (r.multipath() != null) {
+                    spread = MultipathPlacement.place(engine, w.view().plan(), job, r.multipath(), encoding,
+                            limits.multipathBudgetMs());
+                    job = spread.job();
+                    result = spread.result();
+                } else {
+                    result = engine.add(job);
+                }
             } catch (PlacementException e) {
                 throw ApiException.badRequest(e.field(), e.getMessage());
             } finally {
                 placeNs = sample.stop(placeTimer);
             }
+            List<FlowRow> rows = new ArrayList<>();
+            for (Flow f : job.flows()) {
+                rows.add(new FlowRow(f.id(), jobId, JobRequests.flowIndex(jobId, f.id()), f.slice(), f.srcNic(),
+                        f.dstNic(), f.demandGbps()));
+            }
+            JobViews.MultipathView multipath = spread == null ? null : spread.view();
+            String multipathJson = multipath == null ? null : json.writeValueAsString(multipath);
+            Map<String, Double> weights = spread == null ? Map.of() : spread.weights();
             long storeStart = System.nanoTime();
             String refusal = refusal(r, encoding, result, jobId);
             if (refusal != null) {
@@ -117,7 +128,7 @@ class JobService {
             }
             w.commit(status -> {
                 store.insertJob(jobId, r, tenant, encoding, requestJson, result.quality().maxLoad(),
-                        result.quality().collisions(), caller.name(), rows);
+                        result.quality().collisions(), caller.name(), rows, multipathJson, weights);
                 ledger.record(Changes.of(result, engine, jobId, "placed", "rebalanced:" + jobId));
                 if (idempotencyKey != null) {
                     store.insertIdempotencyKey(caller.name(), idempotencyKey, hash, jobId);
@@ -129,6 +140,9 @@ class JobService {
                 payload.put("flows", rows.size());
                 payload.put("maxLinkLoad", result.quality().maxLoad());
                 payload.put("moved", result.moved().size());
+                if (multipath != null) {
+                    payload.put("multipath", multipath);
+                }
                 events.append("job-created", jobId, payload);
                 return null;
             }, () -> undo(engine, jobId));

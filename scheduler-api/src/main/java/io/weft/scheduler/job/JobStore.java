@@ -20,6 +20,7 @@ import io.weft.scheduler.job.JobViews.QualityView;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.ObjectMapper;
 
 /** Jobs, their flow slices and idempotency keys in PostgreSQL. Writes run in the caller's transaction. */
 @Component
@@ -38,25 +39,34 @@ public class JobStore {
 
     private final JdbcClient jdbc;
     private final JdbcTemplate batch;
+    private final ObjectMapper json;
 
-    JobStore(JdbcClient jdbc, JdbcTemplate batch) {
+    JobStore(JdbcClient jdbc, JdbcTemplate batch, ObjectMapper json) {
         this.jdbc = jdbc;
         this.batch = batch;
+        this.json = json;
     }
 
+    /**
+     * @param multipathJson the planner's answer ({@link JobViews.MultipathView} as JSON), or null
+     * @param weights       a spread flow's slices: their share of the flow (others have none)
+     */
     void insertJob(String id, JobRequest r, String tenant, Encoding encoding, String requestJson, double maxLoad,
-                   int collisions, String caller, List<FlowRow> flows) {
+                   int collisions, String caller, List<FlowRow> flows, String multipathJson,
+                   java.util.Map<String, Double> weights) {
         jdbc.sql("insert into jobs (id, name, tenant, state, pattern, encoding, request, max_load, collisions, "
-                        + "created_by) values (?, ?, ?, 'ACTIVE', ?, ?, cast(? as jsonb), ?, ?, ?)")
+                        + "created_by, multipath) values (?, ?, ?, 'ACTIVE', ?, ?, cast(? as jsonb), ?, ?, ?, "
+                        + "cast(? as jsonb))")
                 .params(id, r.name(), tenant, r.pattern().jsonName(), encoding.jsonName(), requestJson, maxLoad,
-                        collisions, caller)
+                        collisions, caller, multipathJson)
                 .update();
         List<Object[]> rows = new ArrayList<>(flows.size());
         for (FlowRow f : flows) {
-            rows.add(new Object[] {f.id(), id, f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps()});
+            rows.add(new Object[] {f.id(), id, f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps(),
+                    weights.get(f.id())});
         }
-        batch.batchUpdate("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps) "
-                + "values (?, ?, ?, ?, ?, ?, ?)", rows);
+        batch.batchUpdate("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps, weight) "
+                + "values (?, ?, ?, ?, ?, ?, ?, ?)", rows);
     }
 
     void insertIdempotencyKey(String caller, String key, String requestHash, String jobId) {
@@ -115,11 +125,11 @@ public class JobStore {
 
     public Optional<JobView> find(String id) {
         Optional<JobView> head = jdbc.sql("select id, name, tenant, state, pattern, encoding, created_by, created_at, "
-                        + "released_at, max_load, collisions from jobs where id = ?")
+                        + "released_at, max_load, collisions, multipath from jobs where id = ?")
                 .param(id)
                 .query((rs, n) -> new JobView(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getString(5), rs.getString(6), rs.getString(7), instant(rs, 8), instant(rs, 9),
-                        new QualityView(rs.getDouble(10), rs.getInt(11)), List.of()))
+                        new QualityView(rs.getDouble(10), rs.getInt(11)), multipath(rs.getString(12)), List.of()))
                 .optional();
         if (head.isEmpty()) {
             return head;
@@ -127,14 +137,14 @@ public class JobStore {
         JobView j = head.get();
         Encoding enc = Encoding.fromJson(j.encoding());
         List<FlowView> flows = jdbc.sql("select f.id, f.flow_index, f.slice, f.src_nic, f.dst_nic, f.demand_gbps, "
-                        + "p.version, p.state, p.arcs, p.carriers, p.usids, p.ev from flows f "
+                        + "p.version, p.state, p.arcs, p.carriers, p.usids, p.ev, f.weight from flows f "
                         + "join path_assignments p on p.flow_id = f.id where f.job_id = ? "
                         + "order by f.flow_index, f.slice")
                 .param(id)
                 .query((rs, n) -> flowView(rs, enc))
                 .list();
         return Optional.of(new JobView(j.id(), j.name(), j.tenant(), j.state(), j.pattern(), j.encoding(),
-                j.createdBy(), j.createdAt(), j.releasedAt(), j.quality(), flows));
+                j.createdBy(), j.createdAt(), j.releasedAt(), j.quality(), j.multipath(), flows));
     }
 
     private static FlowView flowView(ResultSet rs, Encoding enc) throws SQLException {
@@ -144,7 +154,11 @@ public class JobStore {
         return new FlowView(rs.getString(1), rs.getInt(2), rs.getInt(3), src, rs.getString(5), rs.getDouble(6),
                 rs.getLong(7), rs.getString(8), Arcs.links(arcs), arcs.isEmpty() ? List.of() : Arcs.nodes(src, arcs),
                 enc.wantsSrv6() ? strings(rs.getArray(10)) : null, enc.wantsSrv6() ? ints(rs.getArray(11)) : null,
-                enc.wantsEv() ? ev : null);
+                enc.wantsEv() ? ev : null, (Double) rs.getObject(13));
+    }
+
+    private JobViews.MultipathView multipath(String json) {
+        return json == null ? null : this.json.readValue(json, JobViews.MultipathView.class);
     }
 
     public Page<JobSummary> list(String tenant, String state, int page, int size) {

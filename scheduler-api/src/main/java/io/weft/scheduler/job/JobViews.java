@@ -10,11 +10,59 @@ public final class JobViews {
     private JobViews() {
     }
 
-    /** A job with every flow slice, its current path and encodings. */
+    /**
+     * A job with every flow slice, its current path and encodings.
+     *
+     * @param multipath what the multipath planner did, for a job that asked for multipath
+     */
     public record JobView(String id, String name, String tenant, String state, String pattern, String encoding,
                           String createdBy, Instant createdAt,
-                                  @JsonInclude(JsonInclude.Include.NON_NULL) Instant releasedAt,
-                          QualityView quality, List<FlowView> flows) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Instant releasedAt,
+                          QualityView quality, @JsonInclude(JsonInclude.Include.NON_NULL) MultipathView multipath,
+                          List<FlowView> flows) {
+    }
+
+    /**
+     * The multipath planner's answer at admission. Loads are max link-direction utilisations with
+     * every other job's reservation counted; absent numbers were not computed (maxPaths 1, or the
+     * planner gave up before it had them).
+     *
+     * @param maxPaths           most paths per flow the job allowed
+     * @param granularity        weights are multiples of 1/granularity
+     * @param fallback           why the flows are on one path each; absent when they are spread (or
+     *                           one path per flow was already optimal)
+     * @param maxPathsPerFlow    most paths any flow got
+     * @param singlePathMaxLoad  max load with the engine's one path per flow (what spreading must beat)
+     * @param maxLoad            max load of what was handed out: the rounded weights, or the single paths
+     * @param splittableOptimum  the LP optimum over the candidate paths (weights unrounded, no path limit)
+     * @param lowerBound         proven lower bound on any splittable placement's max load
+     * @param gapBound           maxLoad / lowerBound - 1: the answer is at most this far from the optimum
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record MultipathView(int maxPaths, int granularity, String fallback, Integer maxPathsPerFlow,
+                                Double singlePathMaxLoad, Double maxLoad, Double splittableOptimum, Double lowerBound,
+                                Double gapBound) {
+        /**
+         * @param m         the planner's answer, or null when it did not run
+         * @param singleMax the engine's one-path-per-flow max load (the baseline and what is kept)
+         * @param fallback  why the flows keep one path each, or null
+         */
+        static MultipathView of(MultipathRequest req, io.weft.placement.MultipathResult m, double singleMax,
+                                String fallback) {
+            boolean spread = fallback == null && m != null && m.maxPathsPerFlow() > 1;
+            if (m == null) {
+                return new MultipathView(req.maxPaths(), req.granularity(), fallback, 1, finite(singleMax),
+                        finite(singleMax), null, null, null);
+            }
+            double max = spread ? m.maxLoad() : singleMax;
+            return new MultipathView(req.maxPaths(), req.granularity(), fallback, spread ? m.maxPathsPerFlow() : 1,
+                    finite(singleMax), finite(max), finite(m.splittableOptimum()), finite(m.lowerBound()),
+                    finite(max / m.lowerBound() - 1));
+        }
+
+        private static Double finite(double x) {
+            return Double.isFinite(x) ? x : null;
+        }
     }
 
     /**
@@ -36,11 +84,13 @@ public final class JobViews {
      *                 EV routing cannot reach the path
      * @param state    GOOD, or DENIED while the flow has no usable path
      * @param version  the source NIC's version at which this path was issued
+     * @param weight   a multipath flow's path: this slice's share of the flow (the shares of one
+     *                 {@code index} sum to 1); absent for one path per flow or equal QP slices
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record FlowView(String id, int index, int slice, String src, String dst, double demandGbps,
                            long version, String state, List<String> links, List<String> nodes,
-                           List<String> carriers, List<Integer> usids, Integer ev) {
+                           List<String> carriers, List<Integer> usids, Integer ev, Double weight) {
     }
 
     public record JobSummary(String id, String name, String tenant, String state, String pattern,

@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  *   <li>{@code ProblemDetail.instance} is a URI reference (RFC 9457 §3.1.5: the request path,
  *       which is relative), not an absolute URI;</li>
  *   <li>the rules of a job request that JSON Schema can say (cross-field ones as conditionals,
- *       at least two distinct endpoints, the page size limit in force), so a client or a fuzzer
+ *       at least two distinct endpoints, multipath only with one QP slice, the page size limit in
+ *       force), so a client or a fuzzer
  *       can tell a valid job from an invalid one without asking the service. What depends on the
  *       fabric (unknown NIC or tenant, src = dst) stays a 400 no schema can predict.</li>
  * </ul>
@@ -76,6 +77,12 @@ class ApiContractCustomizer implements OpenApiCustomizer {
             props.get("endpoints").minItems(2).uniqueItems(true); // what Patterns.expand requires
             props.get("flows").minItems(1);
         }
+        Schema<?> multipath = schemas.get("MultipathRequest");
+        if (multipath != null) {
+            @SuppressWarnings("unchecked")
+            Schema<Object> granularity = (Schema<Object>) multipath.getProperties().get("granularity");
+            granularity.setEnum(List.of(8, 16)); // what JobRequests accepts
+        }
         Operation list = api.getPaths().get("/v1/jobs").getGet();
         list.getParameters().stream().filter(p -> "size".equals(p.getName()))
                 .forEach(p -> p.getSchema().setMaximum(BigDecimal.valueOf(limits.maxPageSize())));
@@ -108,7 +115,16 @@ class ApiContractCustomizer implements OpenApiCustomizer {
                 .allOf(List.of(flowsNeedDemand)));
         byPattern.setElse(new Schema<>().required(List.of("endpoints", "demandGbps"))
                 .not(new Schema<>().required(List.of("flows"))));
-        return List.of(byPattern, onlyWith("concurrentPeers", "all-to-all"), onlyWith("order", "ring"));
+        return List.of(byPattern, onlyWith("concurrentPeers", "all-to-all"), onlyWith("order", "ring"),
+                multipathIsTheSlicing());
+    }
+
+    /** With multipath the paths are the QP slices: qpSlices may only be 1. */
+    private static Schema<?> multipathIsTheSlicing() {
+        Schema<?> rule = new Schema<>();
+        rule.setIf(new Schema<>().required(List.of("multipath")));
+        rule.setThen(new Schema<>().properties(Map.of("qpSlices", new Schema<>().maximum(BigDecimal.ONE))));
+        return rule;
     }
 
     private static Schema<?> patternIs(String pattern) {

@@ -49,6 +49,23 @@ class MalformedRequestTest extends ApiTestSupport {
                 Arguments.of("control character in name", RING.replace("\"bad\"", "\"b\\u0000d\""), 400, "name"),
                 Arguments.of("admission limit not a number", RING.replace("}", ",\"maxLinkLoad\":\"low\"}"), 400,
                         "maxLinkLoad"),
+                Arguments.of("multipath granularity not 8 or 16",
+                        RING.replace("}", ",\"multipath\":{\"maxPaths\":4,\"granularity\":12}}"), 400,
+                        "multipath.granularity"),
+                Arguments.of("multipath without maxPaths",
+                        RING.replace("}", ",\"multipath\":{\"granularity\":8}}"), 400, "multipath.maxPaths"),
+                Arguments.of("multipath maxPaths 0",
+                        RING.replace("}", ",\"multipath\":{\"maxPaths\":0,\"granularity\":8}}"), 400,
+                        "multipath.maxPaths"),
+                Arguments.of("multipath maxPaths 17",
+                        RING.replace("}", ",\"multipath\":{\"maxPaths\":17,\"granularity\":16}}"), 400,
+                        "multipath.maxPaths"),
+                Arguments.of("multipath with QP slices",
+                        RING.replace("}", ",\"qpSlices\":2,\"multipath\":{\"maxPaths\":4,\"granularity\":8}}"),
+                        400, "qpSlices"),
+                Arguments.of("multipath unknown field",
+                        RING.replace("}", ",\"multipath\":{\"maxPaths\":4,\"granularity\":8,\"spray\":1}}"), 400,
+                        "multipath.spray"),
                 Arguments.of("oversize body", "{\"name\":\"" + "x".repeat(70_000) + "\"}", 413, "body"));
     }
 

@@ -1,0 +1,157 @@
+package io.weft.scheduler.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.placement.DenseFabric;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlanFlowEncoder;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.plan.walk.ForwardingWalk;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A multipath job on the real engine, planner and plan encoder: a 2-leaf, 2-spine leaf-spine with
+ * four 400G NICs per leaf (2:1). Three line-rate flows leave leaf1 for leaf2 while another job
+ * already sends 200G the same way: one path per flow loads some uplink to 2.0, spread flows reach
+ * (1200 + 200) / 800 = 1.75, which weights in eighths can carry exactly.
+ */
+class MultipathPlacementTest {
+    static final MultipathRequest EIGHTHS = new MultipathRequest(4, 8);
+    /** Generous: this is about what is placed, not how fast (a loaded machine may be slow). */
+    static final long BUDGET_MS = 60_000;
+
+    Fabric fabric;
+    FabricPlan plan;
+    PlacementEngine engine;
+
+    @BeforeEach
+    void fabricWithAnotherJob() throws Exception {
+        fabric = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 4));
+        plan = Planner.plan(fabric, null);
+        engine = new PlacementEngine(DenseFabric.of(fabric), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+        engine.add(new Job("other", "default", List.of(flow("other", 0, "leaf1-nic4", "leaf2-nic4", 200))));
+    }
+
+    static Flow flow(String job, int k, String src, String dst, double gbps) {
+        return new Flow(job + "/" + k, job, src, dst, gbps, 0);
+    }
+
+    static Job threeLineRateFlows() {
+        return new Job("mp", "default", List.of(flow("mp", 0, "leaf1-nic1", "leaf2-nic1", 400),
+                flow("mp", 1, "leaf1-nic2", "leaf2-nic2", 400), flow("mp", 2, "leaf1-nic3", "leaf2-nic3", 400)));
+    }
+
+    @Test
+    void spreadFlowsBecomeWeightedSlicesOnThePlannersPaths() throws Exception {
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, threeLineRateFlows(), EIGHTHS,
+                Encoding.BOTH, BUDGET_MS);
+
+        assertThat(o.view().fallback()).isNull();
+        // The engine's one path per flow puts two line-rate flows on one uplink.
+        assertThat(o.view().singlePathMaxLoad()).isEqualTo(2.0);
+        assertThat(o.view().maxLoad()).isCloseTo(1.75, within(1e-9));
+        assertThat(o.view().lowerBound()).isCloseTo(1.75, within(1e-9));
+        assertThat(o.view().gapBound()).isCloseTo(0, within(1e-9));
+        assertThat(o.result().quality().maxLoad()).as("the engine holds what the planner planned")
+                .isCloseTo(1.75, within(1e-9));
+        assertSharesSumToOne(o, threeLineRateFlows());
+        for (Flow s : o.job().flows()) {
+            assertThat(s.id()).matches("mp/[0-2]\\.[0-3]");
+            assertThat(s.demandGbps()).isCloseTo(400 * o.weights().get(s.id()), within(1e-9));
+            assertThat(s.demandGbps() % 50).as("a multiple of 1/8 of 400G").isCloseTo(0, within(1e-9));
+        }
+        assertThat(o.view().maxPathsPerFlow()).isGreaterThan(1);
+        // Every slice walks the plan's forwarding with its own carriers and its own entropy value.
+        Set<Integer> evs = new HashSet<>();
+        for (PlacedFlow p : engine.placedFlows("mp")) {
+            assertThat(ForwardingWalk.walkCarriers(plan, p.flow().srcNic(), p.flow().dstNic(),
+                    p.encoding().carriers(), "default")).isEqualTo(p.path());
+            assertThat(p.encoding().ev()).isNotNull();
+            assertThat(ForwardingWalk.walkEv(plan, p.flow().srcNic(), p.flow().dstNic(), p.encoding().ev(),
+                    "default")).isEqualTo(p.path());
+            evs.add(p.encoding().ev());
+        }
+        // Reservations count each path's share: uplink loads are the background plus the shares.
+        double[] load = engine.arcLoadsGbps();
+        DenseFabric ix = engine.index();
+        double up = load[ix.arcOf("leaf1-spine1", "leaf1")] + load[ix.arcOf("leaf1-spine2", "leaf1")];
+        assertThat(up).isCloseTo(1400, within(1e-6));
+        assertThat(Math.max(load[ix.arcOf("leaf1-spine1", "leaf1")], load[ix.arcOf("leaf1-spine2", "leaf1")]))
+                .isCloseTo(700, within(1e-6));
+    }
+
+    @Test
+    void aDeadLinkMovesTheSlicesOffItAndKeepsTheirShares() throws Exception {
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, threeLineRateFlows(), EIGHTHS,
+                Encoding.BOTH, BUDGET_MS);
+        Map<String, Double> before = demands(engine.placedFlows("mp"));
+
+        engine.updateLinkStates(Map.of("leaf1-spine1", LinkState.DOWN));
+
+        List<PlacedFlow> after = engine.placedFlows("mp");
+        assertThat(after).hasSize(o.job().flows().size());
+        for (PlacedFlow p : after) {
+            assertThat(p.path()).extracting(a -> a.link().id()).doesNotContain("leaf1-spine1");
+        }
+        assertThat(demands(after)).as("each path keeps its share").isEqualTo(before);
+        assertSharesSumToOne(o, threeLineRateFlows());
+    }
+
+    @Test
+    void whenOnePathIsOptimalTheJobIsPlacedAsBeforeAndSaysSo() throws Exception {
+        Job light = new Job("light", "default", List.of(flow("light", 0, "leaf1-nic1", "leaf2-nic1", 100)));
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, light, EIGHTHS, Encoding.BOTH, BUDGET_MS);
+        assertThat(o.job()).isEqualTo(light);
+        assertThat(o.weights()).isEmpty();
+        assertThat(o.view().maxPathsPerFlow()).isEqualTo(1);
+        assertThat(engine.placedFlows("light")).extracting(p -> p.flow().id()).containsExactly("light/0");
+    }
+
+    @Test
+    void maxPathsOneIsOnePathPerFlowWithTheReason() throws Exception {
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, threeLineRateFlows(),
+                new MultipathRequest(1, 8), Encoding.BOTH, BUDGET_MS);
+        assertThat(o.view().fallback()).contains("maxPaths 1");
+        assertThat(o.job().flows()).extracting(Flow::id).containsExactly("mp/0", "mp/1", "mp/2");
+        assertThat(o.result().quality().maxLoad()).isEqualTo(2.0);
+    }
+
+    /** The slices of each pattern flow carry its whole demand and their weights sum to 1. */
+    static void assertSharesSumToOne(MultipathPlacement.Outcome o, Job asked) {
+        Map<String, Double> weightSum = new HashMap<>();
+        Map<String, Double> demandSum = new HashMap<>();
+        for (Flow s : o.job().flows()) {
+            String k = s.id().substring(0, s.id().indexOf('.'));
+            weightSum.merge(k, o.weights().get(s.id()), Double::sum);
+            demandSum.merge(k, s.demandGbps(), Double::sum);
+        }
+        for (Flow f : asked.flows()) {
+            assertThat(weightSum.get(f.id())).as(f.id()).isCloseTo(1.0, within(1e-12));
+            assertThat(demandSum.get(f.id())).as(f.id()).isCloseTo(f.demandGbps(), within(1e-9));
+        }
+    }
+
+    static Map<String, Double> demands(List<PlacedFlow> flows) {
+        Map<String, Double> out = new HashMap<>();
+        for (PlacedFlow p : flows) {
+            out.put(p.flow().id(), p.flow().demandGbps());
+        }
+        return out;
+    }
+}
