@@ -110,10 +110,20 @@ services_trap() {
   trap 'stop_all' EXIT
 }
 
-# Usage: await_ready <name> <timeout-s> <test command...>: waits, while the service most recently
-# started lives, until the test command succeeds (a readiness file appears, a log line is written).
+# The pid of the service started as <name> (the newest of that name).
+pid_of() {
+  local i
+  for ((i = ${#names[@]} - 1; i >= 0; i--)); do
+    [ "${names[$i]}" = "$1" ] && { echo "${pids[$i]}"; return 0; }
+  done
+  die "no service named $1 was started"
+}
+
+# Usage: await_ready <name> <timeout-s> <test command...>: waits, while the service <name> lives,
+# until the test command succeeds (a readiness file appears, a log line is written).
 await_ready() {
-  local name="$1" timeout="$2" pid="${pids[${#pids[@]}-1]}" t=0; shift 2
+  local name="$1" timeout="$2" pid t=0; shift 2
+  pid=$(pid_of "$name")
   until "$@" >/dev/null 2>&1; do
     if ! kill -0 "$pid" 2>/dev/null; then
       [ -f "$state_dir/logs/$name.log" ] && tail -5 "$state_dir/logs/$name.log" >&2
@@ -183,30 +193,41 @@ demo_tokens() {
   export WEFT_COLLECTOR_READS="${WEFT_COLLECTOR_READS:-open}"
 }
 
-start_controller() {
+# start_<service> starts one service and waits until it is ready; ./weft demo starts several at once
+# with launch_<service> and then waits for each with ready_<service> (they start in parallel).
+start_controller() { launch_controller; ready_controller; }
+launch_controller() {
   demo_tokens
   start_service controller controller-app/standalone io.weft.controller.standalone.StandaloneController 512m \
     --fabric "$fabric" --kafka "$WEFT_KAFKA_BOOTSTRAP" --http-port "$controller_port" --state-dir "$state_dir" \
     --reads open
+}
+ready_controller() {
   await_ready controller 120 grep -q '^controller: serving' "$state_dir/logs/controller.log"
   urls+=("  controller   http://127.0.0.1:$controller_port/fabric  /healthz   (edit $fabric to re-plan; reads open)"
         "               drain a link (the controller owns link states; an operator token):"
         "               curl -X PUT -H 'Authorization: Bearer demo-operator-token-01' -d '{\"state\":\"drained\"}' http://127.0.0.1:$controller_port/links/<link-id>/state")
 }
 
-start_telemetry() {
+start_telemetry() { launch_telemetry; ready_telemetry; }
+launch_telemetry() {
   demo_tokens
   start_service telemetry telemetry-collector io.weft.telemetry.TelemetryCollectorApplication 512m \
     --server.port="$telemetry_port" --weft.telemetry.kafka.state-dir="$state_dir/telemetry-streams"
+}
+ready_telemetry() {
   await_ready telemetry 120 grep -q 'telemetry-collector: serving on' "$state_dir/logs/telemetry.log"
   urls+=("  telemetry    http://127.0.0.1:$telemetry_port/v1/hotspots  /v1/links/<link-id>/series  /v1/flows?nic=<nic>  /v1/status  (reads open)")
 }
 
 # Ready once it places on a snapshot: the controller (of the demo, or of another run) must publish one.
-start_scheduler() {
+start_scheduler() { launch_scheduler; ready_scheduler; }
+launch_scheduler() {
   demo_tokens
   export WEFT_SCHEDULER_PORT="$scheduler_port"
   start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
+}
+ready_scheduler() {
   await_ready scheduler 180 grep -q 'placing on snapshot' "$state_dir/logs/scheduler.log"
   urls+=("  scheduler    http://127.0.0.1:$scheduler_port/v1/jobs  /v1/fabric  /v1/events  /v3/api-docs  /actuator/prometheus")
   urls+=("               drain a link: curl -X POST -H 'Authorization: Bearer demo-operator-token-01' http://127.0.0.1:$scheduler_port/v1/fabric/links/<link-id>/drain"
@@ -215,19 +236,24 @@ start_scheduler() {
         "               agent (every NIC) demo-agent-token-0001; scheduler-api -> controller demo-scheduler-api-to-controller-01")
 }
 
-# The simulator as the live fabric; it needs the scheduler-api on $scheduler_port.
-start_live() {
+# The simulator as the live fabric; it needs the scheduler-api on $scheduler_port (its incident waits
+# until that places on a snapshot, so ./weft demo starts it with the other services).
+start_live() { launch_live; ready_live; }
+launch_live() {
   local live_args=(--kafka "$WEFT_KAFKA_BOOTSTRAP" --scheduler "http://127.0.0.1:$scheduler_port"
                    --agent-token demo-agent-token-0001 --scheduler-token demo-scheduler-token-01)
   [ -n "$scenario" ] && live_args+=(--scenario "$scenario")
   start_service live simulator io.weft.simulator.live.LiveMain 384m "${live_args[@]}"
-  await_ready live 120 grep -q '^live: fabric ' "$state_dir/logs/live.log"
+}
+ready_live() {
+  await_ready live 360 grep -q '^live: fabric ' "$state_dir/logs/live.log"
   urls+=("  live         the simulated fabric: every switch's counters, every NIC's agent; the incident prints below")
 }
 
 # The dashboard: vite preview serves web-ui/dist (built when stale) and proxies the API paths to
 # this run's controller, scheduler-api and collector ports (vite.config.ts).
-start_web_ui() {
+start_web_ui() { launch_web_ui; ready_web_ui; }
+launch_web_ui() {
   build_web_ui
   ( trap '' INT; cd "$WEFT_HOME/web-ui" \
       && WEFT_API="http://127.0.0.1:$controller_port" WEFT_SCHEDULER_API="http://127.0.0.1:$scheduler_port" \
@@ -236,6 +262,8 @@ start_web_ui() {
     >"$state_dir/logs/web-ui.log" 2>&1 &
   names+=(web-ui)
   pids+=("$!")
+}
+ready_web_ui() {
   await_ready web-ui 60 curl -sf -o /dev/null "http://127.0.0.1:$web_port/"
   urls+=("  dashboard    http://127.0.0.1:$web_port/   (asks once for the operator token: demo-operator-token-01)")
 }

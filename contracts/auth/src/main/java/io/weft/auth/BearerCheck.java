@@ -26,9 +26,42 @@ public final class BearerCheck {
      * @param message         why not, when refused
      * @param wwwAuthenticate the {@code WWW-Authenticate} header of a 401, else null
      */
-    public record Decision(int status, Caller caller, String message, String wwwAuthenticate) {
+    public static final class Decision {
+        private final int status;
+        private final Caller caller;
+        private final String message;
+        private final String wwwAuthenticate;
+
+        public Decision(int status, Caller caller, String message, String wwwAuthenticate) {
+            this.status = status;
+            this.caller = caller;
+            this.message = message;
+            this.wwwAuthenticate = wwwAuthenticate;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public Caller caller() {
+            return caller;
+        }
+
+        public String message() {
+            return message;
+        }
+
+        public String wwwAuthenticate() {
+            return wwwAuthenticate;
+        }
+
         public boolean allowed() {
             return status == 0;
+        }
+
+        @Override
+        public String toString() {
+            return "Decision[status=" + status + ", caller=" + caller + ", message=" + message + "]";
         }
 
         static Decision allow(Caller caller) {

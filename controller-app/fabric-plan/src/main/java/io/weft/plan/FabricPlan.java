@@ -384,6 +384,23 @@ public final class FabricPlan {
         return out;
     }
 
+    /**
+     * True when both plans have the same switches (in the same order) and the same underlay hop
+     * count from every switch towards {@code target}. A switch whose own arcs are unchanged then has
+     * the same {@link #nextHops} towards it: this is how a re-plan finds the few routes a link
+     * change touched without comparing every pair of switches.
+     */
+    public boolean sameDistancesTo(FabricPlan other, String target) {
+        if (!switchIds.equals(other.switchIds)) {
+            return false;
+        }
+        Integer t = switchIndex.get(target);
+        if (t == null) {
+            throw new IllegalArgumentException("distances towards a non-switch " + target);
+        }
+        return java.util.Arrays.equals(distances(t), other.distances(t));
+    }
+
     private int[] distances(int target) {
         int[] d = distanceTo.get(target);
         if (d != null) {

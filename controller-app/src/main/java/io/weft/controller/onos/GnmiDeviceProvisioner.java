@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.weft.plan.FabricPlan;
 import io.weft.plan.intent.DeviceIntent;
+import io.weft.plan.intent.IntentChanges;
 import io.weft.southbound.gnmi.ChannelFactory;
 import io.weft.southbound.gnmi.DeviceStatus;
 import io.weft.southbound.gnmi.GnmiTarget;
@@ -64,6 +65,7 @@ public class GnmiDeviceProvisioner implements WeftDeviceService {
     private final AtomicReference<Handover> next = new AtomicReference<>();
     /** The last plan handed to the provisioner, for a provisioner rebuilt by {@link #modified}. */
     private volatile Handover last;
+    private FabricPlan provisioned; // the plan last handed to the provisioner; renderer thread only
     private volatile Provisioner provisioner;
     private volatile ProvisionerConfig config;
     private ExecutorService renderer;
@@ -185,8 +187,20 @@ public class GnmiDeviceProvisioner implements WeftDeviceService {
         }
         try {
             last = h.plan == null ? null : h;
+            // A re-plan goes over as route-level changes against the plan this provisioner last took (the
+            // provisioner itself falls back to whole intents when it holds another one).
+            FabricPlan from = provisioned;
+            provisioned = h.plan;
+            Map<String, IntentChanges.SwitchChange> changes = null;
+            if (from != null && h.plan != null) {
+                try {
+                    changes = IntentChanges.between(from, h.plan);
+                } catch (RuntimeException e) {
+                    log.warn("Route-level changes failed, handing whole intents over", e);
+                }
+            }
             List<String> problems = h.plan == null ? p.provision(Map.of(), Map.of())
-                    : p.provision(h.targets, sw -> DeviceIntent.render(h.plan, sw));
+                    : p.provisionChanges(h.targets, from, h.plan, changes, sw -> DeviceIntent.render(h.plan, sw));
             problems.forEach(problem -> log.warn("gNMI: {}", problem));
             fireChanged();
         } catch (RuntimeException e) {

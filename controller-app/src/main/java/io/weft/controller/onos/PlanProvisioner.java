@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.FabricValidator;
 import io.weft.plan.FabricPlan;
@@ -80,13 +81,16 @@ import org.slf4j.LoggerFactory;
  * rejected) the snapshot is published again with the new {@code deviceStates}, as the standalone
  * controller does, at most once per {@value #STATE_PUBLISH_DEBOUNCE_MS} ms.
  */
-@Component(immediate = true, service = WeftPlanService.class,
+@Component(immediate = true, service = {WeftPlanService.class, WeftLinkStateService.class},
         property = {
             REPLAN_DEBOUNCE_MS + ":Integer=" + REPLAN_DEBOUNCE_MS_DEFAULT,
             KAFKA_BOOTSTRAP + "=" + KAFKA_BOOTSTRAP_DEFAULT,
             PUBLISH_RETRY_MS + ":Integer=" + PUBLISH_RETRY_MS_DEFAULT,
         })
-public class PlanProvisioner implements WeftPlanService {
+public class PlanProvisioner implements WeftPlanService, WeftLinkStateService {
+    /** How long a drain waits for its re-plan before answering that it could not. */
+    static final long DRAIN_TIMEOUT_MS = 30_000;
+
     /** Switch state changes within this window are published as one snapshot version, not one each. */
     static final long STATE_PUBLISH_DEBOUNCE_MS = 500;
 
@@ -129,6 +133,8 @@ public class PlanProvisioner implements WeftPlanService {
     private final NetworkConfigListener configListener = new InternalConfigListener();
     private final MastershipListener mastershipListener = new InternalMastershipListener();
     private final AtomicBoolean replanPending = new AtomicBoolean();
+    // Links an operator drained. Written on the planning thread only; seeded from the last snapshot on failover.
+    private final Set<String> drained = new java.util.LinkedHashSet<>();
     private final AtomicBoolean statesPending = new AtomicBoolean();
     private final Runnable statesListener = this::requestStatesPublish;
 
@@ -340,10 +346,18 @@ public class PlanProvisioner implements WeftPlanService {
                 if (seed != null) {
                     previousPlan = SnapshotJson.planFromTree(seed);
                     lastVersion = seed.path("version").asLong();
+                    if (drained.isEmpty()) {
+                        SnapshotJson.linkStatesFromTree(seed).forEach((id, st) -> {
+                            if (st == LinkState.DRAINED) {
+                                drained.add(id); // an operator's drain outlives a failover
+                            }
+                        });
+                    }
                     log.info("Seeded from snapshot v{} of fabric {} on {}", lastVersion, built.fabric().id(),
                             publisher.describe());
                 }
             }
+            built = withDrains(built);
             FabricPlan plan = Planner.plan(built.fabric(), previousPlan);
             if (previous != null && sameContent(previous, built, plan)) {
                 provisionSwitches(previous.plan(), built); // a gnmi netcfg change alone lands here
@@ -363,6 +377,74 @@ public class PlanProvisioner implements WeftPlanService {
         } catch (RuntimeException e) {
             log.error("Re-planning failed; keeping plan v{}", current == null ? 0 : current.version(), e);
         }
+    }
+
+    /** The built fabric with drained links marked (a link ONOS sees down stays down). */
+    private BuiltFabric withDrains(BuiltFabric built) {
+        if (drained.isEmpty()) {
+            return built;
+        }
+        Map<String, LinkState> states = new LinkedHashMap<>(built.linkStates());
+        for (String id : drained) {
+            states.computeIfPresent(id, (k, st) -> st == LinkState.UP ? LinkState.DRAINED : st);
+        }
+        return new BuiltFabric(built.fabric(), states, built.nodeIds(), built.problems());
+    }
+
+    @Override
+    public LinkStateChange setDrained(String linkId, boolean drain) {
+        ScheduledExecutorService ex = executor;
+        if (ex == null) {
+            throw new IllegalStateException("the Weft app is not active");
+        }
+        Future<LinkStateChange> f = ex.submit(() -> drainOnPlanningThread(linkId, drain));
+        try {
+            return f.get(DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            throw new IllegalStateException("draining " + linkId + " failed: " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            f.cancel(false);
+            throw new IllegalStateException("re-planning for the drain of " + linkId + " took over "
+                    + DRAIN_TIMEOUT_MS + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while draining " + linkId);
+        }
+    }
+
+    private LinkStateChange drainOnPlanningThread(String linkId, boolean drain) {
+        if (!isPlanOwner()) {
+            throw new IllegalStateException("this ONOS instance does not plan the fabric (the master of the "
+                    + "lowest-id Weft device does): send the drain to that instance");
+        }
+        PlanState s = current;
+        if (s == null) {
+            throw new IllegalStateException("no fabric planned yet");
+        }
+        if (s.plan().fabric().link(linkId) == null) {
+            throw new IllegalArgumentException("no link \"" + linkId + "\" in fabric " + s.plan().fabric().id());
+        }
+        boolean changed = drain ? drained.add(linkId) : drained.remove(linkId);
+        if (changed) {
+            log.info("Link {} {} by an operator", linkId, drain ? "drained" : "returned to service");
+            replan();
+        }
+        PlanState after = current;
+        LinkState st = after.built().linkStates().getOrDefault(linkId, LinkState.UP);
+        if (changed && st != LinkState.DOWN && (st == LinkState.DRAINED) != drain) {
+            // The re-plan kept the previous plan (see the log): undo, so the set matches what was published.
+            if (drain) {
+                drained.remove(linkId);
+            } else {
+                drained.add(linkId);
+            }
+            throw new IllegalStateException("re-planning failed, link " + linkId
+                    + " keeps its state (see the ONOS log)");
+        }
+        return new LinkStateChange(linkId, st.json(), after.version(), changed);
     }
 
     /**

@@ -150,6 +150,23 @@ class GnmiProvisioningTest {
         ObjectNode json = DevicesSummary.json(gnmi.devices(), ids);
         assertThat(json.path("counts").path("in-sync").asInt()).isEqualTo(2);
         assertThat(json.path("devices").get(0).path("onosDevice").asText()).isEqualTo("device:leaf1");
+
+        // GET /onos/weft/metrics: the same states as Prometheus gauges, served from the app's REST resource.
+        WeftWebResource.services = new org.onlab.osgi.TestServiceDirectory().add(WeftDeviceService.class, gnmi);
+        try {
+            javax.ws.rs.core.Response r = new WeftWebResource().metrics();
+            assertThat(r.getStatus()).isEqualTo(200);
+            String text = (String) r.getEntity();
+            assertThat(text).contains("# TYPE weft_device_state gauge")
+                    .contains("weft_device_state{device=\"leaf1\",state=\"in-sync\"} 1")
+                    .contains("weft_device_state{device=\"leaf1\",state=\"pending\"} 0")
+                    .contains("weft_device_state{device=\"spine1\",state=\"rejected\"} 1")
+                    .contains("weft_device_state{device=\"spine2\",state=\"unreachable\"} 1")
+                    .contains("weft_devices{state=\"in-sync\"} 2")
+                    .containsPattern("weft_device_sets_total\\{device=\"leaf1\"\\} [1-9]");
+        } finally {
+            WeftWebResource.services = new org.onlab.osgi.DefaultServiceDirectory();
+        }
     }
 
     @Test

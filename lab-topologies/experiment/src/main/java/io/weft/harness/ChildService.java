@@ -41,6 +41,13 @@ public final class ChildService {
      */
     public static ChildService start(Path root, Path logDir, String name, String module, String mainClass,
                                      String heap, Map<String, String> env, List<String> args) {
+        return start(root, logDir, name, module, mainClass, heap, env, args, List.of());
+    }
+
+    /** {@link #start}, with {@code extraClasspath} after the module's jar and libraries. */
+    public static ChildService start(Path root, Path logDir, String name, String module, String mainClass,
+                                     String heap, Map<String, String> env, List<String> args,
+                                     List<Path> extraClasspath) {
         Path target = root.resolve(module).resolve("target");
         Path jar = moduleJar(target, module);
         Path lib = target.resolve("lib");
@@ -52,7 +59,9 @@ public final class ChildService {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + heap);
         cmd.addAll(Arrays.asList(JAVA_OPTS.trim().split("\\s+")));
-        cmd.addAll(List.of("-cp", jar + ":" + lib + "/*", mainClass));
+        StringBuilder cp = new StringBuilder(jar + ":" + lib + "/*");
+        extraClasspath.forEach(p -> cp.append(':').append(p));
+        cmd.addAll(List.of("-cp", cp.toString(), mainClass));
         cmd.addAll(args);
         Path log = logDir.resolve(name + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());

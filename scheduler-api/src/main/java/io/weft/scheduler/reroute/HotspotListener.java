@@ -90,6 +90,9 @@ public class HotspotListener implements SmartLifecycle {
     }
 
     private volatile boolean running;
+    private boolean warmedUp;
+    /** What the start-up warm-up did; null before it ran or when it failed. */
+    private volatile LoopWarmUp.Report warmUp;
     private volatile Term term;
 
     HotspotListener(Placement placement, PathLedger ledger, EventLog events, TransactionTemplate tx,
@@ -119,10 +122,30 @@ public class HotspotListener implements SmartLifecycle {
                     kafka.enabled() ? "on" : "off");
             return;
         }
+        warmUp();
         if (placement.writer()) {
             startTerm();
         } else {
             LOG.info("re-placement on hotspots waits for this replica to hold the writer lease");
+        }
+    }
+
+    /**
+     * Once per process, before any event can arrive: runs the loop's decide and pin code on a scratch
+     * engine ({@link LoopWarmUp}), so the first real pass is not the one that loads it. Never fatal.
+     */
+    private void warmUp() {
+        if (warmedUp) {
+            return;
+        }
+        warmedUp = true;
+        try {
+            LoopWarmUp.Report r = LoopWarmUp.run(policy);
+            warmUp = r;
+            LOG.info("loop warmed up on a scratch engine: {} passes, {} hotspot and {} link-down moves pinned and "
+                    + "undone, {} ms", r.passes(), r.hotspotMoves(), r.linkDownMoves(), r.elapsedMs());
+        } catch (RuntimeException | LinkageError e) {
+            LOG.warn("loop warm-up failed (the first pass will be slower): {}", e.toString());
         }
     }
 
@@ -161,6 +184,11 @@ public class HotspotListener implements SmartLifecycle {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10");
         return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+    }
+
+    /** What the start-up warm-up did (null before it ran, when it failed, or with the loop off). */
+    LoopWarmUp.Report warmUpReport() {
+        return warmUp;
     }
 
     /** True once the consumer has its partitions (events published from now on are seen). */

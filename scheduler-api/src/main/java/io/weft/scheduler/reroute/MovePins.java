@@ -77,6 +77,11 @@ final class MovePins {
     /** Puts every pinned flow back on the path it had before the pass (the ledger still holds that one). */
     static void undo(PlacementEngine engine, List<Move> pinned) {
         LOG.error("recording {} moves failed, undoing them", pinned.size());
+        putBack(engine, pinned);
+    }
+
+    /** Puts every pinned flow back on the path it had before the pass, without a word when all goes well. */
+    static void putBack(PlacementEngine engine, List<Move> pinned) {
         for (Move m : pinned) {
             try {
                 EnginePin.pin(engine, m.flowId(), m.toArcs(), m.fromArcs());

@@ -1,10 +1,15 @@
 package io.weft.simulator.live;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,6 +63,8 @@ public final class LiveMain implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** How long the incident waits for scheduler-api (started at the same time by ./weft demo). */
+    private static final Duration SCHEDULER_WAIT = Duration.ofSeconds(300);
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final long[] tickCpuNs = new long[600];
     private int ticks;
@@ -120,6 +127,10 @@ public final class LiveMain implements AutoCloseable {
         if (!firstPlan.await(120, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no fabric snapshot on " + SnapshotFollower.TOPIC + " within 120 s");
         }
+        if (options.incident() != null) {
+            // ./weft demo starts this with scheduler-api: the incident's clock starts once it places.
+            awaitScheduler();
+        }
         LiveFabric f = fabric.get();
         ticker.scheduleAtFixedRate(this::tickSafely, 0, options.tickMs(), TimeUnit.MILLISECONDS);
         ticker.scheduleAtFixedRate(this::reportTicks, 30, 30, TimeUnit.SECONDS);
@@ -142,6 +153,30 @@ public final class LiveMain implements AutoCloseable {
         if (incident != null) {
             startThread(incident, "live-incident");
         }
+    }
+
+    /** Polls scheduler-api's {@code GET /v1/fabric} until it answers 200 (it places on a snapshot). */
+    private void awaitScheduler() throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest get = HttpRequest.newBuilder(options.scheduler().resolve("/v1/fabric"))
+                .header("Authorization", "Bearer " + options.schedulerToken()).timeout(Duration.ofSeconds(5)).GET()
+                .build();
+        long deadline = System.nanoTime() + SCHEDULER_WAIT.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            try {
+                int status = http.send(get, HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (status == 200) {
+                    return;
+                }
+                last = "HTTP " + status;
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("scheduler-api at " + options.scheduler() + " did not place on a fabric within "
+                + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
     }
 
     Incident incident() {

@@ -22,7 +22,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * above 0, a direction also becomes hot after {@code samplesToEnter} successive queue samples that
  * dropped more than that fraction of the packets offered (dropped / (transmitted + dropped)); it
  * cools down only when the EWMA is below {@code lowUtilisation} and the drop fraction is at most
- * {@code lowDropFraction}. 0 (the default) turns the rule off. Validated in the constructor so
+ * {@code lowDropFraction}. 0 (the default) turns the rule off.
+ *
+ * <p>{@code atOnceDropFraction} (above {@code highDropFraction}; 0 = off, the default) lets one queue
+ * sample dropping more than it make the direction hot at once: a rate limit far below what is offered
+ * drops a large share in its first full sample, while a noisy link's short bursts drop a small one.
+ * It trades the wait for the next sample (up to one interval) against false moves on a link whose
+ * bursts drop more than it (docs/EVALUATION.md, the reroute experiment's detection table). Validated in the constructor
+ * so
  * that the topology can be built without Spring (tests, benchmark) with the same checks.
  */
 @ConfigurationProperties("weft.telemetry.detection")
@@ -34,7 +41,8 @@ public record DetectionProperties(
         long frozenTimeoutMs,
         double frozenExpectedUtilisation,
         @DefaultValue("0") double highDropFraction,
-        @DefaultValue("0") double lowDropFraction) {
+        @DefaultValue("0") double lowDropFraction,
+        @DefaultValue("0") double atOnceDropFraction) {
 
     public static final DetectionProperties DEFAULTS = new DetectionProperties(0.8, 0.6, 3, 0.5, 3000, 0.05);
 
@@ -43,6 +51,14 @@ public record DetectionProperties(
                                long frozenTimeoutMs, double frozenExpectedUtilisation) {
         this(highUtilisation, lowUtilisation, samplesToEnter, ewmaAlpha, frozenTimeoutMs, frozenExpectedUtilisation,
                 0, 0);
+    }
+
+    /** Utilisation, link-down and queue-drop rules (no at-once drop rule). */
+    public DetectionProperties(double highUtilisation, double lowUtilisation, int samplesToEnter, double ewmaAlpha,
+                               long frozenTimeoutMs, double frozenExpectedUtilisation, double highDropFraction,
+                               double lowDropFraction) {
+        this(highUtilisation, lowUtilisation, samplesToEnter, ewmaAlpha, frozenTimeoutMs, frozenExpectedUtilisation,
+                highDropFraction, lowDropFraction, 0);
     }
 
     @ConstructorBinding
@@ -78,6 +94,12 @@ public record DetectionProperties(
         if (!(lowDropFraction >= 0) || (highDropFraction > 0 && lowDropFraction >= highDropFraction)) {
             throw new IllegalArgumentException("weft.telemetry.detection.low-drop-fraction: must be >= 0 and below "
                     + "high-drop-fraction " + highDropFraction + " (got " + lowDropFraction + ")");
+        }
+        if (!(atOnceDropFraction >= 0 && atOnceDropFraction < 1)
+                || (atOnceDropFraction > 0 && !(highDropFraction > 0 && atOnceDropFraction > highDropFraction))) {
+            throw new IllegalArgumentException("weft.telemetry.detection.at-once-drop-fraction: must be 0 (off) or in "
+                    + "(high-drop-fraction, 1) with the queue-drop rule on (high-drop-fraction " + highDropFraction
+                    + "; got " + atOnceDropFraction + ")");
         }
     }
 

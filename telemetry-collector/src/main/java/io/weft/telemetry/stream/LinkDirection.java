@@ -31,7 +31,8 @@ import io.weft.telemetry.config.DetectionProperties;
  *       hotspot-start; hot and EWMA below low: hotspot-end. Between low and high nothing changes.</li>
  *   <li>with the queue-drop rule on, each queue sample of the sending port is judged too: not hot and
  *       more than highDropFraction of the offered packets dropped for samplesToEnter successive
- *       samples: hotspot-start; the end then also needs the drop fraction at most lowDropFraction.</li>
+ *       samples, or one sample above atOnceDropFraction when that is set: hotspot-start; the end then
+ *       also needs the drop fraction at most lowDropFraction.</li>
  * </ol>
  */
 public final class LinkDirection {
@@ -187,13 +188,16 @@ public final class LinkDirection {
         if (!p.dropRuleOn() || hot) {
             return;
         }
-        if (queueDropFraction() > p.highDropFraction()) {
+        double fraction = queueDropFraction();
+        if (fraction > p.highDropFraction()) {
             samplesDropping++;
-            if (samplesDropping >= p.samplesToEnter()) {
+            boolean atOnce = p.atOnceDropFraction() > 0 && fraction > p.atOnceDropFraction();
+            if (atOnce || samplesDropping >= p.samplesToEnter()) {
                 hot = true;
                 samplesDropping = 0;
                 samplesAbove = 0;
-                out.add(event(HotspotEvent.Kind.HOTSPOT_START, arc, sampleNs, now, ids, p.highDropFraction()));
+                out.add(event(HotspotEvent.Kind.HOTSPOT_START, arc, sampleNs, now, ids,
+                        atOnce ? p.atOnceDropFraction() : p.highDropFraction()));
             }
         } else {
             samplesDropping = 0;

@@ -227,7 +227,39 @@ class DetectionTopologyTest {
     }
 
     @Test
+    void oneSampleDroppingMoreThanTheAtOnceFractionIsHotWithoutWaitingForTheNext() {
+        // 2 samples above 10 % enter; one above 25 % enters at once.
+        start(new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05, 0.10, 0.01, 0.25));
+        queue(0, 0, 0);
+        queue(1, 1000, 0);
+        queue(2, 1850, 150); // 15 %: above 10 % but not 25 %: the first of two
+        assertThat(kinds()).isEmpty();
+        queue(3, 2850, 150); // clean: the count starts again
+        queue(4, 3450, 550); // 40 %: at once
+        assertThat(kinds()).containsExactly("hotspot-start@4000000000");
+    }
+
+    @Test
+    void burstsBelowTheAtOnceFractionStillNeedTheSuccessiveSamples() {
+        start(new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05, 0.10, 0.01, 0.25));
+        queue(0, 0, 0);
+        queue(1, 800, 200); // 20 %
+        queue(2, 1800, 200);
+        queue(3, 2600, 400); // 20 %
+        queue(4, 3600, 400);
+        assertThat(kinds()).as("lossy samples that never follow each other").isEmpty();
+        queue(5, 4400, 600); // 20 %
+        queue(6, 5200, 800); // 20 %: the second in a row
+        assertThat(kinds()).containsExactly("hotspot-start@6000000000");
+    }
+
+    @Test
     void dropThresholdsAreCheckedByName() {
+        t = null;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05,
+                0.1, 0.01, 0.05)).hasMessageStartingWith("weft.telemetry.detection.at-once-drop-fraction");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05,
+                0, 0, 0.3)).hasMessageStartingWith("weft.telemetry.detection.at-once-drop-fraction");
         t = null;
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DetectionProperties(0.8, 0.6, 2, 1.0, 3000, 0.05,
                 1.0, 0)).hasMessageStartingWith("weft.telemetry.detection.high-drop-fraction");

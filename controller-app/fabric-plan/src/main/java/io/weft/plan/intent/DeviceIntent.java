@@ -48,6 +48,31 @@ public final class DeviceIntent {
         ObjectNode root = FabricJson.mapper().createObjectNode();
         root.put("target", switchId);
         ArrayNode ops = root.putArray("replace");
+        for (ObjectNode op : plainOps(plan, switchId)) {
+            ops.add(op);
+        }
+        ops.add(op(OC_ORIGIN, DEFAULT_INSTANCE_PATH, defaultInstance(plan, switchId)));
+        VrfRoutes vrf = vrfRoutes(plan, switchId);
+        for (String t : plan.tenants()) {
+            ops.add(op(OC_ORIGIN, instancePath(plan.vrfName(t)), tenantInstance(plan, t, vrf)));
+        }
+        return root;
+    }
+
+    static final String DEFAULT_INSTANCE_PATH = instancePath("DEFAULT");
+    static final String STATIC = "STATIC";
+    /** The DEFAULT instance's one protocol. */
+    static final String UNDERLAY_PROTOCOL = "STATIC";
+    /** The tenant VRFs' protocols, in the order a switch matches them. */
+    static final List<String> VRF_PROTOCOLS = List.of("LOCAL", "EV-STAGE1", "EV-STAGE2", "MINIMAL");
+
+    static String instancePath(String name) {
+        return "/network-instances/network-instance[name=" + name + "]";
+    }
+
+    /** Every op but the network instances: locators, SIDs, Loopback0 and the ports. */
+    static List<ObjectNode> plainOps(FabricPlan plan, String switchId) {
+        List<ObjectNode> ops = new ArrayList<>();
         ops.add(op(SONIC_ORIGIN, "/CONFIG_DB/localhost/SRV6_MY_LOCATORS", locators(plan, switchId)));
         ops.add(op(SONIC_ORIGIN, "/CONFIG_DB/localhost/SRV6_MY_SIDS", sids(plan, switchId)));
         ops.add(op(OC_ORIGIN, "/interfaces/interface[name=Loopback0]",
@@ -57,16 +82,10 @@ public final class DeviceIntent {
             ops.add(op(OC_ORIGIN, "/interfaces/interface[name=" + port + "]",
                     iface(port, plan.linkLocal(l.id(), switchId), 64)));
         }
-        ops.add(op(OC_ORIGIN, "/network-instances/network-instance[name=DEFAULT]", defaultInstance(plan, switchId)));
-        VrfRoutes vrf = vrfRoutes(plan, switchId);
-        for (String t : plan.tenants()) {
-            ops.add(op(OC_ORIGIN, "/network-instances/network-instance[name=" + plan.vrfName(t) + "]",
-                    tenantInstance(plan, t, vrf)));
-        }
-        return root;
+        return ops;
     }
 
-    private static ObjectNode op(String origin, String path, ObjectNode value) {
+    static ObjectNode op(String origin, String path, ObjectNode value) {
         ObjectNode o = FabricJson.mapper().createObjectNode();
         o.put("origin", origin);
         o.put("path", path);
@@ -124,9 +143,9 @@ public final class DeviceIntent {
 
     private static ObjectNode defaultInstance(FabricPlan plan, String sw) {
         ObjectNode v = instance("DEFAULT", "DEFAULT_INSTANCE");
-        ArrayNode routes = staticProtocol(v, "STATIC");
+        ArrayNode routes = staticProtocol(v, UNDERLAY_PROTOCOL);
         for (String other : plan.switches()) {
-            List<Arc> hops = other.equals(sw) ? List.of() : plan.nextHops(sw, other);
+            List<Arc> hops = underlayRoute(plan, sw, other);
             if (!hops.isEmpty()) {
                 route(plan, routes, plan.locator(other), hops);
             }
@@ -134,52 +153,74 @@ public final class DeviceIntent {
         return v;
     }
 
+    /** The DEFAULT instance's next hops towards another switch's locator; empty: no route. */
+    static List<Arc> underlayRoute(FabricPlan plan, String sw, String other) {
+        return other.equals(sw) ? List.of() : plan.nextHops(sw, other);
+    }
+
     /** Routes shared by every tenant VRF of one switch: computed once per render, not per tenant. */
-    private static final class VrfRoutes {
+    static final class VrfRoutes {
         final Map<String, List<Arc>> local = new LinkedHashMap<>();
         final Map<String, List<Arc>> stage1 = new LinkedHashMap<>();
         final Map<String, List<Arc>> stage2 = new LinkedHashMap<>();
         final Map<String, List<Arc>> minimal = new LinkedHashMap<>();
+
+        /** The routes of a protocol of {@link #VRF_PROTOCOLS}. */
+        Map<String, List<Arc>> of(String protocol) {
+            switch (protocol) {
+                case "LOCAL": return local;
+                case "EV-STAGE1": return stage1;
+                case "EV-STAGE2": return stage2;
+                case "MINIMAL": return minimal;
+                default: throw new IllegalArgumentException("protocol: " + protocol);
+            }
+        }
     }
 
-    private static VrfRoutes vrfRoutes(FabricPlan plan, String sw) {
+    static VrfRoutes vrfRoutes(FabricPlan plan, String sw) {
         VrfRoutes r = new VrfRoutes();
+        localRoutes(plan, sw, r);
+        for (Map.Entry<String, List<String>> e : destinations(plan).entrySet()) {
+            vrfRoutesTowards(plan, sw, e.getKey(), e.getValue(), r);
+        }
+        return r;
+    }
+
+    /** One host route per NIC linked here, over its first link (a NIC's parallel links are not ECMP'd). */
+    static void localRoutes(FabricPlan plan, String sw, VrfRoutes r) {
         for (Link l : plan.fabric().linksOf(sw)) {
             String peer = l.otherEnd(sw).node();
-            // One host route per NIC, over its first link here (a NIC's parallel links are not ECMP'd).
             if (!plan.fabric().node(peer).role().isSwitch() && !r.local.containsKey(plan.nicAddress(peer) + "/128")) {
                 r.local.put(plan.nicAddress(peer) + "/128", List.of(new Arc(l, sw)));
             }
         }
-        for (Map.Entry<String, List<String>> e
-                : DESTINATIONS.computeIfAbsent(plan, DeviceIntent::destinations).entrySet()) {
-            String dstSwitch = e.getKey();
-            if (dstSwitch.equals(sw) || plan.distance(sw, dstSwitch) < 0) {
-                continue;
-            }
-            List<Arc> s1 = pinned(plan, sw, 1, dstSwitch);
-            List<Arc> s2 = pinned(plan, sw, 2, dstSwitch);
-            List<Arc> min = plan.nextHops(sw, dstSwitch);
-            for (String prefix : e.getValue()) {
-                if (s1 != null) {
-                    r.stage1.put(prefix, s1);
-                }
-                if (s2 != null) {
-                    r.stage2.put(prefix, s2);
-                }
-                r.minimal.put(prefix, min);
-            }
+    }
+
+    /** The EV and MINIMAL routes of one switch towards the NIC prefixes of one destination switch. */
+    static void vrfRoutesTowards(FabricPlan plan, String sw, String dstSwitch, List<String> prefixes, VrfRoutes r) {
+        if (dstSwitch.equals(sw) || plan.distance(sw, dstSwitch) < 0) {
+            return;
         }
-        return r;
+        List<Arc> s1 = pinned(plan, sw, 1, dstSwitch);
+        List<Arc> s2 = pinned(plan, sw, 2, dstSwitch);
+        List<Arc> min = plan.nextHops(sw, dstSwitch);
+        for (String prefix : prefixes) {
+            if (s1 != null) {
+                r.stage1.put(prefix, s1);
+            }
+            if (s2 != null) {
+                r.stage2.put(prefix, s2);
+            }
+            r.minimal.put(prefix, min);
+        }
     }
 
     private static ObjectNode tenantInstance(FabricPlan plan, String tenant, VrfRoutes r) {
         ObjectNode v = instance(plan.vrfName(tenant), "L3VRF");
         ((ObjectNode) v.get("config")).put("description", "tenant " + tenant + ", table " + plan.vrfTable(tenant));
-        addAll(plan, staticProtocol(v, "LOCAL"), r.local);
-        addAll(plan, staticProtocol(v, "EV-STAGE1"), r.stage1);
-        addAll(plan, staticProtocol(v, "EV-STAGE2"), r.stage2);
-        addAll(plan, staticProtocol(v, "MINIMAL"), r.minimal);
+        for (String protocol : VRF_PROTOCOLS) {
+            addAll(plan, staticProtocol(v, protocol), r.of(protocol));
+        }
         return v;
     }
 
@@ -195,7 +236,11 @@ public final class DeviceIntent {
             java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     /** Home switch to the prefixes that reach its NICs: its /64, plus /128s for explicit addresses outside it. */
-    private static Map<String, List<String>> destinations(FabricPlan plan) {
+    static Map<String, List<String>> destinations(FabricPlan plan) {
+        return DESTINATIONS.computeIfAbsent(plan, DeviceIntent::findDestinations);
+    }
+
+    private static Map<String, List<String>> findDestinations(FabricPlan plan) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         for (String s : plan.switches()) {
             if (plan.nicPrefix(s) != null) {
@@ -232,14 +277,19 @@ public final class DeviceIntent {
 
     private static ArrayNode staticProtocol(ObjectNode instance, String name) {
         ObjectNode p = ((ArrayNode) instance.get("protocols").get("protocol")).addObject();
-        p.put("identifier", "STATIC");
+        p.put("identifier", STATIC);
         p.put("name", name);
-        p.putObject("config").put("identifier", "STATIC").put("name", name);
+        p.putObject("config").put("identifier", STATIC).put("name", name);
         return p.putObject("static-routes").putArray("static");
     }
 
     private static void route(FabricPlan plan, ArrayNode routes, String prefix, List<Arc> nextHops) {
-        ObjectNode r = routes.addObject();
+        routes.add(routeValue(plan, prefix, nextHops));
+    }
+
+    /** One entry of a {@code static-routes/static} list: the prefix and its indexed next hops. */
+    static ObjectNode routeValue(FabricPlan plan, String prefix, List<Arc> nextHops) {
+        ObjectNode r = FabricJson.mapper().createObjectNode();
         r.put("prefix", prefix);
         r.putObject("config").put("prefix", prefix);
         ArrayNode hops = r.putObject("next-hops").putArray("next-hop");
@@ -251,5 +301,6 @@ public final class DeviceIntent {
                     .put("next-hop", plan.linkLocal(a.link().id(), a.to()));
             h.putObject("interface-ref").putObject("config").put("interface", a.fromPort()).put("subinterface", 0);
         }
+        return r;
     }
 }

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.plan.intent.IntentChanges;
 
 /**
  * Keeps every switch that has a gNMI endpoint at the latest plan's device intent.
@@ -51,6 +52,9 @@ public final class Provisioner implements AutoCloseable {
     private final AtomicInteger active = new AtomicInteger(); // queued + running syncs
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    // What the desired intents were last taken from (e.g. the plan), when the caller said: a later
+    // provisionChanges(from = version, ...) can then apply route-level changes to them.
+    private Object version; // guarded by lock
 
     public Provisioner(ProvisionerConfig config, ChannelFactory channels, Consumer<String> log) {
         this.config = config;
@@ -93,6 +97,106 @@ public final class Provisioner implements AutoCloseable {
      * must keep answering the same intent until the next {@code provision}.
      */
     public List<String> provision(Map<String, GnmiTarget> targets, Function<String, ? extends JsonNode> intentOf) {
+        return provision(targets, null, intentOf);
+    }
+
+    /**
+     * As {@link #provision(Map, Function)}, remembering that the intents are those of {@code version}
+     * (e.g. the plan), so that the next {@link #provisionChanges} can build on them.
+     */
+    public List<String> provision(Map<String, GnmiTarget> targets, Object version,
+                                  Function<String, ? extends JsonNode> intentOf) {
+        List<String> problems = provisionAll(targets, intentOf);
+        synchronized (lock) {
+            this.version = problems.isEmpty() ? version : null; // a skipped intent breaks the lineage
+        }
+        return problems;
+    }
+
+    /**
+     * A re-plan handed over as route-level changes ({@code IntentChanges.between(from, to)}): each
+     * switch named in {@code changes} gets its intent with the change applied (and only what differs
+     * from what it confirmed is sent: single routes); every other switch keeps its intent, now
+     * rendered from {@code intentOf} if it is ever needed again. No switch is rendered whole. When the
+     * provisioner's intents are not those of {@code from} (another version was provisioned in between,
+     * an intent was skipped), the targets changed, or {@code changes} is null (a global change), this
+     * is {@code provision(targets, to, intentOf)}. Not to be called concurrently with {@code provision}.
+     *
+     * @return problems with individual intents (that switch keeps its previous intent); empty if none
+     */
+    public List<String> provisionChanges(Map<String, GnmiTarget> targets, Object from, Object to,
+                                         Map<String, IntentChanges.SwitchChange> changes,
+                                         Function<String, ? extends JsonNode> intentOf) {
+        List<SwitchSync> all;
+        synchronized (lock) {
+            if (changes == null || from == null || version != from || closed || !sameTargets(targets)) {
+                all = null;
+            } else {
+                all = new ArrayList<>(devices.values());
+                version = null; // until every change is taken
+            }
+        }
+        if (all == null) {
+            return provision(targets, to, intentOf);
+        }
+        List<String> problems = new ArrayList<>();
+        boolean any = false;
+        for (SwitchSync d : all) {
+            IntentChanges.SwitchChange c = changes.get(d.id);
+            if (c == null) {
+                if (d.hasIntent()) {
+                    d.desire(d.desired(), intentOf); // same ops, now rendered from the new version if needed again
+                }
+                continue;
+            }
+            Map<String, IntentOp> ops;
+            try {
+                ops = d.hasIntent() ? IntentOps.apply(d.id, d.desired(), c) : null;
+                if (ops == null) {
+                    JsonNode intent = intentOf.apply(d.id);
+                    ops = intent == null ? null : IntentOps.read(d.id, intent);
+                }
+            } catch (IllegalArgumentException ex) {
+                problems.add(ex.getMessage());
+                log.accept("gnmi: " + ex.getMessage() + " (switch " + d.id + " keeps its previous intent)");
+                continue;
+            }
+            if (ops == null) {
+                continue;
+            }
+            synchronized (lock) {
+                if (closed) {
+                    break;
+                }
+                d.desire(ops, intentOf);
+                d.markPending();
+                schedule(d, true);
+                any = true;
+            }
+        }
+        synchronized (lock) {
+            version = problems.isEmpty() ? to : null;
+        }
+        if (any) {
+            fireChanged();
+        }
+        return problems;
+    }
+
+    /** Same switches with the same endpoints as now; guarded by lock. */
+    private boolean sameTargets(Map<String, GnmiTarget> targets) {
+        if (targets.size() != devices.size()) {
+            return false;
+        }
+        for (SwitchSync d : devices.values()) {
+            if (!d.target.equals(targets.get(d.id)) || d.removed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<String> provisionAll(Map<String, GnmiTarget> targets, Function<String, ? extends JsonNode> intentOf) {
         List<String> problems = new ArrayList<>();
         synchronized (lock) {
             for (SwitchSync d : new ArrayList<>(devices.values())) {
@@ -331,7 +435,7 @@ public final class Provisioner implements AutoCloseable {
             return false;
         }
         for (IntentOp op : a.values()) {
-            if (!op.digest().equals(b.get(op.key()).digest())) {
+            if (!op.sameValue(b.get(op.key()))) {
                 return false;
             }
         }

@@ -1,5 +1,6 @@
 package io.weft.southbound.gnmi;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,6 +67,68 @@ final class RouteIndex {
             m.put(ids[i], hashes[i]);
         }
         return m;
+    }
+
+    /** The position of a route id, or -1. */
+    int indexOf(String id) {
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i].equals(id)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Same route ids with the same hashes (in any order; position by position when the ids line up). */
+    boolean sameRoutes(RouteIndex o) {
+        if (ids.length != o.ids.length) {
+            return false;
+        }
+        if (ids == o.ids || Arrays.equals(ids, o.ids)) {
+            return Arrays.equals(hashes, o.hashes);
+        }
+        Map<String, Long> theirs = o.byId();
+        for (int i = 0; i < ids.length; i++) {
+            Long h = theirs.get(ids[i]);
+            if (h == null || h != hashes[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * This index with routes replaced or added ({@code replaced}: id to hash) and removed; ids keep
+     * their positions (new ones at the end), so the result lines up with this one for the next diff.
+     */
+    RouteIndex with(Map<String, Long> replaced, java.util.Set<String> removed) {
+        String[] newIds = ids;
+        long[] newHashes = hashes.clone();
+        Map<String, Long> added = new java.util.LinkedHashMap<>(replaced);
+        for (int i = 0; i < ids.length; i++) {
+            Long h = added.remove(ids[i]);
+            if (h != null) {
+                newHashes[i] = h;
+            }
+        }
+        if (!added.isEmpty() || !removed.isEmpty()) {
+            java.util.List<String> keptIds = new java.util.ArrayList<>(ids.length + added.size());
+            long[] keptHashes = new long[ids.length + added.size()];
+            int n = 0;
+            for (int i = 0; i < ids.length; i++) {
+                if (!removed.contains(ids[i])) {
+                    keptIds.add(ids[i]);
+                    keptHashes[n++] = newHashes[i];
+                }
+            }
+            for (Map.Entry<String, Long> e : added.entrySet()) {
+                keptIds.add(e.getKey());
+                keptHashes[n++] = e.getValue();
+            }
+            newIds = keptIds.toArray(new String[0]);
+            newHashes = Arrays.copyOf(keptHashes, n);
+        }
+        return new RouteIndex(shellDigest, newIds, newHashes, null, null);
     }
 
     /** The gNMI path of one route under the instance's path. */

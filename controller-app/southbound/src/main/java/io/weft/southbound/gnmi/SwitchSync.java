@@ -71,6 +71,11 @@ final class SwitchSync {
         this.log = log;
     }
 
+    /** Whether the switch ever had a valid intent (changes can only be applied to one). */
+    synchronized boolean hasIntent() {
+        return source != null;
+    }
+
     synchronized Map<String, IntentOp> desired() {
         return desired;
     }
@@ -110,7 +115,7 @@ final class SwitchSync {
         Map<String, IntentOp> fresh = IntentOps.read(id, src.apply(id));
         for (IntentOp op : ops) {
             IntentOp f = fresh.get(op.key());
-            if (f == null || !f.digest().equals(op.digest())) {
+            if (f == null || !f.sameValue(op)) {
                 throw new IllegalStateException("rendering " + id + " again gave a different " + op.key());
             }
             if (op.json() == null) {
@@ -174,9 +179,12 @@ final class SwitchSync {
                 return Outcome.DONE;
             }
             List<IntentOp> needJson = new ArrayList<>(diff.whole);
-            for (IntentOp op : diff.routeOps.keySet()) {
-                if (!diff.routeOps.get(op).replace.isEmpty()) {
-                    needJson.add(op);
+            for (Map.Entry<IntentOp, RouteChanges> e : diff.routeOps.entrySet()) {
+                for (int i : e.getValue().replace) {
+                    if (e.getKey().routeBytes(e.getKey().routes().ids[i]) == null) {
+                        needJson.add(e.getKey());
+                        break;
+                    }
                 }
             }
             Map<String, IntentOp> full = withJson(needJson);
@@ -193,11 +201,12 @@ final class SwitchSync {
             for (Map.Entry<IntentOp, RouteChanges> e : diff.routeOps.entrySet()) {
                 IntentOp op = e.getKey();
                 IntentOp f = full.getOrDefault(op.key(), op);
-                RouteIndex r = f.routes();
+                RouteIndex r = op.routes();
                 for (int i : e.getValue().replace) {
                     Path p = RouteIndex.path(op.path(), r.ids[i]);
+                    byte[] route = op.routeBytes(r.ids[i]);
                     updates.add(GnmiSession.update(p,
-                            ByteString.copyFrom(f.json(), r.start(i), r.end(i) - r.start(i))));
+                            ByteString.copyFrom(route != null ? route : f.routeBytes(r.ids[i]))));
                     readBack.add(p);
                     String key = GnmiPaths.format(p);
                     routeHashes.put(key, r.hashes[i]);
@@ -221,9 +230,10 @@ final class SwitchSync {
             Map<String, byte[]> got = session.getRaw(readBack);
             List<String> differ = new ArrayList<>();
             for (IntentOp op : diff.whole) {
+                IntentOp f = full.get(op.key()); // carries the digest when op (changed route by route) has none
                 byte[] v = got.get(op.key());
-                if (v != null && op.digest().equals(GnmiSession.digest(v, op.digest()))) {
-                    confirmed.put(op.key(), op.withoutJson());
+                if (v != null && f.digest().equals(GnmiSession.digest(v, f.digest()))) {
+                    confirmed.put(op.key(), f.withoutJson());
                 } else {
                     confirmed.remove(op.key());
                     differ.add(op.key());
@@ -294,7 +304,7 @@ final class SwitchSync {
         Diff d = new Diff();
         for (IntentOp op : want.values()) {
             IntentOp c = confirmed.get(op.key());
-            if (c != null && op.digest().equals(c.digest())) {
+            if (c != null && op.digest() != null && op.digest().equals(c.digest())) {
                 continue;
             }
             RouteIndex w = op.routes();
@@ -303,16 +313,28 @@ final class SwitchSync {
                 d.whole.add(op);
                 continue;
             }
-            Map<String, Long> have = h.byId();
             RouteChanges rc = new RouteChanges();
-            for (int i = 0; i < w.size(); i++) {
-                Long was = have.remove(w.ids[i]);
-                if (was == null || was != w.hashes[i]) {
-                    rc.replace.add(i);
+            if (w.ids == h.ids || java.util.Arrays.equals(w.ids, h.ids)) {
+                // The same routes in the same places (a route-level change of what the switch confirmed).
+                for (int i = 0; i < w.size(); i++) {
+                    if (w.hashes[i] != h.hashes[i]) {
+                        rc.replace.add(i);
+                    }
                 }
+            } else {
+                Map<String, Long> have = h.byId();
+                for (int i = 0; i < w.size(); i++) {
+                    Long was = have.remove(w.ids[i]);
+                    if (was == null || was != w.hashes[i]) {
+                        rc.replace.add(i);
+                    }
+                }
+                rc.delete.addAll(have.keySet());
             }
-            rc.delete.addAll(have.keySet());
             if (rc.replace.isEmpty() && rc.delete.isEmpty()) {
+                if (op.digest() == null || c.digest() == null) {
+                    continue; // same shell and route hashes: every byte of the value is accounted for
+                }
                 d.whole.add(op); // same routes and shell yet another digest: only a whole replace can tell
             } else if (2 * (rc.replace.size() + rc.delete.size()) > w.size() + 1) {
                 d.whole.add(op); // most of it changed: one value is smaller than many paths

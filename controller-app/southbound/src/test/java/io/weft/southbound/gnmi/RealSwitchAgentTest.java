@@ -89,7 +89,7 @@ class RealSwitchAgentTest {
                     }
                 }).build();
         provisioner = new Provisioner(new ProvisionerConfig(4, 3000, 100, 1000, 500), recording, log::add);
-        provisioner.provision(Map.of("leaf1", GnmiTarget.plaintext("leaf1", "127.0.0.1", port)),
+        provisioner.provision(Map.of("leaf1", GnmiTarget.plaintext("leaf1", "127.0.0.1", port)), plan,
                 sw -> DeviceIntent.render(plan, sw));
         awaitState(DeviceState.IN_SYNC, 20_000);
         assertThat(provisioner.device("leaf1").sets()).isEqualTo(1);
@@ -109,9 +109,10 @@ class RealSwitchAgentTest {
                 links.remove(i);
             }
         }
+        // Handed over as route-level changes against the plan the provisioner holds, as the controllers do.
         FabricPlan replan = Planner.plan(FabricJson.fromTree(tree), plan);
-        provisioner.provision(Map.of("leaf1", GnmiTarget.plaintext("leaf1", "127.0.0.1", port)),
-                sw -> DeviceIntent.render(replan, sw));
+        provisioner.provisionChanges(Map.of("leaf1", GnmiTarget.plaintext("leaf1", "127.0.0.1", port)), plan, replan,
+                io.weft.plan.intent.IntentChanges.between(plan, replan), sw -> DeviceIntent.render(replan, sw));
         long until = System.currentTimeMillis() + 20_000;
         while (provisioner.device("leaf1").sets() < 2 || provisioner.device("leaf1").state() != DeviceState.IN_SYNC) {
             assertThat(System.currentTimeMillis()).as("re-plan in sync: " + provisioner.device("leaf1") + " " + log)

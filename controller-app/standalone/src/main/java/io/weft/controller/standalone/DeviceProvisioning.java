@@ -19,9 +19,11 @@ import io.weft.fabric.GnmiEndpoint;
 import io.weft.fabric.Node;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.intent.DeviceIntent;
+import io.weft.plan.intent.IntentChanges;
 import io.weft.southbound.gnmi.DeviceState;
 import io.weft.southbound.gnmi.DeviceStatus;
 import io.weft.southbound.gnmi.DeviceStatusJson;
+import io.weft.southbound.gnmi.DeviceStatusMetrics;
 import io.weft.southbound.gnmi.GnmiTarget;
 import io.weft.southbound.gnmi.Provisioner;
 
@@ -76,6 +78,8 @@ final class DeviceProvisioning implements AutoCloseable {
         });
     }
 
+    private FabricPlan provisioned; // the plan last handed to the provisioner; provisioning thread only
+
     void onStatesChanged(Runnable r) {
         onStatesChanged = r;
     }
@@ -108,11 +112,22 @@ final class DeviceProvisioning implements AutoCloseable {
                         g.keyFile(), secret(n, "usernameEnv", g.usernameEnv()),
                         secret(n, "passwordEnv", g.passwordEnv())));
             }
-            // Rendered one switch at a time and handed over at once: all intents together are too much to
-            // hold as trees at k=16; the provisioner keeps digests once a switch confirmed.
-            for (String p : provisioner.provision(targets, sw -> DeviceIntent.render(plan, sw))) {
+            // A re-plan goes over as route-level changes against the plan provisioned before (a link change
+            // at k=16 touches a few routes on 151 switches); the first plan, or one that changed globally,
+            // is rendered one switch at a time and handed over at once (all intents as trees are too much
+            // at k=16; the provisioner keeps digests once a switch confirmed).
+            FabricPlan from = provisioned;
+            Map<String, IntentChanges.SwitchChange> changes = null;
+            try {
+                changes = from == null ? null : IntentChanges.between(from, plan);
+            } catch (RuntimeException e) {
+                problem.accept("route-level changes failed, handing whole intents over: " + e);
+            }
+            for (String p : provisioner.provisionChanges(targets, from, plan, changes,
+                    sw -> DeviceIntent.render(plan, sw))) {
                 problem.accept(p);
             }
+            provisioned = plan;
         } catch (RuntimeException e) {
             // One bad plan must not kill the provisioning thread.
             problem.accept("provisioning failed: " + e);
@@ -163,50 +178,7 @@ final class DeviceProvisioning implements AutoCloseable {
 
     /** {@code GET /metrics}: Prometheus text exposition format 0.0.4. */
     String metrics() {
-        List<DeviceStatus> devices = provisioner.devices();
-        StringBuilder b = new StringBuilder(256 + devices.size() * 400);
-        b.append("# HELP weft_device_state 1 for the provisioning state a switch is in, 0 for the others.\n");
-        b.append("# TYPE weft_device_state gauge\n");
-        for (DeviceStatus d : devices) {
-            for (DeviceState s : DeviceState.values()) {
-                b.append("weft_device_state{device=\"").append(label(d.device())).append("\",state=\"")
-                        .append(DeviceStatusJson.name(s)).append("\"} ").append(d.state() == s ? 1 : 0).append('\n');
-            }
-        }
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        for (DeviceState s : DeviceState.values()) {
-            counts.put(DeviceStatusJson.name(s), 0);
-        }
-        devices.forEach(d -> counts.merge(DeviceStatusJson.name(d.state()), 1, Integer::sum));
-        b.append("# HELP weft_devices Switches with a gNMI endpoint, by provisioning state.\n");
-        b.append("# TYPE weft_devices gauge\n");
-        counts.forEach((s, n) -> b.append("weft_devices{state=\"").append(s).append("\"} ").append(n).append('\n'));
-        counter(b, devices, "weft_device_ops_sent_total", "Replace and delete ops in accepted SetRequests.",
-                "counter", d -> d.opsSent());
-        counter(b, devices, "weft_device_sets_total", "Accepted SetRequests.", "counter", d -> d.sets());
-        b.append("# HELP weft_device_last_sync_timestamp_seconds When the switch last confirmed the intent (0: "
-                + "never).\n");
-        b.append("# TYPE weft_device_last_sync_timestamp_seconds gauge\n");
-        for (DeviceStatus d : devices) {
-            b.append("weft_device_last_sync_timestamp_seconds{device=\"").append(label(d.device())).append("\"} ")
-                    .append(d.lastSyncMs() / 1000.0).append('\n');
-        }
-        return b.toString();
-    }
-
-    private static void counter(StringBuilder b, List<DeviceStatus> devices, String metric, String help, String type,
-                                java.util.function.ToLongFunction<DeviceStatus> value) {
-        b.append("# HELP ").append(metric).append(' ').append(help).append('\n');
-        b.append("# TYPE ").append(metric).append(' ').append(type).append('\n');
-        for (DeviceStatus d : devices) {
-            b.append(metric).append("{device=\"").append(label(d.device())).append("\"} ")
-                    .append(value.applyAsLong(d)).append('\n');
-        }
-    }
-
-    /** in-sync, pending, unreachable, rejected: the names of the snapshot contract. */
-    private static String label(String v) {
-        return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+        return DeviceStatusMetrics.text(provisioner.devices());
     }
 
     @Override

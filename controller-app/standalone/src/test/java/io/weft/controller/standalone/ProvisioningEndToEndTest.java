@@ -105,6 +105,23 @@ class ProvisioningEndToEndTest {
         assertThat(fakes.get("leaf1").opsInSet(1)).isLessThan(fullLeaf1).isPositive();
         assertThat(fakes.get("spine1").opsInSet(1)).as("spine1: the new VRF only").isEqualTo(1);
         awaitJson("/devices", d -> d.path("counts").path("in-sync").asInt() == 3);
+
+        // A link removed: a route-level change against the plan provisioned before. leaf2, no end of the
+        // link, gets single routes only (its routes towards leaf1 lose spine1); nothing is sent whole.
+        ArrayNode links = fabric.withArray("links");
+        for (int i = 0; i < links.size(); i++) {
+            JsonNode l = links.get(i);
+            if (l.at("/a/node").asText().equals("leaf1") && l.at("/b/node").asText().equals("spine1")) {
+                links.remove(i);
+                break;
+            }
+        }
+        Files.writeString(file, fabric.toPrettyString());
+        FakeSwitch leaf2 = fakes.get("leaf2");
+        await("leaf2 re-pushed", () -> leaf2.sets.size() == 3);
+        assertThat(leaf2.sets.get(2).getReplaceList()).isNotEmpty().allSatisfy(u -> assertThat(
+                io.weft.southbound.gnmi.GnmiPaths.format(u.getPath())).contains("/static-routes/static[prefix="));
+        awaitJson("/devices", d -> d.path("counts").path("in-sync").asInt() == 3);
     }
 
     private static JsonNode byDevice(JsonNode devices, String id) {

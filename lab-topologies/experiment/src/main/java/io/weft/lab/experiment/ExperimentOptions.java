@@ -26,6 +26,8 @@ import picocli.CommandLine.Parameters;
  * @param intervalMs      the switches' telemetry sampling interval (weft-telemetry SAMPLE)
  * @param samplesToEnter  the collector's detection rule: successive samples above the threshold
  * @param dropFraction    the collector's queue-drop threshold (share of offered packets dropped)
+ * @param atOnceDropFraction one sample dropping more than this share is hot without waiting for
+ *                        {@code samplesToEnter} (the collector's at-once rule); 0 = off
  * @param baseline        run an unthrottled baseline first (calibrates the throttle); without it the
  *                        offered rate is the baseline
  * @param noise           add a run (loop off) on a noisy, not congested, link before the loop-off run:
@@ -38,7 +40,8 @@ import picocli.CommandLine.Parameters;
  */
 public record ExperimentOptions(String fabric, String encoding, String fault, int durationS, double throttleAtS,
                                 double offeredMbit, double targetOff, long intervalMs, int samplesToEnter,
-                                double dropFraction, boolean baseline, boolean noise, int runs, boolean json,
+                                double dropFraction, double atOnceDropFraction, boolean baseline,
+                                        boolean noise, int runs, boolean json,
                                 Path out, String tag) {
 
     /** Parses {@code reroute [options]}; throws naming the option on anything it does not know. */
@@ -54,9 +57,9 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
                     + "\" (known: reroute)");
         }
         return new ExperimentOptions(f.fabric, f.encoding, f.fault, f.durationS, f.throttleAtS, f.offeredMbit,
-                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction, !f.noBaseline,
-                        f.noise, f.runs, f.json, f.out,
-                f.tag)
+                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction,
+                        f.atOnceDropFraction, !f.noBaseline, f.noise,
+                f.runs, f.json, f.out, f.tag)
                 .checked();
     }
 
@@ -111,6 +114,12 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         @Option(names = "--drop-fraction", paramLabel = "F",
                 description = "queue-drop threshold (default ${DEFAULT-VALUE})")
         double dropFraction = 0.05;
+
+        // 5 x the threshold: the throttle's first full sample drops ~40 %; the --noise link's bursts 10 %.
+        @Option(names = "--at-once", paramLabel = "F",
+                description = "one sample dropping more than this share is hot at once; 0 = off (default "
+                        + "${DEFAULT-VALUE})")
+        double atOnceDropFraction = 0.25;
 
         @Option(names = "--no-baseline", description = "skip the unthrottled baseline run")
         boolean noBaseline;
@@ -171,6 +180,10 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
         if (!(dropFraction > 0 && dropFraction < 0.9)) {
             throw new IllegalArgumentException("--drop-fraction: must be in (0, 0.9) (got " + dropFraction + ")");
         }
+        if (!(atOnceDropFraction == 0 || (atOnceDropFraction > dropFraction && atOnceDropFraction < 1))) {
+            throw new IllegalArgumentException("--at-once: must be 0 (off) or in (--drop-fraction " + dropFraction
+                    + ", 1) (got " + atOnceDropFraction + ")");
+        }
         if (runs < 1 || runs > 50) {
             throw new IllegalArgumentException("--runs: must be 1..50 (got " + runs + ")");
         }
@@ -190,7 +203,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
 
     /** The CI variant: 10 s, throttle at 3 s, no baseline run. */
     public static ExperimentOptions ci(Path out, String tag) {
-        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, false, false, 1, false,
+        return new ExperimentOptions("2x2", "srv6", "throttle", 10, 3, 200, 0.70, 100, 2, 0.05, 0.25, false, false, 1,
+                false,
                 out, tag).checked();
     }
 }

@@ -12,6 +12,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -22,6 +26,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.harness.ChildService;
 import io.weft.harness.Http;
+import io.weft.harness.SpringBootInstances;
 import io.weft.lab.netns.NetnsLab;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
@@ -35,7 +40,7 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
  * those switches from the lab's {@code fabric-gnmi.json} and publishing {@code weft.fabric},
  * weft-telemetry sampling the switches into {@code weft.telemetry.interfaces}, the telemetry
  * collector (queue-drop rule on), two scheduler-apis (loop off and loop on, each in its own schema,
- * started together with the controller so that the loop-on run does not wait for a start) and per
+ * started while the lab is built, so that neither run waits for a start) and per
  * run one nic-agent per host NIC of the job, following the run's scheduler-api. {@link #close} removes everything it
  * started, in reverse order; it is also
  * what the CLI's shutdown hook runs on Ctrl-C.
@@ -45,7 +50,8 @@ final class LabStack implements AutoCloseable {
     static final String AGENT_TOKEN = "experiment-agent-token-0123456789";
     /** Every leaf uplink gets a TBF this fast from the start, so a throttle is a rate change of a live queue. */
     static final double LINE_MBIT = 10_000;
-    private static final Duration READY = Duration.ofSeconds(120);
+    /** Readiness limit of each step: at load 70 on 2 shared cores the collector took over 120 s. */
+    private static final Duration READY = Duration.ofSeconds(300);
     private static final String QUIET_KAFKA = "--logging.level.org.apache.kafka=WARN";
 
     final ExperimentOptions options;
@@ -66,7 +72,7 @@ final class LabStack implements AutoCloseable {
     /** The scheduler-api the agents follow now (one of {@link #schedulers}), and its port. */
     private ChildService scheduler;
     private int schedulerPort;
-    /** scheduler-api with the loop off [0] and on [1]; a slot is null once stopped. */
+    /** scheduler-api with the loop off [0] and on [1] (one JVM, two instances); null once stopped. */
     private final ChildService[] schedulers = new ChildService[2];
     private final int[] schedulerPorts = new int[2];
     private final List<Process> agents = new ArrayList<>();
@@ -109,24 +115,51 @@ final class LabStack implements AutoCloseable {
         agentBin = GoBinaries.nicAgent(root, bin);
         Path telemetryBin = GoBinaries.telemetry(root, bin);
 
-        progress.accept("building the " + options.fabric() + " lab (switches configured over gNMI)");
-        started.push(lab::down);
-        lab.up(NetnsLab.Progress.NONE);
-        for (String uplink : uplinks()) {
-            lab.shape(sourceLeaf, uplink, LINE_MBIT);
+        // The lab and the services that do not need it start at once: the devstack, then the two
+        // scheduler-apis and the collector (their JVMs take the longest) while the lab is built; the
+        // controller and weft-telemetry once it is up. On a busy shared machine this is most of the
+        // experiment's set-up time.
+        progress.accept("building the " + options.fabric() + " lab (switches configured over gNMI); meanwhile "
+                + "starting the devstack (Kafka, PostgreSQL), two scheduler-apis and the collector");
+        collectorPort = freePort();
+        pushStarted(lab::down);
+        ExecutorService side = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "experiment-services");
+            t.setDaemon(true);
+            return t;
+        });
+        Future<Void> services;
+        try {
+            services = side.submit(() -> {
+                startDevstackAndServices();
+                return null;
+            });
+            try {
+                lab.up(NetnsLab.Progress.NONE);
+                for (String uplink : uplinks()) {
+                    lab.shape(sourceLeaf, uplink, LINE_MBIT);
+                }
+            } catch (Exception | Error e) {
+                // Let the other thread finish starting, so that close() finds everything it started.
+                try {
+                    services.get();
+                } catch (ExecutionException other) {
+                    e.addSuppressed(other.getCause());
+                }
+                throw e;
+            }
+            try {
+                services.get();
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                throw c instanceof Exception ex ? ex : new IllegalStateException(c);
+            }
+        } finally {
+            side.shutdownNow();
         }
 
-        progress.accept("starting the devstack (Kafka, PostgreSQL)");
-        Path devDir = dir.resolve("devstack");
-        deleteTree(devDir);
-        devstack = Devstack.builder().stateDir(devDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).start();
-        started.push(devstack);
-        endpoints = devstack.endpoints();
-
-        progress.accept("starting the controller, weft-telemetry, the collector and two scheduler-apis");
-        launchSchedulers();
+        progress.accept("starting the controller and weft-telemetry");
         int controllerPort = freePort();
-        collectorPort = freePort();
         ChildService controller = child("controller", "controller-app/standalone",
                 "io.weft.controller.standalone.StandaloneController", "256m",
                 Map.of("WEFT_KAFKA_BOOTSTRAP", endpoints.kafkaBootstrapServers()),
@@ -135,23 +168,11 @@ final class LabStack implements AutoCloseable {
                                 dir.resolve("controller").toString(),
                         // The experiment's throttle is a tc change, not an intent drift; no read-back needed.
                         "--gnmi-resync-ms", "3600000"));
-        Map<String, String> collectorEnv = new HashMap<>(db());
-        collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
-        Path streams = dir.resolve("collector-streams");
-        deleteTree(streams);
-        collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streams.toString());
-        // Loopback only, like the demo: the experiment reads hotspots and series without a token.
-        collectorEnv.put("WEFT_COLLECTOR_READS", "open");
-        child("telemetry-collector", "telemetry-collector", "io.weft.telemetry.TelemetryCollectorApplication", "512m",
-                collectorEnv, List.of(QUIET_KAFKA,
-                        "--weft.telemetry.detection.samples-to-enter=" + options.samplesToEnter(),
-                        "--weft.telemetry.detection.high-drop-fraction=" + options.dropFraction(),
-                        "--weft.telemetry.detection.low-drop-fraction=" + options.dropFraction() / 5));
         Process telemetry = new ProcessBuilder(telemetryBin.toString(), "--brokers", endpoints.kafkaBootstrapServers(),
                 "--targets-file", lab.labDir().resolve("gnmi-targets.txt").toString(),
                 "--interval", options.intervalMs() + "ms")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("weft-telemetry.log").toFile()).start();
-        started.push(() -> stop(telemetry));
+        pushStarted(() -> stop(telemetry));
         await("controller GET /healthz", () -> Http.get(controllerPort, "/healthz", null).status() == 200);
         await("collector Kafka Streams RUNNING", () -> {
             Http.Reply r = Http.get(collectorPort, "/v1/status", null);
@@ -167,12 +188,47 @@ final class LabStack implements AutoCloseable {
         });
     }
 
+    /** The devstack, then (without waiting for them) both scheduler-apis and the collector; needs no lab. */
+    private void startDevstackAndServices() throws Exception {
+        Path devDir = dir.resolve("devstack");
+        deleteTree(devDir);
+        Devstack d = Devstack.builder().stateDir(devDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true)
+                .start();
+        pushStarted(d);
+        devstack = d;
+        endpoints = d.endpoints();
+        launchSchedulers();
+        Map<String, String> collectorEnv = new HashMap<>(db());
+        collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
+        Path streams = dir.resolve("collector-streams");
+        deleteTree(streams);
+        collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streams.toString());
+        // Loopback only, like the demo: the experiment reads hotspots and series without a token.
+        collectorEnv.put("WEFT_COLLECTOR_READS", "open");
+        child("telemetry-collector", "telemetry-collector", "io.weft.telemetry.TelemetryCollectorApplication", "512m",
+                collectorEnv, List.of(QUIET_KAFKA,
+                        "--weft.telemetry.detection.samples-to-enter=" + options.samplesToEnter(),
+                        "--weft.telemetry.detection.high-drop-fraction=" + options.dropFraction(),
+                        "--weft.telemetry.detection.low-drop-fraction=" + options.dropFraction() / 5,
+                        "--weft.telemetry.detection.at-once-drop-fraction=" + options.atOnceDropFraction()));
+    }
+
+    /** Remembers what to stop on close; the lab and the services start on two threads. */
+    private void pushStarted(AutoCloseable c) {
+        synchronized (started) {
+            started.push(c);
+        }
+    }
+
     /**
-     * Starts both scheduler-apis without waiting: loop off and loop on, each in its own schema of the
-     * devstack's database, so neither sees the other's jobs (the loop-on one follows weft.hotspots
-     * from the start but has no flow to move until its own run).
+     * Starts both scheduler-apis without waiting, as two instances in one JVM
+     * ({@link SpringBootInstances}: the second shares the first's loaded classes and compiled code,
+     * where a second JVM cost as much CPU as the first): loop off and loop on, each on its own port
+     * and in its own schema of the devstack's database, so neither sees the other's jobs (the loop-on
+     * one follows weft.hotspots from the start but has no flow to move until its own run).
      */
-    private void launchSchedulers() throws java.sql.SQLException {
+    private void launchSchedulers() throws java.sql.SQLException, java.net.URISyntaxException {
+        List<String> args = new ArrayList<>(List.of("io.weft.scheduler.SchedulerApiApplication"));
         for (int i = 0; i < 2; i++) {
             boolean loop = i == 1;
             String schema = "experiment_loop_" + (loop ? "on" : "off");
@@ -181,32 +237,35 @@ final class LabStack implements AutoCloseable {
                 st.execute("create schema if not exists " + schema);
             }
             schedulerPorts[i] = freePort();
-            Map<String, String> env = new HashMap<>(db());
-            env.put("WEFT_JDBC_URL", endpoints.jdbcUrl() + (endpoints.jdbcUrl().contains("?") ? "&" : "?")
-                    + "currentSchema=" + schema);
-            env.put("WEFT_SCHEDULER_SCHEMA", schema);
-            env.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPorts[i]));
-            env.put("WEFT_TOKENS", "experiment:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
-                    + String.join(",", plan.nics()) + "=" + AGENT_TOKEN);
-            schedulers[i] = ChildService.start(root, dir, "scheduler-api-loop-" + (loop ? "on" : "off"),
-                    "scheduler-api", "io.weft.scheduler.SchedulerApiApplication", "512m", env,
-                    List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200"));
+            if (i > 0) {
+                args.add("--");
+            }
+            // The variables application.yml reads, given per instance as arguments (they win over the environment).
+            args.addAll(List.of(QUIET_KAFKA, "--weft.reroute.enabled=" + loop, "--weft.reroute.interval-ms=200",
+                    "--WEFT_JDBC_URL=" + endpoints.jdbcUrl() + (endpoints.jdbcUrl().contains("?") ? "&" : "?")
+                            + "currentSchema=" + schema,
+                    "--WEFT_SCHEDULER_SCHEMA=" + schema, "--WEFT_SCHEDULER_PORT=" + schedulerPorts[i]));
         }
+        Map<String, String> env = new HashMap<>(db());
+        env.remove("WEFT_JDBC_URL");
+        env.put("WEFT_TOKENS", "experiment:scheduler=" + SCHEDULER_TOKEN + ";agents:agent:"
+                + String.join(",", plan.nics()) + "=" + AGENT_TOKEN);
+        Path launcher = Path.of(SpringBootInstances.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ChildService jvm = ChildService.start(root, dir, "scheduler-api", "scheduler-api",
+                SpringBootInstances.class.getName(), "768m", env, args, List.of(launcher));
+        schedulers[0] = jvm;
+        schedulers[1] = jvm;
     }
 
     /**
      * Points the job's nic-agents at the scheduler-api with the loop on or off (once it places on the
-     * controller's snapshot). Going to the loop-on one stops the loop-off one: it has served its runs.
+     * controller's snapshot). The other instance stays up, idle: it shares the JVM.
      */
     synchronized void useScheduler(boolean loop) throws Exception {
         stopAgents();
         int i = loop ? 1 : 0;
         if (schedulers[i] == null) {
             throw new IllegalStateException("scheduler-api with the loop " + (loop ? "on" : "off") + " was stopped");
-        }
-        if (loop && schedulers[0] != null) {
-            schedulers[0].stop();
-            schedulers[0] = null;
         }
         scheduler = schedulers[i];
         schedulerPort = schedulerPorts[i];
@@ -229,7 +288,7 @@ final class LabStack implements AutoCloseable {
         stopAgents();
         for (int i = 0; i < schedulers.length; i++) {
             if (schedulers[i] != null) {
-                schedulers[i].stop();
+                schedulers[i].stop(); // one JVM holds both: the second stop finds it stopped
                 schedulers[i] = null;
             }
         }
@@ -326,8 +385,10 @@ final class LabStack implements AutoCloseable {
     private ChildService child(String name, String module, String main, String heap, Map<String, String> env,
                                List<String> args) {
         ChildService c = ChildService.start(root, dir, name, module, main, heap, env, args);
-        children.add(c);
-        started.push(c::stop);
+        synchronized (started) {
+            children.add(c);
+            started.push(c::stop);
+        }
         return c;
     }
 
@@ -341,7 +402,7 @@ final class LabStack implements AutoCloseable {
         StringBuilder b = new StringBuilder();
         List<ChildService> all = new ArrayList<>(children);
         for (ChildService s : schedulers) {
-            if (s != null) {
+            if (s != null && !all.contains(s)) {
                 all.add(s);
             }
         }
@@ -360,9 +421,16 @@ final class LabStack implements AutoCloseable {
         }
         closed = true;
         stopScheduler();
-        while (!started.isEmpty()) {
+        while (true) {
+            AutoCloseable next;
+            synchronized (started) {
+                if (started.isEmpty()) {
+                    break;
+                }
+                next = started.pop();
+            }
             try {
-                started.pop().close();
+                next.close();
             } catch (Exception e) {
                 System.err.println("experiment: cleanup step failed: " + e.getMessage());
             }

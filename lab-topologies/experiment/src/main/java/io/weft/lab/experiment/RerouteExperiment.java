@@ -104,6 +104,7 @@ public final class RerouteExperiment {
         n.put("telemetryIntervalMs", o.intervalMs());
         n.put("detectionSamples", o.samplesToEnter());
         n.put("detectionDropFraction", o.dropFraction());
+        n.put("detectionAtOnceDropFraction", o.atOnceDropFraction());
         RunResult off = r.run("loop-off");
         RunResult on = r.run("loop-on");
         n.put("deliveredLoopOffGbit", round(off.deliveredBytes() * 8 / 1e9));

@@ -136,7 +136,7 @@ final class RerouteRun {
                     "-w", "4M", "-J");
             Process client = null;
             try {
-                LabStack.sleep(300); // the server binds its port
+                awaitListening(dst, ev ? 2 : 1, servers);
                 if (ev) {
                     evSender = new EvSender(stack.evFile(src), lab.plan().nicAddress(src), lab.plan().nicAddress(dst),
                             clientBase, new int[] {IPERF_PORT, IPERF_PORT + 1}, o.durationS(), clientOut);
@@ -380,6 +380,32 @@ final class RerouteRun {
 
     private static long ms(Instant from, Instant to) {
         return Duration.between(from, to).toMillis();
+    }
+
+    /**
+     * Waits until the iperf3 servers listen in {@code dst}'s namespace: a fixed pause was not enough
+     * at load 40, where a client was refused and the run failed.
+     */
+    private void awaitListening(String dst, int count, List<Process> servers) {
+        String ns = stack.lab().layout().namespace(dst);
+        stack.await("iperf3 listening in " + ns, () -> {
+            for (Process p : servers) {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("an iperf3 server in " + ns + " exited (" + p.exitValue() + ")");
+                }
+            }
+            try {
+                String out = new io.weft.lab.netns.Shell().run("ip", "netns", "exec", ns, "ss", "-Hltn");
+                for (int i = 0; i < count; i++) {
+                    if (!out.contains(":" + (IPERF_PORT + i) + " ")) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (io.weft.lab.netns.LabException notYet) {
+                return false;
+            }
+        });
     }
 
     /** Removes the job and waits until the collector has ended the throttled direction's hotspot (if any). */

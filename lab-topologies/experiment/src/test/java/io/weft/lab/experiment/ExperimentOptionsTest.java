@@ -64,6 +64,10 @@ class ExperimentOptionsTest {
         assertThatThrownBy(() -> parse("reroute", "--tag", "Bad!")).hasMessageStartingWith("--tag:");
         assertThatThrownBy(() -> parse("reroute", "--runs", "0")).hasMessageStartingWith("--runs: must be 1..50");
         assertThatThrownBy(() -> parse("reroute", "--target-off", "0.1")).hasMessageStartingWith("--target-off:");
+        assertThatThrownBy(() -> parse("reroute", "--at-once", "0.04")).hasMessageStartingWith("--at-once: must be 0");
+        assertThatThrownBy(() -> parse("reroute", "--at-once", "1")).hasMessageStartingWith("--at-once: must be 0");
+        assertThat(parse("reroute", "--at-once", "0").atOnceDropFraction()).isZero();
+        assertThat(parse("reroute").atOnceDropFraction()).isEqualTo(0.25);
     }
 
     @Test

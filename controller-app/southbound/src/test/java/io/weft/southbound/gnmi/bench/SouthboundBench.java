@@ -15,6 +15,7 @@ import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.intent.DeviceIntent;
+import io.weft.plan.intent.IntentChanges;
 import io.weft.southbound.gnmi.CanonicalJson;
 import io.weft.southbound.gnmi.DeviceState;
 import io.weft.southbound.gnmi.DeviceStatus;
@@ -63,6 +64,11 @@ public final class SouthboundBench {
                 description = "run the fake switches in a child JVM with this heap")
         String fakesJvm;
 
+        @Option(names = "--whole",
+                description = "hand changed switches over as whole intents (found by rendering every switch) instead "
+                        + "of route-level changes")
+        boolean whole;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
     }
@@ -84,7 +90,7 @@ public final class SouthboundBench {
         int k = flags.k;
         int changes = flags.changes;
         String fakesJvm = flags.fakesJvm;
-        Map<String, Object> r = run(k, changes, json, fakesJvm);
+        Map<String, Object> r = run(k, changes, json, fakesJvm, flags.whole);
         if (json) {
             System.out.println(FabricJson.mapper().writer()
                     .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
@@ -109,6 +115,16 @@ public final class SouthboundBench {
 
     /** With {@code fakesJvm} (a heap size such as "2g"), the switches run in a child JVM on loopback TCP. */
     public static Map<String, Object> run(int k, int changes, boolean json, String fakesJvm) throws Exception {
+        return run(k, changes, json, fakesJvm, false);
+    }
+
+    /**
+     * With {@code whole}, the previous way: the changed switches are found by rendering every switch
+     * before the clock starts and handed over as whole intents. Otherwise route-level changes
+     * ({@link IntentChanges}), computed inside the clock.
+     */
+    public static Map<String, Object> run(int k, int changes, boolean json, String fakesJvm,
+            boolean whole) throws Exception {
         Map<String, Object> r = new LinkedHashMap<>();
         Fabric fabric = FatTreeGenerator.generate(FatTreeGenerator.kary(k));
         long t0 = System.nanoTime();
@@ -127,11 +143,12 @@ public final class SouthboundBench {
                 : FakeFleet.childJvm(new ArrayList<>(digests.keySet()), fakesJvm);
         Map<String, GnmiTarget> targets = fleet.targets();
         r.put("fakes", fakesJvm == null ? "in-process" : "child JVM, loopback TCP");
+        r.put("handover", whole ? "whole intents of the changed switches" : "route-level changes");
         Provisioner p = new Provisioner(ProvisionerConfig.defaults(), fleet.channels(), System.err::println);
         try {
             // Full push: each switch rendered on demand and handed to the workers at once (pipelined).
             long t3 = System.nanoTime();
-            p.provision(targets, sw -> DeviceIntent.render(plan, sw));
+            p.provision(targets, plan, sw -> DeviceIntent.render(plan, sw));
             if (!p.awaitIdle(300_000)) {
                 throw new IllegalStateException("full push did not finish in 300 s");
             }
@@ -143,10 +160,10 @@ public final class SouthboundBench {
             long heapWith = usedHeapAfterGc();
 
             // Single-link changes: a leaf-spine link leaves the fabric, then comes back, for several links
-            // spread over the pods; each step is re-planned against the previous plan. Every switch is rendered
-            // and digested to find the ones whose intent changed (detect_ms) before the clock starts; then
-            // in_sync_ms runs from handing those switches over (rendered on demand, as the controller does, on
-            // every core; holding 151 rendered trees at k=16 would not fit the heap) until all are confirmed.
+            // spread over the pods; each step is re-planned against the previous plan. in_sync_ms runs from the
+            // new plan until every switch is confirmed: the route-level changes computed (diff_ms) and handed
+            // over, as the controllers do. With --whole, the previous way: every switch rendered and digested to
+            // find the changed ones (detect_ms) before the clock starts, then those handed over whole.
             List<Link> picked = leafSpineLinks(fabric, (changes + 1) / 2);
             List<Map<String, Object>> steps = new ArrayList<>();
             FabricPlan prev = plan;
@@ -163,27 +180,53 @@ public final class SouthboundBench {
                 java.util.Set<String> changed = new java.util.HashSet<>();
                 long[] renderChangedNs = new long[1];
                 Map<String, String> nextDigests = new LinkedHashMap<>();
-                for (String sw : replan.switches()) {
-                    long r0 = System.nanoTime();
-                    ObjectNode intent = DeviceIntent.render(replan, sw);
-                    long r1 = System.nanoTime();
-                    String d = CanonicalJson.digest(intent);
-                    nextDigests.put(sw, d);
-                    if (!d.equals(prevDigests.get(sw))) {
-                        changed.add(sw);
-                        renderChangedNs[0] += r1 - r0;
-                    }
-                }
-                long c = System.nanoTime();
                 FabricPlan current = replan;
-                p.provision(targets, sw -> changed.contains(sw) ? DeviceIntent.render(current, sw) : null);
-                long h = System.nanoTime();
+                FabricPlan before0 = prev;
+                long c;
+                long h;
+                long diffNs = 0;
+                long diffCpuNs = 0;
+                long windowCpu0 = 0;
+                long handoverCpuNs = 0;
+                int changesGiven = -1;
+                if (whole) {
+                    detect(replan, prevDigests, nextDigests, changed, renderChangedNs);
+                    windowCpu0 = processCpuNs();
+                    c = System.nanoTime();
+                    p.provision(targets, current, sw -> changed.contains(sw) ? DeviceIntent.render(current, sw) : null);
+                    h = System.nanoTime();
+                } else {
+                    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+                    windowCpu0 = processCpuNs();
+                    c = System.nanoTime();
+                    long tc0 = threads.getCurrentThreadCpuTime();
+                    Map<String, IntentChanges.SwitchChange> delta = IntentChanges.between(before0, current);
+                    diffNs = System.nanoTime() - c;
+                    long tc1 = threads.getCurrentThreadCpuTime();
+                    changesGiven = delta == null ? -1 : delta.size();
+                    p.provisionChanges(targets, before0, current, delta, sw -> DeviceIntent.render(current, sw));
+                    h = System.nanoTime();
+                    diffCpuNs = tc1 - tc0;
+                    handoverCpuNs = threads.getCurrentThreadCpuTime() - tc1;
+                }
                 if (!p.awaitIdle(600_000)) {
                     throw new IllegalStateException("re-plan push did not finish in 600 s");
                 }
                 long e = System.nanoTime();
                 long cpu1 = processCpuNs();
                 Map<String, long[]> after = fleet.counters();
+                int verifyOps = -1;
+                if (!whole) {
+                    // Outside the clock: the switches whose rendered intent changed must be exactly those the
+                    // changes named, and handing every switch's whole intent over afterwards sends nothing.
+                    detect(replan, prevDigests, nextDigests, changed, renderChangedNs);
+                    long sentBefore = total(fleet.counters(), 1);
+                    p.provision(targets, current, sw -> DeviceIntent.render(current, sw));
+                    if (!p.awaitIdle(600_000)) {
+                        throw new IllegalStateException("verification push did not finish in 600 s");
+                    }
+                    verifyOps = (int) (total(fleet.counters(), 1) - sentBefore);
+                }
                 int repushed = 0;
                 for (Map.Entry<String, long[]> f : after.entrySet()) {
                     if (f.getValue()[0] > before.get(f.getKey())[0]) {
@@ -193,12 +236,21 @@ public final class SouthboundBench {
                 Map<String, Object> s = new LinkedHashMap<>();
                 s.put("change", (removing ? "-" : "+") + l.id());
                 s.put("replan_ms", ms(a, b));
-                s.put("detect_ms", ms(b, c));
-                s.put("render_changed_ms", renderChangedNs[0] / 1_000_000);
+                if (whole) {
+                    s.put("detect_ms", ms(b, c));
+                    s.put("render_changed_ms", renderChangedNs[0] / 1_000_000);
+                } else {
+                    s.put("diff_ms", diffNs / 1_000_000);
+                    s.put("diff_cpu_ms", round(diffCpuNs / 1e6));
+                    s.put("apply_cpu_ms", round(handoverCpuNs / 1e6));
+                    s.put("switches_in_changes", changesGiven);
+                    s.put("verify_ops_sent", verifyOps);
+                }
                 s.put("switches_changed", changed.size());
                 s.put("handover_ms", ms(c, h));
                 s.put("in_sync_ms", ms(c, e));
                 s.put("in_sync_cpu_ms", (cpu1 - cpu0) / 1_000_000);
+                s.put("window_cpu_ms", (cpu1 - windowCpu0) / 1_000_000);
                 s.put("switches_repushed", repushed);
                 s.put("ops_sent", total(after, 1) - total(before, 1));
                 s.put("kb_sent", Math.round((total(after, 2) - total(before, 2)) / 1e3));
@@ -219,9 +271,19 @@ public final class SouthboundBench {
             r.put("replan_in_sync_p99_ms", percentile(steps, "in_sync_ms", 99));
             r.put("replan_handover_p50_ms", percentile(steps, "handover_ms", 50));
             r.put("replan_in_sync_cpu_p50_ms", percentile(steps, "in_sync_cpu_ms", 50));
+            r.put("replan_window_cpu_p50_ms", percentile(steps, "window_cpu_ms", 50));
             r.put("replan_plan_p50_ms", percentile(steps, "replan_ms", 50));
-            r.put("replan_render_changed_p50_ms", percentile(steps, "render_changed_ms", 50));
-            r.put("replan_detect_p50_ms", percentile(steps, "detect_ms", 50));
+            if (whole) {
+                r.put("replan_render_changed_p50_ms", percentile(steps, "render_changed_ms", 50));
+                r.put("replan_detect_p50_ms", percentile(steps, "detect_ms", 50));
+            } else {
+                r.put("replan_diff_p50_ms", percentile(steps, "diff_ms", 50));
+                r.put("replan_diff_cpu_p50_ms", percentile(steps, "diff_cpu_ms", 50));
+                r.put("replan_apply_cpu_p50_ms", percentile(steps, "apply_cpu_ms", 50));
+                r.put("replan_changes_exact", steps.stream()
+                        .allMatch(x -> x.get("switches_in_changes").equals(x.get("switches_changed"))
+                        && ((Number) x.get("verify_ops_sent")).intValue() == 0));
+            }
             r.put("replan_in_sync_all", steps.stream().allMatch(x -> (int) x.get("in_sync") == digests.size()));
             r.put("steps", steps);
             heapWith = Math.max(heapWith, 0);
@@ -238,6 +300,22 @@ public final class SouthboundBench {
             fleet.close();
         }
         return r;
+    }
+
+    /** Renders and digests every switch of the plan: the ones whose digest differs from before are the changed ones. */
+    private static void detect(FabricPlan plan, Map<String, String> prevDigests, Map<String, String> nextDigests,
+                               java.util.Set<String> changed, long[] renderChangedNs) {
+        for (String sw : plan.switches()) {
+            long r0 = System.nanoTime();
+            ObjectNode intent = DeviceIntent.render(plan, sw);
+            long r1 = System.nanoTime();
+            String d = CanonicalJson.digest(intent);
+            nextDigests.put(sw, d);
+            if (!d.equals(prevDigests.get(sw))) {
+                changed.add(sw);
+                renderChangedNs[0] += r1 - r0;
+            }
+        }
     }
 
     /** Renders every switch once (trees dropped as it goes) and returns the digest of each intent. */
