@@ -32,9 +32,11 @@ async function step(name, fn) {
   const started = Date.now();
   await fn();
   const file = `${String(++shot).padStart(2, '0')}-${name}.png`;
+  const shotStarted = Date.now();
   await page.screenshot({ path: join(opt.out, file) });
-  report.steps.push({ name, ms: Date.now() - started, screenshot: file });
-  log(`ok  ${name} (${Date.now() - started} ms) -> ${file}`);
+  const screenshotMs = Date.now() - shotStarted;
+  report.steps.push({ name, ms: Date.now() - started, screenshotMs, screenshot: file });
+  log(`ok  ${name} (${Date.now() - started} ms, screenshot ${screenshotMs} ms) -> ${file}`);
 }
 
 async function axe(view) {
@@ -210,9 +212,18 @@ try {
 
   let drainLink = null;
   await step('drain-confirm', async () => {
+    // Where the step's time goes, part by part (report.timings.drainConfirmMs).
+    const parts = {};
+    let mark = Date.now();
+    const lap = (name) => {
+      parts[name] = Date.now() - mark;
+      mark = Date.now();
+    };
+    report.timings.drainConfirmMs = parts;
     // No link chosen before this one (a hidden button is not waited for).
     const deselect = page.getByRole('button', { name: 'Deselect' });
     if (await deselect.isVisible()) await deselect.click();
+    lap('deselect');
     // A spine link on the selected job's paths now: draining it must move at least that flow.
     const onPath = await drawn('onPath');
     const drained = new Set([...(await drawn('drained')), ...(await drawn('down'))]);
@@ -220,20 +231,38 @@ try {
       onPath.find((id) => /spine/.test(id) && !drained.has(id) && id !== hotLink) ??
       onPath.find((id) => /spine/.test(id));
     assert.ok(drainLink, `a spine link on the selected job's paths (${onPath.join(' ')})`);
+    lap('pick');
     await page.getByLabel('Link id').fill(drainLink);
     await page.getByLabel('Link id').press('Enter');
+    lap('typed');
     // The chosen link shows its history beside the drain panel.
     await page
       .getByRole('region', { name: 'Link history' })
       .getByRole('heading', { name: `Link ${drainLink}` })
       .waitFor();
+    lap('history');
     await page.getByRole('button', { name: 'Drain', exact: true }).focus();
     await page.keyboard.press('Enter');
+    lap('drain-pressed');
     const dialog = page.getByRole('dialog', { name: `Drain ${drainLink}?` });
     await dialog.getByRole('list', { name: 'Flows that will move' }).waitFor();
+    lap('flows-listed');
     report.drainNamed = await dialog.getByRole('listitem').allTextContents();
     assert.ok(report.drainNamed.length > 0, 'the confirmation names the flows that will move');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+    // The dialog keeps the keyboard: Tab and Shift+Tab never leave it; Escape cancels and gives
+    // focus back to the Drain button, from which Enter opens it again.
+    const focusInDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      assert.ok(await focusInDialog(), `focus stays in the drain dialog after ${key}`);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Drain', 'focus back on Drain');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('list', { name: 'Flows that will move' }).waitFor();
+    lap('focus-trap');
   });
   await axe('drain dialog');
 

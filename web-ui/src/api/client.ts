@@ -6,7 +6,7 @@ export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     message: string,
-    readonly kind: 'unreachable' | 'http' | 'format',
+    readonly kind: 'unreachable' | 'http' | 'format' | 'unauthorised',
   ) {
     super(message);
   }
@@ -16,16 +16,19 @@ export const FABRIC_PATH = '/fabric';
 
 /**
  * GET /fabric: the controller's current fabric snapshot. `baseUrl` is empty in the browser (the
- * dev server proxies /fabric to the controller).
+ * dev server proxies /fabric to the controller). The operator token, when given, goes along: a
+ * deployment's controller closes its reads to callers without one.
  */
 export async function fetchSnapshot(
-  options: { baseUrl?: string; signal?: AbortSignal; fetchImpl?: typeof fetch } = {},
+  options: { baseUrl?: string; signal?: AbortSignal; fetchImpl?: typeof fetch; token?: string | null } = {},
 ): Promise<FabricSnapshot> {
   const url = `${options.baseUrl ?? ''}${FABRIC_PATH}`;
   const doFetch = options.fetchImpl ?? fetch;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let response: Response;
   try {
-    response = await doFetch(url, { headers: { Accept: 'application/json' }, signal: options.signal ?? null });
+    response = await doFetch(url, { headers, signal: options.signal ?? null });
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(`No controller answered at ${url}`, 'unreachable');
@@ -50,6 +53,11 @@ export async function fetchSnapshot(
  * without that body comes from the dev proxy finding nothing behind it.
  */
 async function httpError(url: string, response: Response): Promise<ApiError> {
+  if (response.status === 401 || response.status === 403)
+    return new ApiError(
+      `The controller refused to show the fabric (HTTP ${response.status}): sign in with an operator token`,
+      'unauthorised',
+    );
   let said: string | undefined;
   try {
     const body: unknown = await response.json();

@@ -3,7 +3,7 @@
 // the generated file (npm run gen:api); the parsers check what the UI relies on and name the field.
 // The collector asks for no token.
 import type { components } from './generated/telemetry-collector';
-import { ApiError, type Fetch } from './schedulerApi';
+import { ApiError, UnauthorizedError, type Fetch } from './schedulerApi';
 
 type Schemas = components['schemas'];
 export type LinkLoad = Schemas['LinkLoad'];
@@ -123,6 +123,7 @@ export function parseHotspotEvent(raw: unknown, path = '$'): HotspotEvent {
 async function getJson(fetchFn: Fetch, path: string, signal?: AbortSignal): Promise<Json> {
   const res = await fetchFn(path, { signal, headers: { Accept: 'application/json' } });
   const base = path.split('?')[0] ?? path;
+  if (res.status === 401 || res.status === 403) throw new UnauthorizedError(res.status);
   if (!res.ok) {
     let detail = `HTTP ${res.status}`;
     try {

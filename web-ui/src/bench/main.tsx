@@ -32,6 +32,9 @@ function afterFrame(callback: () => void) {
   });
 }
 
+/** One object for every render: a new one would rebuild the graph (and cytoscape) on each update. */
+const NO_LINK_STATES = {};
+
 function Bench({ fabric }: { fabric: Fabric }) {
   const [overlay, setOverlay] = useState<LinkOverlay>({});
   useEffect(() => {
@@ -78,7 +81,7 @@ function Bench({ fabric }: { fabric: Fabric }) {
         }),
     };
   }, [fabric]);
-  return <FabricGraph fabric={fabric} linkStates={{}} overlay={overlay} />;
+  return <FabricGraph fabric={fabric} linkStates={NO_LINK_STATES} overlay={overlay} />;
 }
 
 const root = document.getElementById('root');

@@ -2,6 +2,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withToken } from '../api/withToken';
 import { openLoadStream } from './loadStream';
 import { initialLoadState, loadReducer, loadStreamPosition, type LoadAction } from './loadState';
 
@@ -112,5 +113,30 @@ describe('openLoadStream', () => {
     expect(delays.slice(0, 3)).toEqual([0, 1, 2]);
     expect(actions.some((a) => a.type === 'snapshot')).toBe(false);
     expect(actions.find((a) => a.type === 'failed' && a.error.includes('502'))).toMatchObject({ retryInMs: 5 });
+  });
+
+  it('sends the token given to its fetch, and on a 401 asks for another while it keeps retrying', async () => {
+    const { seen, fetchFn } = await sseServer([
+      { status: 401, body: 'a token is needed' },
+      { status: 200, body: snapshot(1, [load('l1', 'b', 0.2, '10')]) },
+    ]);
+    let refused = 0;
+    let state = initialLoadState;
+    const stop = openLoadStream({
+      dispatch: (a) => {
+        state = loadReducer(state, a);
+      },
+      position: () => null,
+      fetchFn: withToken(fetchFn, 'tok-0123456789'),
+      delayMs: () => 5,
+      onUnauthorised: () => refused++,
+    });
+    try {
+      await until(() => state.seq === 1);
+    } finally {
+      stop();
+    }
+    expect(refused).toBe(1);
+    expect(seen.map((s) => s.headers.authorization)).toEqual(['Bearer tok-0123456789', 'Bearer tok-0123456789']);
   });
 });

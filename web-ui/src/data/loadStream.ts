@@ -14,6 +14,8 @@ export interface LoadStreamOptions {
   position: () => string | null;
   fetchFn?: Fetch;
   delayMs?: (attempt: number) => number;
+  /** The collector refused the token (or wants one): the operator is asked again; retries go on. */
+  onUnauthorised?: () => void;
 }
 
 function toAction(msg: EventSourceMessage): LoadAction | null {
@@ -36,6 +38,7 @@ export function openLoadStream({
   position,
   fetchFn = (...a) => fetch(...a),
   delayMs = backoffMs,
+  onUnauthorised,
 }: LoadStreamOptions) {
   const abort = new AbortController();
   let attempt = 0;
@@ -48,6 +51,10 @@ export function openLoadStream({
     if (from !== null) headers['Last-Event-ID'] = from;
     try {
       const res = await fetchFn(LOAD_STREAM_PATH, { headers, signal: abort.signal });
+      if (res.status === 401 || res.status === 403) {
+        onUnauthorised?.();
+        throw new Error(`${LOAD_STREAM_PATH}: HTTP ${res.status}, the collector wants an operator token`);
+      }
       if (!res.ok || !res.body) throw new Error(`${LOAD_STREAM_PATH}: HTTP ${res.status}`);
       const parser = createParser({
         onEvent: (msg) => {

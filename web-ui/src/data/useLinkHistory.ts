@@ -2,7 +2,8 @@
 // `pollMs` while it stays selected. A failed read keeps the last series and says what failed.
 import { useEffect, useRef, useState } from 'react';
 import { fetchLinkSeries, type LinkSeries } from '../api/collectorApi';
-import type { Fetch } from '../api/schedulerApi';
+import { UnauthorizedError, type Fetch } from '../api/schedulerApi';
+import { withToken } from '../api/withToken';
 
 export interface LinkHistoryState {
   series: LinkSeries | null;
@@ -15,7 +16,17 @@ export function useLinkHistory(
     fetchFn = (...a) => fetch(...a),
     pollMs = 5000,
     windowMs = 900_000,
-  }: { fetchFn?: Fetch; pollMs?: number; windowMs?: number } = {},
+    token = null,
+    onUnauthorised,
+  }: {
+    fetchFn?: Fetch;
+    pollMs?: number;
+    windowMs?: number;
+    /** Sent along: a deployment's collector closes its reads. */
+    token?: string | null;
+    /** The collector refused the token: the operator is asked again. */
+    onUnauthorised?: () => void;
+  } = {},
 ): LinkHistoryState {
   const [state, setState] = useState<LinkHistoryState & { linkId: string | null }>({
     linkId: null,
@@ -23,16 +34,22 @@ export function useLinkHistory(
     error: null,
   });
   const fetchRef = useRef(fetchFn);
+  const refused = useRef(onUnauthorised);
+  useEffect(() => {
+    refused.current = onUnauthorised;
+  }, [onUnauthorised]);
   useEffect(() => {
     if (!linkId) return;
     const abort = new AbortController();
+    const authorised = withToken((...a) => fetchRef.current(...a), token);
     const read = () =>
-      fetchLinkSeries(linkId, (...a) => fetchRef.current(...a), new Date(), windowMs, abort.signal).then(
+      fetchLinkSeries(linkId, authorised, new Date(), windowMs, abort.signal).then(
         (series) => {
           setState({ linkId, series, error: null });
         },
         (e: unknown) => {
           if (abort.signal.aborted) return;
+          if (e instanceof UnauthorizedError) refused.current?.();
           const error = e instanceof Error ? e.message : String(e);
           setState((s) => ({ linkId, series: s.linkId === linkId ? s.series : null, error }));
         },
@@ -43,7 +60,7 @@ export function useLinkHistory(
       abort.abort();
       clearInterval(timer);
     };
-  }, [linkId, pollMs, windowMs]);
+  }, [linkId, pollMs, windowMs, token]);
   // A series read for another link is not shown for this one.
   return state.linkId === linkId ? { series: state.series, error: state.error } : { series: null, error: null };
 }

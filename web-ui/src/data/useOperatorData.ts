@@ -1,10 +1,12 @@
 // Wires the operator's reads: the event stream, the job list and fabric state (re-read when an
 // event says they changed), the collector's hotspot history of the last hour (polled slowly: live
-// hotspots arrive on the load stream, useLiveLoads), and the selected job's detail. A refused token
-// is forgotten so the prompt asks again.
+// hotspots arrive on the load stream, useLiveLoads), and the selected job's detail. The token goes
+// on the collector's reads too (a deployment closes them). A refused token is forgotten so the
+// prompt asks again (`refuse`, also called by the other readers of the token).
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { fetchHotspots } from '../api/collectorApi';
 import { schedulerApi, UnauthorizedError, type Fetch, type JobView } from '../api/schedulerApi';
+import { withToken } from '../api/withToken';
 import { dashboardReducer, initialDashboardState, type DashboardSource } from './dashboardState';
 import { openEventStream } from './eventStream';
 import { eventsReducer, initialEventsState } from './eventsState';
@@ -105,8 +107,9 @@ export function useOperatorData({ fetchFn = (...a) => fetch(...a), hotspotPollMs
 
   useEffect(() => {
     const abort = new AbortController();
+    const authorised = withToken((...a) => fetchRef.current(...a), token);
     const poll = () =>
-      fetchHotspots((...a) => fetchRef.current(...a), new Date(), 3_600_000, abort.signal).then(
+      fetchHotspots(authorised, new Date(), 3_600_000, abort.signal).then(
         (rows) => {
           dispatch({ type: 'hotspots', events: rows });
         },
@@ -120,7 +123,7 @@ export function useOperatorData({ fetchFn = (...a) => fetch(...a), hotspotPollMs
       abort.abort();
       clearInterval(timer);
     };
-  }, [hotspotPollMs, fail]);
+  }, [hotspotPollMs, fail, token]);
 
   const signIn = useCallback((t: string) => {
     saveOperatorToken(t);
@@ -128,5 +131,5 @@ export function useOperatorData({ fetchFn = (...a) => fetch(...a), hotspotPollMs
   }, []);
 
   const selectedJob = detail?.id === selectedJobId ? detail.job : null;
-  return { token, signIn, events, data, selectedJobId, selectJob: setSelectedJobId, selectedJob, api };
+  return { token, signIn, refuse, events, data, selectedJobId, selectJob: setSelectedJobId, selectedJob, api };
 }

@@ -3,9 +3,10 @@ import { ApiError, fetchSnapshot } from '../api/client';
 import type { FabricSnapshot } from '../api/types';
 import { initialSnapshotState, POLL_MS, retryDelayMs, snapshotReducer } from './snapshotState';
 
-export type LoadSnapshot = (signal: AbortSignal) => Promise<FabricSnapshot>;
+/** Reads a snapshot; `token` is the operator's, when signed in (a deployment closes the reads). */
+export type LoadSnapshot = (signal: AbortSignal, token: string | null) => Promise<FabricSnapshot>;
 
-const defaultLoad: LoadSnapshot = (signal) => fetchSnapshot({ signal });
+const defaultLoad: LoadSnapshot = (signal, token) => fetchSnapshot({ signal, token });
 
 export interface SnapshotTiming {
   /** Delay before the automatic retry after the n-th consecutive failure. */
@@ -16,10 +17,15 @@ export interface SnapshotTiming {
 
 /**
  * Loads the fabric snapshot and keeps it fresh by polling; after a failure it retries on its own
- * with capped backoff, and `retry` tries again at once. The only place the UI talks to the
- * controller.
+ * with capped backoff, and `retry` tries again at once; a new token reads again at once. The only
+ * place the UI talks to the controller.
  */
-export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTiming = {}) {
+export function useSnapshot(
+  load: LoadSnapshot = defaultLoad,
+  timing: SnapshotTiming = {},
+  token: string | null = null,
+  onUnauthorised?: () => void,
+) {
   // Read through a ref: callers may pass a fresh object each render, which must not restart loading.
   // Refs are written after render (effects), never during it: React may render without committing.
   const timingRef = useRef(timing);
@@ -32,6 +38,10 @@ export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTi
   useEffect(() => {
     failuresRef.current = state.failures;
   }, [state.failures]);
+  const refused = useRef(onUnauthorised);
+  useEffect(() => {
+    refused.current = onUnauthorised;
+  }, [onUnauthorised]);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -42,7 +52,7 @@ export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTi
         setAttempt((a) => a + 1);
       }, ms);
     };
-    load(abort.signal).then(
+    load(abort.signal, token).then(
       (snapshot) => {
         if (abort.signal.aborted) return;
         dispatch({ type: 'received', snapshot });
@@ -50,6 +60,7 @@ export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTi
       },
       (e: unknown) => {
         if (abort.signal.aborted) return;
+        if (e instanceof ApiError && e.kind === 'unauthorised') refused.current?.();
         dispatch({ type: 'failed', error: describe(e) });
         again((timingRef.current.retryDelayMs ?? retryDelayMs)(failuresRef.current + 1));
       },
@@ -58,7 +69,7 @@ export function useSnapshot(load: LoadSnapshot = defaultLoad, timing: SnapshotTi
       abort.abort();
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [attempt, load]);
+  }, [attempt, load, token]);
 
   const retry = useCallback(() => {
     setAttempt((a) => a + 1);

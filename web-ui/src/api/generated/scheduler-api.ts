@@ -186,7 +186,7 @@ export interface paths {
         };
         /**
          * Stream the NIC's EV profile (server-sent events)
-         * @description One long-lived response instead of repeated long-polls: an event 'profile' (id = the version, data = the EvProfile JSON) at once when the NIC's version is newer than since (or since is absent), then one for every newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when the service published that version (epoch microseconds). It ends after an hour or when the service stops: reconnect with since = the last id. Agents fall back to the long-poll where this is absent.
+         * @description One long-lived response instead of repeated long-polls: an event 'profile' (id = the version, data = the EvProfile JSON) at once when the NIC's version is newer than since (or since is absent), then one for every newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when the service published that version (epoch microseconds). It ends after an hour or when the service stops: reconnect with since = the last id (or, as EventSource clients do, with the header Last-Event-ID; since wins when both are given). Agents fall back to the long-poll where this is absent.
          */
         get: operations["stream"];
         put?: never;
@@ -1279,7 +1279,10 @@ export interface operations {
             query?: {
                 since?: number;
             };
-            header?: never;
+            header?: {
+                /** @description the id (version) of the last event received: as since, when since is absent */
+                "Last-Event-ID"?: number;
+            };
             path: {
                 nic: string;
             };

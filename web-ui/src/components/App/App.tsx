@@ -51,13 +51,17 @@ function useSameLinkStates(next: Record<string, LinkState>): Record<string, Link
 }
 
 export function App({ load, Graph = FabricGraph, Chart, timing, operator }: Props) {
-  const { state, retry } = useSnapshot(load, timing);
   const op = useOperatorData(operator);
-  const live = useLiveLoads(operator?.fetchFn);
+  const { state, retry } = useSnapshot(load, timing, op.token, op.refuse);
+  const live = useLiveLoads(operator?.fetchFn, op.token, op.refuse);
   const [view, setView] = useState<ViewOptionsState>(defaultViewOptions);
   const [selectedLink, setSelectedLink] = useState<string | null>(null);
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
-  const history = useLinkHistory(selectedLink, { fetchFn: operator?.fetchFn });
+  const history = useLinkHistory(selectedLink, {
+    fetchFn: operator?.fetchFn,
+    token: op.token,
+    onUnauthorised: op.refuse,
+  });
   const drain = useLinkDrain(op.api, op.data.jobs, op.events.jobsStamp);
   // scheduler-api's link states carry the operator's drains on top of the controller's states.
   const operatorStates = op.data.fabric?.linkStates;

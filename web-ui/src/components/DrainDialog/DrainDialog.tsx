@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { DrainState } from '../../data/drainState';
 import './DrainDialog.css';
 
@@ -8,15 +8,43 @@ interface Props {
   onCancel: () => void;
 }
 
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift+Tab cycle through the dialog's own controls, never out of it. */
+function trapTab(e: KeyboardEvent<HTMLElement>) {
+  if (e.key !== 'Tab') return;
+  const inside = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = inside[0];
+  const last = inside[inside.length - 1];
+  if (!first || !last) {
+    e.preventDefault();
+    return;
+  }
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !e.currentTarget.contains(at))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === last || !e.currentTarget.contains(at))) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 /**
  * The confirmation before a drain or undrain: names every flow that will move off the link.
- * Modal; focus starts on Cancel (the safe choice) and Escape cancels.
+ * Modal: focus starts on Cancel (the safe choice), Tab stays inside, Escape cancels, and focus
+ * goes back to where it was (the Drain button) when the dialog closes.
  */
 export function DrainDialog({ drain, onConfirm, onCancel }: Props) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   const open = drain.phase === 'listing' || drain.phase === 'confirming' || drain.phase === 'submitting';
   useEffect(() => {
-    if (open) cancelRef.current?.focus();
+    if (!open) return;
+    const opener = document.activeElement;
+    cancelRef.current?.focus();
+    return () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
   }, [open]);
   if (!open) return null;
   const verb = drain.action === 'drain' ? 'Drain' : 'Undrain';
@@ -30,6 +58,7 @@ export function DrainDialog({ drain, onConfirm, onCancel }: Props) {
         aria-labelledby="drain-dialog-title"
         onKeyDown={(e) => {
           if (e.key === 'Escape' && drain.phase !== 'submitting') onCancel();
+          trapTab(e);
         }}
       >
         <h2 id="drain-dialog-title">

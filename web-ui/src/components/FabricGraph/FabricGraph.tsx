@@ -3,6 +3,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Fabric, LinkState } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
 import { edgeTooltip, fabricStyle, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
+import { drawHeat } from './drawHeat';
+import { buildHeatScene, linkAt, linkLines, type HeatScene } from './heatScene';
 import './FabricGraph.css';
 
 export interface FabricGraphProps {
@@ -24,49 +26,76 @@ interface Tooltip {
 }
 
 /**
- * What the canvas shows, read back from cytoscape into data attributes of its container: the
- * links on the selected job's paths, the hot, drained and down ones (space-separated ids), so
- * a browser test or an inspector can read what is drawn without reading pixels.
+ * What the canvas shows, read back from the link layer's scene into data attributes of the graph's
+ * box: the links on the selected job's paths, the hot, drained, down and chosen ones
+ * (space-separated ids), so a browser test or an inspector can read what is drawn without reading
+ * pixels. Written only when changed.
  */
-function describeEdges(cy: cytoscape.Core, el: HTMLElement | null) {
+function describeLinks(el: HTMLElement | null, scene: HeatScene, links: number) {
   if (!el) return;
-  const ids = (sel: string) =>
-    cy
-      .edges(sel)
-      .map((e) => e.id())
-      .join(' ');
-  el.dataset.onPath = ids('.on-path');
-  el.dataset.hot = ids('.hot');
-  el.dataset.drained = ids('[state = "drained"]');
-  el.dataset.down = ids('[state = "down"]');
-  el.dataset.chosen = ids('.chosen');
-  el.dataset.edges = String(cy.edges().length);
+  const set = (key: string, value: string) => {
+    if (el.dataset[key] !== value) el.dataset[key] = value;
+  };
+  set('onPath', scene.drawn.onPath.join(' '));
+  set('hot', scene.drawn.hot.join(' '));
+  set('drained', scene.drawn.drained.join(' '));
+  set('down', scene.drawn.down.join(' '));
+  set('chosen', scene.drawn.chosen.join(' '));
+  set('edges', String(links));
 }
 
-/** How many changed edges are handed to cytoscape per animation frame (~20-40 ms of style work). */
-const EDGES_PER_FRAME = 300;
+/** How far (CSS px) beside a link's drawn edge the pointer still picks it. */
+const PICK_SLACK_PX = 4;
 
-/** Above this many nodes + edges cytoscape is told to trade crispness for speed. */
+/** Above this many nodes + links the canvases trade crispness for speed (one pixel per CSS pixel). */
 const LARGE_GRAPH_ELEMENTS = 2000;
 
 /** The fabric drawn with cytoscape (canvas) at the positions domain/graph.ts computes. */
 export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelectNode, focusNode }: FabricGraphProps) {
   const container = useRef<HTMLDivElement>(null);
+  // Where the read-back data attributes go: never on cytoscape's container, whose attribute
+  // changes cytoscape answers with a resize and a full redraw (a MutationObserver).
+  const readBack = useRef<HTMLDivElement>(null);
   const [tooltip, setTooltip] = useState<Tooltip | null>(null);
   const graph = useMemo(() => toGraphElements(fabric, linkStates), [fabric, linkStates]);
   const elements = useMemo(() => toCytoscapeElements(graph), [graph]);
-  const overlaid = useMemo(() => toCytoscapeElements(graph, overlay), [graph, overlay]);
+  const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ELEMENTS;
+  const lines = useMemo(() => linkLines(graph), [graph]);
+  const scene = useMemo(() => buildHeatScene(lines, overlay), [lines, overlay]);
   const cyRef = useRef<cytoscape.Core | null>(null);
+  const heatCanvas = useRef<HTMLCanvasElement>(null);
+  const sceneRef = useRef<HeatScene>(scene);
+  // One heat draw per animation frame at most: updates arriving faster replace the scene and the
+  // frame draws the latest (no update queues behind another).
+  const heatFrame = useRef(0);
+  const requestHeatDraw = useRef(() => {
+    if (heatFrame.current !== 0) return;
+    heatFrame.current = requestAnimationFrame(() => {
+      heatFrame.current = 0;
+      const cy = cyRef.current;
+      const canvas = heatCanvas.current;
+      const ctx = canvas?.getContext('2d');
+      if (!cy || !canvas || !ctx) return;
+      drawHeat(ctx, sceneRef.current, {
+        zoom: cy.zoom(),
+        pan: cy.pan(),
+        pixelRatio: canvas.width / Math.max(1, canvas.clientWidth),
+        width: canvas.width,
+        height: canvas.height,
+      });
+    });
+  });
   // The latest callbacks, read by the handlers registered once per graph.
   const select = useRef({ onSelectLink, onSelectNode });
   useEffect(() => {
     select.current = { onSelectLink, onSelectNode };
   }, [onSelectLink, onSelectNode]);
   // What a hovered edge's tooltip is built from (at hover time, with the latest overlay).
-  const hoverInfo = useRef({ edges: new Map(graph.edges.map((e) => [e.id, e])), overlay });
+  const edgeById = useMemo(() => new Map(graph.edges.map((e) => [e.id, e])), [graph]);
+  const hoverInfo = useRef({ edges: edgeById, overlay, lines });
   useEffect(() => {
-    hoverInfo.current = { edges: new Map(graph.edges.map((e) => [e.id, e])), overlay };
-  }, [graph, overlay]);
+    hoverInfo.current = { edges: edgeById, overlay, lines };
+  }, [edgeById, overlay, lines]);
 
   useEffect(() => {
     const box = container.current;
@@ -79,40 +108,65 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
       minZoom: 0.05,
       maxZoom: 4,
       boxSelectionEnabled: false,
-      // Large fabrics: one device pixel per CSS pixel and a cached texture while panning or
-      // zooming, so thousands of gradient edges are not redrawn on every move.
-      ...(elements.length > LARGE_GRAPH_ELEMENTS
-        ? { pixelRatio: 1, textureOnViewport: true, hideEdgesOnViewport: true }
-        : {}),
+      // nodes stay where domain/graph.ts puts them (the link layer draws from those positions)
+      autoungrabify: true,
+      // Large fabrics: one device pixel per CSS pixel and a cached texture while panning or zooming.
+      ...(large ? { pixelRatio: 1, textureOnViewport: true } : {}),
     });
-    // cytoscape types an event's target as any; the 'edge' selector makes it an edge.
-    cy.on('mouseover', 'edge', (e) => {
-      const edge = e.target as cytoscape.EdgeSingular;
-      edge.addClass('hover');
-      const info = hoverInfo.current.edges.get(edge.id());
-      const text = info ? edgeTooltip(info, hoverInfo.current.overlay) : edge.id();
-      setTooltip({ text, x: e.renderedPosition.x, y: e.renderedPosition.y });
+    const canvas = heatCanvas.current;
+    const sizeHeat = () => {
+      if (!canvas) return;
+      const ratio = large ? 1 : window.devicePixelRatio || 1;
+      canvas.width = Math.round(box.clientWidth * ratio);
+      canvas.height = Math.round(box.clientHeight * ratio);
+    };
+    sizeHeat();
+    const redraw = requestHeatDraw.current;
+    cy.on('viewport', redraw);
+    // Links are not cytoscape's: the pointer's model position is hit-tested against their lines.
+    const pointedLink = (e: cytoscape.EventObject) =>
+      e.target === cy ? linkAt(hoverInfo.current.lines, e.position.x, e.position.y, PICK_SLACK_PX / cy.zoom()) : null;
+    let hovered: string | null = null;
+    cy.on('mousemove', (e) => {
+      const link = pointedLink(e);
+      if ((link?.id ?? null) === hovered) return;
+      hovered = link?.id ?? null;
+      if (!link) {
+        setTooltip(null);
+        return;
+      }
+      const info = hoverInfo.current.edges.get(link.id) ?? link;
+      setTooltip({
+        text: edgeTooltip(info, hoverInfo.current.overlay),
+        x: e.renderedPosition.x,
+        y: e.renderedPosition.y,
+      });
     });
-    cy.on('mouseout', 'edge', (e) => {
-      (e.target as cytoscape.EdgeSingular).removeClass('hover');
+    cy.on('mouseout', () => {
+      hovered = null;
       setTooltip(null);
     });
-    cy.on('tap', 'edge', (e) => {
-      select.current.onSelectLink?.((e.target as cytoscape.EdgeSingular).id());
+    cy.on('tap', (e) => {
+      const link = pointedLink(e);
+      if (link) select.current.onSelectLink?.(link.id);
     });
     cy.on('tap', 'node', (e) => {
       select.current.onSelectNode?.((e.target as cytoscape.NodeSingular).id());
     });
     cy.fit(undefined, 30);
     cyRef.current = cy;
-    describeEdges(cy, container.current);
+    redraw();
     // The moment the fabric is drawn and answers input (read by `./weft bench ui`).
-    performance.mark('weft:graph-ready', { detail: { nodes: cy.nodes().length, edges: cy.edges().length } });
+    performance.mark('weft:graph-ready', {
+      detail: { nodes: cy.nodes().length, edges: hoverInfo.current.lines.length },
+    });
     // cytoscape sizes its canvas on window resizes only: panels appearing beside it (the jobs
     // after sign-in) would leave part of the fabric under them.
     const resized = new ResizeObserver(() => {
       cy.resize();
+      sizeHeat();
       cy.fit(undefined, 30);
+      redraw();
     });
     resized.observe(box);
     return () => {
@@ -120,50 +174,20 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
       cyRef.current = null;
       cy.destroy();
     };
-  }, [elements]);
+  }, [elements, large]);
 
-  // Load and selection change often (live loads up to 10 Hz): update in place only the edges whose
-  // look changed (no re-layout, zoom kept; each touch costs cytoscape a style pass); `applied`
-  // remembers what each edge was last given. At most EDGES_PER_FRAME edges per animation frame,
-  // so a large fabric's update never freezes the page; a newer overlay replaces what is still
-  // pending (latest wins).
-  const applied = useRef(new Map<string, string>());
+  // Each new scene (up to 10 a second with live loads) is drawn at the next animation frame.
   useEffect(() => {
-    applied.current.clear(); // a new graph: every edge is new
-  }, [elements]);
-  useEffect(() => {
-    const cy = cyRef.current;
-    if (!cy) return;
-    const last = applied.current;
-    const pending: [string, string, (typeof overlaid)[number]][] = [];
-    for (const el of overlaid) {
-      const id = el.data.id;
-      if (el.group !== 'edges' || !id) continue;
-      const classes = typeof el.classes === 'string' ? el.classes : '';
-      const stops = el.data.stopColours as string[] | undefined;
-      const look = `${stops?.join('|') ?? ''}#${classes}#${String(el.data.label)}#${String(el.data.state)}`;
-      if (last.get(id) !== look) pending.push([id, look, el]);
-    }
-    let frame = 0;
-    const applyChunk = () => {
-      const chunk = pending.splice(0, EDGES_PER_FRAME);
-      cy.batch(() => {
-        for (const [id, look, el] of chunk) {
-          last.set(id, look);
-          const edge = cy.getElementById(id);
-          edge.removeData('stopColours');
-          edge.data(el.data);
-          edge.classes(typeof el.classes === 'string' ? el.classes : '');
-        }
-      });
-      if (pending.length > 0) frame = requestAnimationFrame(applyChunk);
-      else describeEdges(cy, container.current);
-    };
-    applyChunk();
-    return () => {
-      cancelAnimationFrame(frame);
-    };
-  }, [overlaid]);
+    sceneRef.current = scene;
+    describeLinks(readBack.current, scene, lines.length);
+    requestHeatDraw.current();
+  }, [scene, lines]);
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(heatFrame.current);
+    },
+    [],
+  );
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -177,13 +201,14 @@ export function FabricGraph({ fabric, linkStates, overlay, onSelectLink, onSelec
   }, [focusNode, elements]);
 
   return (
-    <div className="fabric-graph">
+    <div className="fabric-graph" ref={readBack} data-testid="fabric-canvas">
+      {/* under cytoscape's transparent canvases: nodes and their labels lie over the links */}
+      <canvas ref={heatCanvas} className="fabric-graph__heat" aria-hidden="true" />
       <div
         ref={container}
         className="fabric-graph__canvas"
         role="img"
         aria-label={`Fabric ${fabric.id}: ${fabric.nodes.length} nodes, ${fabric.links.length} links (pick a link by id in the Link panel)`}
-        data-testid="fabric-canvas"
       />
       {tooltip && (
         <div className="fabric-graph__tooltip" role="tooltip" style={{ left: tooltip.x + 12, top: tooltip.y + 12 }}>

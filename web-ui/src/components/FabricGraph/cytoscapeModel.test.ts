@@ -1,38 +1,35 @@
-import type { ElementDefinition } from 'cytoscape';
 import { describe, expect, it } from 'vitest';
 import type { Fabric } from '../../api/types';
 import { toGraphElements } from '../../domain/graph';
 import { heatColour, linkLoads } from '../../domain/heat';
-import { edgeWidthPx, LINK_STATE_COLOURS } from '../../domain/linkStyle';
+import { edgeWidthPx } from '../../domain/linkStyle';
 import { ROLE_COLOURS } from '../../domain/roles';
 import { readContract } from '../../testing/contracts';
 import { edgeTooltip, toCytoscapeElements, type LinkOverlay } from './cytoscapeModel';
+import { buildHeatScene, linkLines } from './heatScene';
 
 const fabric = readContract<Fabric>('examples/clos3-tiny.json');
 
 describe('toCytoscapeElements', () => {
-  const elements = toCytoscapeElements(toGraphElements(fabric, { [fabric.links[0]!.id]: 'down' }));
-  const nodes = elements.filter((e) => e.group === 'nodes');
-  const edges = elements.filter((e) => e.group === 'edges');
+  const graph = toGraphElements(fabric, { [fabric.links[0]!.id]: 'down' });
+  const nodes = toCytoscapeElements(graph);
 
-  it('has one element per node and link, nodes placed (preset layout)', () => {
+  it('has one element per node, placed (preset layout), coloured by role; links are the link layer’s', () => {
     expect(nodes).toHaveLength(fabric.nodes.length);
-    expect(edges).toHaveLength(fabric.links.length);
+    expect(nodes.every((n) => n.group === 'nodes')).toBe(true);
     for (const n of nodes) expect(n.position).toBeDefined();
-  });
-
-  it('colours nodes by role and links by state', () => {
     for (const n of nodes) expect(n.data.colour).toBe(ROLE_COLOURS[n.data.role as keyof typeof ROLE_COLOURS]);
-    expect(edges[0]!.data).toMatchObject({ state: 'down', colour: LINK_STATE_COLOURS.down });
-    expect(edges[1]!.data.colour).toBe(LINK_STATE_COLOURS.up);
   });
 
-  it('only references nodes that exist', () => {
+  it('draws every link between nodes that exist', () => {
+    const lines = linkLines(graph);
+    expect(lines).toHaveLength(fabric.links.length);
     const ids = new Set(nodes.map((n) => n.data.id));
-    for (const e of edges) {
-      expect(ids.has(e.data.source as string)).toBe(true);
-      expect(ids.has(e.data.target as string)).toBe(true);
+    for (const l of lines) {
+      expect(ids.has(l.edge.source)).toBe(true);
+      expect(ids.has(l.edge.target)).toBe(true);
     }
+    expect(buildHeatScene(lines).drawn.down).toEqual([fabric.links[0]!.id]);
   });
 });
 
@@ -49,132 +46,41 @@ describe('edgeWidthPx', () => {
   });
 });
 
-describe('toCytoscapeElements with load, hotspots and a selected job', () => {
+describe('tooltips and heat colours', () => {
   const ls = readContract<Fabric>('examples/leaf-spine-2x2.json');
   const graph = toGraphElements(ls, {});
-  // leaf1-spine1 is drawn leaf1 (source) -> spine1 (target)
-  const loads = linkLoads([
-    {
-      link: 'leaf1-spine1',
-      from: 'leaf1',
-      to: 'spine1',
-      reservedGbps: 100,
-      capacityGbps: 400,
-      utilisation: 0.25,
-      elephants: 1,
-    },
-    {
-      link: 'leaf1-spine1',
-      from: 'spine1',
-      to: 'leaf1',
-      reservedGbps: 400,
-      capacityGbps: 400,
-      utilisation: 1,
-      elephants: 4,
-    },
-    {
-      link: 'leaf2-spine2',
-      from: 'leaf2',
-      to: 'spine2',
-      reservedGbps: 0,
-      capacityGbps: 400,
-      utilisation: 0,
-      elephants: 0,
-    },
-  ]);
-  const edge = (els: ElementDefinition[], id: string) => els.find((e) => e.group === 'edges' && e.data.id === id)!;
-  const tip = (id: string, overlay: LinkOverlay) =>
-    edgeTooltip(
-      graph.edges.find((e) => e.id === id)!,
-      overlay,
-    );
 
-  it('colours the source half by source -> target and the other half by the reverse', () => {
-    const els = toCytoscapeElements(graph, { loads });
-    const e = edge(els, 'leaf1-spine1');
-    const [a, , b] = e.data.stopColours as string[];
-    expect(e.data.source).toBe('leaf1');
-    expect(a).toBe(heatColour(0.25));
-    expect(b).toBe(heatColour(1));
+  it('words a link’s tooltip with both directions’ numbers', () => {
+    const loads = linkLoads([
+      {
+        link: 'leaf1-spine1',
+        from: 'leaf1',
+        to: 'spine1',
+        reservedGbps: 100,
+        capacityGbps: 400,
+        utilisation: 0.25,
+        elephants: 1,
+      },
+      {
+        link: 'leaf1-spine1',
+        from: 'spine1',
+        to: 'leaf1',
+        reservedGbps: 400,
+        capacityGbps: 400,
+        utilisation: 1,
+        elephants: 4,
+      },
+    ]);
+    const tip = (id: string, overlay: LinkOverlay) =>
+      edgeTooltip(
+        graph.edges.find((e) => e.id === id)!,
+        overlay,
+      );
     expect(tip('leaf1-spine1', { loads })).toContain('leaf1 → spine1: 25% (100 of 400 Gb/s, 1 elephants)');
     expect(tip('leaf1-spine1', { loads })).toContain('spine1 → leaf1: 100%');
-    // no load data for a link: no gradient, the state colour stays
-    expect(edge(els, 'leaf1-spine2').data.stopColours).toBeUndefined();
-  });
-
-  it('marks a link hot from a collector hotspot on either direction or from a full reservation', () => {
-    const els = toCytoscapeElements(graph, { loads, hotDirections: new Set(['leaf2-spine2>leaf2']) });
-    expect(edge(els, 'leaf1-spine1').classes).toBe('hot'); // 100 % reserved
-    expect(edge(els, 'leaf2-spine2').classes).toBe('hot'); // collector hotspot towards leaf2
-    expect(tip('leaf2-spine2', { loads, hotDirections: new Set(['leaf2-spine2>leaf2']) })).toContain(
+    expect(tip('leaf2-spine2', { hotDirections: new Set(['leaf2-spine2>leaf2']) })).toContain(
       'spine2 → leaf2: HOT (collector)',
     );
-    expect(edge(els, 'leaf1-spine2').classes).toBe('');
-  });
-
-  it('shows measured loads with drops, ECN and elephants when switched on, and measured down', () => {
-    const measured = linkLoads([]);
-    measured.set(
-      'leaf1-spine1',
-      new Map([
-        [
-          'leaf1',
-          {
-            from: 'leaf1',
-            to: 'spine1',
-            utilisation: 0.5,
-            reservedGbps: 100,
-            capacityGbps: 400,
-            elephants: 2,
-            rateGbps: 200,
-            dropRate: 0.015,
-            ecnFraction: 0.2,
-          },
-        ],
-      ]),
-    );
-    measured.set(
-      'leaf1-spine2',
-      new Map([
-        [
-          'leaf1',
-          {
-            from: 'leaf1',
-            to: 'spine2',
-            utilisation: 0.1,
-            reservedGbps: 0,
-            capacityGbps: 400,
-            elephants: 0,
-            rateGbps: 40,
-            dropRate: 0,
-            ecnFraction: 0.01,
-            operDown: true,
-          },
-        ],
-      ]),
-    );
-    const off = toCytoscapeElements(graph, { loads: measured, source: 'measured' });
-    expect(edge(off, 'leaf1-spine1').classes).toBe('');
-    expect(edge(off, 'leaf1-spine1').data.label).toBe('');
-    expect(tip('leaf1-spine1', { loads: measured, source: 'measured' })).toContain(
-      'leaf1 → spine1: 50% measured (200.0 of 400 Gb/s, drops 1.50%, ECN 20.00%, 2 elephants)',
-    );
-    const on = toCytoscapeElements(graph, {
-      loads: measured,
-      source: 'measured',
-      show: { drops: true, ecn: true, elephants: true },
-      selectedLink: 'leaf1-spine2',
-    });
-    expect(edge(on, 'leaf1-spine1').classes).toBe('drops'); // drops win over ECN: one outline
-    expect(edge(on, 'leaf1-spine1').data.label).toBe('2');
-    expect(edge(on, 'leaf1-spine2').classes).toBe('ecn oper-down chosen');
-  });
-
-  it('keeps a selected job’s links and fades the rest', () => {
-    const els = toCytoscapeElements(graph, { highlighted: new Set(['leaf1-spine2', 'nic1-leaf1']) });
-    const onPath = els.filter((e) => e.group === 'edges' && e.classes === 'on-path').map((e) => e.data.id);
-    expect(onPath.sort()).toEqual(['leaf1-spine2', 'nic1-leaf1']);
-    expect(edge(els, 'leaf1-spine1').classes).toBe('faded');
   });
 
   it('heat colours run from cividis dark blue (idle) to yellow (full) and clamp', () => {

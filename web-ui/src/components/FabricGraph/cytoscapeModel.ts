@@ -1,9 +1,8 @@
 // Graph elements -> cytoscape's element and style definitions. Kept apart from the component so
 // it can be read (and tested) without a canvas.
-import type { EdgeSingular, ElementDefinition, StylesheetJson } from 'cytoscape';
+import type { ElementDefinition, StylesheetJson } from 'cytoscape';
 import type { GraphEdge, GraphElements } from '../../domain/graph';
-import { directionId, heatColour, HOT_UTILISATION, type DirectionLoad, type LinkLoads } from '../../domain/heat';
-import { edgeWidthPx, LINK_STATE_COLOURS } from '../../domain/linkStyle';
+import { directionId, type DirectionLoad, type LinkLoads } from '../../domain/heat';
 import { ROLE_COLOURS } from '../../domain/roles';
 
 /** What the operator data adds on top of the topology; every part optional. */
@@ -60,65 +59,16 @@ export function edgeTooltip(e: GraphEdge, overlay: LinkOverlay = {}): string {
 }
 
 /**
- * Load data for one edge: the half at the source end shows source -> target, the other half the
- * reverse (a two-colour cytoscape gradient); marks and label by the overlay's switches.
+ * Cytoscape's elements: the nodes only, placed (preset layout). The links are drawn and picked by
+ * the link layer (heatScene.ts, drawHeat.ts): cytoscape would spend most of a large fabric's
+ * start-up on their styles and geometry.
  */
-function loadData(e: GraphEdge, overlay: LinkOverlay) {
-  const dirs = overlay.loads?.get(e.id);
-  const forward = dirs?.get(e.source);
-  const reverse = dirs?.get(e.target);
-  const hotForward = overlay.hotDirections?.has(directionId(e.id, e.target)) ?? false;
-  const hotReverse = overlay.hotDirections?.has(directionId(e.id, e.source)) ?? false;
-  const maxU = Math.max(forward?.utilisation ?? 0, reverse?.utilisation ?? 0);
-  const hot = hotForward || hotReverse || maxU >= HOT_UTILISATION;
-  const data: { stopColours?: string[]; label: string } = { label: '' };
-  if (forward || reverse) {
-    // an array, not a space-separated string: d3 writes colours as 'rgb(r, g, b)' with spaces
-    const a = heatColour(forward?.utilisation ?? 0);
-    const b = heatColour(reverse?.utilisation ?? 0);
-    data.stopColours = [a, a, b, b];
-  }
-  const show = overlay.show ?? {};
-  const elephants = (forward?.elephants ?? 0) + (reverse?.elephants ?? 0);
-  if (show.elephants && elephants > 0) data.label = String(elephants);
-  const drops = show.drops && Math.max(forward?.dropRate ?? 0, reverse?.dropRate ?? 0) > 0;
-  const ecn = show.ecn && Math.max(forward?.ecnFraction ?? 0, reverse?.ecnFraction ?? 0) > 0;
-  const classes = [
-    hot ? 'hot' : '',
-    drops ? 'drops' : ecn ? 'ecn' : '',
-    forward?.operDown || reverse?.operDown ? 'oper-down' : '',
-    overlay.selectedLink === e.id ? 'chosen' : '',
-    overlay.highlighted ? (overlay.highlighted.has(e.id) ? 'on-path' : 'faded') : '',
-  ]
-    .filter((c) => c !== '')
-    .join(' ');
-  return { data, classes };
-}
-
-export function toCytoscapeElements(graph: GraphElements, overlay: LinkOverlay = {}): ElementDefinition[] {
-  return [
-    ...graph.nodes.map((n) => ({
-      group: 'nodes' as const,
-      data: { id: n.id, label: n.label, role: n.role, colour: ROLE_COLOURS[n.role] },
-      position: { ...n.position },
-    })),
-    ...graph.edges.map((e) => {
-      const load = loadData(e, overlay);
-      return {
-        group: 'edges' as const,
-        data: {
-          id: e.id,
-          source: e.source,
-          target: e.target,
-          state: e.state,
-          width: edgeWidthPx(e.capacityGbps),
-          colour: LINK_STATE_COLOURS[e.state],
-          ...load.data,
-        },
-        classes: load.classes,
-      };
-    }),
-  ];
+export function toCytoscapeElements(graph: GraphElements): ElementDefinition[] {
+  return graph.nodes.map((n) => ({
+    group: 'nodes' as const,
+    data: { id: n.id, label: n.label, role: n.role, colour: ROLE_COLOURS[n.role] },
+    position: { ...n.position },
+  }));
 }
 
 export const fabricStyle: StylesheetJson = [
@@ -136,44 +86,5 @@ export const fabricStyle: StylesheetJson = [
     },
   },
   { selector: 'node[role = "nic"]', style: { shape: 'round-rectangle', width: 12, height: 12 } },
-  {
-    selector: 'edge',
-    style: {
-      width: 'data(width)',
-      'line-color': 'data(colour)',
-      'curve-style': 'straight',
-      // elephant counts, when shown: small, on a light plate, hidden when zoomed far out
-      label: 'data(label)',
-      'font-size': 9,
-      'text-background-color': '#ffffff',
-      'text-background-opacity': 0.8,
-      'text-background-padding': '1px',
-      'min-zoomed-font-size': 7,
-    },
-  },
-  {
-    // Loaded links: each half coloured by the direction leaving that end (gradient source -> target).
-    selector: 'edge[stopColours][state != "down"]',
-    style: {
-      'line-fill': 'linear-gradient',
-      'line-gradient-stop-colors': (ele: EdgeSingular) => ele.data('stopColours') as string[],
-      'line-gradient-stop-positions': [0, 50, 50, 100],
-    },
-  },
-  { selector: 'edge.hot', style: { 'underlay-color': '#e7298a', 'underlay-opacity': 0.7, 'underlay-padding': 3 } },
-  // drops and ECN marks: an outline beside the heat colour, so both stay readable
-  { selector: 'edge.drops', style: { 'line-outline-width': 2, 'line-outline-color': '#d62728' } },
-  { selector: 'edge.ecn', style: { 'line-outline-width': 2, 'line-outline-color': '#ff7f0e' } },
-  // measured down (oper-status) before the controller says so: dotted like a down link
-  { selector: 'edge.oper-down', style: { 'line-style': 'dotted' } },
-  { selector: 'edge.faded', style: { opacity: 0.2 } },
-  { selector: 'edge.on-path', style: { 'z-index': 5 } },
-  { selector: 'edge[state = "drained"]', style: { 'line-style': 'dashed' } },
-  { selector: 'edge[state = "down"]', style: { 'line-style': 'dotted' } },
-  { selector: 'edge:selected, edge.hover', style: { 'line-color': '#111', 'z-index': 10 } },
-  {
-    selector: 'edge.chosen',
-    style: { 'underlay-color': '#111', 'underlay-opacity': 0.35, 'underlay-padding': 4, 'z-index': 9 },
-  },
   { selector: 'node.chosen', style: { 'border-width': 3, 'border-color': '#111' } },
 ];

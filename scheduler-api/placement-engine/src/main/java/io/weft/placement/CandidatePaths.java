@@ -159,6 +159,49 @@ final class CandidatePaths {
     }
 
     /**
+     * Per switch ordinal: {start offsets by node, arcs}, the minimal-walk arcs out of each node (built on first use).
+     */
+    private int[][][] forward;
+
+    /**
+     * Direct networks with a distance matrix: for every node v, the arcs v -> w into a transit
+     * switch w one hop further from {@code root} than v, as {@code {start, arcs}}: the arcs of v
+     * are {@code arcs[start[v] .. start[v + 1])}. These are exactly the arcs a minimal walk from
+     * {@code root} may take, so a DP over them needs no distance test; null without a matrix.
+     */
+    int[][] forwardArcs(int root) {
+        if (dist == null) {
+            return null;
+        }
+        if (forward == null) {
+            forward = new int[dist.length][][];
+        }
+        int o = ordinal[root];
+        if (forward[o] == null) {
+            int[] row = dist[o];
+            int[] tord = transitOrdinals();
+            int[] start = new int[ix.nodeCount + 1];
+            IntList arcs = new IntList();
+            for (int v = 0; v < ix.nodeCount; v++) {
+                start[v] = arcs.size();
+                if (tord[v] < 0 || row[tord[v]] < 0) {
+                    continue;
+                }
+                int next = row[tord[v]] + 1;
+                for (int a : ix.out[v]) {
+                    int ow = tord[ix.arcTo[a]];
+                    if (ow >= 0 && row[ow] == next) {
+                        arcs.add(a);
+                    }
+                }
+            }
+            start[ix.nodeCount] = arcs.size();
+            forward[o] = new int[][] {start, arcs.toArray()};
+        }
+        return forward[o];
+    }
+
+    /**
      * Hop distance between two switches from the matrix (-1 unreachable); only when {@link #byDistance} is not null.
      */
     int distance(int from, int to) {

@@ -11,12 +11,10 @@ import java.util.Arrays;
  *
  * <p>Direct networks: Valiant paths (source to an intermediate router, then to the destination) are
  * considered only when the minimal path would set or raise the global maximum load, and taken only
- * when they lower it. Arcs marked in {@code avoid} cost an extra 1e9 utilisation: used only when no
- * other path exists.
+ * when they lower it.
  */
 final class PathChooser {
     private static final double EPS = 1e-9;
-    private static final double AVOID_PENALTY = 1e9;
     private static final double COLLISION_WEIGHT = 1e6;
 
     /** A chosen (or evaluated) path and its cost; {@code path == null} with a reason when none exists. */
@@ -32,13 +30,21 @@ final class PathChooser {
             this.collisions = collisions;
             this.reason = reason;
         }
+
+        /**
+         * True when this choice is strictly better for the flow than staying on {@code now}: a lower
+         * bottleneck or, at the same bottleneck, fewer collisions. The one rule every re-placement uses.
+         */
+        boolean beats(Choice now) {
+            return path != null && (bottleneck < now.bottleneck - EPS
+                    || (bottleneck <= now.bottleneck + EPS && collisions < now.collisions));
+        }
     }
 
     private final DenseFabric ix;
     private final CandidatePaths cands;
     private final long[] load;
     private final int[] elephants;
-    private final boolean[] avoid;
     private final int tolerance;
     private double[] bu = new double[64];
     private double[] bd = new double[64];
@@ -48,13 +54,11 @@ final class PathChooser {
     private boolean elephant;
     private final double[] invCapKbps;
 
-    PathChooser(DenseFabric ix, CandidatePaths cands, long[] loadKbps, int[] elephants,
-            boolean[] avoid, int tolerance) {
+    PathChooser(DenseFabric ix, CandidatePaths cands, long[] loadKbps, int[] elephants, int tolerance) {
         this.ix = ix;
         this.cands = cands;
         this.load = loadKbps;
         this.elephants = elephants;
-        this.avoid = avoid;
         this.tolerance = tolerance;
         invCapKbps = new double[ix.arcCount];
         for (int a = 0; a < invCapKbps.length; a++) {
@@ -63,8 +67,7 @@ final class PathChooser {
     }
 
     private double after(int a) {
-        double u = (load[a] + demand) * invCapKbps[a];
-        return avoid[a] ? u + AVOID_PENALTY : u;
+        return (load[a] + demand) * invCapKbps[a];
     }
 
     private double step(int a) {
@@ -124,20 +127,15 @@ final class PathChooser {
 
     private int[] valiant(int s, int d, double base, double bMin, int up, int down) {
         int[] inter = cands.intermediates();
+        if (base >= bMin - EPS) {
+            return null; // every detour crosses the NIC links too: none can beat the minimal paths
+        }
+        if (legBottlenecks(s, d, bMin)) {
+            return valiantReached(s, d, base, bMin, up, down);
+        }
         double[] b = new double[inter.length];
         double bestB = Double.MAX_VALUE;
-        if (legBottlenecks(s, d)) {
-            for (int k = 0; k < inter.length; k++) {
-                int i = inter[k];
-                b[k] = Double.MAX_VALUE;
-                if (i == s || i == d || cands.distance(s, i) < 0 || cands.distance(i, d) < 0) {
-                    continue;
-                }
-                b[k] = Math.max(base, Math.max(leg1[i], leg2[i]));
-                bestB = Math.min(bestB, b[k]);
-            }
-        }
-        for (int k = 0; k < inter.length && leg1 == null; k++) {
+        for (int k = 0; k < inter.length; k++) {
             int i = inter[k];
             b[k] = Double.MAX_VALUE;
             if (i == s || i == d) {
@@ -165,21 +163,87 @@ final class PathChooser {
         // first (no path extraction), then paths in cost order until one has no loop.
         int n = 0;
         double[] cost = new double[inter.length];
-        Integer[] order = new Integer[inter.length];
+        int[] tied = new int[inter.length];
         for (int k = 0; k < inter.length; k++) {
             if (b[k] > bestB + EPS) {
                 continue;
             }
             int i = inter[k];
             cost[k] = additive(cands.between(s, i), bestB, null) + additive(cands.between(i, d), bestB, null);
-            order[n++] = k;
+            tied[n++] = k;
         }
-        Arrays.sort(order, 0, n, (x, y) -> {
-            int c = Double.compare(cost[x], cost[y]);
-            return c != 0 ? c : Integer.compare(x, y);
-        });
-        for (int j = 0; j < n; j++) {
-            int i = inter[order[j]];
+        return cheapestSimple(s, d, bestB, up, down, tied, n, cost);
+    }
+
+    /**
+     * {@link #valiant} over the intermediates the leg DPs reached under {@code bMin} (the others
+     * cannot beat the minimal paths): the same bottlenecks, ties and costs, without a scan of
+     * every router.
+     */
+    private int[] valiantReached(int s, int d, double base, double bMin, int up, int down) {
+        int[] inter = cands.intermediates();
+        int[] kOf = intermediateIndex();
+        double bestB = Double.MAX_VALUE;
+        for (int j = 0; j < n1; j++) {
+            int i = q1[j];
+            if (i == s || i == d || kOf[i] < 0 || leg2[i] == Double.MAX_VALUE) {
+                continue;
+            }
+            bestB = Math.min(bestB, Math.max(base, Math.max(leg1[i], leg2[i])));
+        }
+        if (!(bestB < bMin - EPS)) {
+            return null;
+        }
+        legCosts(s, d, bestB);
+        double[] cost = new double[inter.length];
+        int[] tied = new int[n1];
+        int n = 0;
+        for (int j = 0; j < n1; j++) {
+            int i = q1[j];
+            if (i == s || i == d || kOf[i] < 0 || leg2[i] == Double.MAX_VALUE
+                    || Math.max(base, Math.max(leg1[i], leg2[i])) > bestB + EPS) {
+                continue;
+            }
+            cost[kOf[i]] = cost1[i] + cost2[i];
+            tied[n++] = kOf[i];
+        }
+        return cheapestSimple(s, d, bestB, up, down, tied, n, cost);
+    }
+
+    private int[] kOf;
+
+    /** Per node: its index in {@link CandidatePaths#intermediates}, or -1. */
+    private int[] intermediateIndex() {
+        if (kOf == null) {
+            int[] k = new int[ix.nodeCount];
+            Arrays.fill(k, -1);
+            int[] inter = cands.intermediates();
+            for (int j = 0; j < inter.length; j++) {
+                k[inter[j]] = j;
+            }
+            kOf = k;
+        }
+        return kOf;
+    }
+
+    /**
+     * Among the tied intermediates ({@code tied[0..n)}, indices into the intermediates), the
+     * cheapest whose joined path has no loop; ties by fabric order. Usually the first one has no
+     * loop, so select, not sort.
+     */
+    private int[] cheapestSimple(int s, int d, double bestB, int up, int down, int[] tied, int n, double[] cost) {
+        int[] inter = cands.intermediates();
+        for (int left = n; left > 0; left--) {
+            int at = 0;
+            for (int j = 1; j < left; j++) {
+                int x = tied[j];
+                int y = tied[at];
+                if (cost[x] < cost[y] || (cost[x] == cost[y] && x < y)) {
+                    at = j;
+                }
+            }
+            int i = inter[tied[at]];
+            tied[at] = tied[left - 1];
             IntList p1 = new IntList(8);
             IntList p2 = new IntList(8);
             additive(cands.between(s, i), bestB, p1);
@@ -190,6 +254,23 @@ final class PathChooser {
             }
         }
         return null;
+    }
+
+    /** Per node: min additive cost of leg one (from the source) / leg two (to the destination) under a limit. */
+    private double[] cost1;
+    private double[] cost2;
+
+    /**
+     * The additive cost {@link #additive} gives {@code between(s, i)} and {@code between(i, d)} under
+     * {@code limit}, for every switch i at once, by the distance-order DPs of {@link #legBottlenecks}
+     * with sums instead of maxima: O(arcs) per Valiant choice instead of two DAG passes per tied
+     * intermediate (dozens on a loaded Dragonfly). Leg one sums in path order from s, as the DAG pass
+     * does, so its value is the same double; leg two sums from d backwards, which may differ in the
+     * last bits and only matters between intermediates of equal cost. Only after {@link #legBottlenecks}.
+     */
+    private void legCosts(int s, int d, double limit) {
+        n3 = spread(s, limit + EPS, cost1, q3, n3, false, true);
+        n4 = spread(d, limit + EPS, cost2, q4, n4, true, true);
     }
 
     /** Per node: min bottleneck over the minimal paths from the source (leg one) / to the destination (leg two). */
@@ -203,66 +284,100 @@ final class PathChooser {
      * The bottleneck of {@code between(s, i)} and of {@code between(i, d)} for every switch i at
      * once: a minimal path from s is a walk whose distance from s grows by one at every hop (and
      * every such walk is minimal), so a min-max DP in distance order from s gives leg one for every
-     * i; the same backwards from d gives leg two. The values are the very maxima and minima the
-     * per-pair DAG pass computes (same arcs, same {@link #after}), so the choice is unchanged, at
-     * O(arcs) per Valiant call instead of O(routers x DAG size). False without a distance matrix.
+     * i; the same backwards from d (over the reverse arcs: a link's two arcs are {@code a} and
+     * {@code a ^ 1}) gives leg two. Arcs at or above {@code limit} are left out: a leg value under
+     * the limit is exact (its best path has no such arc), any other is {@code MAX_VALUE}, and only
+     * the switches reached under the limit are expanded (on a loaded fabric, few). The values are the
+     * very maxima and minima the per-pair DAG pass computes (same arcs, same {@link #after}), so the
+     * choice is unchanged, at O(arcs reached) per Valiant call instead of O(routers x DAG size).
+     * False without a distance matrix.
      */
-    private boolean legBottlenecks(int s, int d) {
+    private boolean legBottlenecks(int s, int d, double limit) {
         leg1 = null;
         leg2 = null;
-        int[] fromS = cands.byDistance(s);
-        int[] fromD = cands.byDistance(d);
-        if (fromS == null || fromD == null) {
+        if (cands.byDistance(s) == null || cands.byDistance(d) == null) {
             return false;
         }
         if (leg1Scratch == null) {
-            leg1Scratch = new double[ix.nodeCount];
-            leg2Scratch = new double[ix.nodeCount];
+            leg1Scratch = unset(ix.nodeCount);
+            leg2Scratch = unset(ix.nodeCount);
+            cost1 = unset(ix.nodeCount);
+            cost2 = unset(ix.nodeCount);
+            q1 = new int[ix.nodeCount];
+            q2 = new int[ix.nodeCount];
+            q3 = new int[ix.nodeCount];
+            q4 = new int[ix.nodeCount];
         }
-        double[] l1 = leg1Scratch;
-        double[] l2 = leg2Scratch;
-        int[] tord = cands.transitOrdinals();
-        int[] rowS = cands.distanceRow(s);
-        int[] rowD = cands.distanceRow(d);
-        for (int v : fromS) {
-            l1[v] = Double.MAX_VALUE;
-        }
-        l1[s] = 0;
-        for (int v : fromS) {
-            int next = rowS[tord[v]] + 1;
-            double bv = l1[v];
-            for (int a : ix.out[v]) {
-                int w = ix.arcTo[a];
-                int ow = tord[w];
-                if (ow < 0 || rowS[ow] != next) {
-                    continue;
-                }
-                double x = Math.max(bv, after(a));
-                if (x < l1[w]) {
-                    l1[w] = x;
-                }
-            }
-        }
-        for (int v : fromD) {
-            if (v == d) {
-                l2[v] = 0;
-                continue;
-            }
-            int prev = rowD[tord[v]] - 1;
-            double best = Double.MAX_VALUE;
-            for (int a : ix.out[v]) {
-                int w = ix.arcTo[a];
-                int ow = tord[w];
-                if (ow < 0 || rowD[ow] != prev) {
-                    continue;
-                }
-                best = Math.min(best, Math.max(after(a), l2[w]));
-            }
-            l2[v] = best;
-        }
-        leg1 = l1;
-        leg2 = l2;
+        leg1 = leg1Scratch;
+        leg2 = leg2Scratch;
+        n1 = spread(s, limit, leg1, q1, n1, false, false);
+        n2 = spread(d, limit, leg2, q2, n2, true, false);
         return true;
+    }
+
+    /** Switches reached by the last leg DPs (in distance order) and how many; the rest hold MAX_VALUE. */
+    private int[] q1;
+    private int[] q2;
+    private int[] q3;
+    private int[] q4;
+    private int n1;
+    private int n2;
+    private int n3;
+    private int n4;
+
+    private static double[] unset(int n) {
+        double[] v = new double[n];
+        Arrays.fill(v, Double.MAX_VALUE);
+        return v;
+    }
+
+    /**
+     * One leg DP from {@code root} over minimal walks (breadth-first, so in distance order), or
+     * towards it over the reverse arcs ({@code reverse}). Min-max of {@link #after} leaving out arcs
+     * at or above {@code limit}, or ({@code additive}) min sum of {@link #step} leaving out arcs above
+     * {@code limit}. The sums add the arc nearer the root first, like the DAG pass for leg one.
+     * Resets the {@code reached} nodes of the previous run first; returns how many it reached.
+     */
+    private int spread(int root, double limit, double[] val, int[] queue, int reached, boolean reverse,
+                       boolean additive) {
+        for (int j = 0; j < reached; j++) {
+            val[queue[j]] = Double.MAX_VALUE;
+        }
+        int[][] fwd = cands.forwardArcs(root);
+        int[] start = fwd[0];
+        int[] arcs = fwd[1];
+        int n = 0;
+        queue[n++] = root;
+        val[root] = 0;
+        for (int h = 0; h < n; h++) {
+            int v = queue[h];
+            double bv = val[v];
+            for (int j = start[v], end = start[v + 1]; j < end; j++) {
+                int a = arcs[j];
+                int w = ix.arcTo[a];
+                int arc = reverse ? a ^ 1 : a;
+                double u = after(arc);
+                double x;
+                if (additive) {
+                    if (u > limit) {
+                        continue;
+                    }
+                    x = reverse ? step(arc) + bv : bv + step(arc);
+                } else {
+                    if (u >= limit) {
+                        continue;
+                    }
+                    x = Math.max(bv, u);
+                }
+                if (val[w] == Double.MAX_VALUE) {
+                    queue[n++] = w;
+                }
+                if (x < val[w]) {
+                    val[w] = x;
+                }
+            }
+        }
+        return n;
     }
 
     /**
@@ -270,9 +385,14 @@ final class PathChooser {
      * by the one-pass DP and by the per-pair DAGs: {dp1, dp2, dag1, dag2}; null without a matrix.
      */
     double[] legsBothWays(int s, int i, int d, long demandKbps) {
+        return legsBothWays(s, i, d, demandKbps, Double.POSITIVE_INFINITY);
+    }
+
+    /** The same with the DPs leaving out arcs at or above {@code limit}. */
+    double[] legsBothWays(int s, int i, int d, long demandKbps, double limit) {
         this.demand = demandKbps;
         this.elephant = false;
-        if (!legBottlenecks(s, d)) {
+        if (!legBottlenecks(s, d, limit)) {
             return null;
         }
         PathDag d1 = cands.between(s, i);

@@ -96,6 +96,5 @@ class BadInputTest {
                 .isEqualTo("name");
         assertThatThrownBy(() -> e.release("nope")).extracting("field").isEqualTo("jobId");
         assertThatThrownBy(() -> e.replaceFlows(List.of("nope/0"))).extracting("field").isEqualTo("flowIds");
-        assertThatThrownBy(() -> e.replaceLinks(List.of("nope"))).extracting("field").isEqualTo("linkIds");
     }
 }

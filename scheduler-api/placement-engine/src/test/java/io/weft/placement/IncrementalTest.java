@@ -86,29 +86,4 @@ class IncrementalTest {
         assertThat(up.placed()).extracting(pf -> pf.flow().id()).containsExactlyInAnyOrder("a/0", "a/7");
         assertThat(e.quality().placedFlows()).isEqualTo(8);
     }
-
-    @Test
-    void replacingAHotLinkMovesItsFlowsElsewhere() throws Exception {
-        PlacementEngine e = Fixtures.engine(fabric);
-        e.add(Patterns.expand(JobSpec.of("a", "pipeline", List.of(nics.get(0), nics.get(4)), 100), e.index(), 10));
-        e.add(Patterns.expand(JobSpec.of("b", "pipeline", List.of(nics.get(8), nics.get(12)), 100), e.index(), 10));
-        PlacedFlow a0 = e.placed("a/0");
-        String hot = fabricLinkOf(a0);
-        List<String> bBefore = e.placed("b/0").path().stream().map(x -> x.key()).collect(Collectors.toList());
-        PlacementResult r = e.replaceLinks(List.of(hot));
-        assertThat(r.moved()).containsExactly("a/0");
-        PlacementPropertyTest.assertQualityMatchesArcs(e);
-        assertThat(e.placed("a/0").path()).noneMatch(x -> x.link().id().equals(hot));
-        assertThat(e.placed("b/0").path().stream().map(x -> x.key()).collect(Collectors.toList())).isEqualTo(bBefore);
-    }
-
-    @Test
-    void aHotLinkWithoutAlternativeKeepsItsFlow() throws Exception {
-        PlacementEngine e = Fixtures.engine(fabric);
-        e.add(Patterns.expand(JobSpec.of("a", "pipeline", List.of(nics.get(0), nics.get(4)), 100), e.index(), 10));
-        PlacementResult r = e.replaceLinks(List.of(nics.get(0) + "-up"));
-        assertThat(r.moved()).isEmpty();
-        assertThat(r.unplaced()).isEmpty();
-        assertThat(e.placed("a/0")).isNotNull();
-    }
 }

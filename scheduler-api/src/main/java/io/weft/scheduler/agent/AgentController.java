@@ -2,6 +2,8 @@ package io.weft.scheduler.agent;
 
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -24,6 +26,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
@@ -127,7 +130,9 @@ class AgentController {
             + "JSON) at once when the NIC's version is newer than since (or since is absent), then one for every "
             + "newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when "
             + "the service published that version (epoch microseconds). It ends after an hour or when the service "
-            + "stops: reconnect with since = the last id. Agents fall back to the long-poll where this is absent.")
+            + "stops: reconnect with since = the last id (or, as EventSource clients do, with the header "
+            + "Last-Event-ID; "
+            + "since wins when both are given). Agents fall back to the long-poll where this is absent.")
     @ApiResponse(responseCode = "200", description = "the stream: each 'profile' event's data is an EvProfile",
             content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
                     schema = @Schema(implementation = EvProfile.class)))
@@ -138,9 +143,31 @@ class AgentController {
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
     SseEmitter stream(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
-            @RequestParam(required = false) @Min(0) Long since) {
+            @RequestParam(required = false) @Min(0) Long since,
+            @Parameter(in = ParameterIn.HEADER, name = "Last-Event-ID", description = "the id (version) of the last "
+                    + "event received: as since, when since is absent", schema = @Schema(type = "integer",
+                    format = "int64", minimum = "0"))
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
         requireNic(nic);
-        return streams.open(nic, since == null ? -1 : since);
+        Long from = since != null ? since : parseLastEventId(lastEventId);
+        return streams.open(nic, from == null ? -1 : from);
+    }
+
+    /** Null when absent; an empty or non-numeric value is a 400 naming the header. */
+    private static Long parseLastEventId(String header) {
+        if (header == null) {
+            return null;
+        }
+        String v = header.strip();
+        try {
+            if (v.matches("[0-9]{1,19}")) {
+                return Long.parseLong(v);
+            }
+        } catch (NumberFormatException e) {
+            // above Long.MAX_VALUE: the same answer as any other bad value
+        }
+        throw ApiException.badRequest("Last-Event-ID", "must be a profile version, a non-negative 64-bit "
+                + "integer (got '" + header + "')");
     }
 
     private void answer(DeferredResult<ResponseEntity<EvProfile>> result, String nic) {

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.junit.jupiter.api.Test;
 
-/** The bytes a profile stream writes: one SSE event per version. */
+/** The bytes a profile stream writes: one SSE event per version, framed as one whole HTTP/1.1 chunk. */
 class StreamFastPathTest {
 
     @Test
@@ -15,12 +15,21 @@ class StreamFastPathTest {
         byte[] json = "{\"nic\":\"nic1\",\"version\":7}".getBytes(StandardCharsets.UTF_8);
         StreamFastPath.Event e = StreamFastPath.encode(new ProfileBytes.Json(7, json, 1_764_081_234_567_890L,
                 new PreEncodedHttpField("Weft-Version", "7"), null));
-        assertThat(new String(e.bytes(), StandardCharsets.UTF_8)).isEqualTo(":published-us=1764081234567890\n"
-                + "event:profile\nid:7\ndata:{\"nic\":\"nic1\",\"version\":7}\n\n");
+        String event = ":published-us=1764081234567890\nevent:profile\nid:7\ndata:{\"nic\":\"nic1\",\"version\":7}\n\n";
+        assertThat(new String(e.bytes(), StandardCharsets.UTF_8))
+                .isEqualTo(Integer.toHexString(event.length()) + "\r\n" + event + "\r\n");
         assertThat(e.version()).isEqualTo(7);
         StreamFastPath.Event unknown = StreamFastPath.encode(new ProfileBytes.Json(8, json, 0,
                 new PreEncodedHttpField("Weft-Version", "8"), null));
         assertThat(new String(unknown.bytes(), StandardCharsets.UTF_8)).as("no comment when not known")
-                .startsWith("event:profile\nid:8\n");
+                .contains("\r\nevent:profile\nid:8\n");
+    }
+
+    @Test
+    void aChunkIsItsHexSizeAndTheBytesEachEndedByCrlf() {
+        byte[] data = new byte[300];
+        java.util.Arrays.fill(data, (byte) 'x');
+        String framed = new String(StreamFastPath.chunk(data), StandardCharsets.US_ASCII);
+        assertThat(framed).startsWith("12c\r\nxxx").endsWith("xxx\r\n").hasSize(5 + 300 + 2);
     }
 }

@@ -2,7 +2,12 @@ package io.weft.scheduler.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,10 +29,14 @@ class PathStreamTest extends ApiTestSupport {
     }
 
     /** Opens a stream and feeds its events to a queue from a reader thread. */
-    private CompletableFuture<HttpResponse<Stream<String>>> open(String path, String token,
-            BlockingQueue<Event> events) {
-        CompletableFuture<HttpResponse<Stream<String>>> f = HTTP.sendAsync(builder(path, token)
-                .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
+    private CompletableFuture<HttpResponse<Stream<String>>> open(String path, String token, BlockingQueue<Event> events,
+                                                                 String... headers) {
+        java.net.http.HttpRequest.Builder b = builder(path, token).header("Accept", "text/event-stream");
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        CompletableFuture<HttpResponse<Stream<String>>> f = HTTP.sendAsync(b.GET().build(),
+                HttpResponse.BodyHandlers.ofLines());
         f.thenAccept(r -> {
             if (r.statusCode() != 200) {
                 return;
@@ -108,6 +117,32 @@ class PathStreamTest extends ApiTestSupport {
     }
 
     @Test
+    void aReconnectingEventSourceResumesFromLastEventId() throws Exception {
+        long v = get("/v1/agents/nic1/paths", AGENT_12).body().get("version").asLong();
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> stream = open("/v1/agents/nic1/paths/stream", AGENT_12, events,
+                "Last-Event-ID", Long.toString(v));
+        try {
+            assertThat(stream.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(events.poll(500, TimeUnit.MILLISECONDS)).as("it has version " + v + ": nothing newer yet")
+                    .isNull();
+        } finally {
+            stream.thenAccept(r -> r.body().close());
+        }
+        Reply bad = send(builder("/v1/agents/nic1/paths/stream", AGENT_12).header("Last-Event-ID", "x").GET().build());
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().get("field").asString()).isEqualTo("Last-Event-ID");
+        // The largest version the contract allows is taken (by the servlet chain; nothing is newer).
+        CompletableFuture<HttpResponse<Stream<String>>> max = open("/v1/agents/nic1/paths/stream", AGENT_12, events,
+                "Last-Event-ID", Long.toString(Long.MAX_VALUE));
+        try {
+            assertThat(max.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        } finally {
+            max.thenAccept(r -> r.body().close());
+        }
+    }
+
+    @Test
     void theStreamIsGuardedLikeTheLongPoll() throws Exception {
         assertThat(HTTP.send(builder("/v1/agents/nic2/paths/stream", AGENT_3).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).as("another NIC's token").isEqualTo(403);
@@ -115,5 +150,64 @@ class PathStreamTest extends ApiTestSupport {
                 HttpResponse.BodyHandlers.ofString()).statusCode()).as("no token").isEqualTo(401);
         Reply unknown = get("/v1/agents/nic99/paths/stream", OPERATOR);
         assertThat(unknown.status()).isEqualTo(404);
+    }
+
+    /**
+     * The wire, read strictly: the stream's events are written to the connection by the service as
+     * whole chunks of a chunked HTTP/1.1 body, each one event; a request that asks to close the
+     * connection (so its body cannot be chunked) still gets a working stream.
+     */
+    @Test
+    void eachEventIsOneWholeChunkOfAChunkedBody() throws Exception {
+        for (String connection : new String[] {null, "close"}) {
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                s.setSoTimeout(20_000);
+                s.getOutputStream().write(("GET /v1/agents/nic1/paths/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Authorization: Bearer " + AGENT_12 + "\r\nAccept: text/event-stream\r\n"
+                        + (connection == null ? "" : "Connection: " + connection + "\r\n") + "\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                InputStream in = s.getInputStream();
+                String head = line(in);
+                assertThat(head).as(String.valueOf(connection)).startsWith("HTTP/1.1 200");
+                Map<String, String> headers = new HashMap<>();
+                for (String h = line(in); !h.isEmpty(); h = line(in)) {
+                    int colon = h.indexOf(':');
+                    headers.put(h.substring(0, colon).toLowerCase(java.util.Locale.ROOT),
+                            h.substring(colon + 1).strip());
+                }
+                assertThat(headers.get("content-type")).startsWith("text/event-stream");
+                String event;
+                if (connection == null) {
+                    assertThat(headers.get("transfer-encoding")).isEqualTo("chunked");
+                    int size = Integer.parseInt(line(in), 16);
+                    event = new String(in.readNBytes(size), StandardCharsets.UTF_8);
+                    assertThat(line(in)).as("the chunk ends right after the event").isEmpty();
+                } else {
+                    // Not chunked (the body ends with the connection): the event's lines, up to its blank line.
+                    StringBuilder b = new StringBuilder();
+                    for (String l = line(in); !l.isEmpty() || b.indexOf("data:") < 0; l = line(in)) {
+                        b.append(l).append('\n');
+                    }
+                    event = b + "\n";
+                }
+                assertThat(event).as("one whole event").contains("event:profile\n").endsWith("\n\n");
+                String data = event.substring(event.indexOf("data:") + 5).strip();
+                assertThat(JSON.readTree(data).get("nic").asString()).isEqualTo("nic1");
+            }
+        }
+    }
+
+    /** One CRLF- (or LF-) ended line, without its end. */
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new IOException("the stream ended mid-line: " + b);
+            }
+            if (c != '\r') {
+                b.write(c);
+            }
+        }
+        return b.toString(StandardCharsets.UTF_8);
     }
 }

@@ -28,8 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * TLS on scheduler-api's listener with Spring Boot's own settings ({@code server.ssl.*}, i.e.
  * {@code SERVER_SSL_ENABLED}, {@code SERVER_SSL_KEY_STORE}, ...): a key store made by the JDK's
- * keytool, an agent's poll (answered by the Jetty handler in front of the servlets) and a
- * scheduler's read over HTTPS, and no answer to plain HTTP.
+ * keytool, an agent's poll (answered by the Jetty handler in front of the servlets), its profile
+ * stream and a scheduler's read over HTTPS, and no answer to plain HTTP.
  */
 @WeftDevstackTest
 class TlsListenerTest {
@@ -69,6 +69,16 @@ class TlsListenerTest {
             String base = "https://127.0.0.1:" + port;
             assertThat(https.send(get(base + "/v1/agents/nic1/paths", AGENT), HttpResponse.BodyHandlers.ofString())
                     .statusCode()).isEqualTo(200);
+            // The profile stream over TLS: its events go through the TLS endpoint, never straight to the socket.
+            HttpResponse<java.util.stream.Stream<String>> stream = https.send(HttpRequest.newBuilder(
+                    URI.create(base + "/v1/agents/nic1/paths/stream")).header("Authorization", "Bearer " + AGENT)
+                    .header("Accept", "text/event-stream").version(HttpClient.Version.HTTP_1_1).build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            assertThat(stream.statusCode()).isEqualTo(200);
+            try (java.util.stream.Stream<String> lines = stream.body()) {
+                assertThat(lines.filter(l -> l.startsWith("data:")).findFirst().orElseThrow())
+                        .as("the first event, readable through TLS").contains("\"nic\":\"nic1\"");
+            }
             assertThat(https.send(get(base + "/v1/jobs", SCHED), HttpResponse.BodyHandlers.ofString()).statusCode())
                     .isEqualTo(200);
             assertThat(https.send(get(base + "/v1/jobs", null), HttpResponse.BodyHandlers.ofString()).statusCode())

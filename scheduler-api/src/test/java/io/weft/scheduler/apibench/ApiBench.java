@@ -147,7 +147,7 @@ public final class ApiBench {
                           double rssMb, double parkSeconds,
                   double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
                   double updateServiceCpuMs, double pullServiceCpuMs, Round first, Round second,
-                  double baselineCpuMs, String variant, int rounds) {
+                  double baselineCpuMs, String variant, int rounds, double[] cpuUsPerAgentByRound) {
         String json() {
             double[] f = first.latencies();
             double[] fan = second.fanout();
@@ -164,7 +164,9 @@ public final class ApiBench {
                             + "\"update_first_ms\":%.1f,\"update_service_cpu_ms\":%.0f,\"pull_service_cpu_pct\":%.1f,"
                             + "\"update_round1_p50_ms\":%.1f,\"update_round1_p99_ms\":%.1f,"
                             + "\"update_round1_fanout_p99_ms\":%.1f,"
-                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f}",
+                            + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f,"
+                            + "\"service_cpu_us_per_agent_by_round\":%s,\"service_cpu_us_per_agent_warm_median\":%.1f,"
+                            + "\"service_java_opts\":\"%s\"}",
                     variant, agents, nics, updated, jobPostMs, second.publishedAfterPostMs(), pct(fan, 0),
                     pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(), second.cpu().fanoutMs(),
                     second.cpu().jettyMs(), second.cpu().gcMs(), second.cpu().jitMs(), rounds, baselineCpuMs,
@@ -173,7 +175,16 @@ public final class ApiBench {
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
                     parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
                     pullServiceCpuMs / (pullSeconds * 10.0), pct(f, 50), pct(f, 99), pct(first.fanout(), 99),
-                    first.serviceCpuMs(), first.jobPostMs());
+                    first.serviceCpuMs(), first.jobPostMs(), byRoundJson(), warmMedian(cpuUsPerAgentByRound),
+                    serviceJavaOpts().trim().replace("\\", "\\\\").replace("\"", "\\\""));
+        }
+
+        private String byRoundJson() {
+            StringBuilder b = new StringBuilder("[");
+            for (double v : cpuUsPerAgentByRound) {
+                b.append(b.length() > 1 ? "," : "").append(String.format(Locale.ROOT, "%.1f", v));
+            }
+            return b.append(']').toString();
         }
 
         /**
@@ -183,6 +194,22 @@ public final class ApiBench {
          */
         double serviceCpuUsPerAgent() {
             return updated == 0 ? Double.NaN : (second.cpu().withoutJitMs() - baselineCpuMs) * 1000.0 / updated;
+        }
+
+        /**
+         * The median of the per-round figures of {@link #serviceCpuUsPerAgent} over the warm rounds
+         * (all but the first, which also compiles the wake path): on a shared machine one round can
+         * be slowed down by other work (the figure counts CPU time, but caches and cores are shared),
+         * so the median says more than the last round alone.
+         */
+        static double warmMedian(double[] byRound) {
+            if (byRound.length < 2) {
+                return Double.NaN;
+            }
+            double[] warm = Arrays.copyOfRange(byRound, 1, byRound.length);
+            Arrays.sort(warm);
+            int m = warm.length / 2;
+            return warm.length % 2 == 1 ? warm[m] : (warm[m - 1] + warm[m]) / 2;
         }
 
         /** The whole update's service CPU (job placement and commit included) per agent, µs. */
@@ -205,6 +232,7 @@ public final class ApiBench {
                     job POST (ring, %d flows) %.1f ms (published to agents %.1f ms after the POST was sent)
                     fan-out (from publish)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
                     fan-out service CPU      %.1f us per agent (goal <= 10): %.0f ms update - %.0f ms same change, no agent
+                                             by round %s, median of the warm rounds %.1f
                                              (JIT left out) threads: weft-fanout %.0f ms, jetty %.0f ms, GC %.0f ms, JIT %.0f ms
                     update (from the POST)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms
                     (round 1, cold)          p50 %.1f ms   p99 %.1f ms   fan-out p99 %.1f ms   service CPU %.0f ms
@@ -215,7 +243,8 @@ public final class ApiBench {
                     load average             %s""",
                     variant, agents, nics, parkSeconds, updated, nics, jobPostMs, second.publishedAfterPostMs(),
                     pct(fan, 0), pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(),
-                    second.cpu().withoutJitMs(), baselineCpuMs, second.cpu().fanoutMs(), second.cpu().jettyMs(),
+                    second.cpu().withoutJitMs(), baselineCpuMs, byRoundJson(), warmMedian(cpuUsPerAgentByRound),
+                    second.cpu().fanoutMs(), second.cpu().jettyMs(),
                     second.cpu().gcMs(), second.cpu().jitMs(),
                     updateFirstMs, updateP50Ms, updateP99Ms, updateMaxMs, pct(first.latencies(), 50),
                     pct(first.latencies(), 99), pct(first.fanout(), 99), first.serviceCpuMs(), rate, pullP50Ms,
@@ -299,22 +328,20 @@ public final class ApiBench {
                     Thread.sleep(10); // let the accept queue drain; this is a load test, not a SYN flood
                 }
             }
-            Round first;
-            Round second;
-            if (stream) {
+            List<Round> all = new ArrayList<>();
+            Streams streams = stream ? openStreams(http, nio, base, conns, nics) : null;
+            for (int k = 1; k <= rounds; k++) {
                 // The streaming variant: each agent holds one profile stream; a change is one event on it.
-                Streams streams = openStreams(http, nio, base, conns, nics);
-                first = streamRound(http, nio, base, service, streams, nics, "bench-1");
-                second = first;
-                for (int k = 2; k <= rounds; k++) {
-                    second = streamRound(http, nio, base, service, streams, nics, "bench-" + k);
-                }
-            } else {
-                first = updateRound(http, nio, base, service, conns, nics, "bench-1");
-                second = first;
-                for (int k = 2; k <= rounds; k++) {
-                    second = updateRound(http, nio, base, service, conns, nics, "bench-" + k);
-                }
+                all.add(stream ? streamRound(http, nio, base, service, streams, nics, "bench-" + k)
+                        : updateRound(http, nio, base, service, conns, nics, "bench-" + k));
+            }
+            Round first = all.get(0);
+            Round second = all.get(all.size() - 1);
+            double[] byRound = new double[all.size()];
+            for (int k = 0; k < byRound.length; k++) {
+                Round r = all.get(k);
+                byRound[k] = r.latencies().length == 0 ? Double.NaN
+                        : (r.cpu().withoutJitMs() - baselineCpuMs) * 1000.0 / r.latencies().length;
             }
             double rssMb = Math.max(first.rssMb(), second.rssMb());
             double parkSeconds = first.parkSeconds();
@@ -363,7 +390,7 @@ public final class ApiBench {
             return new Result(agents, nics, second.jobPostMs(), pct(u, 50), pct(u, 99), pct(u, 100), u.length,
                     pct(p, 50), pullP99, p.length, rate, rssMb, parkSeconds, second.clientCpuMs(), pullCpuMs, seconds,
                     loadAverage(), pct(u, 0), second.serviceCpuMs(), pullServiceCpuMs, first, second, baselineCpuMs,
-                    stream ? "stream" : "long-poll", rounds);
+                    stream ? "stream" : "long-poll", rounds, byRound);
         } finally {
             nio.close();
             service.destroy();
@@ -735,7 +762,7 @@ public final class ApiBench {
         for (int i = 0; i < nics; i++) {
             nicList.append(i == 0 ? "" : ",").append("nic").append(i);
         }
-        String opts = System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS", "-Xmx640m");
+        String opts = serviceJavaOpts();
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(Arrays.asList(opts.trim().split("\\s+")));
@@ -754,6 +781,11 @@ public final class ApiBench {
         pb.environment().put("WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
         System.err.println("bench: service log " + target.resolve("bench-api-service.log"));
         return pb.start();
+    }
+
+    /** The service's JVM options: $WEFT_SERVICE_JAVA_OPTS, else a 640 MB heap (and the JVM's default collector). */
+    static String serviceJavaOpts() {
+        return System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS", "-Xmx640m");
     }
 
     private static void awaitHealthy(HttpClient http, String base, Process service) throws Exception {

@@ -21,6 +21,13 @@ class ApiBenchMathTest {
     }
 
     @Test
+    void theWarmMedianLeavesTheFirstRoundOut() {
+        assertThat(ApiBench.Result.warmMedian(new double[] {90, 12, 30, 11})).isEqualTo(12.0);
+        assertThat(ApiBench.Result.warmMedian(new double[] {90, 12, 14})).isEqualTo(13.0);
+        assertThat(ApiBench.Result.warmMedian(new double[] {90})).isNaN();
+    }
+
+    @Test
     void generatedFabricIsAValidLeafSpine() throws Exception {
         Fabric f = FabricJson.parse(ApiBench.leafSpine(4));
         assertThat(f.nodesWithRole(Role.NIC)).hasSize(64);

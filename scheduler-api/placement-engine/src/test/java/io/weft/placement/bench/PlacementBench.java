@@ -67,13 +67,15 @@ public final class PlacementBench {
     private final boolean json;
     private final boolean quick;
     private final String filter;
+    private final boolean multipath;
     private final Map<String, Fabric> fabrics = new LinkedHashMap<>();
     private final Map<String, FlowEncoder> encoders = new LinkedHashMap<>();
 
-    private PlacementBench(boolean json, boolean quick, String filter) {
+    private PlacementBench(boolean json, boolean quick, String filter, boolean multipath) {
         this.json = json;
         this.quick = quick;
         this.filter = filter;
+        this.multipath = multipath;
     }
 
     /** The command line of {@code ./weft bench placement}. */
@@ -90,6 +92,9 @@ public final class PlacementBench {
 
         @Option(names = "--no-encode", description = "place without encoding the paths")
         boolean noEncode;
+
+        @Option(names = "--no-multipath", description = "skip the multipath columns and targets")
+        boolean noMultipath;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
@@ -111,7 +116,7 @@ public final class PlacementBench {
         if (flags.noEncode) {
             System.setProperty("weft.bench.encode", "false");
         }
-        new PlacementBench(flags.json, flags.quick, flags.filter).run();
+        new PlacementBench(flags.json, flags.quick, flags.filter, !flags.noMultipath).run();
     }
 
     // ------------------------------------------------------------------ suite
@@ -378,7 +383,9 @@ public final class PlacementBench {
             if (filter == null || !filter.contains("multipath")) {
                 targets();
             }
-            multipathTargets();
+            if (multipath) {
+                multipathTargets();
+            }
         }
     }
 
@@ -429,8 +436,8 @@ public final class PlacementBench {
                 .toArray()));
         double maxLoad = r.quality().maxLoad();
         String note = r.unplaced().isEmpty() ? "" : r.unplaced().size() + " unplaced";
-        Multi mp = multipath(ix, encoder(c.fabricKey(), f), job, cap, quick ? 0 : (c.big() ? 1 : 2),
-                quick ? 1 : (c.big() ? 1 : 3));
+        Multi mp = !multipath ? null : multipath(ix, encoder(c.fabricKey(), f), job, cap,
+                quick ? 0 : (c.big() ? 1 : 2), quick ? 1 : (c.big() ? 1 : 3));
         row(c.name(), n, t, cpu, maxLoad, lb, r.quality().collisions(), ecmp, weftSlow, mp, note);
     }
 
@@ -469,8 +476,8 @@ public final class PlacementBench {
 
     private void row(String name, int flows, Timing t, Timing cpu, double maxLoad, LowerBound.Bound lb, int coll,
                      Ecmp.Result ecmp, double weftSlow, Multi mp, String note) {
-        MultipathResult m = mp.result();
-        if (m.fallback() != null) {
+        MultipathResult m = mp == null ? null : mp.result();
+        if (m != null && m.fallback() != null) {
             note = (note.isEmpty() ? "" : note + "; ") + "multipath fell back: " + m.fallback();
         }
         double ratio = lb.value() > 0 ? maxLoad / lb.value() : Double.NaN;
@@ -490,25 +497,32 @@ public final class PlacementBench {
             o.put("ecmp_max_load", round(ecmp.expectedMaxLoad()));
             o.put("ecmp_slowest_rate", round(ecmp.expectedSlowestGbps()));
             o.put("weft_slowest_rate", round(weftSlow));
-            o.put("splittable_lp", round(m.splittableOptimum()));
-            o.put("multipath_lower_bound", round(m.lowerBound()));
-            o.put("multipath_fractional_max_load", round(m.fractionalMaxLoad()));
-            o.put("multipath_max_load", round(m.maxLoad()));
-            o.put("multipath_ratio", round(mp.ratio()));
-            o.put("multipath_gap_bound", round(m.gapBound()));
-            o.put("multipath_slowest_rate", round(mp.slowestGbps()));
-            o.put("multipath_paths_mean", round(m.meanPathsPerFlow()));
-            o.put("multipath_paths_max", m.maxPathsPerFlow());
-            o.put("multipath_lp_rounds", m.iterations());
-            o.put("multipath_ms_median", round(mp.wall().medianMs()));
-            o.put("multipath_cpu_ms_median", round(mp.cpu().medianMs()));
-            if (m.fallback() != null) {
-                o.put("multipath_fallback", m.fallback());
+            if (m != null) {
+                o.put("splittable_lp", round(m.splittableOptimum()));
+                o.put("multipath_lower_bound", round(m.lowerBound()));
+                o.put("multipath_fractional_max_load", round(m.fractionalMaxLoad()));
+                o.put("multipath_max_load", round(m.maxLoad()));
+                o.put("multipath_ratio", round(mp.ratio()));
+                o.put("multipath_gap_bound", round(m.gapBound()));
+                o.put("multipath_slowest_rate", round(mp.slowestGbps()));
+                o.put("multipath_paths_mean", round(m.meanPathsPerFlow()));
+                o.put("multipath_paths_max", m.maxPathsPerFlow());
+                o.put("multipath_lp_rounds", m.iterations());
+                o.put("multipath_ms_median", round(mp.wall().medianMs()));
+                o.put("multipath_cpu_ms_median", round(mp.cpu().medianMs()));
+                if (m.fallback() != null) {
+                    o.put("multipath_fallback", m.fallback());
+                }
             }
             if (!note.isEmpty()) {
                 o.put("note", note);
             }
             System.out.println(o);
+        } else if (m == null) {
+            System.out.printf(Locale.ROOT,
+                    "%-26s %7d %9.3f %9.3f %9.3f %9.3f %8.3f %8.3f %-8s %6.3f %6d %8.3f %9.1f %9.1f | %s%n",
+                    name, flows, t.medianMs(), t.p99Ms(), cpu.medianMs(), cpu.p99Ms(), maxLoad, lb.value(), lb.kind(),
+                    ratio, coll, ecmp.expectedMaxLoad(), ecmp.expectedSlowestGbps(), weftSlow, note);
         } else {
             System.out.printf(Locale.ROOT,
                     "%-26s %7d %9.3f %9.3f %9.3f %9.3f %8.3f %8.3f %-8s %6.3f %6d %8.3f %9.1f %9.1f | %8.3f %8.3f "
@@ -565,6 +579,24 @@ public final class PlacementBench {
             timeTarget("4096-GPU ring, 3-tier Clos, p99" + suffix(mode), r, 10, "max load "
                     + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
         }
+        // About 1,000 flows on the direct networks, whose candidates include Valiant detours.
+        Fabric df = fabric("df", () -> DragonflyGenerator.generate(DragonflyGenerator.Params.of(4, 8, 4)));
+        Fabric sf = fabric("sf", () -> SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(7)));
+        Object[][] direct = {{"df", df, ring(df), "df(4,8,4) ring"}, {"df", df, perm(df), "df(4,8,4) perm"},
+            {"sf", sf, perm(sf), "sf(q=7) perm"}};
+        for (Object[] c : direct) {
+            Fabric f = (Fabric) c[1];
+            DenseFabric dix = DenseFabric.of(f);
+            Job job = Patterns.expand((JobSpec) c[2], dix, 1 << 20);
+            for (String mode : new String[] {"warm", "cold"}) {
+                FlowEncoder enc = encoder((String) c[0], f);
+                PlacementEngine e = new PlacementEngine(dix, enc, PlacementConfig.DEFAULTS);
+                long[] p0 = proofCounts(enc);
+                Runs r = timeAdd(e, job, enc, mode.equals("cold"), quick ? 3 : 20, quick ? 10 : 100);
+                timeTarget(job.flows().size() + " flows, " + c[3] + ", p99" + suffix(mode), r, 20, "max load "
+                        + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
+            }
+        }
         // 65,536 flows: fat-tree k=32 (8,192 NICs), all-to-all with 8 concurrent peers.
         Fabric ft32 = fabric("ft32", () -> FatTreeGenerator.generate(FatTreeGenerator.kary(32)));
         DenseFabric ix32 = DenseFabric.of(ft32);
@@ -579,13 +611,16 @@ public final class PlacementBench {
             if (mode.equals("cold")) {
                 continue;
             }
-            // Re-place the flows of the hottest fabric link, repeatedly, on the 65,536 placed flows.
+            // The hottest fabric link goes down (production's link-down path: new states, the flows
+            // on the link move), repeatedly on the 65,536 placed flows; it comes back up untimed.
             int warm = quick ? 2 : 10;
             int[] moved = {0};
-            String[] hotLink = new String[1];
-            Runs h = measure(warm, quick ? 10 : 40, () -> hotLink[0] = hottestFabricLink(e, ix32),
-                    () -> moved[0] += e.replaceLinks(List.of(hotLink[0])).moved().size());
-            timeTarget("re-place one hot link (65,536 placed)" + suffix(mode), h, 1,
+            String[] hot = new String[1];
+            Runs h = measure(warm, quick ? 10 : 40, () -> {
+                e.updateLinkStates(Map.of());
+                hot[0] = hottestFabricLink(e, ix32);
+            }, () -> moved[0] += e.updateLinkStates(Map.of(hot[0], LinkState.DOWN)).moved().size());
+            timeTarget("re-place one failed link (65,536 placed)" + suffix(mode), h, 10,
                     String.format(Locale.ROOT, "%.1f flows moved per call", moved[0] / (double) (h.wallMs.length
                             + warm)));
         }
