@@ -1,7 +1,10 @@
 // Typed reads of the telemetry collector (contracts/openapi/telemetry-collector.yaml; port 8083 in
 // the demo): hotspot history, link series, and the shapes of its live load stream. Types come from
-// the generated file (npm run gen:api); the parsers check what the UI relies on and name the field.
-// The collector asks for no token.
+// the generated file (npm run gen:api). Link loads and hotspot events are checked by the validators
+// generated from their schemas (npm run gen:schemas), the envelopes around them here; an error names
+// the field. The collector asks for no token.
+import type { ErrorObject } from 'ajv';
+import { validateHotspotEvent, validateLinkLoad } from './generated/contract-validators';
 import type { components } from './generated/telemetry-collector';
 import { ApiError, UnauthorizedError, type Fetch } from './schedulerApi';
 
@@ -55,27 +58,20 @@ function nullableNum(o: Json, key: string, path: string): number | null {
   return o[key] === null || o[key] === undefined ? null : num(o, key, path);
 }
 
+/** The first schema violation as '<path>.<field>: <problem>', in the words of the Java readers. */
+function violation(path: string, errors: ErrorObject[] | null | undefined): string {
+  const e = errors?.[0];
+  if (!e) return `${path}: does not match its schema`;
+  const at = path + e.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
+  const params = e.params as { missingProperty?: string; additionalProperty?: string };
+  if (e.keyword === 'required') return `${at}.${params.missingProperty ?? '?'}: required`;
+  if (e.keyword === 'additionalProperties') return `${at}.${params.additionalProperty ?? '?'}: unknown field`;
+  return `${at}: ${e.message ?? e.keyword}`;
+}
+
 function parseLoad(raw: unknown, path: string): LinkLoad {
-  const o = object(raw, path);
-  if (o.schemaVersion !== 1) fail(`${path}.schemaVersion`, 'must be 1');
-  const timestampNs = str(o, 'timestampNs', path);
-  if (!/^[0-9]+$/.test(timestampNs)) fail(`${path}.timestampNs`, 'must be a decimal string');
-  const oper = o.operStatus;
-  if (oper !== 'UP' && oper !== 'DOWN' && oper !== null) fail(`${path}.operStatus`, 'must be UP, DOWN or null');
-  return {
-    schemaVersion: 1,
-    fabricId: str(o, 'fabricId', path),
-    linkId: str(o, 'linkId', path),
-    toNode: str(o, 'toNode', path),
-    timestampNs,
-    rateGbps: num(o, 'rateGbps', path),
-    capacityGbps: num(o, 'capacityGbps', path),
-    utilisation: num(o, 'utilisation', path),
-    dropRate: nullableNum(o, 'dropRate', path),
-    ecnFraction: nullableNum(o, 'ecnFraction', path),
-    operStatus: oper,
-    hot: o.hot === true,
-  };
+  if (!validateLinkLoad(raw)) throw new CollectorFormatError(violation(path, validateLinkLoad.errors));
+  return raw;
 }
 
 function position(o: Json, path: string) {
@@ -102,22 +98,8 @@ export function parseLoadDelta(body: unknown): LoadDelta {
 
 /** A hotspot event (weft.hotspots shape), from the stream or the history. */
 export function parseHotspotEvent(raw: unknown, path = '$'): HotspotEvent {
-  const o = object(raw, path);
-  const kind = str(o, 'kind', path);
-  if (!['hotspot-start', 'hotspot-end', 'link-down', 'link-up'].includes(kind)) fail(`${path}.kind`, 'unknown kind');
-  return {
-    schemaVersion: 1,
-    eventId: typeof o.eventId === 'string' ? o.eventId : `${kind}/${String(o.linkId)}/${String(o.detectedAt)}`,
-    kind: kind as HotspotEvent['kind'],
-    linkId: str(o, 'linkId', path),
-    direction: str(o, 'direction', path),
-    sampleTimestampNs: typeof o.sampleTimestampNs === 'string' ? o.sampleTimestampNs : '0',
-    detectedAt: str(o, 'detectedAt', path),
-    utilisation: nullableNum(o, 'utilisation', path),
-    dropRate: nullableNum(o, 'dropRate', path),
-    ecnFraction: nullableNum(o, 'ecnFraction', path),
-    threshold: nullableNum(o, 'threshold', path),
-  };
+  if (!validateHotspotEvent(raw)) throw new CollectorFormatError(violation(path, validateHotspotEvent.errors));
+  return raw;
 }
 
 async function getJson(fetchFn: Fetch, path: string, signal?: AbortSignal): Promise<Json> {

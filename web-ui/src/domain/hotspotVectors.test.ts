@@ -2,8 +2,7 @@
 // writes is read by the collector client, and the dashboard's direction id is the contract's
 // direction key (linkId>direction).
 import { describe, expect, it } from 'vitest';
-import { fetchHotspots } from '../api/collectorApi';
-import type { HotspotEvent as HotspotEventContract } from '../api/generated/hotspot-event';
+import { fetchHotspots, type HotspotEvent as HotspotEventContract } from '../api/collectorApi';
 import { readContract } from '../testing/contracts';
 import { directionId } from './heat';
 import { hotDirections } from './hotspots';

@@ -1,9 +1,9 @@
 // Which link directions are hot now, from the collector's hotspot history (GET /v1/hotspots;
 // contracts/schemas/hotspot-event.schema.json: 'direction' is the node the hot direction points to).
-import type { HotspotEvent as HotspotEventContract } from '../api/generated/hotspot-event';
+import type { HotspotEvent as HotspotEventContract } from '../api/collectorApi';
 import { directionId } from './heat';
 
-/** The fields of a hotspot event (generated from the schema) the dashboard uses. */
+/** The fields of a hotspot event (the type generated from the collector's OpenAPI) the dashboard uses. */
 export type HotspotEvent = Pick<HotspotEventContract, 'kind' | 'linkId' | 'direction' | 'detectedAt'>;
 export type HotspotKind = HotspotEvent['kind'];
 

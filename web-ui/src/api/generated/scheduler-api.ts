@@ -325,36 +325,6 @@ export interface components {
             version?: number;
             movedFlows?: string[];
         };
-        FlowReport: {
-            /** Format: int32 */
-            schemaVersion: number;
-            nic: string;
-            timestampNs: string;
-            flows: components["schemas"]["FlowSample"][];
-            rejected?: components["schemas"]["Rejection"][];
-        };
-        FlowSample: {
-            flowId: string;
-            jobId?: string;
-            dstNic: string;
-            /** Format: int32 */
-            ev?: number;
-            carrier?: string;
-            bytes: string;
-            /** Format: double */
-            rateGbps: number;
-            ecnMarked: string;
-            cnpCount: string;
-            /** Format: double */
-            rttUs?: number;
-            drops: string;
-        };
-        Rejection: {
-            peer: string;
-            entry?: string;
-            field: string;
-            reason: string;
-        };
         JobSummary: {
             id?: string;
             name?: string;
@@ -480,6 +450,93 @@ export interface components {
             /** Format: int32 */
             minActive?: number;
             entries?: components["schemas"]["Entry"][];
+        };
+        /** @description Identifier of a fabric, tenant, node or link. No '>' (it separates link id and direction in arc keys), no '|' (SONiC key separator), no whitespace. */
+        id: string;
+        /** @description Unsigned 64-bit integer as a decimal string (0 .. 18446744073709551615). */
+        uint64: string;
+        flow: {
+            flowId: string;
+            jobId?: string | null;
+            dstNic: components["schemas"]["id"];
+            /** @description Entropy value (RoCEv2 UDP source port) the flow is sent with, in EV mode. */
+            ev?: number;
+            /**
+             * Format: ipv6
+             * @description First uSID carrier (IPv6 destination address) the flow is sent with, in SRv6 mode.
+             */
+            carrier?: string;
+            bytes: components["schemas"]["uint64"];
+            /** @description Send rate over the last reporting interval. */
+            rateGbps: number;
+            /** @description ECN-marked packets received back (CE). */
+            ecnMarked: components["schemas"]["uint64"];
+            /** @description RoCEv2 congestion notification packets received. */
+            cnpCount: components["schemas"]["uint64"];
+            /** @description Latest RTT estimate, null when unknown. */
+            rttUs?: number | null;
+            /** @description Packets the NIC retransmitted or saw lost. */
+            drops: components["schemas"]["uint64"];
+        } & (unknown | unknown);
+        rejection: {
+            /** @description The peer NIC the refused entry sends to; empty when the peer itself has no id. */
+            peer: string;
+            /** @description The refused entry's id; absent when the whole peer was refused (e.g. no address). */
+            entry?: string;
+            /** @description The refused field, JSON-path style within the profile: peers[1].entries[2].carriers[0]. */
+            field: string;
+            /** @description Why, for an operator (e.g. unknown format "mpls"). */
+            reason: string;
+        };
+        /**
+         * NIC flow report (topic weft.telemetry.flows)
+         * @description What one NIC agent saw of its own flows at one instant. Counters are cumulative since the flow started (so a lost report loses no bytes) and, like every 64-bit value in Weft contracts, are decimal strings: JavaScript numbers cannot hold them exactly.
+         */
+        "flow-report.schema": {
+            /** @constant */
+            schemaVersion: 1;
+            nic: components["schemas"]["id"];
+            timestampNs: components["schemas"]["uint64"];
+            flows: components["schemas"]["flow"][];
+            /** @description Entries (or whole peers) of the NIC's current profile the agent refused to apply, each naming the field and why; everything else of that version is applied. Absent or empty when nothing was refused. Optional: added without a schemaVersion change. */
+            rejected?: components["schemas"]["rejection"][];
+            $defs: {
+                /** @description Unsigned 64-bit integer as a decimal string (0 .. 18446744073709551615). */
+                uint64: string;
+                rejection: {
+                    /** @description The peer NIC the refused entry sends to; empty when the peer itself has no id. */
+                    peer: string;
+                    /** @description The refused entry's id; absent when the whole peer was refused (e.g. no address). */
+                    entry?: string;
+                    /** @description The refused field, JSON-path style within the profile: peers[1].entries[2].carriers[0]. */
+                    field: string;
+                    /** @description Why, for an operator (e.g. unknown format "mpls"). */
+                    reason: string;
+                };
+                flow: {
+                    flowId: string;
+                    jobId?: string | null;
+                    dstNic: components["schemas"]["id"];
+                    /** @description Entropy value (RoCEv2 UDP source port) the flow is sent with, in EV mode. */
+                    ev?: number;
+                    /**
+                     * Format: ipv6
+                     * @description First uSID carrier (IPv6 destination address) the flow is sent with, in SRv6 mode.
+                     */
+                    carrier?: string;
+                    bytes: components["schemas"]["uint64"];
+                    /** @description Send rate over the last reporting interval. */
+                    rateGbps: number;
+                    /** @description ECN-marked packets received back (CE). */
+                    ecnMarked: components["schemas"]["uint64"];
+                    /** @description RoCEv2 congestion notification packets received. */
+                    cnpCount: components["schemas"]["uint64"];
+                    /** @description Latest RTT estimate, null when unknown. */
+                    rttUs?: number | null;
+                    /** @description Packets the NIC retransmitted or saw lost. */
+                    drops: components["schemas"]["uint64"];
+                } & (unknown | unknown);
+            };
         };
     };
     responses: never;
@@ -836,7 +893,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FlowReport"];
+                "application/json": components["schemas"]["flow-report.schema"];
             };
         };
         responses: {

@@ -44,14 +44,13 @@ public final class FlowReport implements TopicValue {
 
     /** Reads one parsed report strictly (Jackson 2 tree). */
     public static FlowReport fromTree(JsonNode node) {
-        Strict o = Strict.object(node, "");
-        o.schemaVersion(SCHEMA_VERSION);
-        String nic = o.id("nic");
-        long ts = o.uint64("timestampNs");
-        List<Flow> flows = o.objects("flows", Flow::read);
-        List<Rejection> rejected = o.optionalObjects("rejected", Rejection::read);
-        o.done();
-        return new FlowReport(nic, ts, flows, rejected);
+        return Strict.value(node, SCHEMA_VERSION, o -> {
+            String nic = o.id("nic");
+            long ts = o.uint64("timestampNs");
+            List<Flow> flows = o.objects("flows", Flow::read);
+            List<Rejection> rejected = o.optionalObjects("rejected", Rejection::read);
+            return new FlowReport(nic, ts, flows, rejected);
+        });
     }
 
     public String nic() {

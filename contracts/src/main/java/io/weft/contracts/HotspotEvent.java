@@ -110,21 +110,20 @@ public final class HotspotEvent implements TopicValue {
 
     /** Reads one parsed value strictly (Jackson 2 tree). */
     public static HotspotEvent fromTree(JsonNode node) {
-        Strict o = Strict.object(node, "");
-        o.schemaVersion(SCHEMA_VERSION);
-        String eventId = o.string("eventId", 1);
-        Kind kind = Kind.fromJson(o.string("kind", 1));
-        String linkId = o.id("linkId");
-        String direction = o.id("direction");
-        long sampleNs = o.uint64("sampleTimestampNs");
-        Instant detectedAt = o.dateTime("detectedAt");
-        double utilisation = o.nullableNumber("utilisation", 0, Double.POSITIVE_INFINITY);
-        double dropRate = o.nullableNumber("dropRate", 0, 1);
-        double ecnFraction = o.nullableNumber("ecnFraction", 0, 1);
-        double threshold = o.nullableNumber("threshold", 0, Double.POSITIVE_INFINITY);
-        o.done();
-        return new HotspotEvent(eventId, kind, linkId, direction, sampleNs, detectedAt, utilisation, dropRate,
-                ecnFraction, threshold);
+        return Strict.value(node, SCHEMA_VERSION, o -> {
+            String eventId = o.string("eventId", 1);
+            Kind kind = Kind.fromJson(o.string("kind", 1));
+            String linkId = o.id("linkId");
+            String direction = o.id("direction");
+            long sampleNs = o.uint64("sampleTimestampNs");
+            Instant detectedAt = o.dateTime("detectedAt");
+            double utilisation = o.nullableNumber("utilisation", 0, Double.POSITIVE_INFINITY);
+            double dropRate = o.nullableRatio("dropRate");
+            double ecnFraction = o.nullableRatio("ecnFraction");
+            double threshold = o.nullableNumber("threshold", 0, Double.POSITIVE_INFINITY);
+            return new HotspotEvent(eventId, kind, linkId, direction, sampleNs, detectedAt, utilisation, dropRate,
+                    ecnFraction, threshold);
+        });
     }
 
     public String eventId() {

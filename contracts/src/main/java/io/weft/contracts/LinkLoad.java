@@ -92,29 +92,25 @@ public final class LinkLoad implements TopicValue {
 
     /** Reads one parsed value strictly (Jackson 2 tree). */
     public static LinkLoad fromTree(JsonNode node) {
-        Strict o = Strict.object(node, "");
-        o.schemaVersion(SCHEMA_VERSION);
-        String fabricId = o.id("fabricId");
-        String linkId = o.id("linkId");
-        String toNode = o.id("toNode");
-        long timestampNs = o.uint64("timestampNs");
-        double rate = o.number("rateGbps", 0, false, Double.POSITIVE_INFINITY);
-        double capacity = o.number("capacityGbps", 0, true, Double.POSITIVE_INFINITY);
-        double utilisation = o.number("utilisation", 0, false, Double.POSITIVE_INFINITY);
-        double dropRate = o.nullableNumber("dropRate", 0, 1);
-        double ecnFraction = o.nullableNumber("ecnFraction", 0, 1);
-        if (!o.has("operStatus")) {
-            o.string("operStatus", 1); // reports it as required
-        }
-        String operStatus = o.optionalString("operStatus", 1);
-        if (operStatus != null && !operStatus.equals("UP") && !operStatus.equals("DOWN")) {
-            throw new ContractException("operStatus", "must be UP, DOWN or null (got " + Strict.quote(operStatus)
-                    + ")");
-        }
-        boolean hot = o.bool("hot");
-        o.done();
-        return new LinkLoad(fabricId, linkId, toNode, timestampNs, rate, capacity, utilisation, dropRate, ecnFraction,
-                operStatus, hot);
+        return Strict.value(node, SCHEMA_VERSION, o -> {
+            String fabricId = o.id("fabricId");
+            String linkId = o.id("linkId");
+            String toNode = o.id("toNode");
+            long timestampNs = o.uint64("timestampNs");
+            double rate = o.number("rateGbps", 0, false, Double.POSITIVE_INFINITY);
+            double capacity = o.number("capacityGbps", 0, true, Double.POSITIVE_INFINITY);
+            double utilisation = o.number("utilisation", 0, false, Double.POSITIVE_INFINITY);
+            double dropRate = o.nullableRatio("dropRate");
+            double ecnFraction = o.nullableRatio("ecnFraction");
+            String operStatus = o.nullableString("operStatus", 1);
+            if (operStatus != null && !operStatus.equals("UP") && !operStatus.equals("DOWN")) {
+                throw new ContractException("operStatus", "must be UP, DOWN or null (got " + Strict.quote(operStatus)
+                        + ")");
+            }
+            boolean hot = o.bool("hot");
+            return new LinkLoad(fabricId, linkId, toNode, timestampNs, rate, capacity, utilisation, dropRate,
+                    ecnFraction, operStatus, hot);
+        });
     }
 
     public String fabricId() {

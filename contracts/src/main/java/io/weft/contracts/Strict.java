@@ -76,6 +76,19 @@ final class Strict {
         return new Strict(node, path);
     }
 
+    /**
+     * Reads one top-level contract value: a JSON object with {@code "schemaVersion": version} whose
+     * other fields {@code fields} reads; a field it did not read is refused (additionalProperties: false).
+     * The prologue and epilogue every contract type's reader shares.
+     */
+    static <T> T value(JsonNode node, int version, Item<T> fields) {
+        Strict o = object(node, "");
+        o.schemaVersion(version);
+        T value = fields.read(o);
+        o.done();
+        return value;
+    }
+
     String at(String field) {
         return path.isEmpty() ? field : path + "." + field;
     }
@@ -106,6 +119,12 @@ final class Strict {
     /** A required string with at least {@code minLength} characters. */
     String string(String field, int minLength) {
         return checkedString(field, required(field), minLength);
+    }
+
+    /** A required string that may be null (not reported), with at least {@code minLength} characters otherwise. */
+    String nullableString(String field, int minLength) {
+        JsonNode v = required(field);
+        return v.isNull() ? null : checkedString(field, v, minLength);
     }
 
     /** An optional string (absent or null gives null) with at least {@code minLength} characters. */
@@ -159,6 +178,11 @@ final class Strict {
     double nullableNumber(String field, double min, double max) {
         JsonNode v = required(field);
         return v.isNull() ? Double.NaN : checkedNumber(field, v, min, false, max);
+    }
+
+    /** A required ratio in [0, 1] that may be null (unknown), returned as NaN then. */
+    double nullableRatio(String field) {
+        return nullableNumber(field, 0, 1);
     }
 
     /** An optional number (absent or null gives NaN). */
@@ -252,7 +276,7 @@ final class Strict {
         }
     }
 
-    /** Reads one array item. */
+    /** Reads the fields of one object (a contract value or an array item). */
     interface Item<T> {
         T read(Strict item);
     }

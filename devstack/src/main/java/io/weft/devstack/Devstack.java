@@ -97,7 +97,7 @@ public final class Devstack implements AutoCloseable {
             return this;
         }
 
-        /** Topics to ensure; default {@link TopicCatalogue#catalogue()}. */
+        /** Topics to ensure; default {@link KafkaTopicSetup#catalogue()}. */
         public Builder topics(List<TopicSpec> specs) {
             this.topics = List.copyOf(specs);
             return this;
@@ -124,7 +124,7 @@ public final class Devstack implements AutoCloseable {
         }
 
         public Devstack start() {
-            List<TopicSpec> specs = topics != null ? topics : TopicCatalogue.catalogue();
+            List<TopicSpec> specs = topics != null ? topics : KafkaTopicSetup.catalogue();
             Path kafkaDir = stateDir.resolve("kafka");
             Path pgDir = stateDir.resolve("postgres");
             progress.accept("starting Kafka (KRaft, data in " + kafkaDir + ")");
@@ -175,7 +175,7 @@ public final class Devstack implements AutoCloseable {
             Properties props = new Properties();
             props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             try (Admin admin = Admin.create(props)) {
-                return TopicCatalogue.ensure(admin, specs);
+                return KafkaTopicSetup.ensure(admin, specs);
             }
         }
     }

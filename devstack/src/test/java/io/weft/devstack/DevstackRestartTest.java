@@ -21,7 +21,7 @@ class DevstackRestartTest {
 
     @Test
     void aRowAndARecordSurviveStopAndStart(@TempDir Path stateDir) throws Exception {
-        List<TopicSpec> topics = TopicCatalogue.fromResource("/io/weft/devstack/test-topics.json");
+        List<TopicSpec> topics = KafkaTopicSetup.fromResource("/io/weft/devstack/test-topics.json");
         String clusterId;
         try (Devstack first = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0)
                 .postgresFromTemplate(true).topics(topics).start()) {

@@ -35,10 +35,10 @@ class SharedKafkaTest {
 
     @Test
     void catalogueTopicsAreCreatedOnceWithTheirConfig(DevstackEndpoints devstack) throws Exception {
-        List<TopicSpec> specs = TopicCatalogue.fromResource("/io/weft/devstack/test-topics.json");
+        List<TopicSpec> specs = KafkaTopicSetup.fromResource("/io/weft/devstack/test-topics.json");
         try (Admin admin = admin(devstack)) {
-            List<String> first = TopicCatalogue.ensure(admin, specs);
-            List<String> second = TopicCatalogue.ensure(admin, specs);
+            List<String> first = KafkaTopicSetup.ensure(admin, specs);
+            List<String> second = KafkaTopicSetup.ensure(admin, specs);
 
             // Another test class may have created them already; either way the second call creates nothing.
             assertThat(first).isSubsetOf("devstack-test.snapshots", "devstack-test.events");
@@ -54,7 +54,7 @@ class SharedKafkaTest {
     @Test
     void theContractsCatalogueIsCreatedByTheExtension(DevstackEndpoints devstack) throws Exception {
         try (Admin admin = admin(devstack)) {
-            for (TopicSpec spec : TopicCatalogue.catalogue()) {
+            for (TopicSpec spec : KafkaTopicSetup.catalogue()) {
                 assertThat(admin.listTopics().names().get()).contains(spec.name());
                 String expected = spec.config().getOrDefault("cleanup.policy", "delete");
                 assertThat(cleanupPolicy(admin, spec.name())).as(spec.name()).isEqualTo(expected);

@@ -56,12 +56,18 @@ public final class Router {
      */
     public int[] ecmp(String srcNic, String dstNic, int srcPort, LinkConditions conditions) {
         byte[] tuple = FiveTuple.rocev2(address(srcNic), address(dstNic), srcPort).bytes();
-        String dstSwitch = plan.attachment(dstNic).to();
         int[] route = new int[ForwardingWalk.HOP_LIMIT + 1];
         int n = 0;
-        Arc first = plan.attachment(srcNic);
+        Arc first = firstArc(srcNic, dstNic, tuple, conditions);
+        if (first == null) {
+            return null;
+        }
         route[n++] = arcs.id(first);
         String at = first.to();
+        String dstSwitch = destinationSwitch(at, dstNic);
+        if (dstSwitch == null) {
+            return null;
+        }
         Arc[] live = new Arc[8];
         while (true) {
             Arc delivery = deliveryArc(at, dstNic);
@@ -93,6 +99,60 @@ public final class Router {
         }
         int[] out = java.util.Arrays.copyOf(route, n);
         return conditions.crossesFailure(out) ? null : out;
+    }
+
+    /**
+     * The NIC's first arc: its only link, or with one port per plane (a multi-plane fabric) the
+     * five-tuple hashed over its working ports whose plane still reaches the destination, as a
+     * multi-plane NIC spreads flows over the planes its routes say are usable.
+     */
+    private Arc firstArc(String srcNic, String dstNic, byte[] tuple, LinkConditions conditions) {
+        List<Arc> ports = new java.util.ArrayList<>(2);
+        for (Arc a : plan.fabric().arcsFrom(srcNic)) {
+            if (plan.fabric().node(a.to()).role().isSwitch() && !conditions.failed(arcs.id(a))) {
+                ports.add(a);
+            }
+        }
+        if (ports.size() <= 1) {
+            return ports.isEmpty() ? null : ports.get(0);
+        }
+        if (conditions.failedLinks() > 0) {
+            ports.removeIf(a -> !reaches(a.to(), dstNic, conditions));
+            if (ports.isEmpty()) {
+                return null;
+            }
+        }
+        return ports.get(hasher.pick(srcNic, tuple, ports.size()));
+    }
+
+    private boolean reaches(String from, String dstNic, LinkConditions conditions) {
+        String to = destinationSwitch(from, dstNic);
+        if (to == null) {
+            return false;
+        }
+        if (distanceVersion != conditions.failureVersion()) {
+            survivingDistance.clear();
+            distanceVersion = conditions.failureVersion();
+        }
+        return survivingDistance.computeIfAbsent(to, t -> bfs(t, conditions))[switchIndex.get(from)] >= 0;
+    }
+
+    /**
+     * The switch the underlay routes to: the destination's home, or where the NIC has a port in
+     * several planes, its first switch reachable from {@code from} (planes do not interconnect).
+     */
+    private String destinationSwitch(String from, String dstNic) {
+        String home = plan.attachment(dstNic).to();
+        if (home.equals(from) || plan.distance(from, home) >= 0) {
+            return home;
+        }
+        for (Link l : plan.fabric().linksOf(dstNic)) {
+            String other = l.a().node().equals(dstNic) ? l.b().node() : l.a().node();
+            if (plan.fabric().node(other).role().isSwitch() && plan.distance(from, other) >= 0) {
+                return other;
+            }
+        }
+        return null;
     }
 
     /**

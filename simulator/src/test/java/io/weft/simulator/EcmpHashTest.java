@@ -138,4 +138,37 @@ class EcmpHashTest {
     private Simulation simulation(long seed) {
         return new Simulation(fatTree, new EcmpHasher(seed));
     }
+
+    @Test
+    void aNicWithOnePortPerPlaneHashesItsFlowsOverThePlanesAndStaysInOne() throws Exception {
+        // Two servers, one rail, two planes: each plane is g1-rail1 - spine1 - g2-rail1 on its own.
+        FabricPlan twoPlanes = io.weft.plan.Planner.plan(io.weft.lab.fabric.RailGenerator.generate(
+                new io.weft.lab.fabric.RailGenerator.Params(null, 2, 1, 1, 1, 2, 400, 400, 100, 500)), null);
+        Simulation s = new Simulation(twoPlanes, new EcmpHasher(1));
+        for (int i = 0; i < 64; i++) {
+            s.addFlow(FlowSpec.persistent("f" + i, "srv1-nic1", "srv2-nic1", Routing.ecmp(49152 + i)));
+        }
+        s.runUntil(0);
+        Map<String, Integer> byPlane = new HashMap<>();
+        for (int i = 0; i < 64; i++) {
+            List<Arc> route = s.result("f" + i).route();
+            assertThat(route).hasSize(4);
+            String plane = route.get(1).from().substring(0, 4); // pl1- or pl2-
+            assertThat(route.subList(1, 4)).allMatch(a -> a.from().startsWith(plane));
+            assertThat(route.get(3).to()).isEqualTo("srv2-nic1");
+            byPlane.merge(plane, 1, Integer::sum);
+        }
+        assertThat(byPlane).containsOnlyKeys("pl1-", "pl2-");
+        assertThat(byPlane.values()).allMatch(n -> n >= 16);
+        // Plane 1's spine link down: every flow hashes over the NIC's other port.
+        Simulation down = new Simulation(twoPlanes, new EcmpHasher(1));
+        down.schedule(LinkEvent.fail(0, "pl1-g1-rail1-spine1"));
+        for (int i = 0; i < 16; i++) {
+            down.addFlow(FlowSpec.persistent("f" + i, "srv1-nic1", "srv2-nic1", Routing.ecmp(49152 + i)));
+        }
+        down.runUntil(0);
+        for (int i = 0; i < 16; i++) {
+            assertThat(down.result("f" + i).route()).as("flow %d", i).isNotNull();
+        }
+    }
 }

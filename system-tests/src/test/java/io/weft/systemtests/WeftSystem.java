@@ -2,7 +2,6 @@ package io.weft.systemtests;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,7 +14,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
@@ -25,10 +23,7 @@ import io.weft.fabric.FabricJson;
 import io.weft.fabric.Role;
 import io.weft.harness.ChildService;
 import io.weft.harness.Http;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.MemberDescription;
+import io.weft.harness.Waits;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -39,6 +34,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * JVM on its packaged jar, plus the scripted switches in this JVM. {@link #start} returns once every
  * part is ready for the loop: the scheduler places on the controller's snapshot, both hotspot
  * consumers hold their partitions, and the collector has turned the switches' counters into loads.
+ *
+ * <p>Not merged with the lab experiment's {@code LabStack}: that one runs real switch agents in network
+ * namespaces, weft-telemetry, nic-agents and two scheduler-apis for a command-line experiment; this
+ * one is a JUnit fixture with scripted switches in the test JVM. Both start services, wait and report
+ * through the one harness ({@code io.weft.harness}: ChildService, Waits, Http).
  */
 final class WeftSystem implements AutoCloseable {
     static final String SCHEDULER_TOKEN = "system-test-scheduler-token-0123456789";
@@ -169,12 +169,7 @@ final class WeftSystem implements AutoCloseable {
 
     /** The last lines of every child's log, headed by its name and log file. */
     static String tails(List<ChildService> children, int lines) {
-        StringBuilder b = new StringBuilder();
-        for (ChildService c : children) {
-            b.append("----- ").append(c.name()).append(" (").append(c.log()).append("), last ").append(lines)
-                    .append(" lines -----\n").append(c.tail(lines)).append('\n');
-        }
-        return b.toString();
+        return ChildService.tails(children, lines);
     }
 
     String tails(int lines) {
@@ -190,18 +185,7 @@ final class WeftSystem implements AutoCloseable {
      * when a child exits or after the readiness timeout.
      */
     static void await(String what, List<ChildService> children, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (true) {
-            children.forEach(ChildService::checkAlive);
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out after " + READY_TIMEOUT.toSeconds() + " s waiting for "
-                        + what);
-            }
-            sleep(100);
-        }
+        Waits.until(what, READY_TIMEOUT, children, condition);
     }
 
     void await(String what, BooleanSupplier condition) {
@@ -212,21 +196,8 @@ final class WeftSystem implements AutoCloseable {
     }
 
     static void awaitGroupAssigned(DevstackEndpoints devstack, String group, List<ChildService> children) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
-        try (Admin admin = Admin.create(p)) {
-            await("consumer group " + group + " holding its partitions", children, () -> {
-                try {
-                    ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all()
-                            .get(10, TimeUnit.SECONDS).get(group);
-                    return d.groupState() == org.apache.kafka.common.GroupState.STABLE
-                            && d.members().stream().map(MemberDescription::assignment)
-                                    .anyMatch(a -> !a.topicPartitions().isEmpty());
-                } catch (Exception notYet) {
-                    return false;
-                }
-            });
-        }
+        Waits.consumerGroupAssigned(devstack.kafkaBootstrapServers(), group, READY_TIMEOUT,
+                () -> children.forEach(ChildService::checkAlive));
     }
 
     static KafkaProducer<String, String> producer(DevstackEndpoints devstack) {
@@ -238,20 +209,11 @@ final class WeftSystem implements AutoCloseable {
     }
 
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ChildService.freePort();
     }
 
     static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        Waits.sleep(ms);
     }
 
     static void deleteTree(Path dir) {

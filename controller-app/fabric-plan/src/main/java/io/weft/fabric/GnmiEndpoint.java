@@ -5,7 +5,10 @@ import java.util.Objects;
 /**
  * How the controller reaches a switch's gNMI server (fabric file: a switch's optional {@code gnmi}
  * object). Credentials are never in the file: {@code usernameEnv}/{@code passwordEnv} name the
- * environment variables of the controller process that hold them.
+ * environment variables of the controller process that hold them. The southbound dials a
+ * {@code GnmiTarget} made from this and the resolved credentials; it is kept apart from this class
+ * because the ONOS app builds targets from netcfg, where no fabric file exists (this module stays
+ * free of the gRPC southbound).
  */
 public final class GnmiEndpoint {
     /** gNMI's IANA port. */

@@ -8,11 +8,12 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.weft.contracts.ContractException;
+import io.weft.contracts.FlowReport;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.web.ApiException;
 import io.weft.scheduler.web.Ids;
-import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
@@ -31,7 +32,6 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
-import tools.jackson.databind.ObjectMapper;
 
 /**
  * The NIC agent API. {@code GET /v1/agents/{nic}/paths?since=&wait=} is a long-poll: it answers at
@@ -43,6 +43,8 @@ import tools.jackson.databind.ObjectMapper;
 @RestController
 @Tag(name = "agents", description = "NIC agents: EV profiles by long-poll, flow reports (scope agent, bound to NICs)")
 class AgentController {
+    /** The report's schema, the contract file itself (relative to contracts/openapi/). */
+    static final String FLOW_REPORT_SCHEMA = "../schemas/flow-report.schema.json";
     private static final Logger LOG = LoggerFactory.getLogger(AgentController.class);
 
     private final PathBoard board;
@@ -50,14 +52,12 @@ class AgentController {
     private final ReportSink reports;
     private final Placement placement;
     private final LimitsProperties limits;
-    private final ObjectMapper json;
     private final PollWriters wakers;
     private final PathStreams streams;
     private final AgentRejections rejections;
 
     AgentController(PathBoard board, ProfileReader profiles, ReportSink reports, Placement placement,
-                    LimitsProperties limits, PollWriters wakers, PathStreams streams, AgentRejections rejections,
-                    ObjectMapper json) {
+                    LimitsProperties limits, PollWriters wakers, PathStreams streams, AgentRejections rejections) {
         this.rejections = rejections;
         this.board = board;
         this.streams = streams;
@@ -66,7 +66,6 @@ class AgentController {
         this.reports = reports;
         this.placement = placement;
         this.limits = limits;
-        this.json = json;
     }
 
     @GetMapping(path = "/v1/agents/{nic}/paths", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -199,22 +198,28 @@ class AgentController {
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
     ResponseEntity<Void> report(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
-            @Valid @RequestBody FlowReport report) {
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(ref = FLOW_REPORT_SCHEMA)))
+            @RequestBody byte[] body) {
+        FlowReport report = readReport(body);
         requireNic(nic);
         if (!report.nic().equals(nic)) {
             throw ApiException.badRequest("nic", "report is for '" + report.nic() + "' but was posted for '" + nic
                     + "'");
         }
-        for (int i = 0; i < report.flows().size(); i++) {
-            FlowReport.FlowSample f = report.flows().get(i);
-            if ((f.ev() == null) == (f.carrier() == null)) {
-                throw ApiException.badRequest("flows[" + i + "]", "exactly one of ev and carrier is required");
-            }
-        }
         rejections.record(nic, report);
         // The topic's consumers read flows; the rejections are the service's (events, metrics).
-        reports.send(nic, json.writeValueAsString(report.withoutRejections()));
+        reports.send(nic, report.withoutRejections().toJson());
         return ResponseEntity.accepted().build();
+    }
+
+    /** The contract's strict reader decides; its field ({@code flows[0].bytes}) goes into the 400. */
+    private static FlowReport readReport(byte[] body) {
+        try {
+            return FlowReport.fromJson(body);
+        } catch (ContractException e) {
+            throw ApiException.badRequest(e.field().equals("$") ? "body" : e.field(), e.getMessage());
+        }
     }
 
     private void requireNic(String nic) {

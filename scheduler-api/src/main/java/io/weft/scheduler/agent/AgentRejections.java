@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.weft.contracts.FlowReport;
 import io.weft.scheduler.events.EventLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +38,7 @@ class AgentRejections {
 
     /** Records the report's rejections; an event when they differ from the NIC's previous ones. */
     void record(String nic, FlowReport report) {
-        List<FlowReport.Rejection> now = report.rejected() == null ? List.of() : report.rejected();
+        List<FlowReport.Rejection> now = report.rejected();
         List<FlowReport.Rejection> before = latest.put(nic, List.copyOf(now));
         if (now.equals(before) || (before == null && now.isEmpty())) {
             return;
@@ -48,9 +49,21 @@ class AgentRejections {
         }
         Map<String, Object> payload = new LinkedHashMap<>();
         payload.put("nic", nic);
-        payload.put("timestampNs", report.timestampNs());
-        payload.put("rejected", now);
+        payload.put("timestampNs", Long.toUnsignedString(report.timestampNs()));
+        payload.put("rejected", now.stream().map(AgentRejections::asJson).toList());
         tx.executeWithoutResult(s -> events.append("agent-rejected", nic, payload));
+    }
+
+    /** One rejection as the event carries it: the report's own shape (entry absent when the whole peer was refused). */
+    private static Map<String, String> asJson(FlowReport.Rejection r) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("peer", r.peer());
+        if (r.entry() != null) {
+            m.put("entry", r.entry());
+        }
+        m.put("field", r.field());
+        m.put("reason", r.reason());
+        return m;
     }
 
     /** The NIC's rejections as last reported (empty when none or never reported). */

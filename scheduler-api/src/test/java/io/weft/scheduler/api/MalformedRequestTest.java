@@ -148,7 +148,7 @@ class MalformedRequestTest extends ApiTestSupport {
                 Arguments.of("counter as number", ok.replace("\"bytes\":\"10\"", "\"bytes\":10"), "flows[0].bytes"),
                 Arguments.of("ev out of range", ok.replace("49152", "70000"), "flows[0].ev"),
                 Arguments.of("both ev and carrier", ok.replace("\"ev\":49152", "\"ev\":1,\"carrier\":\"fcbb::\""),
-                        "flows[0]"),
+                        "flows[0].carrier"),
                 Arguments.of("report for another NIC", ok.replace("\"nic\":\"nic1\"", "\"nic\":\"nic2\""), "nic"),
                 Arguments.of("wrong schema version", ok.replace("\"schemaVersion\":1", "\"schemaVersion\":2"),
                         "schemaVersion"));

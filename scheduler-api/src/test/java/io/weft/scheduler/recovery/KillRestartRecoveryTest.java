@@ -20,12 +20,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -63,34 +62,13 @@ class KillRestartRecoveryTest {
     /** Smaller than the job count, so that listing the jobs takes several pages. */
     private static final int PAGE_SIZE = 16;
 
-    private static final List<ServiceProcess> CHILDREN = new CopyOnWriteArrayList<>();
-    private static final List<Agent> AGENTS = new CopyOnWriteArrayList<>();
-
-    @AfterAll
-    static void killChildren() throws InterruptedException {
-        AGENTS.forEach(Agent::stop);
-        for (ServiceProcess p : CHILDREN) {
-            p.close();
-        }
-    }
+    @RegisterExtension
+    static final RecoveryChildren CHILDREN = new RecoveryChildren();
+    private static final List<Agent> AGENTS = CHILDREN.agents;
 
     @Test
     void acknowledgedJobsReservationsAndVersionsSurviveSigkill(DevstackEndpoints e) throws Exception {
-        Path target = ServiceProcess.targetDir();
-        Path[] logs = {target.resolve("kill-restart-service-1.log"), target.resolve("kill-restart-service-2.log")};
-        for (Path log : logs) {
-            Files.deleteIfExists(log);
-        }
-        try {
-            run(e, logs);
-        } catch (Throwable t) {
-            for (ServiceProcess p : CHILDREN) {
-                System.err.println("---- last 60 lines of " + p.log() + " ----\n" + p.logTail(60));
-            }
-            AGENTS.forEach(a -> System.err.println("agent " + a.nic() + ": " + a.received().size() + " profiles, "
-                    + a.connectionErrors() + " connection errors, violations " + a.violations()));
-            throw t;
-        }
+        CHILDREN.run(logs -> run(e, logs), "kill-restart-service-1.log", "kill-restart-service-2.log");
     }
 
     /** What the clients knew when the service died. */
@@ -356,7 +334,7 @@ class KillRestartRecoveryTest {
     private static ServiceProcess start(DevstackEndpoints e, String schema, int port, Path log, Api api)
             throws Exception {
         ServiceProcess p = ServiceProcess.start(e, schema, port, TOKENS, FABRIC, log);
-        CHILDREN.add(p);
+        CHILDREN.services.add(p);
         // GET /v1/fabric takes the placement lock, so a 200 also means the restart's re-placement is done.
         await("the service on port " + port + " (log " + log + ")", 120, () -> {
             if (!p.isAlive()) {

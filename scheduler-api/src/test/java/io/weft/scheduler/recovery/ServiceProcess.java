@@ -2,51 +2,47 @@ package io.weft.scheduler.recovery;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.weft.devstack.DevstackEndpoints;
+import io.weft.harness.ChildService;
 import io.weft.scheduler.SchedulerApiApplication;
 
 /**
- * The real scheduler API as a child JVM, so that a test can kill it with SIGKILL: no shutdown hook,
- * no graceful close of Jetty, Hikari or an open transaction runs. Classpath as {@code ./weft} runs
- * the service: the module's classes plus its runtime dependencies in {@code target/lib}; the
- * configuration comes from the environment the service documents ({@code WEFT_*}).
+ * The real scheduler API as a child JVM (the shared {@link ChildService} harness), so that a test can
+ * kill it with SIGKILL: no shutdown hook, no graceful close of Jetty, Hikari or an open transaction
+ * runs. Classpath as {@code ./weft} runs the service: the module's classes plus its runtime
+ * dependencies in {@code target/lib}; the configuration comes from the environment the service
+ * documents ({@code WEFT_*}). What is particular to this module's own tests is here: they run before
+ * the module's jar exists, so the classpath may be the test JVM's.
  */
 final class ServiceProcess implements AutoCloseable {
-    /**
-     * C1 only and the serial collector: the child starts in about half the time on two shared
-     * cores, and this test is about what survives a kill, not about speed.
-     */
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx384m", "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC");
+    /** Enough for the service on the 2x2 fabric; C1 and the serial collector come from the harness. */
+    private static final String HEAP = "384m";
 
-    private final Process process;
-    private final Path log;
+    private final ChildService child;
 
-    private ServiceProcess(Process process, Path log) {
-        this.process = process;
-        this.log = log;
+    private ServiceProcess(ChildService child) {
+        this.child = child;
     }
 
     /**
      * Starts the service on {@code port} over the devstack's PostgreSQL, in its own schema. No Kafka:
      * the fabric comes from {@code fabric}, so snapshots other tests of this JVM publish on
-     * {@code weft.fabric} cannot change what it places on.
+     * {@code weft.fabric} cannot change what it places on. A restart on the same {@code log} appends.
      */
     static ServiceProcess start(DevstackEndpoints e, String schema, int port, String tokens, Path fabric, Path log)
             throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command(classpath())).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        var env = pb.environment();
+        Map<String, String> env = new LinkedHashMap<>();
         env.put("WEFT_JDBC_URL", e.jdbcUrl());
         env.put("WEFT_JDBC_USER", e.jdbcUser());
         env.put("WEFT_JDBC_PASSWORD", e.jdbcPassword());
@@ -58,17 +54,9 @@ final class ServiceProcess implements AutoCloseable {
         env.put("WEFT_TOKENS_FILE", "");
         Files.writeString(log, "==== service started on port " + port + ", schema " + schema + ", classpath from "
                         + (Files.isDirectory(targetDir().resolve("lib")) ? "target/lib" : "the test JVM") + "\n",
-                StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND);
-        return new ServiceProcess(pb.start(), log);
-    }
-
-    private static List<String> command(String classpath) {
-        List<String> cmd = new java.util.ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(JVM_OPTIONS);
-        cmd.addAll(List.of("-cp", classpath, SchedulerApiApplication.class.getName()));
-        return cmd;
+                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return new ServiceProcess(ChildService.start("scheduler-api:" + port, classpath(),
+                SchedulerApiApplication.class.getName(), HEAP, env, List.of(), log, true));
     }
 
     /**
@@ -103,52 +91,40 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     boolean isAlive() {
-        return process.isAlive();
+        return child.isAlive();
     }
 
     long pid() {
-        return process.pid();
+        return child.pid();
     }
 
-    /** Sends SIGKILL ({@link Process#destroyForcibly()} on Linux) without waiting. */
+    /** Sends SIGKILL without waiting. */
     void sigkill() {
-        process.destroyForcibly();
+        child.sigkill();
     }
 
     /** SIGKILL and wait; returns the exit status (137). */
     int killHard() throws InterruptedException {
-        process.destroyForcibly();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("service pid " + process.pid() + " still alive 30 s after SIGKILL");
-        }
-        return process.exitValue();
+        return child.killHard();
     }
 
     /** The last {@code lines} lines of the service's log (both runs share one file). */
     String logTail(int lines) {
-        try {
-            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException | java.io.UncheckedIOException ex) {
-            return "(cannot read " + log + ": " + ex.getMessage() + ")";
-        }
+        return child.tail(lines);
     }
 
     Path log() {
-        return log;
+        return child.log();
     }
 
     @Override
     public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
+        if (child.isAlive()) {
+            child.killHard();
         }
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+    static int freePort() {
+        return ChildService.freePort();
     }
 }

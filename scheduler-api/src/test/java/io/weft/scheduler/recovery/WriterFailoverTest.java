@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two scheduler-api replicas (child JVMs) on one database: one holds the writer lease, the other is
@@ -56,34 +56,13 @@ class WriterFailoverTest {
     private static final int ACKED_BEFORE_KILL = 30;
     private static final int ACKED_AFTER_KILL = 20;
 
-    private static final List<ServiceProcess> CHILDREN = new CopyOnWriteArrayList<>();
-    private static final List<Agent> AGENTS = new CopyOnWriteArrayList<>();
-
-    @AfterAll
-    static void killChildren() throws InterruptedException {
-        AGENTS.forEach(Agent::stop);
-        for (ServiceProcess p : CHILDREN) {
-            p.close();
-        }
-    }
+    @RegisterExtension
+    static final RecoveryChildren CHILDREN = new RecoveryChildren();
+    private static final List<Agent> AGENTS = CHILDREN.agents;
 
     @Test
     void theStandbyTakesOverWithinTheBoundAndNothingIsLostOrDoubled(DevstackEndpoints e) throws Exception {
-        Path target = ServiceProcess.targetDir();
-        Path[] logs = {target.resolve("writer-failover-a.log"), target.resolve("writer-failover-b.log")};
-        for (Path log : logs) {
-            Files.deleteIfExists(log);
-        }
-        try {
-            run(e, logs);
-        } catch (Throwable t) {
-            for (ServiceProcess p : CHILDREN) {
-                System.err.println("---- last 60 lines of " + p.log() + " ----\n" + p.logTail(60));
-            }
-            AGENTS.forEach(a -> System.err.println("agent " + a.nic() + ": " + a.received().size() + " profiles, "
-                    + a.connectionErrors() + " connection errors, violations " + a.violations()));
-            throw t;
-        }
+        CHILDREN.run(logs -> run(e, logs), "writer-failover-a.log", "writer-failover-b.log");
     }
 
     private void run(DevstackEndpoints e, Path[] logs) throws Exception {
@@ -94,10 +73,10 @@ class WriterFailoverTest {
         Api onB = new Api(portB);
 
         ServiceProcess a = ServiceProcess.start(e, schema, portA, TOKENS, FABRIC, logs[0]);
-        CHILDREN.add(a);
+        CHILDREN.services.add(a);
         awaitStatus(a, onA, "/v1/fabric", 200, "replica A as the writer");
         ServiceProcess b = ServiceProcess.start(e, schema, portB, TOKENS, FABRIC, logs[1]);
-        CHILDREN.add(b);
+        CHILDREN.services.add(b);
         awaitStatus(b, onB, "/v1/agents/nic1/paths", 200, "replica B serving agents");
         HttpResponse<String> standbyFabric = onB.get("/v1/fabric", OPERATOR, Duration.ofSeconds(10));
         assertThat(standbyFabric.statusCode()).as("B is a standby: " + standbyFabric.body()).isEqualTo(503);

@@ -1,11 +1,18 @@
 package io.weft.simulator.scenario;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Strict typed access to one JSON object of the scenario, with the field path that every error
@@ -19,6 +26,41 @@ final class Fields {
     private Fields(JsonNode node, String path) {
         this.node = node;
         this.path = path;
+    }
+
+    /** A key given twice is an error too: the later one would silently win. */
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+
+    /** A file's text; a missing or unreadable file is one line naming it. */
+    static String readFile(Path file) throws ScenarioException {
+        try {
+            return Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(file + ": no such file");
+        } catch (IOException e) {
+            throw new ScenarioException(file + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The top-level object of a versioned file (a scenario, an incident script): valid JSON, only
+     * {@code known} fields, and {@code schemaVersion} the one this reader knows.
+     */
+    static Fields topLevel(String text, Set<String> known, int schemaVersion) throws ScenarioException {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new ScenarioException("not valid JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+        }
+        Fields top = object(root, "", known);
+        long version = top.integer("schemaVersion", -1);
+        if (version != schemaVersion) {
+            throw new ScenarioException("schemaVersion: " + (top.has("schemaVersion") ? version + " is not supported"
+                    : "missing (required)") + "; this reader knows version " + schemaVersion);
+        }
+        return top;
     }
 
     /** The object at {@code path}, rejecting any field not in {@code known}. */

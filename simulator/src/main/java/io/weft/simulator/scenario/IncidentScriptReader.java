@@ -3,18 +3,13 @@ package io.weft.simulator.scenario;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -22,6 +17,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * another action, steps out of time order are refused with one line {@code <file>: <field>: <problem>}.
  * Links are checked against the fabric when the step runs (the fabric is the controller's, known
  * only then); the job body is checked by scheduler-api, whose 400 names the field.
+ *
+ * <p>Not merged with {@link ScenarioReader}: a scenario is a closed batch run (its own fabric, flows
+ * and link events, all checked before anything runs), an incident is a timed script of steps against
+ * a live fabric and scheduler-api. What they do alike, reading the file and its versioned top level,
+ * is {@link Fields#readFile} and {@link Fields#topLevel}.
  */
 public final class IncidentScriptReader {
     public static final int SCHEMA_VERSION = 1;
@@ -31,21 +31,12 @@ public final class IncidentScriptReader {
     private static final Set<String> TOP = Set.of("$schema", "schemaVersion", "settleS", "steps");
     private static final Set<String> STEP = Set.of("atS", "action", "job", "idempotencyKey", "link", "from", "gbps",
             "factor");
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
 
     private IncidentScriptReader() {
     }
 
     public static IncidentScript read(Path file) throws ScenarioException {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ScenarioException(file + ": no such file");
-        } catch (IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + e.getMessage());
-        }
+        String text = Fields.readFile(file);
         try {
             return parse(text);
         } catch (ScenarioException e) {
@@ -66,19 +57,7 @@ public final class IncidentScriptReader {
     }
 
     public static IncidentScript parse(String text) throws ScenarioException {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ScenarioException("not valid JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
-        }
-        Fields top = Fields.object(root, "", TOP);
-        long version = top.integer("schemaVersion", -1);
-        if (version != SCHEMA_VERSION) {
-            throw new ScenarioException("schemaVersion: " + (top.has("schemaVersion") ? version + " is not supported"
-                    : "missing (required)") + "; this reader knows version " + SCHEMA_VERSION);
-        }
+        Fields top = Fields.topLevel(text, TOP, SCHEMA_VERSION);
         double settle = top.positive("settleS", false, 30);
         JsonNode steps = top.array("steps", true);
         List<IncidentScript.Step> out = new ArrayList<>();

@@ -1,8 +1,6 @@
 package io.weft.simulator.scenario;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,9 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
@@ -39,21 +35,13 @@ public final class ScenarioReader {
             "routing");
     private static final Set<String> ROUTING = Set.of("mode", "carriers", "ev", "srcPort");
     private static final Set<String> EVENT = Set.of("atS", "link", "action", "factor", "gbps", "from");
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ScenarioReader() {
     }
 
     /** Reads and validates; relative fabric and snapshot paths are resolved against the file's folder. */
     public static Scenario read(Path file) throws ScenarioException {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ScenarioException(file + ": no such file");
-        } catch (IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + e.getMessage());
-        }
+        String text = Fields.readFile(file);
         try {
             return parse(text, file.toAbsolutePath().getParent());
         } catch (ScenarioException e) {
@@ -63,19 +51,7 @@ public final class ScenarioReader {
 
     /** Parses scenario text; {@code baseDir} resolves relative fabric and snapshot paths. */
     public static Scenario parse(String text, Path baseDir) throws ScenarioException {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ScenarioException("not valid JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
-        }
-        Fields top = Fields.object(root, "", TOP);
-        long version = top.integer("schemaVersion", -1);
-        if (version != SCHEMA_VERSION) {
-            throw new ScenarioException("schemaVersion: " + (top.has("schemaVersion") ? version + " is not supported"
-                    : "missing (required)") + "; this reader knows version " + SCHEMA_VERSION);
-        }
+        Fields top = Fields.topLevel(text, TOP, SCHEMA_VERSION);
         FabricPlan plan = plan(top, baseDir);
         long seed = top.integer("ecmpSeed", 0);
         double endS = top.positive("endS", false, Double.POSITIVE_INFINITY);
@@ -113,7 +89,7 @@ public final class ScenarioReader {
                 FabricValidator.requireValid(f);
                 return Planner.plan(f, null);
             }
-            return SnapshotJson.planFromTree(MAPPER.readTree(p.toFile()));
+            return SnapshotJson.planFromTree(Fields.MAPPER.readTree(p.toFile()));
         } catch (FabricFormatException | PlanException e) {
             throw new ScenarioException(field + ": " + p + ": " + e.getMessage());
         } catch (IOException e) {

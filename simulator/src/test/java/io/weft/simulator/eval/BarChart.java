@@ -85,6 +85,11 @@ final class BarChart {
             double[] v = values.get(gi);
             for (int s = 0; s < series.size(); s++) {
                 int x = x0 + s * barWidth;
+                if (Double.isNaN(v[s])) {
+                    g.setColor(Color.GRAY);
+                    g.drawString("n/a", x + 2, bottom - 4);
+                    continue;
+                }
                 if (!Double.isFinite(v[s])) {
                     g.setColor(Color.BLACK);
                     g.drawString("∞", x + barWidth / 3, top + 12);

@@ -59,11 +59,65 @@ class EvalPiecesTest {
         assertThat(m.slowestGbps()).isCloseTo(200, within(1e-9));
         assertThat(m.cctMs()).isCloseTo(40, within(1e-6));
         assertThat(m.stalled()).isZero();
+        // Reunion's t: two elephants share leaf1-spine1 and spine1-leaf2; each NIC link carries one.
+        assertThat(m.elephants()).isEqualTo(2);
+        assertThat(m.fabricElephants()).isEqualTo(2);
         // The same flows with spine1's link to leaf2 down: both stall, the collective never ends.
         EvalRun.Metrics down = EvalRun.simulate(plan, arcs, List.of("leaf2-spine1"), flows,
                 List.of(Routing.srv6(viaSpine1a.carriers()), Routing.srv6(viaSpine1b.carriers())), 1);
         assertThat(down.stalled()).isEqualTo(2);
         assertThat(down.cctMs()).isInfinite();
+    }
+
+    @Test
+    void elephantsPerLinkCountsNicLinksApartFromFabricLinks() throws Exception {
+        FabricPlan plan = Planner.plan(fabric, null);
+        ArcTable arcs = new ArcTable(fabric);
+        // Two flows from one NIC, one over each spine: its own link holds both, no fabric link more than one.
+        var viaSpine1 = io.weft.plan.PathEncoder.encode(plan, List.of(
+                new io.weft.fabric.Arc(fabric.link("leaf1-nic1-up"), "leaf1-nic1"),
+                new io.weft.fabric.Arc(fabric.link("leaf1-spine1"), "leaf1"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-spine1"), "spine1"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-nic1-up"), "leaf2")), "default");
+        var viaSpine2 = io.weft.plan.PathEncoder.encode(plan, List.of(
+                new io.weft.fabric.Arc(fabric.link("leaf1-nic1-up"), "leaf1-nic1"),
+                new io.weft.fabric.Arc(fabric.link("leaf1-spine2"), "leaf1"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-spine2"), "spine2"),
+                new io.weft.fabric.Arc(fabric.link("leaf2-nic2-up"), "leaf2")), "default");
+        EvalRun.Metrics m = EvalRun.simulate(plan, arcs, List.of(),
+                List.of(new String[] {"leaf1-nic1", "leaf2-nic1"}, new String[] {"leaf1-nic1", "leaf2-nic2"}),
+                List.of(Routing.srv6(viaSpine1.carriers()), Routing.srv6(viaSpine2.carriers())), 1);
+        assertThat(m.elephants()).isEqualTo(2);
+        assertThat(m.fabricElephants()).isEqualTo(1);
+        assertThat(m.maxLoad()).isCloseTo(2.0, within(1e-9));
+    }
+
+    @Test
+    void lpBoundsLetAMultiPlaneNicSplitOverItsPlanes() throws Exception {
+        // Two servers, one rail, two planes: one 400G flow can put half on each plane's path.
+        Fabric rail = io.weft.lab.fabric.RailGenerator.generate(
+                new io.weft.lab.fabric.RailGenerator.Params(null, 2, 1, 1, 1, 2, 400, 400, 100, 500));
+        FabricPlan plan = Planner.plan(rail, null);
+        ArcTable arcs = new ArcTable(rail);
+        List<String[]> one = List.<String[]>of(new String[] {"srv1-nic1", "srv2-nic1"});
+        LpBounds.Result all = LpBounds.of(plan, arcs, new boolean[arcs.size()], one, 400);
+        assertThat(all.minMaxLoad()).isCloseTo(0.5, within(1e-9));
+        assertThat(all.maxMinRateGbps()).isCloseTo(800, within(1e-9));
+        // Plane 2's spine link down: all of it crosses plane 1.
+        boolean[] failed = new boolean[arcs.size()];
+        int l = arcs.linkIndexOf("pl2-g1-rail1-spine1");
+        failed[2 * l] = true;
+        failed[2 * l + 1] = true;
+        LpBounds.Result planeDown = LpBounds.of(plan, arcs, failed, one, 400);
+        assertThat(planeDown.minMaxLoad()).isCloseTo(1.0, within(1e-9));
+        assertThat(planeDown.maxMinRateGbps()).isCloseTo(400, within(1e-9));
+    }
+
+    @Test
+    void theNicLinkBoundIsTheBusiestNicsFlowCount() {
+        assertThat(EvalRun.nicLinkBound(List.of(new String[] {"a", "b"}, new String[] {"a", "c"},
+                new String[] {"b", "c"}, new String[] {"d", "c"}))).isEqualTo(3); // c receives 3
+        assertThat(EvalRun.nicLinkBound(flows)).isEqualTo(1);
     }
 
     @Test

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.contracts.HotspotEvent;
+import io.weft.contracts.LinkLoad;
 import io.weft.telemetry.config.HistoryProperties;
 import io.weft.telemetry.config.TelemetryKafkaProperties;
 import io.weft.telemetry.stream.TelemetryCounters;
@@ -45,7 +45,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class HistoryWriter implements SmartLifecycle {
     static final long FLUSH_MS = 500;
     private static final Logger LOG = LoggerFactory.getLogger(HistoryWriter.class);
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String UPSERT_ROLLUP = "INSERT INTO link_rollup (link_id, to_node, second, fabric_id, samples,"
             + " rate_gbps_sum, rate_gbps_max, util_sum, util_max, capacity_gbps, drop_rate_max, ecn_fraction_max,"
             + " oper_status, hot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -104,7 +103,7 @@ public class HistoryWriter implements SmartLifecycle {
 
     private void run() {
         RollupBuffer rollups = new RollupBuffer();
-        List<JsonNode> events = new ArrayList<>();
+        List<HotspotEvent> events = new ArrayList<>();
         long lastFlush = System.nanoTime();
         try {
             while (running) {
@@ -114,13 +113,13 @@ public class HistoryWriter implements SmartLifecycle {
                         continue; // a tombstone on the compacted load topic: nothing to keep
                     }
                     try {
-                        JsonNode n = MAPPER.readTree(r.value());
+                        // The contract types' strict readers: a record that breaks its contract is counted, not stored.
                         if (r.topic().equals(kafka.hotspotsTopic())) {
-                            events.add(n);
+                            events.add(HotspotEvent.fromJson(r.value()));
                         } else {
-                            rollups.add(n);
+                            rollups.add(LinkLoad.fromJson(r.value()));
                         }
-                    } catch (Exception e) {
+                    } catch (RuntimeException e) { // a ContractException above all: one bad record must not stop this
                         counters.problem("history.unreadable",
                                 r.topic() + " offset " + r.offset() + ": " + e.getMessage());
                     }
@@ -139,9 +138,9 @@ public class HistoryWriter implements SmartLifecycle {
         }
     }
 
-    private void flush(RollupBuffer rollups, List<JsonNode> events) {
+    private void flush(RollupBuffer rollups, List<HotspotEvent> events) {
         List<RollupBuffer.Rollup> rows = rollups.drain();
-        List<JsonNode> evs = new ArrayList<>(events);
+        List<HotspotEvent> evs = new ArrayList<>(events);
         events.clear();
         try {
             tx.executeWithoutResult(status -> write(rows, evs));
@@ -156,7 +155,7 @@ public class HistoryWriter implements SmartLifecycle {
         }
     }
 
-    private void write(List<RollupBuffer.Rollup> rows, List<JsonNode> evs) {
+    private void write(List<RollupBuffer.Rollup> rows, List<HotspotEvent> evs) {
         List<Object[]> rollupArgs = new ArrayList<>();
         for (RollupBuffer.Rollup r : rows) {
             if (!partitions.ensure(day(r.second))) {
@@ -167,18 +166,16 @@ public class HistoryWriter implements SmartLifecycle {
                 r.rateSum, r.rateMax, r.utilSum, r.utilMax, r.capacityGbps, r.dropMax, r.ecnMax, r.operStatus, r.hot});
         }
         List<Object[]> eventArgs = new ArrayList<>();
-        for (JsonNode e : evs) {
-            String ns = e.path("sampleTimestampNs").asText("0");
-            Instant sampleTime = instantOfNs(Long.parseUnsignedLong(ns));
+        for (HotspotEvent e : evs) {
+            Instant sampleTime = instantOfNs(e.sampleTimestampNs());
             if (!partitions.ensure(day(sampleTime))) {
-                counters.problem("history.outside-retention",
-                        "event " + e.path("eventId").asText() + " at " + sampleTime);
+                counters.problem("history.outside-retention", "event " + e.eventId() + " at " + sampleTime);
                 continue;
             }
-            eventArgs.add(new Object[] {e.path("eventId").asText(), utc(sampleTime), new BigDecimal(ns),
-                e.path("kind").asText(), e.path("linkId").asText(), e.path("direction").asText(),
-                utc(Instant.parse(e.path("detectedAt").asText())), number(e, "utilisation"),
-                number(e, "dropRate"), number(e, "ecnFraction"), number(e, "threshold")});
+            eventArgs.add(new Object[] {e.eventId(), utc(sampleTime),
+                new BigDecimal(Long.toUnsignedString(e.sampleTimestampNs())), e.kind().json(), e.linkId(),
+                e.direction(), utc(e.detectedAt()), orNull(e.utilisation()), orNull(e.dropRate()),
+                orNull(e.ecnFraction()), orNull(e.threshold())});
         }
         if (!rollupArgs.isEmpty()) {
             jdbc.batchUpdate(UPSERT_ROLLUP, rollupArgs,
@@ -214,9 +211,9 @@ public class HistoryWriter implements SmartLifecycle {
         consumer.seekToBeginning(toBeginning.keySet());
     }
 
-    private static Double number(JsonNode e, String field) {
-        JsonNode v = e.get(field);
-        return v == null || !v.isNumber() ? null : v.asDouble();
+    /** An unknown measurement (NaN in the contract type) is SQL NULL. */
+    private static Double orNull(double v) {
+        return Double.isNaN(v) ? null : v;
     }
 
     static Instant instantOfNs(long ns) {

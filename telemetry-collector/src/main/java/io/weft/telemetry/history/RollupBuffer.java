@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.LinkLoad;
 
 /**
  * Folds weft.links.load records into 1-second rollups per link direction (sample count, sum and max
@@ -42,36 +42,35 @@ final class RollupBuffer {
 
     private final Map<String, Rollup> rollups = new HashMap<>();
 
-    /** Adds one link-load record (contracts/schemas/link-load.schema.json). */
-    void add(JsonNode load) {
-        String linkId = load.path("linkId").asText();
-        String toNode = load.path("toNode").asText();
-        long ns = Long.parseUnsignedLong(load.path("timestampNs").asText("0"));
-        Instant second = Instant.ofEpochSecond(Long.divideUnsigned(ns, 1_000_000_000L));
-        String key = linkId + '>' + toNode + '@' + second.getEpochSecond();
-        Rollup r = rollups.computeIfAbsent(key,
-                k -> new Rollup(linkId, toNode, second, load.path("fabricId").asText()));
-        double rate = load.path("rateGbps").asDouble();
-        double util = load.path("utilisation").asDouble();
+    /** Adds one link load (the contract value of weft.links.load). */
+    void add(LinkLoad load) {
+        String linkId = load.linkId();
+        String toNode = load.toNode();
+        Instant second = Instant.ofEpochSecond(Long.divideUnsigned(load.timestampNs(), 1_000_000_000L));
+        String key = load.key() + '@' + second.getEpochSecond();
+        Rollup r = rollups.computeIfAbsent(key, k -> new Rollup(linkId, toNode, second, load.fabricId()));
+        double rate = load.rateGbps();
+        double util = load.utilisation();
         r.samples++;
         r.rateSum += rate;
         r.rateMax = Math.max(r.rateMax, rate);
         r.utilSum += util;
         r.utilMax = Math.max(r.utilMax, util);
-        r.capacityGbps = load.path("capacityGbps").asDouble();
-        r.dropMax = max(r.dropMax, load.get("dropRate"));
-        r.ecnMax = max(r.ecnMax, load.get("ecnFraction"));
-        if (load.hasNonNull("operStatus")) {
-            r.operStatus = load.get("operStatus").asText();
+        r.capacityGbps = load.capacityGbps();
+        r.dropMax = max(r.dropMax, load.dropRate());
+        r.ecnMax = max(r.ecnMax, load.ecnFraction());
+        if (load.operStatus() != null) {
+            r.operStatus = load.operStatus();
         }
-        r.hot |= load.path("hot").asBoolean();
+        r.hot |= load.hot();
     }
 
-    private static Double max(Double held, JsonNode v) {
-        if (v == null || !v.isNumber()) {
+    /** The larger of what is held and {@code v}; NaN (unknown) changes nothing. */
+    private static Double max(Double held, double v) {
+        if (Double.isNaN(v)) {
             return held;
         }
-        return held == null ? v.asDouble() : Math.max(held, v.asDouble());
+        return held == null ? v : Math.max(held, v);
     }
 
     int size() {

@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.contracts.ContractException;
+import io.weft.contracts.HotspotEvent;
+import io.weft.contracts.LinkLoad;
 import io.weft.telemetry.config.TelemetryKafkaProperties;
 import io.weft.telemetry.stream.TelemetryCounters;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -25,11 +26,13 @@ import org.springframework.stereotype.Component;
  * It reads the collector's own output topic rather than tapping the topology, so the feed shows what
  * every other reader of weft.links.load sees, from whichever collector instance wrote it. No consumer
  * group: every instance holds the whole state, and nothing is committed.
+ * <p>
+ * Both topics are read with the contract types' strict readers, so the feed passes on only what the
+ * contract allows; a record that breaks it (or a load whose record key is not its direction) is
+ * counted as {@code live.unreadable} and skipped.
  */
 @Component
 class LiveLoadFeed implements SmartLifecycle {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     private final TelemetryKafkaProperties kafka;
     private final LiveLoads loads;
     private final LoadStreams streams;
@@ -96,26 +99,28 @@ class LiveLoadFeed implements SmartLifecycle {
         throw new WakeupException();
     }
 
-    private void accept(ConsumerRecord<String, String> r) {
+    /** Applies one record of either topic (package-private: tests hand records in directly). */
+    void accept(ConsumerRecord<String, String> r) {
         boolean isLoad = r.topic().equals(kafka.linksLoadTopic());
         if (r.value() == null) {
             if (isLoad && r.key() != null) {
-                loads.apply(r.key(), null); // a direction whose link left the fabric
+                loads.remove(r.key()); // a direction whose link left the fabric
             }
             return;
         }
         try {
-            JsonNode n = MAPPER.readTree(r.value());
-            if (!n.isObject()) {
-                throw new IllegalArgumentException("not a JSON object");
-            }
             if (isLoad) {
-                String key = r.key() != null ? r.key() : n.path("linkId").asText() + ">" + n.path("toNode").asText();
-                loads.apply(key, n);
+                LinkLoad load = LinkLoad.fromJson(r.value());
+                if (r.key() != null && !r.key().equals(load.key())) {
+                    // A tombstone for r.key() would not remove this entry: refuse rather than keep a ghost.
+                    throw new ContractException("$", "record key " + r.key() + " is not the load's direction "
+                            + load.key());
+                }
+                loads.apply(load);
             } else {
-                streams.hotspot(n);
+                streams.hotspot(HotspotEvent.fromJson(r.value()));
             }
-        } catch (Exception e) {
+        } catch (RuntimeException e) { // ContractException above all; one bad record must not stop the feed
             counters.problem("live.unreadable", r.topic() + " offset " + r.offset() + ": " + e.getMessage());
         }
     }

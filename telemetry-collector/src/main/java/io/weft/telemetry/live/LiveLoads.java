@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.LinkLoad;
 
 /**
  * The latest load of every link direction, as read from weft.links.load, with a sequence number per
@@ -22,11 +22,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public final class LiveLoads {
     /** What one direction was last set to; {@code load == null} means removed (a tombstone). */
-    private record Entry(long seq, JsonNode load) {
+    private record Entry(long seq, LinkLoad load) {
     }
 
     /** A consistent view: the state (or changes) up to {@code seq}. */
-    public record View(String epoch, long fromSeq, long seq, List<JsonNode> loads, List<String> removed) {
+    public record View(String epoch, long fromSeq, long seq, List<LinkLoad> loads, List<String> removed) {
     }
 
     private final String epoch;
@@ -47,19 +47,28 @@ public final class LiveLoads {
         return seq;
     }
 
-    /** Sets (or with {@code load == null} removes) the direction {@code key}. */
-    public synchronized void apply(String key, JsonNode load) {
+    /** Sets the direction of {@code load} (its {@link LinkLoad#key()}) to it. */
+    public synchronized void apply(LinkLoad load) {
+        set(load.key(), load);
+    }
+
+    /** Removes the direction {@code key} (a tombstone: its link left the fabric). */
+    public synchronized void remove(String key) {
         Entry old = entries.get(key);
-        if (load == null && (old == null || old.load == null)) {
+        if (old == null || old.load == null) {
             return; // removing what is not there changes nothing
         }
+        set(key, null);
+    }
+
+    private void set(String key, LinkLoad load) {
         entries.put(key, new Entry(++seq, load));
         changed.add(key);
     }
 
     /** Every present direction, as of {@link View#seq()}. */
     public synchronized View snapshot() {
-        List<JsonNode> loads = new ArrayList<>(entries.size());
+        List<LinkLoad> loads = new ArrayList<>(entries.size());
         for (Entry e : entries.values()) {
             if (e.load != null) {
                 loads.add(e.load);
@@ -73,7 +82,7 @@ public final class LiveLoads {
         if (fromSeq < 0 || fromSeq > seq) {
             throw new IllegalArgumentException("fromSeq " + fromSeq + " outside 0.." + seq);
         }
-        List<JsonNode> loads = new ArrayList<>();
+        List<LinkLoad> loads = new ArrayList<>();
         List<String> removed = new ArrayList<>();
         for (Map.Entry<String, Entry> e : entries.entrySet()) {
             if (e.getValue().seq > fromSeq) {
@@ -88,7 +97,7 @@ public final class LiveLoads {
         if (changed.isEmpty()) {
             return null;
         }
-        List<JsonNode> loads = new ArrayList<>(changed.size());
+        List<LinkLoad> loads = new ArrayList<>(changed.size());
         List<String> removed = new ArrayList<>();
         for (String key : changed) {
             add(key, entries.get(key), loads, removed);
@@ -99,7 +108,7 @@ public final class LiveLoads {
         return v;
     }
 
-    private static void add(String key, Entry e, List<JsonNode> loads, List<String> removed) {
+    private static void add(String key, Entry e, List<LinkLoad> loads, List<String> removed) {
         if (e.load == null) {
             removed.add(key);
         } else {

@@ -1,16 +1,16 @@
 package io.weft.telemetry.live;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.contracts.HotspotEvent;
+import io.weft.contracts.LinkLoad;
+import io.weft.contracts.TopicValue;
 import io.weft.telemetry.config.LiveProperties;
 import io.weft.telemetry.stream.TelemetryCounters;
 import org.springframework.context.SmartLifecycle;
@@ -33,7 +33,6 @@ public class LoadStreams implements SmartLifecycle {
     static final String SNAPSHOT = "snapshot";
     static final String LOADS = "loads";
     static final String HOTSPOT = "hotspot";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final LiveLoads loads;
     private final LiveProperties live;
@@ -92,12 +91,12 @@ public class LoadStreams implements SmartLifecycle {
     }
 
     /** Sends a hotspot event to every client (called by the feed's thread; written on the writer's). */
-    void hotspot(JsonNode event) {
+    void hotspot(HotspotEvent event) {
         ScheduledExecutorService w = writer;
         if (w == null) {
             return;
         }
-        String data = event.toString();
+        String data = event.toJson();
         w.execute(() -> {
             for (SseEmitter c : clients) {
                 write(c, SseEmitter.event().name(HOTSPOT).data(data));
@@ -143,23 +142,31 @@ public class LoadStreams implements SmartLifecycle {
         return v.epoch() + ":" + v.seq();
     }
 
-    private static String json(LiveLoads.View v, boolean delta) {
-        ObjectNode o = MAPPER.createObjectNode();
-        o.put("schemaVersion", 1);
-        o.put("epoch", v.epoch());
-        if (delta) {
-            o.put("fromSeq", v.fromSeq());
-        }
-        o.put("seq", v.seq());
-        o.putArray("loads").addAll(v.loads());
-        if (delta) {
-            v.removed().forEach(o.putArray("removed")::add);
-        }
-        try {
-            return MAPPER.writeValueAsString(o);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a load view could not be written as JSON", e);
-        }
+    /** A snapshot or delta event's data; each load is written by its contract type. */
+    static String json(LiveLoads.View v, boolean delta) {
+        byte[] bytes = TopicValue.bytes(g -> {
+            g.writeStartObject();
+            g.writeNumberField("schemaVersion", 1);
+            g.writeStringField("epoch", v.epoch());
+            if (delta) {
+                g.writeNumberField("fromSeq", v.fromSeq());
+            }
+            g.writeNumberField("seq", v.seq());
+            g.writeArrayFieldStart("loads");
+            for (LinkLoad load : v.loads()) {
+                load.write(g);
+            }
+            g.writeEndArray();
+            if (delta) {
+                g.writeArrayFieldStart("removed");
+                for (String key : v.removed()) {
+                    g.writeString(key);
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        });
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.weft.devstack.EmbeddedKafka;
-import io.weft.devstack.TopicCatalogue;
+import io.weft.devstack.KafkaTopicSetup;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -24,7 +24,7 @@ public final class BrokerMain {
         Path dir = Files.createTempDirectory("weft-loop-bench-kafka");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0, Duration.ofSeconds(60));
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            TopicCatalogue.ensure(admin, TopicCatalogue.catalogue());
+            KafkaTopicSetup.ensure(admin, KafkaTopicSetup.catalogue());
             System.out.println("BOOTSTRAP " + kafka.bootstrapServers());
             System.out.flush();
             while (System.in.read() >= 0) {

@@ -6,15 +6,13 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.contracts.LinkLoad;
 import org.junit.jupiter.api.Test;
 
 class RollupBufferTest {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     private static void add(RollupBuffer b, String toNode, long ns, double rate, Double drop,
             boolean hot) throws Exception {
-        b.add(MAPPER.readTree("{\"schemaVersion\":1,\"fabricId\":\"f\",\"linkId\":\"l1\",\"toNode\":\"" + toNode
+        b.add(LinkLoad.fromJson("{\"schemaVersion\":1,\"fabricId\":\"f\",\"linkId\":\"l1\",\"toNode\":\"" + toNode
                 + "\",\"timestampNs\":\"" + ns + "\",\"rateGbps\":" + rate + ",\"capacityGbps\":400,\"utilisation\":"
                 + rate / 400 + ",\"dropRate\":" + drop
                 + ",\"ecnFraction\":null,\"operStatus\":\"UP\",\"hot\":" + hot + "}"));

@@ -2,10 +2,18 @@ package io.weft.southbound.gnmi;
 
 import java.util.Objects;
 
+import io.weft.fabric.GnmiEndpoint;
+
 /**
  * Where and how to reach one switch's gNMI server. TLS is on when {@code tls} is set; a CA file
  * pins the server's issuer (otherwise the JVM's trust store), a cert and key file give mutual TLS.
  * Username and password, when present, travel as gRPC metadata ("username", "password").
+ *
+ * <p>Not the same thing as the fabric file's {@link GnmiEndpoint}, and kept apart on purpose: an
+ * endpoint is configuration as written (no switch id, credentials only as the names of environment
+ * variables, nothing checked that the file's validator does not check), a target is what a session is
+ * dialled with (its switch, the credentials themselves, checked on construction; the ONOS app builds
+ * it from netcfg, which has no endpoint). {@link #of} turns one into the other.
  */
 public final class GnmiTarget {
     private final String switchId;
@@ -44,6 +52,12 @@ public final class GnmiTarget {
         this.keyFile = keyFile;
         this.username = username;
         this.password = password;
+    }
+
+    /** The target of a fabric file's switch: its endpoint, with the credentials its environment names resolved. */
+    public static GnmiTarget of(String switchId, GnmiEndpoint endpoint, String username, String password) {
+        return new GnmiTarget(switchId, endpoint.address(), endpoint.port(), endpoint.tls(), endpoint.caFile(),
+                endpoint.certFile(), endpoint.keyFile(), username, password);
     }
 
     /** A plaintext target without credentials (the lab's default). */

@@ -108,8 +108,7 @@ final class DeviceProvisioning implements AutoCloseable {
                 if (g == null || !n.role().isSwitch()) {
                     continue;
                 }
-                targets.put(n.id(), new GnmiTarget(n.id(), g.address(), g.port(), g.tls(), g.caFile(), g.certFile(),
-                        g.keyFile(), secret(n, "usernameEnv", g.usernameEnv()),
+                targets.put(n.id(), GnmiTarget.of(n.id(), g, secret(n, "usernameEnv", g.usernameEnv()),
                         secret(n, "passwordEnv", g.passwordEnv())));
             }
             // A re-plan goes over as route-level changes against the plan provisioned before (a link change

@@ -1,7 +1,6 @@
 package io.weft.lab.experiment;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,12 +10,10 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -27,12 +24,10 @@ import io.weft.fabric.FabricJson;
 import io.weft.harness.ChildService;
 import io.weft.harness.Http;
 import io.weft.harness.SpringBootInstances;
+import io.weft.harness.Waits;
 import io.weft.lab.netns.NetnsLab;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 
 /**
  * Every part of Weft around the namespace lab, each real and in its own process: the devstack (in
@@ -44,6 +39,11 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
  * run one nic-agent per host NIC of the job, following the run's scheduler-api. {@link #close} removes everything it
  * started, in reverse order; it is also
  * what the CLI's shutdown hook runs on Ctrl-C.
+ *
+ * <p>Not merged with system-tests' {@code WeftSystem} (a JUnit fixture with scripted switches in the
+ * test JVM): this stack runs real switch agents, weft-telemetry and nic-agents around a kernel data
+ * plane for a command-line experiment. Both start, wait on and report services through the one
+ * harness ({@code io.weft.harness}).
  */
 final class LabStack implements AutoCloseable {
     static final String SCHEDULER_TOKEN = "experiment-scheduler-token-0123456789";
@@ -346,40 +346,28 @@ final class LabStack implements AutoCloseable {
 
     /** Polls until {@code condition} holds; fails after the readiness timeout or when a service exited. */
     void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (!condition.getAsBoolean()) {
-            children.forEach(ChildService::checkAlive);
-            if (scheduler != null) {
-                scheduler.checkAlive();
+        try {
+            Waits.until(what, READY, this::checkAlive, condition);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "; logs in " + dir, e);
+        }
+    }
+
+    /** Throws when a service or a nic-agent has exited. */
+    private void checkAlive() {
+        children.forEach(ChildService::checkAlive);
+        if (scheduler != null) {
+            scheduler.checkAlive();
+        }
+        for (Process p : agents) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("a nic-agent exited (" + p.exitValue() + "); see " + dir);
             }
-            for (Process p : agents) {
-                if (!p.isAlive()) {
-                    throw new IllegalStateException("a nic-agent exited (" + p.exitValue() + "); see " + dir);
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out after " + READY.toSeconds() + " s waiting for " + what
-                        + "; logs in " + dir);
-            }
-            sleep(100);
         }
     }
 
     private void awaitGroupAssigned(String group) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrapServers());
-        try (Admin admin = Admin.create(p)) {
-            await("consumer group " + group + " holding its partitions", () -> {
-                try {
-                    ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all()
-                            .get(10, TimeUnit.SECONDS).get(group);
-                    return d.groupState() == org.apache.kafka.common.GroupState.STABLE
-                            && d.members().stream().anyMatch(m -> !m.assignment().topicPartitions().isEmpty());
-                } catch (Exception notYet) {
-                    return false;
-                }
-            });
-        }
+        Waits.consumerGroupAssigned(endpoints.kafkaBootstrapServers(), group, READY, this::checkAlive);
     }
 
     private ChildService child(String name, String module, String main, String heap, Map<String, String> env,
@@ -399,18 +387,13 @@ final class LabStack implements AutoCloseable {
 
     /** The last lines of every service's log, for a failure message. */
     String tails(int lines) {
-        StringBuilder b = new StringBuilder();
         List<ChildService> all = new ArrayList<>(children);
         for (ChildService s : schedulers) {
             if (s != null && !all.contains(s)) {
                 all.add(s);
             }
         }
-        for (ChildService c : all) {
-            b.append("----- ").append(c.name()).append(" (").append(c.log()).append(") -----\n").append(c.tail(lines))
-                    .append('\n');
-        }
-        return b.toString();
+        return ChildService.tails(all, lines);
     }
 
     /** Stops agents, services, weft-telemetry, the devstack, then removes the lab. Idempotent. */
@@ -438,32 +421,15 @@ final class LabStack implements AutoCloseable {
     }
 
     static void stop(Process p) {
-        p.destroy();
-        try {
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildService.stop(p);
     }
 
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port: " + e.getMessage(), e);
-        }
+        return ChildService.freePort();
     }
 
     static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        Waits.sleep(ms);
     }
 
     static void deleteTree(Path d) throws IOException {

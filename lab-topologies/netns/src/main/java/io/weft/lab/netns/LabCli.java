@@ -385,11 +385,16 @@ public final class LabCli {
         }
     }
 
-    /** One verb: runs on a LabCli made for its --state. */
-    interface Verb {
-        Common common();
+    /** One verb: the options every verb takes (one mixin, declared here once); runs on a LabCli for its --state. */
+    abstract static class Verb {
+        @Mixin
+        Common common;
 
-        int run(LabCli cli) throws LabException;
+        final Common common() {
+            return common;
+        }
+
+        public abstract int run(LabCli cli) throws LabException;
     }
 
     @Command(name = "lab", subcommands = {Up.class, Down.class, Ping.class, Status.class, LinkVerb.class,
@@ -398,20 +403,12 @@ public final class LabCli {
     }
 
     @Command(name = "up")
-    static final class Up implements Verb {
-        @Mixin
-        Common common;
-
+    static final class Up extends Verb {
         @Parameters(index = "0", paramLabel = "fabric.json")
         Path fabric;
 
         @Option(names = "--workers", paramLabel = "N")
         int workers = NetnsLab.DEFAULT_WORKERS;
-
-        @Override
-        public Common common() {
-            return common;
-        }
 
         @Override
         public int run(LabCli cli) throws LabException {
@@ -422,17 +419,9 @@ public final class LabCli {
     }
 
     @Command(name = "down")
-    static final class Down implements Verb {
-        @Mixin
-        Common common;
-
+    static final class Down extends Verb {
         @Option(names = "--all", description = "every lab on this host")
         boolean all;
-
-        @Override
-        public Common common() {
-            return common;
-        }
 
         @Override
         public int run(LabCli cli) throws LabException {
@@ -442,10 +431,7 @@ public final class LabCli {
     }
 
     @Command(name = "ping")
-    static final class Ping implements Verb {
-        @Mixin
-        Common common;
-
+    static final class Ping extends Verb {
         @Parameters(index = "0", paramLabel = "srcNic")
         String src;
 
@@ -465,11 +451,6 @@ public final class LabCli {
         boolean ev;
 
         @Override
-        public Common common() {
-            return common;
-        }
-
-        @Override
         public int run(LabCli cli) throws LabException {
             inRange(count, "--count", 1, 10_000);
             requireHost();
@@ -478,15 +459,7 @@ public final class LabCli {
     }
 
     @Command(name = "status")
-    static final class Status implements Verb {
-        @Mixin
-        Common common;
-
-        @Override
-        public Common common() {
-            return common;
-        }
-
+    static final class Status extends Verb {
         @Override
         public int run(LabCli cli) throws LabException {
             return cli.status(common.tag); // without --tag: every lab; with it, that lab's port map
@@ -494,20 +467,12 @@ public final class LabCli {
     }
 
     @Command(name = "link")
-    static final class LinkVerb implements Verb {
-        @Mixin
-        Common common;
-
+    static final class LinkVerb extends Verb {
         @Parameters(index = "0", paramLabel = "linkId")
         String linkId;
 
         @Parameters(index = "1", paramLabel = "up|down")
         String state;
-
-        @Override
-        public Common common() {
-            return common;
-        }
 
         @Override
         public int run(LabCli cli) throws LabException {
@@ -517,10 +482,7 @@ public final class LabCli {
     }
 
     @Command(name = "shape")
-    static final class Shape implements Verb {
-        @Mixin
-        Common common;
-
+    static final class Shape extends Verb {
         @Parameters(index = "0", paramLabel = "node")
         String node;
 
@@ -529,11 +491,6 @@ public final class LabCli {
 
         @Parameters(index = "2", paramLabel = "Mbit/s|off")
         String rate;
-
-        @Override
-        public Common common() {
-            return common;
-        }
 
         @Override
         public int run(LabCli cli) throws LabException {

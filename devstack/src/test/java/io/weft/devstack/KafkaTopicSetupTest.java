@@ -9,12 +9,12 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
-class TopicCatalogueTest {
+class KafkaTopicSetupTest {
     private final ObjectMapper json = new ObjectMapper();
 
     @Test
     void readsACatalogueResource() {
-        List<TopicSpec> specs = TopicCatalogue.fromResource("/io/weft/devstack/test-topics.json");
+        List<TopicSpec> specs = KafkaTopicSetup.fromResource("/io/weft/devstack/test-topics.json");
 
         assertThat(specs).extracting(TopicSpec::name)
                 .containsExactly("devstack-test.snapshots", "devstack-test.events");
@@ -26,31 +26,31 @@ class TopicCatalogueTest {
 
     @Test
     void partitionsAndReplicationDefaultToOne() throws Exception {
-        List<TopicSpec> specs = TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\"}]}"), "t.json");
+        List<TopicSpec> specs = KafkaTopicSetup.parse(json.readTree("{\"topics\":[{\"name\":\"a\"}]}"), "t.json");
 
         assertThat(specs).containsExactly(new TopicSpec("a", 1, (short) 1, Map.of()));
     }
 
     @Test
     void badEntriesAreRejectedNamingTheField() {
-        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":{}}"), "t.json"))
+        assertThatThrownBy(() -> KafkaTopicSetup.parse(json.readTree("{\"topics\":{}}"), "t.json"))
                 .hasMessage("t.json: $.topics: must be an array");
-        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"partitions\":1}]}"), "t.json"))
+        assertThatThrownBy(() -> KafkaTopicSetup.parse(json.readTree("{\"topics\":[{\"partitions\":1}]}"), "t.json"))
                 .hasMessage("t.json: $.topics[0].name: must be a string");
-        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":"
+        assertThatThrownBy(() -> KafkaTopicSetup.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":"
                 + "\"3\"}]}"), "t.json"))
                 .hasMessage("t.json: $.topics[0].partitions: must be an integer");
-        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":0}]}"),
-                "t.json"))
+        assertThatThrownBy(() -> KafkaTopicSetup.parse(
+                json.readTree("{\"topics\":[{\"name\":\"a\",\"partitions\":0}]}"), "t.json"))
                 .hasMessage("t.json: $.topics[0]: a.partitions: must be >= 1, got 0");
-        assertThatThrownBy(() -> TopicCatalogue.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"config\":{\"x\":"
+        assertThatThrownBy(() -> KafkaTopicSetup.parse(json.readTree("{\"topics\":[{\"name\":\"a\",\"config\":{\"x\":"
                 + "{}}}]}"), "t.json"))
                 .hasMessage("t.json: $.topics[0].config.x: must be a string or number");
     }
 
     @Test
     void aMissingResourceIsNamed() {
-        assertThatThrownBy(() -> TopicCatalogue.fromResource("/nope.json"))
+        assertThatThrownBy(() -> KafkaTopicSetup.fromResource("/nope.json"))
                 .isInstanceOf(DevstackException.class)
                 .hasMessage("topic catalogue /nope.json is not on the classpath");
     }

@@ -2,11 +2,13 @@ package io.weft.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +18,8 @@ import java.util.stream.Stream;
  * One Weft deployable run as a child JVM exactly as {@code tools/lib.sh run_java} runs it: the module's
  * jar plus its {@code target/lib/*}, a main class, environment and arguments. Output (stdout and stderr)
  * goes to {@code <logDir>/<name>.log}, whose tail is printed when a test or an experiment fails. Shared
- * by system-tests and the lab experiments, so both start the services one way.
+ * by system-tests, the lab experiments and scheduler-api's recovery tests (which SIGKILL it), so all
+ * start the services one way. Lives in the devstack module because every one of them depends on it.
  */
 public final class ChildService {
     /** JVM options of every child; C1 and the serial collector start a service faster on 2 shared cores. */
@@ -55,16 +58,27 @@ public final class ChildService {
             throw new IllegalStateException(module + ": no " + lib + " (package the module first: ./mvnw -B -q -pl "
                     + module + " -am install -DskipTests)");
         }
+        StringBuilder cp = new StringBuilder(jar + ":" + lib + "/*");
+        extraClasspath.forEach(p -> cp.append(':').append(p));
+        return start(name, cp.toString(), mainClass, heap, env, args, logDir.resolve(name + ".log"), false);
+    }
+
+    /**
+     * Starts {@code mainClass} on an explicit {@code classpath} (for a module's own tests, which run
+     * before its jar exists), logging to {@code log}; with {@code append}, after what an earlier run of
+     * the same service wrote there (a restart keeps one log).
+     */
+    public static ChildService start(String name, String classpath, String mainClass, String heap,
+                                     Map<String, String> env, List<String> args, Path log, boolean append) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + heap);
         cmd.addAll(Arrays.asList(JAVA_OPTS.trim().split("\\s+")));
-        StringBuilder cp = new StringBuilder(jar + ":" + lib + "/*");
-        extraClasspath.forEach(p -> cp.append(':').append(p));
-        cmd.addAll(List.of("-cp", cp.toString(), mainClass));
+        cmd.addAll(List.of("-cp", classpath, mainClass));
         cmd.addAll(args);
-        Path log = logDir.resolve(name + ".log");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(
+                        log.toFile()));
         // Nothing of the caller's Weft environment may leak in: each child gets exactly what it is given.
         pb.environment().keySet().removeIf(k -> k.startsWith("WEFT_"));
         pb.environment().putAll(env);
@@ -95,6 +109,10 @@ public final class ChildService {
 
     public long pid() {
         return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
     }
 
     /** Fails with the log's tail when the process has exited (a readiness wait calls it each round). */
@@ -131,6 +149,11 @@ public final class ChildService {
 
     /** SIGTERM (the services shut down cleanly on it), then SIGKILL after 10 s. */
     public void stop() {
+        stop(process);
+    }
+
+    /** SIGTERM, then SIGKILL after 10 s, of any child process (also ones not started as a service here). */
+    public static void stop(Process process) {
         if (!process.isAlive()) {
             return;
         }
@@ -142,6 +165,39 @@ public final class ChildService {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGKILL ({@link Process#destroyForcibly()} on Linux) without waiting: no shutdown hook runs. */
+    public void sigkill() {
+        process.destroyForcibly();
+    }
+
+    /** SIGKILL and wait; returns the exit status (137). */
+    public int killHard() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(name + " (pid " + process.pid() + ") still alive 30 s after SIGKILL");
+        }
+        return process.exitValue();
+    }
+
+    /** The last {@code lines} lines of each child's log, headed by its name and log file (for a failure message). */
+    public static String tails(Collection<ChildService> children, int lines) {
+        StringBuilder b = new StringBuilder();
+        for (ChildService c : children) {
+            b.append("----- ").append(c.name()).append(" (").append(c.log()).append("), last ").append(lines)
+                    .append(" lines -----\n").append(c.tail(lines)).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** A free TCP port on this machine for a child to listen on. */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
         }
     }
 

@@ -23,24 +23,24 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * The Kafka topic catalogue ({@code contracts/topics.json}, on the classpath from the weft-contracts jar)
  * and its idempotent creation: missing topics are created, existing ones are left exactly as they are.
  */
-public final class TopicCatalogue {
+public final class KafkaTopicSetup {
     /** Where the weft-contracts jar puts the catalogue. */
     public static final String CATALOGUE_RESOURCE = "/io/weft/contracts/topics.json";
 
     private static final long ADMIN_TIMEOUT_MS = 30_000;
 
-    private TopicCatalogue() {
+    private KafkaTopicSetup() {
     }
 
     /** The catalogue from {@link #CATALOGUE_RESOURCE}; empty when the contracts jar does not carry it yet. */
     public static List<TopicSpec> catalogue() {
-        return TopicCatalogue.class.getResource(CATALOGUE_RESOURCE) == null ? List.of()
+        return KafkaTopicSetup.class.getResource(CATALOGUE_RESOURCE) == null ? List.of()
                 : fromResource(CATALOGUE_RESOURCE);
     }
 
     /** Reads a catalogue ({@code {"version":1,"topics":[...]}}) from a classpath resource. */
     public static List<TopicSpec> fromResource(String resource) {
-        try (InputStream in = TopicCatalogue.class.getResourceAsStream(resource)) {
+        try (InputStream in = KafkaTopicSetup.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new DevstackException("topic catalogue " + resource + " is not on the classpath");
             }
@@ -118,7 +118,7 @@ public final class TopicCatalogue {
 
     /**
      * Creates every topic of {@code specs} that does not exist yet; returns the names it created.
-     * TopicCatalogue that already exist (also ones created concurrently by someone else) are not altered.
+     * KafkaTopicSetup that already exist (also ones created concurrently by someone else) are not altered.
      */
     public static List<String> ensure(Admin admin, List<TopicSpec> specs) {
         try {
