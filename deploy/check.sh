@@ -28,7 +28,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 docker-compose -f docker-compose.yml --env-file deploy/.env.example config -q
-if env -u WEFT_DB_PASSWORD -u WEFT_TOKENS -u GNMIC_USERNAME -u GNMIC_PASSWORD \
+if env -u WEFT_DB_PASSWORD -u WEFT_SCHEDULER_DB_PASSWORD -u WEFT_COLLECTOR_DB_PASSWORD -u WEFT_TOKENS -u GNMIC_USERNAME -u GNMIC_PASSWORD \
     docker-compose -f docker-compose.yml --env-file /dev/null config -q 2>/dev/null; then
   echo "docker-compose.yml: renders without WEFT_DB_PASSWORD etc.: secrets are not required"; exit 1
 fi

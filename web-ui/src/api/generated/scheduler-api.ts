@@ -1181,7 +1181,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetail"];
                 };
             };
-            /** @description this replica is a standby (the writer holds the reservations), or there is no fabric yet: retry */
+            /** @description there is no fabric yet (or this replica lost the writer lease while answering): retry */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */

@@ -157,7 +157,10 @@ public final class EmbeddedPostgres implements AutoCloseable {
         }
     }
 
-    /** Creates the weft role and database unless an earlier start on this data directory did. */
+    /**
+     * Creates the weft role and database unless an earlier start on this data directory did, and the
+     * services' roles ({@link ServiceRoles}).
+     */
     private void createWeftDatabase() throws SQLException {
         try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
             if (!exists(c, "select 1 from pg_roles where rolname = ?", USER)) {
@@ -167,6 +170,14 @@ public final class EmbeddedPostgres implements AutoCloseable {
                 s.execute("create database " + DATABASE + " owner " + USER);
             }
         }
+        try (Connection c = postgres.getDatabase("postgres", DATABASE).getConnection()) {
+            ServiceRoles.apply(c);
+        }
+    }
+
+    /** A new connection to {@value #DATABASE} as {@code user}; the caller closes it. */
+    public Connection connect(String user, String password) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(), user, password);
     }
 
     private static boolean exists(Connection c, String sql, String name) throws SQLException {

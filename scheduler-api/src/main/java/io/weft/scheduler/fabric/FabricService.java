@@ -43,6 +43,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -201,20 +202,17 @@ public class FabricService {
         List<JobStore.ActiveJob> active = jobs.activeJobs();
         List<Unplaced> lost = new ArrayList<>();
         for (JobStore.ActiveJob j : active) {
-            List<Flow> flows = new ArrayList<>();
-            for (JobStore.FlowRow f : j.flows()) {
-                flows.add(new Flow(f.id(), j.id(), f.src(), f.dst(), f.demandGbps(), f.slice()));
-            }
+            Job job = jobOf(j);
             try {
-                lost.addAll(engine.add(new Job(j.id(), j.tenant(), flows)).unplaced());
+                lost.addAll(engine.add(job).unplaced());
             } catch (PlacementException e) {
                 // The fabric no longer has one of the job's NICs: its flows have no path now.
                 LOG.warn("job {} cannot be placed on the new fabric: {}", j.id(), e.getMessage());
-                flows.forEach(f -> lost.add(new Unplaced(f, e.getMessage())));
+                job.flows().forEach(f -> lost.add(new Unplaced(f, e.getMessage())));
             }
         }
         if (reason.equals("restart")) {
-            restoreStoredPaths(engine, active);
+            LOG.info("restart: {} flows put back on their stored paths", restoreStoredPaths(engine, active));
         }
         Map<String, String> stored = currentSignatures();
         List<PathChange> changes = new ArrayList<>();
@@ -243,6 +241,40 @@ public class FabricService {
         }
         LOG.info("{} active jobs placed ({}), {} flow slices changed", active.size(), reason, changes.size());
         return changes;
+    }
+
+    /** A stored active job in the engine's terms. */
+    private static Job jobOf(JobStore.ActiveJob j) {
+        List<Flow> flows = new ArrayList<>();
+        for (JobStore.FlowRow f : j.flows()) {
+            flows.add(new Flow(f.id(), j.id(), f.src(), f.dst(), f.demandGbps(), f.slice()));
+        }
+        return new Job(j.id(), j.tenant(), flows);
+    }
+
+    /**
+     * The reservations as PostgreSQL holds them, for a replica without the engine (a standby): the
+     * active jobs placed on a throw-away engine on {@code view} and pinned to their stored paths, as a
+     * takeover rebuilds them, in one read-only repeatable-read transaction (one consistent state).
+     * Costs a placement of every active job per call; nothing is written.
+     */
+    public Reservations reservationsFromDatabase(FabricView view) {
+        TransactionTemplate snapshot = new TransactionTemplate(tx.getTransactionManager());
+        snapshot.setReadOnly(true);
+        snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        return snapshot.execute(s -> {
+            PlacementEngine engine = placement.emptyEngine(view);
+            List<JobStore.ActiveJob> active = jobs.activeJobs();
+            for (JobStore.ActiveJob j : active) {
+                try {
+                    engine.add(jobOf(j));
+                } catch (PlacementException e) {
+                    // As in a takeover: a job the fabric cannot hold reserves nothing.
+                }
+            }
+            restoreStoredPaths(engine, active);
+            return Reservations.of(engine);
+        });
     }
 
     /**
@@ -369,8 +401,9 @@ public class FabricService {
      * After a restart the engine placed every job afresh; put each flow back on the path it had
      * (after drains and hotspot moves, that is not the path a fresh placement picks), so that agents
      * see no change. A stored path that is no longer usable or encodable keeps the fresh one.
+     * Answers how many flows it moved back.
      */
-    private void restoreStoredPaths(PlacementEngine engine, List<JobStore.ActiveJob> active) {
+    private int restoreStoredPaths(PlacementEngine engine, List<JobStore.ActiveJob> active) {
         Map<String, List<String>> storedArcs = new HashMap<>();
         jdbc.sql("select p.flow_id, p.arcs from path_assignments p join flows f on f.id = p.flow_id "
                         + "join jobs j on j.id = f.job_id where j.state = 'ACTIVE' and p.state = ?")
@@ -393,7 +426,7 @@ public class FabricService {
                 }
             }
         }
-        LOG.info("restart: {} flows put back on their stored paths", restored);
+        return restored;
     }
 
     /** Arc indices of stored "linkId>toNode" keys, or null if any is gone or not usable now. */

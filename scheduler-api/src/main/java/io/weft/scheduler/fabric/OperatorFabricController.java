@@ -67,7 +67,8 @@ class OperatorFabricController {
                     schema = @Schema(implementation = ProblemDetail.class)))
     FabricState fabric() {
         FabricView view = placement.view();
-        Reservations reserved = placement.reservations();
+        // The writer answers from its engine; a standby from PostgreSQL, the state the writer committed.
+        Reservations reserved = placement.writer() ? placement.reservations() : service.reservationsFromDatabase(view);
         List<Reservation> res = new ArrayList<>();
         for (Reservations.Reserved r : reserved.directions()) {
             res.add(new Reservation(r.link(), r.from(), r.to(), r.reservedGbps(), r.capacityGbps(),

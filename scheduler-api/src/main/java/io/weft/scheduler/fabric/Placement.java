@@ -34,7 +34,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * does not, and nothing outside a change can touch the engine.
  *
  * <p>Readers get immutable values: the fabric ({@link #view()}) and the engine's reservations
- * ({@link #reservations()}, copied once per change that a reader asks about).
+ * ({@link #reservations()}, copied once per change that a reader asks about). A new fabric or new
+ * link states set by a change ({@link Writing#follow}) are seen by the change at once but by readers
+ * only when the change returns, so a reader never sees a fabric whose re-placement is not committed.
  *
  * <p>Only the replica holding the writer lease may write ({@link #becomeWriter}, from
  * {@code WriterLease}); on a standby {@link #write} answers 503 with Retry-After. Every transaction
@@ -157,8 +159,7 @@ public class Placement {
             try {
                 return change.apply(w);
             } finally {
-                w.closed = true;
-                reservations = null;
+                w.close();
             }
         } finally {
             lock.unlock();
@@ -168,6 +169,12 @@ public class Placement {
     private static ApiException notWriter(String what) {
         return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, null, "this replica is a standby and cannot " + what
                 + ": retry (another replica holds the writer lease, or is taking it over)", RETRY_AFTER_SECONDS);
+    }
+
+    /** An engine with nothing placed on {@code view}, configured as the writer's. */
+    PlacementEngine emptyEngine(FabricView view) {
+        return new PlacementEngine(DenseFabric.of(view.fabric(), view.effective()), new PlanFlowEncoder(view.plan()),
+                config);
     }
 
     static FabricView viewOf(FabricPlan plan, Map<String, LinkState> effective, long version) {
@@ -200,7 +207,7 @@ public class Placement {
                 try {
                     rebuild.accept(w);
                 } finally {
-                    w.closed = true;
+                    w.close();
                 }
             }
         } finally {
@@ -245,9 +252,23 @@ public class Placement {
     public final class Writing {
         private final String what;
         private boolean closed;
+        /** The fabric this change set, published to readers when it returns; null if it set none. */
+        private FabricView pending;
 
         private Writing(String what) {
             this.what = what;
+        }
+
+        /**
+         * Ends the change: publishes the fabric it set (also after a failed transaction: the engine
+         * was then dropped and is rebuilt from PostgreSQL on that fabric before the next change).
+         */
+        private void close() {
+            closed = true;
+            if (pending != null) {
+                view = pending;
+            }
+            reservations = null;
         }
 
         private void check() {
@@ -295,9 +316,10 @@ public class Placement {
             return engine != null;
         }
 
+        /** The fabric this change placed on: the one it set, else the one readers see. */
         public FabricView view() {
             check();
-            return Placement.this.view();
+            return pending != null ? pending : Placement.this.view();
         }
 
         /**
@@ -332,14 +354,13 @@ public class Placement {
             if (epoch == STANDBY) {
                 throw notWriter(what);
             }
-            engine = new PlacementEngine(DenseFabric.of(newView.fabric(), newView.effective()),
-                    new PlanFlowEncoder(newView.plan()), config);
+            engine = emptyEngine(newView);
         }
 
         /** A new fabric or link states to place on; on a standby the only change. */
         void follow(FabricView newView) {
             check();
-            view = newView;
+            pending = newView;
             if (epoch == STANDBY) {
                 engine = null;
             }

@@ -26,9 +26,9 @@ public final class Problems {
             + "lease, or is taking it over) or there is no fabric yet: retry, here or at another replica "
             + "(Retry-After); or no controller or no weft.fabric feed is configured here, so a drain cannot take "
             + "effect: fix the configuration (no Retry-After)";
-    /** The same for a read only the writer can answer (its engine's reservations). */
-    public static final String STANDBY_READ = "this replica is a standby (the writer holds the reservations), "
-            + "or there is no fabric yet: retry";
+    /** The same for a read of the fabric (any replica answers it once it follows a fabric). */
+    public static final String STANDBY_READ = "there is no fabric yet (or this replica lost the writer lease "
+            + "while answering): retry";
 
     private static final ObjectMapper MAPPER = JsonMapper.builder().build();
 

@@ -106,6 +106,43 @@ class PlacementTest {
     }
 
     @Test
+    void readersSeeANewFabricOnlyOnceItsReplacementIsCommitted() {
+        takeLease(1);
+        FabricView v1 = placement.view();
+        FabricView v2 = new FabricView(v1.fabric(), v1.plan(), v1.effective(), 2);
+        List<Long> seenByReaders = new ArrayList<>();
+        placement.write("replace the fabric", w -> {
+            w.install(v2);
+            add(w.engine(), ring("j1"));
+            assertThat(w.view()).as("the change places on the fabric it set").isSameAs(v2);
+            seenByReaders.add(placement.view().version());
+            w.commit(status -> {
+                seenByReaders.add(placement.view().version());
+                return null;
+            });
+            seenByReaders.add(placement.view().version());
+            return null;
+        });
+        assertThat(seenByReaders).as("before, during and after the commit, inside the change").containsExactly(1L, 1L, 1L);
+        assertThat(placement.view()).isSameAs(v2);
+    }
+
+    @Test
+    void aFabricSetByAFailedChangeIsStillPublished() {
+        takeLease(1);
+        FabricView v1 = placement.view();
+        FabricView v2 = new FabricView(v1.fabric(), v1.plan(), v1.effective(), 2);
+        assertThatThrownBy(() -> placement.write("replace the fabric", w -> {
+            w.install(v2);
+            return w.commit(status -> {
+                throw new IllegalStateException("database down");
+            }, w::discardEngine);
+        })).hasMessageContaining("database down");
+        // The engine was dropped and is rebuilt on this fabric by the next change.
+        assertThat(placement.view()).isSameAs(v2);
+    }
+
+    @Test
     void aCommittedChangeShowsInANewImmutableReservationsCopy() {
         takeLease(1);
         Reservations before = placement.reservations();

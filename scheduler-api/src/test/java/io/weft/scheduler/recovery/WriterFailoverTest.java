@@ -78,11 +78,10 @@ class WriterFailoverTest {
         ServiceProcess b = ServiceProcess.start(e, schema, portB, TOKENS, FABRIC, logs[1]);
         CHILDREN.services.add(b);
         awaitStatus(b, onB, "/v1/agents/nic1/paths", 200, "replica B serving agents");
-        HttpResponse<String> standbyFabric = onB.get("/v1/fabric", OPERATOR, Duration.ofSeconds(10));
-        assertThat(standbyFabric.statusCode()).as("B is a standby: " + standbyFabric.body()).isEqualTo(503);
 
         checkStandbyRefusesWritesWithRetryAfter(onB);
         double standbyWakeMs = standbyAgentsWokenByWriterCommits(onA, onB);
+        checkStandbyReadsTheWritersFabric(onA, onB);
 
         // Agents: the same number on each replica; those on A move to B when A dies.
         for (String nic : NICS) {
@@ -162,6 +161,32 @@ class WriterFailoverTest {
     private static void checkStandbyRefusesWritesWithRetryAfter(Api onB) throws Exception {
         checkStandbyRefusal(onB.postJob(SCHEDULER, "to-standby", Submitters.body("to-standby", 0)));
         checkStandbyRefusal(onB.post("/v1/fabric/links/leaf1-spine1/drain", OPERATOR));
+    }
+
+    /**
+     * GET /v1/fabric on the standby: the writer's fabric and reservations (of the jobs the writer just
+     * placed), read from PostgreSQL since the writer's engine is in the other process.
+     */
+    private static void checkStandbyReadsTheWritersFabric(Api onA, Api onB) throws Exception {
+        HttpResponse<String> standby = onB.get("/v1/fabric", OPERATOR, Duration.ofSeconds(10));
+        assertThat(standby.statusCode()).as("B is a standby: " + standby.body()).isEqualTo(200);
+        tools.jackson.databind.JsonNode s = Api.JSON.readTree(standby.body());
+        tools.jackson.databind.JsonNode w = Api.JSON.readTree(onA.get("/v1/fabric", OPERATOR, Duration.ofSeconds(10))
+                .body());
+        assertThat(s.get("fabricId")).isEqualTo(w.get("fabricId"));
+        assertThat(s.get("version")).isEqualTo(w.get("version"));
+        assertThat(s.get("linkStates")).isEqualTo(w.get("linkStates"));
+        assertThat(reserved(s)).as("reservations on the standby").isNotEmpty().isEqualTo(reserved(w));
+    }
+
+    /** link/from/to -> reserved Gbps (rounded: sums in another order may differ in the last bits). */
+    private static Map<String, Long> reserved(tools.jackson.databind.JsonNode fabric) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (tools.jackson.databind.JsonNode r : fabric.get("reservations")) {
+            out.put(r.get("link").asString() + "/" + r.get("from").asString() + "/" + r.get("to").asString(),
+                    Math.round(r.get("reservedGbps").asDouble() * 1000));
+        }
+        return out;
     }
 
     private static void checkStandbyRefusal(HttpResponse<String> r) throws Exception {
