@@ -123,7 +123,8 @@ class PlacementTest {
             seenByReaders.add(placement.view().version());
             return null;
         });
-        assertThat(seenByReaders).as("before, during and after the commit, inside the change").containsExactly(1L, 1L, 1L);
+        assertThat(seenByReaders).as("before, during and after the commit, inside the change")
+                .containsExactly(1L, 1L, 1L);
         assertThat(placement.view()).isSameAs(v2);
     }
 
