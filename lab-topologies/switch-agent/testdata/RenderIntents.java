@@ -1,12 +1,12 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.intent.DeviceIntent;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * Writes every switch's DeviceIntent of a fabric file as <out>/<switch>.json, exactly as the

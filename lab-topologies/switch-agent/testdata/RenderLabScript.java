@@ -1,14 +1,14 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.lab.netns.LabLayout;
 import io.weft.lab.netns.LabScript;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Writes what the namespace lab's LabScript installs on every switch of a fabric, as

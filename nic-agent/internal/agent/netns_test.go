@@ -128,6 +128,7 @@ func testProfile(version int64, nic2Carrier string) profile.Profile {
 }
 
 type runningAgent struct {
+	t      *testing.T
 	a      *Agent
 	cancel context.CancelFunc
 	done   chan error
@@ -155,7 +156,7 @@ func startAgent(t *testing.T, ns, server, dir string) *runningAgent {
 	a := New(Config{NIC: "nic1", Uplink: up, StateFile: filepath.Join(dir, "state.json"), EVFile: filepath.Join(dir, "ev"),
 		Wait: 2 * time.Second, BackoffBase: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond}, client, prog, nil, nil, log)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &runningAgent{a: a, cancel: cancel, done: make(chan error, 1)}
+	r := &runningAgent{t: t, a: a, cancel: cancel, done: make(chan error, 1)}
 	go func() { r.done <- a.Run(ctx, false) }()
 	t.Cleanup(r.stop)
 	return r
@@ -163,7 +164,9 @@ func startAgent(t *testing.T, ns, server, dir string) *runningAgent {
 
 func (r *runningAgent) stop() {
 	r.cancel()
-	<-r.done
+	if err := <-r.done; err != nil {
+		r.t.Errorf("agent run: %v", err)
+	}
 	r.done <- nil // later stops return at once
 }
 

@@ -107,7 +107,12 @@ func TestProbesMoveTrafficAndReportsCount(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, false) }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("agent run: %v", err)
+		}
+	}()
 
 	routeTo := func() string {
 		out, _ := exec.Command("ip", "-n", hostNs, "-6", "route", "show", p2).CombinedOutput()

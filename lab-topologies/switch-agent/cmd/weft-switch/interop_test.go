@@ -156,7 +156,9 @@ func TestGnmiCliInterop(t *testing.T) {
 		var rssKB int
 		for _, l := range strings.Split(string(status), "\n") {
 			if strings.HasPrefix(l, "VmRSS:") {
-				fmt.Sscanf(strings.TrimPrefix(l, "VmRSS:"), "%d", &rssKB)
+				if _, err := fmt.Sscanf(strings.TrimPrefix(l, "VmRSS:"), "%d", &rssKB); err != nil {
+					t.Fatalf("%q: %v", l, err)
+				}
 			}
 		}
 		t.Logf("weft-switch VmRSS %d kB", rssKB)

@@ -53,8 +53,8 @@ func Validate(c Config, hasPort func(string) bool) error {
 }
 
 type locator struct {
-	prefix                  netip.Addr
-	block, node, fn, argLen int
+	prefix          netip.Addr
+	block, node, fn int
 }
 
 // LocatorOf parses a (validated) locator.

@@ -108,7 +108,8 @@ public final class FlowReport implements TopicValue {
             return false;
         }
         FlowReport r = (FlowReport) o;
-        return r.nic.equals(nic) && r.timestampNs == timestampNs && r.flows.equals(flows) && r.rejected.equals(rejected);
+        return r.nic.equals(nic) && r.timestampNs == timestampNs && r.flows.equals(flows)
+                && r.rejected.equals(rejected);
     }
 
     @Override

@@ -1,15 +1,16 @@
 package io.weft.contracts;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class ContractsTest {
 
     @Test
     void readsAContractFileByItsPathUnderContracts() {
-        assertThat(Contracts.read("fabric.schema.json")).contains("\"$id\": \"https://weft.io/contracts/fabric.schema.json\"");
+        assertThat(Contracts.read("fabric.schema.json"))
+                .contains("\"$id\": \"https://weft.io/contracts/fabric.schema.json\"");
         assertThat(Contracts.exists("vectors/ev.json")).isTrue();
         assertThat(Contracts.resourceName("vectors/ev.json")).isEqualTo("io/weft/contracts/vectors/ev.json");
     }

@@ -1,11 +1,6 @@
 package io.weft.contracts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.ValidationMessage;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +9,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.ValidationMessage;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class FabricSchemaTest {
 
@@ -88,9 +88,11 @@ class FabricSchemaTest {
 
     @org.junit.jupiter.api.Test
     void aSwitchMayNameItsGnmiEndpoint() {
-        JsonNode f = SchemaSupport.parse("{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[{\"id\":\"leaf1\",\"role\":\"leaf\","
+        JsonNode f = SchemaSupport.parse("{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[{\"id\":\"leaf1\",\"role\":"
+                + "\"leaf\","
                 + "\"gnmi\":{\"address\":\"127.0.0.1\",\"port\":50001,\"tls\":true,\"caFile\":\"ca.pem\","
-                + "\"certFile\":\"c.pem\",\"keyFile\":\"k.pem\",\"usernameEnv\":\"GNMI_USER\",\"passwordEnv\":\"GNMI_PW\"}}],"
+                + "\"certFile\":\"c.pem\",\"keyFile\":\"k.pem\",\"usernameEnv\":\"GNMI_USER\",\"passwordEnv\":"
+                + "\"GNMI_PW\"}}],"
                 + "\"links\":[]}");
         Set<ValidationMessage> errors = SchemaSupport.validate("fabric.schema.json", f);
         assertThat(errors).as(SchemaSupport.describe(errors)).isEmpty();

@@ -1,5 +1,10 @@
 package io.weft.contracts;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
@@ -9,11 +14,6 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Loads contract schemas the way any consumer should: by their {@code $id}, which maps onto the

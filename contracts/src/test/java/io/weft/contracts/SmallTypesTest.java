@@ -1,11 +1,11 @@
 package io.weft.contracts;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Direction keys, link states and the hotspot event's reader on inputs the vectors do not cover. */
 class SmallTypesTest {

@@ -1,8 +1,6 @@
 package io.weft.contracts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.ValidationMessage;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -10,7 +8,9 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.ValidationMessage;
+import org.junit.jupiter.api.Test;
 
 class TopicCatalogueTest {
     private static final Pattern TOPIC_IN_MD = Pattern.compile("`(weft\\.[a-z.]+[a-z])`");

@@ -1,13 +1,13 @@
 package io.weft.contracts;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The Java topic catalogue and contracts/topics.json name the same topics, in the same order. */
 class TopicsTest {

@@ -1,14 +1,14 @@
 package io.weft.contracts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.ValidationMessage;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.ValidationMessage;
+import org.junit.jupiter.api.Test;
 
 /** One good and a few bad values per topic schema, so that a too-loose or too-tight schema shows. */
 class ValueSchemasTest {
@@ -47,7 +47,8 @@ class ValueSchemasTest {
                 + "\"sampleTimestampNs\":\"1700000000123456789\",\"detectedAt\":\"2026-11-21T12:00:00.125Z\","
                 + "\"utilisation\":0.93,\"dropRate\":0.001,\"ecnFraction\":0.2,\"threshold\":0.85}");
         assertThat(errors("schemas/hotspot-event.schema.json", e)).isEmpty();
-        e.putNull("utilisation").putNull("dropRate").putNull("ecnFraction").putNull("threshold").put("kind", "link-down");
+        e.putNull("utilisation").putNull("dropRate").putNull("ecnFraction").putNull("threshold")
+                .put("kind", "link-down");
         assertThat(errors("schemas/hotspot-event.schema.json", e)).isEmpty();
         e.put("kind", "warm");
         assertThat(errors("schemas/hotspot-event.schema.json", e)).contains("$.kind");

@@ -38,7 +38,8 @@ public final class Devstack implements AutoCloseable {
     }
 
     public DevstackEndpoints endpoints() {
-        return new DevstackEndpoints(kafka.bootstrapServers(), postgres.jdbcUrl(), postgres.user(), postgres.password());
+        return new DevstackEndpoints(kafka.bootstrapServers(), postgres.jdbcUrl(),
+                postgres.user(), postgres.password());
     }
 
     public EmbeddedKafka kafka() {
@@ -139,7 +140,8 @@ public final class Devstack implements AutoCloseable {
                 long t0 = System.nanoTime();
                 long orphan = EmbeddedPostgres.stopOrphan(pgDir.toAbsolutePath(), readyTimeout);
                 if (orphan > 0) {
-                    progress.accept("stopped PostgreSQL pid " + orphan + ", left running by a devstack that was killed");
+                    progress.accept("stopped PostgreSQL pid " + orphan
+                            + ", left running by a devstack that was killed");
                 }
                 EmbeddedPostgres p = EmbeddedPostgres.start(pgDir, postgresPort, readyTimeout, postgresTemplate);
                 progress.accept("PostgreSQL ready on port " + p.port() + " in " + millisSince(t0) + " ms");

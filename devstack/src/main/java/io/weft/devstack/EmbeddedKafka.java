@@ -135,7 +135,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             String id = existing.getProperty("cluster.id");
             if (id == null || id.isBlank()) {
-                throw new DevstackException("Kafka: " + meta + " has no cluster.id; delete " + dataDir + " to start afresh");
+                throw new DevstackException("Kafka: " + meta + " has no cluster.id; delete "
+                        + dataDir + " to start afresh");
             }
             return id;
         }

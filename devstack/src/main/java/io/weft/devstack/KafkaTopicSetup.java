@@ -34,7 +34,8 @@ public final class KafkaTopicSetup {
 
     /** The catalogue from {@link #CATALOGUE_RESOURCE}; empty when the contracts jar does not carry it yet. */
     public static List<TopicSpec> catalogue() {
-        return KafkaTopicSetup.class.getResource(CATALOGUE_RESOURCE) == null ? List.of() : fromResource(CATALOGUE_RESOURCE);
+        return KafkaTopicSetup.class.getResource(CATALOGUE_RESOURCE) == null ? List.of()
+                : fromResource(CATALOGUE_RESOURCE);
     }
 
     /** Reads a catalogue ({@code {"version":1,"topics":[...]}}) from a classpath resource. */

@@ -49,7 +49,8 @@ public final class ServiceRoles {
     static String rolesSql() {
         try (InputStream in = ServiceRoles.class.getResourceAsStream(SQL)) {
             if (in == null) {
-                throw new DevstackException("PostgreSQL: " + SQL + " is not on the devstack's classpath (build it with Maven)");
+                throw new DevstackException("PostgreSQL: " + SQL
+                        + " is not on the devstack's classpath (build it with Maven)");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

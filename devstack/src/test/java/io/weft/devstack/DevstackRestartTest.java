@@ -23,8 +23,10 @@ class DevstackRestartTest {
     void aRowAndARecordSurviveStopAndStart(@TempDir Path stateDir) throws Exception {
         List<TopicSpec> topics = KafkaTopicSetup.fromResource("/io/weft/devstack/test-topics.json");
         String clusterId;
-        try (Devstack first = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).topics(topics).start()) {
-            assertThat(first.createdTopics()).containsExactlyInAnyOrder("devstack-test.snapshots", "devstack-test.events");
+        try (Devstack first = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0)
+                .postgresFromTemplate(true).topics(topics).start()) {
+            assertThat(first.createdTopics())
+                    .containsExactlyInAnyOrder("devstack-test.snapshots", "devstack-test.events");
             clusterId = first.kafka().clusterId();
             try (Connection c = first.postgres().connect(); Statement s = c.createStatement()) {
                 s.execute("create table kept (v text)");
@@ -35,7 +37,8 @@ class DevstackRestartTest {
         assertThat(stateDir.resolve("kafka/logs/meta.properties")).exists();
         assertThat(Files.exists(stateDir.resolve("postgres/PG_VERSION"))).isTrue();
 
-        try (Devstack second = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).topics(topics).start()) {
+        try (Devstack second = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0)
+                .postgresFromTemplate(true).topics(topics).start()) {
             assertThat(second.createdTopics()).isEmpty();
             assertThat(second.kafka().clusterId()).isEqualTo(clusterId);
             try (Connection c = second.postgres().connect(); Statement s = c.createStatement();
@@ -53,7 +56,8 @@ class DevstackRestartTest {
     void aTakenPortIsRefusedNamingTheService(@TempDir Path stateDir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
-            Devstack.Builder builder = Devstack.builder().stateDir(stateDir).kafkaPort(port).postgresPort(0).topics(List.of());
+            Devstack.Builder builder = Devstack.builder().stateDir(stateDir).kafkaPort(port)
+                    .postgresPort(0).topics(List.of());
 
             assertThatThrownBy(builder::start)
                     .isInstanceOf(DevstackException.class)

@@ -25,7 +25,8 @@ class SharedKafkaTest {
         String topic = "devstack-test.roundtrip-" + UUID.randomUUID();
         KafkaRoundTrip.send(devstack.kafkaBootstrapServers(), topic, "k1", "{\"hello\":1}");
 
-        List<ConsumerRecord<String, String>> records = KafkaRoundTrip.readAll(devstack.kafkaBootstrapServers(), topic, 0, 1);
+        List<ConsumerRecord<String, String>> records =
+                KafkaRoundTrip.readAll(devstack.kafkaBootstrapServers(), topic, 0, 1);
 
         assertThat(records).hasSize(1);
         assertThat(records.get(0).key()).isEqualTo("k1");

@@ -17,7 +17,8 @@ class SharedPostgresTest {
 
     @Test
     void aRowRoundTripsThroughTheWeftDatabase(DevstackEndpoints devstack) throws Exception {
-        try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(), devstack.jdbcPassword());
+        try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(),
+                devstack.jdbcPassword());
              Statement s = c.createStatement()) {
             s.execute("create table if not exists roundtrip (id int primary key, name text not null)");
             s.execute("delete from roundtrip");
@@ -26,7 +27,8 @@ class SharedPostgresTest {
                 insert.setString(2, "spine-7");
                 insert.executeUpdate();
             }
-            try (ResultSet rs = s.executeQuery("select name, current_database(), current_user from roundtrip where id = 7")) {
+            try (ResultSet rs = s.executeQuery("select name, current_database(), current_user from roundtrip where id "
+                    + "= 7")) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString(1)).isEqualTo("spine-7");
                 assertThat(rs.getString(2)).isEqualTo("weft");

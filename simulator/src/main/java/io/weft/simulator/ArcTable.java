@@ -1,12 +1,12 @@
 package io.weft.simulator;
 
-import io.weft.fabric.Arc;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
 
 /**
  * Dense integer ids for the directions of a fabric's links, so that rates and routes live in

@@ -1,8 +1,8 @@
 package io.weft.simulator;
 
-import io.weft.fabric.Arc;
-
 import java.util.List;
+
+import io.weft.fabric.Arc;
 
 /**
  * What happened to one flow so far: its state, when it started and finished (NaN while not

@@ -14,7 +14,8 @@ import java.util.Arrays;
  * whose key is a lower bound of its level: an entry that reaches the top with an outdated key is
  * filed again at its current level, one with the current key is the next bottleneck. Arcs whose
  * level rises many times but never becomes the minimum cost nothing extra. Each flow freezes
- * once: O(F·L + (A + F + R) log(A + F)) for F flows of L arcs over A arcs, R re-filings. Routes come in compressed-row form (one int array for all flows), so a
+ * once: O(F·L + (A + F + R) log(A + F)) for F flows of L arcs over A arcs, R re-filings. Routes come in compressed-row
+ * form (one int array for all flows), so a
  * solve allocates a handful of primitive arrays and no object per flow or per flow-arc.
  *
  * <p>Not thread-safe: a solver reuses its buffers between calls.

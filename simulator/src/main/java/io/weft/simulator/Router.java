@@ -1,12 +1,12 @@
 package io.weft.simulator;
 
+import java.util.List;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Link;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.plan.walk.WalkException;
-
-import java.util.List;
 
 /**
  * Turns a flow's routing into the arcs its packets cross. Steered flows (SRv6, EV) are followed by

@@ -1,17 +1,17 @@
 package io.weft.simulator;
 
-import io.weft.fabric.Arc;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.walk.WalkException;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.walk.WalkException;
 
 /**
  * A flow-level (fluid) simulation of one planned fabric. Flows get max-min fair rates over the

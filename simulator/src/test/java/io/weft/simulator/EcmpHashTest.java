@@ -2,12 +2,13 @@ package io.weft.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.fabric.Arc;
-import io.weft.plan.FabricPlan;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+
+import io.weft.fabric.Arc;
+import io.weft.plan.FabricPlan;
 import org.junit.jupiter.api.Test;
 
 class EcmpHashTest {

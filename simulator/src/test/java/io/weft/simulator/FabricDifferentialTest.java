@@ -3,11 +3,12 @@ package io.weft.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.weft.fabric.Link;
-import io.weft.plan.FabricPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+
+import io.weft.fabric.Link;
+import io.weft.plan.FabricPlan;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,12 +32,14 @@ class FabricDifferentialTest {
                 continue;
             }
             Routing routing = i % 2 == 0 ? Routing.ecmp(0xC000 + r.nextInt(0x4000))
-                    : Routing.srv6(TestFabrics.encode(plan, TestFabrics.randomShortestPath(plan, src, dst, r)).carriers());
+                    : Routing.srv6(TestFabrics.encode(plan, TestFabrics.randomShortestPath(plan, src, dst, r))
+                            .carriers());
             sim.addFlow(FlowSpec.persistent("f" + i, src, dst, routing));
         }
         List<Link> switchLinks = new ArrayList<>();
         for (Link l : plan.fabric().links()) {
-            if (plan.fabric().node(l.a().node()).role().isSwitch() && plan.fabric().node(l.b().node()).role().isSwitch()) {
+            if (plan.fabric().node(l.a().node()).role().isSwitch()
+                    && plan.fabric().node(l.b().node()).role().isSwitch()) {
                 switchLinks.add(l);
             }
         }
@@ -61,7 +64,8 @@ class FabricDifferentialTest {
                     crossesFailure |= sim.arcFailed(a);
                 }
             }
-            assertThat(f.state()).as(f.id()).isEqualTo(crossesFailure ? FlowResult.State.STALLED : FlowResult.State.ACTIVE);
+            assertThat(f.state()).as(f.id())
+                    .isEqualTo(crossesFailure ? FlowResult.State.STALLED : FlowResult.State.ACTIVE);
             if (crossesFailure) {
                 stalled++;
                 assertThat(f.rateGbps()).isZero();

@@ -1,10 +1,11 @@
 package io.weft.simulator;
 
+import java.util.List;
+
 import com.google.ortools.Loader;
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
-import java.util.List;
 
 /**
  * Max-min fair rates by linear programming (OR-Tools GLOP), the way the definition reads rather

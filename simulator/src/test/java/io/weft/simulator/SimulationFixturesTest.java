@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.weft.plan.FabricPlan;
 import java.util.List;
+
+import io.weft.plan.FabricPlan;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,5 +1,9 @@
 package io.weft.simulator;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.FatTreeGenerator;
@@ -9,10 +13,6 @@ import io.weft.plan.PathEncoder;
 import io.weft.plan.PathEncoding;
 import io.weft.plan.PlanException;
 import io.weft.plan.Planner;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
 
 /** Planned generated fabrics and path helpers for the tests. */
 final class TestFabrics {

@@ -2,6 +2,9 @@ package io.weft.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Random;
+
 import io.weft.fabric.Arc;
 import io.weft.lab.fabric.DragonflyGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
@@ -10,8 +13,6 @@ import io.weft.lab.fabric.SlimFlyGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PathEncoding;
 import io.weft.plan.walk.ForwardingWalk;
-import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** A steered flow's simulated route is the path its encoding was made for, as the core's walk proves it. */

@@ -123,7 +123,8 @@ class AgentLabSystemTest {
         String spine = spineOf(forward);
         String other = spine.equals("spine1") ? "spine2" : "spine1";
         awaitRoutes(plan, job);
-        String status = run(agentBin.toString(), "status", "--socket", dir.resolve("nic1").resolve("agent.sock").toString());
+        String status = run(agentBin.toString(), "status", "--socket",
+                dir.resolve("nic1").resolve("agent.sock").toString());
         assertThat(status).as("nic-agent status").startsWith("nic nic1: connected, version ")
                 .contains("route " + plan.nicAddress("nic3") + "/128 dev ");
         // Timings are printed, not asserted: the machine is shared (the wait polls every 100 ms).
@@ -157,7 +158,8 @@ class AgentLabSystemTest {
         String line = plan.nicAddress("nic2") + "," + plan.nicAddress("nic4") + "=" + ev;
         Path evFile = dir.resolve("nic2").resolve("ev-ports");
         await("nic2's EV file naming " + line, () -> readOrEmpty(evFile).contains(line));
-        String printed = run(agentBin.toString(), "ev-ports", "--socket", dir.resolve("nic2").resolve("agent.sock").toString());
+        String printed = run(agentBin.toString(), "ev-ports", "--socket",
+                dir.resolve("nic2").resolve("agent.sock").toString());
         assertThat(printed).as("nic-agent ev-ports").contains(line);
         assertThat(run("ip", "-n", lab.layout().namespace("nic2"), "-6", "route", "show", "proto", "200"))
                 .as("an EV job installs no route").doesNotContain(plan.nicAddress("nic4"));
@@ -190,7 +192,8 @@ class AgentLabSystemTest {
                         && (!srv6 || counter(m, "weft_agent_probes_total{result=\"ok\"}") > 0);
             });
             String m = metrics(nic);
-            System.out.printf(Locale.ROOT, "agent lab: %s reports ok %.0f, failed %.0f; probes ok %.0f, lost %.0f%n", nic,
+            System.out.printf(Locale.ROOT,
+                    "agent lab: %s reports ok %.0f, failed %.0f; probes ok %.0f, lost %.0f%n", nic,
                     counter(m, "weft_agent_reports_total{result=\"ok\"}"),
                     counter(m, "weft_agent_reports_total{result=\"error\"}"),
                     counter(m, "weft_agent_probes_total{result=\"ok\"}"),
@@ -336,7 +339,8 @@ class AgentLabSystemTest {
                 + ";agents:agent:nic1,nic2,nic3,nic4=" + WeftSystem.AGENT_TOKEN);
         env.put("WEFT_CONTROLLER_URL", "http://127.0.0.1:" + controllerPort);
         env.put("WEFT_CONTROLLER_TOKEN", FORWARD_TOKEN);
-        scheduler = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "agent-lab-scheduler-api", "scheduler-api",
+        scheduler = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(),
+                "agent-lab-scheduler-api", "scheduler-api",
                 "io.weft.scheduler.SchedulerApiApplication", "512m", env,
                 List.of("--logging.level.org.apache.kafka=WARN", "--weft.scheduler.fabric.file=" + fabricFile));
         await("scheduler-api answering agents", () -> {
@@ -355,7 +359,8 @@ class AgentLabSystemTest {
         ProcessBuilder pb = new ProcessBuilder(bin.toString(), "run", "--nic", nic,
                 "--server", "http://127.0.0.1:" + port, "--netns", lab.layout().namespace(nic),
                 "--state-file", home.resolve("state.json").toString(), "--ev-file", home.resolve("ev-ports").toString(),
-                "--socket", home.resolve("agent.sock").toString(), "--metrics-addr", "127.0.0.1:" + metricsPort, "--wait", "20s",
+                "--socket", home.resolve("agent.sock").toString(), "--metrics-addr",
+                        "127.0.0.1:" + metricsPort, "--wait", "20s",
                 "--log-format", "text",
                 // nic1 and nic3 follow the profile stream, nic2 and nic4 long-poll: both ways are exercised.
                 "--stream=" + (nic.equals("nic1") || nic.equals("nic3")))

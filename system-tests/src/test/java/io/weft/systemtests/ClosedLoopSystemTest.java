@@ -450,7 +450,8 @@ class ClosedLoopSystemTest {
             JsonNode snapshot = Http.get(weft.controllerPort, "/fabric", WeftSystem.OPERATOR_TOKEN).body();
             assertThat(snapshot.path("linkStates").path(link).asText()).as("the controller owns the drain")
                     .isEqualTo("drained");
-            assertThat(snapshot.path("version").asLong()).isGreaterThanOrEqualTo(drained.body().get("version").asLong());
+            assertThat(snapshot.path("version").asLong())
+                    .isGreaterThanOrEqualTo(drained.body().get("version").asLong());
             assertThat(SchedulerClient.flowsOnLink(scheduler.job(jobId), link)).isEmpty();
             System.out.printf(Locale.ROOT, "system test: drain through the controller answered in %d ms, %d flows "
                     + "moved (load average %s)%n", ms, moved.size(), loadAverage());

@@ -92,7 +92,8 @@ class CollectorFailoverSystemTest {
                         // The test reads status, hotspots and loads without a token; the doors have their own tests.
                         "WEFT_COLLECTOR_READS", "open"));
                 children.add(ChildService.start(root, target, name, "telemetry-collector",
-                        "io.weft.telemetry.TelemetryCollectorApplication", "512m", env, List.of(WeftSystem.QUIET_KAFKA)));
+                        "io.weft.telemetry.TelemetryCollectorApplication", "512m", env,
+                                List.of(WeftSystem.QUIET_KAFKA)));
             }
             for (String name : ports.keySet()) {
                 WeftSystem.await(name + " Kafka Streams RUNNING", children, () -> {

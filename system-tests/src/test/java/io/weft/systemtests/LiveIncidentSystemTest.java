@@ -56,7 +56,8 @@ class LiveIncidentSystemTest {
             // From here on the live fabric is the switches: the scripted ones stop (the collector
             // takes the live fabric's lower counters for a counter reset, as after a switch reboot).
             weft.switches.close();
-            ChildService live = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "live-fabric", "simulator", "io.weft.simulator.live.LiveMain",
+            ChildService live = ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "live-fabric",
+                    "simulator", "io.weft.simulator.live.LiveMain",
                     "256m", Map.of("WEFT_KAFKA_BOOTSTRAP", weft.devstack.kafkaBootstrapServers(),
                             "WEFT_LIVE_AGENT_TOKEN", WeftSystem.AGENT_TOKEN,
                             "WEFT_LIVE_SCHEDULER_TOKEN", WeftSystem.SCHEDULER_TOKEN),

@@ -102,7 +102,8 @@ final class WeftSystem implements AutoCloseable {
             String tokens = "system-test:scheduler=" + SCHEDULER_TOKEN + ";ops:operator=" + OPERATOR_TOKEN
                     + ";scheduler-api:operator=" + FORWARD_TOKEN + ";agents:agent:" + String.join(",", nics(fabric))
                     + "=" + AGENT_TOKEN;
-            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "controller", "controller-app/standalone",
+            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "controller",
+                    "controller-app/standalone",
                     "io.weft.controller.standalone.StandaloneController", "256m",
                     Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(), "WEFT_TOKENS", tokens),
                     List.of("--fabric", fabricFile.toString(), "--http-port", Integer.toString(controllerPort),
@@ -112,14 +113,16 @@ final class WeftSystem implements AutoCloseable {
             collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streamsState.toString());
             collectorEnv.put("WEFT_TOKENS", tokens);
             collectorEnv.put("WEFT_COLLECTOR_READS", "token");
-            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "telemetry-collector", "telemetry-collector",
+            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(),
+                    "telemetry-collector", "telemetry-collector",
                     "io.weft.telemetry.TelemetryCollectorApplication", "512m", collectorEnv, List.of(QUIET_KAFKA)));
             Map<String, String> schedulerEnv = new java.util.HashMap<>(db);
             schedulerEnv.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
             schedulerEnv.put("WEFT_TOKENS", tokens);
             schedulerEnv.put("WEFT_CONTROLLER_URL", "http://127.0.0.1:" + controllerPort);
             schedulerEnv.put("WEFT_CONTROLLER_TOKEN", FORWARD_TOKEN);
-            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "scheduler-api", "scheduler-api",
+            children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(),
+                    "scheduler-api", "scheduler-api",
                     "io.weft.scheduler.SchedulerApiApplication", "512m", schedulerEnv,
                     List.of(QUIET_KAFKA, "--weft.reroute.interval-ms=" + INTERVAL_MS)));
 
@@ -238,7 +241,8 @@ final class WeftSystem implements AutoCloseable {
      * to re-place. Flyway recreates both schemas.
      */
     static void dropServiceSchemas(DevstackEndpoints devstack) {
-        try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(), devstack.jdbcPassword());
+        try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(),
+                devstack.jdbcPassword());
              Statement s = c.createStatement()) {
             s.execute("drop schema if exists scheduler cascade");
             s.execute("drop schema if exists telemetry cascade");

@@ -1,12 +1,12 @@
 package io.weft.telemetry;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A telemetry record that could not be used, as written to {@code weft.telemetry.deadletter}
@@ -29,7 +29,8 @@ public record DeadLetter(String sourceTopic, int partition, long offset, String 
         Objects.requireNonNull(receivedAt, "receivedAt");
         Objects.requireNonNull(record, "record");
         if (partition < 0 || offset < 0) {
-            throw new IllegalArgumentException("partition and offset: must be >= 0 (got " + partition + ", " + offset + ")");
+            throw new IllegalArgumentException("partition and offset: must be >= 0 (got "
+                    + partition + ", " + offset + ")");
         }
     }
 
@@ -40,7 +41,8 @@ public record DeadLetter(String sourceTopic, int partition, long offset, String 
     public static DeadLetter of(String sourceTopic, int partition, long offset, String key, byte[] value,
                                 TelemetryFormatException why, Instant receivedAt) {
         String text = value == null ? "" : new String(value, StandardCharsets.UTF_8);
-        return new DeadLetter(sourceTopic, partition, offset, key, why.code().code(), why.getMessage(), receivedAt, text);
+        return new DeadLetter(sourceTopic, partition, offset, key, why.code().code(),
+                why.getMessage(), receivedAt, text);
     }
 
     public ObjectNode toTree() {

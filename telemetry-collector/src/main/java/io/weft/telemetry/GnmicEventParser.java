@@ -1,9 +1,10 @@
 package io.weft.telemetry;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import static io.weft.telemetry.TelemetryFormatException.Code.BAD_COUNTER;
+import static io.weft.telemetry.TelemetryFormatException.Code.NOT_EVENT;
+import static io.weft.telemetry.TelemetryFormatException.Code.NOT_JSON;
+import static io.weft.telemetry.TelemetryFormatException.Code.NO_INTERFACE;
+import static io.weft.telemetry.TelemetryFormatException.Code.NO_TARGET;
 
 import java.io.IOException;
 import java.math.BigInteger;
@@ -15,11 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-import static io.weft.telemetry.TelemetryFormatException.Code.BAD_COUNTER;
-import static io.weft.telemetry.TelemetryFormatException.Code.NOT_EVENT;
-import static io.weft.telemetry.TelemetryFormatException.Code.NOT_JSON;
-import static io.weft.telemetry.TelemetryFormatException.Code.NO_INTERFACE;
-import static io.weft.telemetry.TelemetryFormatException.Code.NO_TARGET;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Turns the value of a {@code weft.telemetry.interfaces} record (gnmic's kafka output, format
@@ -111,7 +111,8 @@ public final class GnmicEventParser {
     private static InterfaceSample event(JsonNode e) throws TelemetryFormatException {
         String at = "$";
         if (!e.isObject()) {
-            throw new TelemetryFormatException(NOT_EVENT, at + ": must be a gnmic event object, got " + e.getNodeType());
+            throw new TelemetryFormatException(NOT_EVENT,
+                    at + ": must be a gnmic event object, got " + e.getNodeType());
         }
         JsonNode tags = e.get("tags");
         JsonNode values = e.get("values");
@@ -128,7 +129,8 @@ public final class GnmicEventParser {
         }
         String iface = firstTag(tags, "interface_name", "interface_interface-id");
         if (iface == null) {
-            throw new TelemetryFormatException(NO_INTERFACE, at + ".tags: no interface_name or interface_interface-id tag");
+            throw new TelemetryFormatException(NO_INTERFACE,
+                    at + ".tags: no interface_name or interface_interface-id tag");
         }
         String queue = firstTag(tags, "queue_name");
         Map<Counter, Long> counters = new EnumMap<>(Counter.class);

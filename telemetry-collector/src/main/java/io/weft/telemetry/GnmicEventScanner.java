@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * {@link GnmicEventParser}'s first tier: reads the bytes of a plainly valid gnmic event record

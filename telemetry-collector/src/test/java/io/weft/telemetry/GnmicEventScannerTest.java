@@ -1,5 +1,7 @@
 package io.weft.telemetry;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +14,6 @@ import io.weft.contracts.Contracts;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The byte scanner answers only what the tree parser answers, and answers it identically: on every
@@ -106,7 +106,8 @@ class GnmicEventScannerTest {
                 "{\"timestamp\":1,\"tags\":{\"target\":\"a\",\"target\":5,\"interface_name\":\"eth1\"},\"values\":{}}",
                 "{\"timestamp\":1,\"tags\":{\"target\":\"\",\"source\":\"b\",\"interface_name\":7,"
                         + "\"interface_interface-id\":\"eth2\",\"queue_name\":\"q0\"},\"values\":{}}",
-                "{\"timestamp\":1," + TAGS + ",\"values\":{\"x:/a/oper-status\":\"mod:down\",\"/a/b\":{\"c\":[1,{\"d\":3}]}}}",
+                "{\"timestamp\":1," + TAGS + ",\"values\":{\"x:/a/oper-status\":\"mod:down\",\"/a/b\":{\"c\":[1,"
+                        + "{\"d\":3}]}}}",
                 "{\"timestamp\":1," + TAGS + ",\"values\":{\"oper-status\":5}}",
                 "{\"timestamp\":1," + TAGS + ",\"values\":{\"oper-status\":\"UP\",\"a:oper-status\":\"DOWN\"}}",
                 "{\"timestamp\":1," + TAGS + "," + TAGS + ",\"values\":{}}",
@@ -194,7 +195,8 @@ class GnmicEventScannerTest {
                 bases.add(c.get("record").asText());
             }
         }
-        bases.add("[{\"timestamp\":1," + TAGS + ",\"values\":{" + OCTETS + ":\"12\",\"/a/b\":[1,-2.5E+3,{\"c\":null}]}}]");
+        bases.add("[{\"timestamp\":1," + TAGS + ",\"values\":{" + OCTETS
+                + ":\"12\",\"/a/b\":[1,-2.5E+3,{\"c\":null}]}}]");
         String alphabet = "{}[]:,\"\\ \t\n\u0001\u001f\u007f0123456789-+.eEtrufalsn/abcx";
         Random random = new Random(20261121L);
         int scanned = 0;

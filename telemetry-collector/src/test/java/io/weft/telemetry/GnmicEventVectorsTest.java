@@ -1,11 +1,8 @@
 package io.weft.telemetry;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.weft.contracts.Contracts;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,9 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.contracts.Contracts;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /** Every case of contracts/vectors/gnmic-events.json, the same file the Go and TypeScript sides load. */
 class GnmicEventVectorsTest {
@@ -131,7 +131,8 @@ class GnmicEventVectorsTest {
     private void check(JsonNode c) throws Exception {
         String record = c.get("record").asText();
         if (c.has("error")) {
-            TelemetryFormatException e = catchThrowableOfType(TelemetryFormatException.class, () -> parser.parse(record));
+            TelemetryFormatException e = catchThrowableOfType(TelemetryFormatException.class,
+                    () -> parser.parse(record));
             assertThat(e).as("expected error " + c.get("error")).isNotNull();
             assertThat(e.code().code()).isEqualTo(c.get("error").asText());
             assertThat(e.getMessage()).doesNotContain("\n");
@@ -197,8 +198,8 @@ class GnmicEventVectorsTest {
 
     @Test
     void leafIgnoresOriginAndModulePrefixes() {
-        assertThat(GnmicEventParser.leaf("openconfig:/openconfig-interfaces:interfaces/openconfig-interfaces:in-octets"))
-                .isEqualTo("in-octets");
+        assertThat(GnmicEventParser.leaf(
+                "openconfig:/openconfig-interfaces:interfaces/openconfig-interfaces:in-octets")).isEqualTo("in-octets");
         assertThat(GnmicEventParser.leaf("in-pkts")).isEqualTo("in-pkts");
     }
 }

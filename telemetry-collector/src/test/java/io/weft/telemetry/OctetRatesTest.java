@@ -1,12 +1,12 @@
 package io.weft.telemetry;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class OctetRatesTest {
     private static final long S = 1_000_000_000L;
@@ -20,7 +20,8 @@ class OctetRatesTest {
         assertThat(rates.accept(sample("leaf1", "eth1", null, 0, 0, 0, 7)))
                 .extracting(r -> r.result().kind())
                 .containsExactly(CounterRate.Kind.FIRST, CounterRate.Kind.FIRST);
-        List<OctetRates.Rate> second = rates.accept(sample("leaf1", "eth1", null, S, 12_500_000_000L, 25_000_000_000L, 9));
+        List<OctetRates.Rate> second =
+                rates.accept(sample("leaf1", "eth1", null, S, 12_500_000_000L, 25_000_000_000L, 9));
         assertThat(second).hasSize(2);
         assertThat(second.get(0).key().counter()).isEqualTo(Counter.IN_OCTETS);
         assertThat(second.get(0).result().rateGbps()).isEqualTo(100.0);
@@ -61,7 +62,8 @@ class OctetRatesTest {
                 .isEqualTo(CounterRate.Kind.FIRST);
     }
 
-    private static InterfaceSample sample(String target, String iface, String queue, long t, long in, long out, long pkts) {
+    private static InterfaceSample sample(String target, String iface, String queue, long t,
+            long in, long out, long pkts) {
         Map<Counter, Long> c = new EnumMap<>(Counter.class);
         c.put(Counter.IN_OCTETS, in);
         c.put(Counter.OUT_OCTETS, out);

@@ -10,7 +10,8 @@ class BearerCheckTest {
             "ops:operator=op-secret-0123456789;sched:scheduler=sc-secret-0123456789", null);
     /** Writes need an operator; reads any token. */
     private static final BearerCheck CHECK = new BearerCheck(TOKENS, (method, path, caller) ->
-            BearerCheck.isRead(method) || caller.scope() == Scope.OPERATOR ? null : BearerCheck.refuse(caller, "operator"));
+            BearerCheck.isRead(method) || caller.scope() == Scope.OPERATOR ? null
+                    : BearerCheck.refuse(caller, "operator"));
 
     @Test
     void missingOrMalformedHeaderIs401AskingForABearer() {

@@ -30,7 +30,8 @@ class TokenStoreTest {
     @Test
     void fileAndInlineMerge(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("tokens.json");
-        Files.writeString(f, "{\"tokens\":[{\"name\":\"s1\",\"scope\":\"scheduler\",\"token\":\"sc-secret-0123456789\"},"
+        Files.writeString(f, "{\"tokens\":[{\"name\":\"s1\",\"scope\":\"scheduler\",\"token\":"
+                + "\"sc-secret-0123456789\"},"
                 + "{\"name\":\"a9\",\"scope\":\"agent\",\"nics\":[\"nic9\"],\"token\":\"a9-secret-0123456789\"}]}");
         TokenStore s = TokenStore.of("ops:operator=op-secret-0123456789", f);
         assertThat(s.size()).isEqualTo(3);

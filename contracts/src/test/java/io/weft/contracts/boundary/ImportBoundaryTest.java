@@ -1,15 +1,15 @@
 package io.weft.contracts.boundary;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The checker finds planted violations, and only those: a boundary test built on it can fail. */
 class ImportBoundaryTest {
@@ -23,8 +23,8 @@ class ImportBoundaryTest {
         write(root.resolve("a/b/Planted.java"),
                 "package a.b;\n\nimport org.springframework.stereotype.Component;\n@Component class Planted {}\n");
 
-        assertThat(NO_SPRING_NO_JACKSON_MODULES.violations(root)).singleElement().satisfies(v -> assertThat(v)
-                .endsWith("Planted.java:3: org.springframework.stereotype.Component (forbidden: org.springframework.)"));
+        assertThat(NO_SPRING_NO_JACKSON_MODULES.violations(root)).singleElement().satisfies(v -> assertThat(v).endsWith(
+                "Planted.java:3: org.springframework.stereotype.Component (forbidden: org.springframework.)"));
     }
 
     @Test

@@ -152,7 +152,8 @@ public final class FabricValidator {
         }
         for (String env : new String[] {g.usernameEnv(), g.passwordEnv()}) {
             if (env != null && !ENV_NAME.matcher(env).matches()) {
-                out.add(what + ": gnmi environment variable name \"" + env + "\" is not a valid name ([A-Za-z_][A-Za-z0-9_]*)");
+                out.add(what + ": gnmi environment variable name \"" + env
+                        + "\" is not a valid name ([A-Za-z_][A-Za-z0-9_]*)");
             }
         }
         if (g.passwordEnv() != null && g.usernameEnv() == null) {

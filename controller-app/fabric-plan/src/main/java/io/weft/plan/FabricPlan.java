@@ -1,12 +1,5 @@
 package io.weft.plan;
 
-import io.weft.fabric.Arc;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-import io.weft.plan.srv6.Usid;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+import io.weft.plan.srv6.Usid;
 
 /**
  * What the switches of one fabric are told: SRv6 node ids, locators and functions, tenant VRFs,
@@ -255,7 +255,8 @@ public final class FabricPlan {
 
     /** True when every arc is a member of the switch's EV table for the stage (and the table is not empty). */
     public boolean evTableCovers(String switchId, int stage, List<Arc> arcs) {
-        java.util.Set<Arc> members = (stage == 1 ? evMembers1 : stage == 2 ? evMembers2 : Map.<String, java.util.Set<Arc>>of())
+        java.util.Set<Arc> members = (stage == 1 ? evMembers1 : stage == 2 ? evMembers2
+                : Map.<String, java.util.Set<Arc>>of())
                 .get(switchId);
         if (members == null) {
             return false;

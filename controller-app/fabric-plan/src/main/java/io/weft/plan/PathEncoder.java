@@ -1,5 +1,8 @@
 package io.weft.plan;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Node;
 import io.weft.plan.ev.Ev;
@@ -7,9 +10,6 @@ import io.weft.plan.ev.EvRouting;
 import io.weft.plan.srv6.Usid;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.plan.walk.WalkException;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Encodes a NIC-to-NIC path as uSID carriers and, where EV routing reaches it, an entropy value,

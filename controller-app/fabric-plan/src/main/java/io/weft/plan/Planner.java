@@ -1,12 +1,5 @@
 package io.weft.plan;
 
-import io.weft.fabric.Arc;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-import io.weft.plan.srv6.Usid;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,6 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+import io.weft.plan.srv6.Usid;
 
 /**
  * Computes a {@link FabricPlan} from a fabric and, optionally, the previous plan.

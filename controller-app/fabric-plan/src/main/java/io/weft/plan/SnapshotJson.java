@@ -1,5 +1,12 @@
 package io.weft.plan;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,13 +16,6 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
-
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The fabric snapshot published on {@code weft.fabric} and served as {@code GET /fabric}:
@@ -102,7 +102,8 @@ public final class SnapshotJson {
         }
         ArrayNode nics = p.putArray("nics");
         for (String n : plan.nics()) {
-            nics.addObject().put("id", n).put("address", plan.nicAddress(n)).put("attachment", plan.attachment(n).key());
+            nics.addObject().put("id", n).put("address", plan.nicAddress(n))
+                    .put("attachment", plan.attachment(n).key());
         }
         return p;
     }
@@ -116,7 +117,8 @@ public final class SnapshotJson {
         obj(snapshot, "$");
         int version = field(snapshot, "$", "schemaVersion").asInt(-1);
         if (version != SCHEMA_VERSION) {
-            throw new PlanException("$.schemaVersion: " + version + " is not supported (expected " + SCHEMA_VERSION + ")");
+            throw new PlanException("$.schemaVersion: " + version
+                    + " is not supported (expected " + SCHEMA_VERSION + ")");
         }
         Fabric fabric;
         try {

@@ -14,14 +14,18 @@ class FabricJsonTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "{\"schemaVersion\":1,\"id\":\"x\",\"nodes\":[                 | not valid JSON at line 1, column 38: Unexpected end-of-input: expected close marker for Array",
+        "{\"schemaVersion\":1,\"id\":\"x\",\"nodes\":[                 | not valid JSON at line 1, column 38: "
+                + "Unexpected end-of-input: expected close marker for Array",
         "[]                                                            | $: must be an object",
-        "{\"schemaVersion\":2,\"id\":\"f\",\"nodes\":[],\"links\":[]}   | $.schemaVersion: 2 is not supported (expected 1)",
+        "{\"schemaVersion\":2,\"id\":\"f\",\"nodes\":[],\"links\":[]}   | $.schemaVersion: 2 is not supported "
+                + "(expected 1)",
         "{\"schemaVersion\":1,\"nodes\":[],\"links\":[]}              | $.id: required",
         "{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[],\"links\":[],\"colour\":1} | $.colour: unknown field",
         "{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":{},\"links\":[]}   | $.nodes: must be an array",
-        "{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[{\"id\":\"a\",\"role\":\"router9\"}],\"links\":[]} | $.nodes[0].role: unknown role \"router9\" (expected nic, leaf, spine, superspine or router)",
-        "{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[{\"id\":\"a\",\"role\":\"leaf\",\"pod\":\"1\"}],\"links\":[]} | $.nodes[0].pod: must be an integer",
+        "{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[{\"id\":\"a\",\"role\":\"router9\"}],\"links\":[]} | "
+                + "$.nodes[0].role: unknown role \"router9\" (expected nic, leaf, spine, superspine or router)",
+        "{\"schemaVersion\":1,\"id\":\"f\",\"nodes\":[{\"id\":\"a\",\"role\":\"leaf\",\"pod\":\"1\"}],\"links\":[]} | "
+                + "$.nodes[0].pod: must be an integer",
     })
     void rejectsWithOneLineNamingThePlace(String json, String message) {
         assertThatThrownBy(() -> FabricJson.parse(json))
@@ -37,7 +41,8 @@ class FabricJsonTest {
         assertThatThrownBy(() -> FabricJson.parse(json)).hasMessage("$.links[0].b.port: required");
         String cap = HEAD + "\"nodes\":[],\"links\":[{\"id\":\"l\",\"a\":{\"node\":\"x\",\"port\":\"e1\"},"
                 + "\"b\":{\"node\":\"y\",\"port\":\"e1\"},\"capacityGbps\":\"fast\"}]}";
-        assertThatThrownBy(() -> FabricJson.parse(cap)).hasMessage("$.links[0].capacityGbps: must be a number (Gbit/s)");
+        assertThatThrownBy(() -> FabricJson.parse(cap))
+                .hasMessage("$.links[0].capacityGbps: must be a number (Gbit/s)");
     }
 
     @Test
@@ -59,7 +64,8 @@ class FabricJsonTest {
                 .hasMessage("$.nodes[0].gnmi.port: must be an integer");
 
         String full = "{\"address\":\"sw1.example\",\"port\":50001,\"tls\":true,\"caFile\":\"ca.pem\","
-                + "\"certFile\":\"c.pem\",\"keyFile\":\"k.pem\",\"usernameEnv\":\"GNMI_USER\",\"passwordEnv\":\"GNMI_PW\"}";
+                + "\"certFile\":\"c.pem\",\"keyFile\":\"k.pem\",\"usernameEnv\":\"GNMI_USER\",\"passwordEnv\":"
+                + "\"GNMI_PW\"}";
         Fabric withAll = FabricJson.parse(String.format(node, full));
         assertThat(FabricJson.parse(FabricJson.write(withAll)).node("s")).isEqualTo(withAll.node("s"));
         assertThat(FabricJson.toTree(withAll).get("nodes").get(0).get("gnmi").toString()).isEqualTo(full);

@@ -3,10 +3,11 @@ package io.weft.fabric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.function.Consumer;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,13 +25,17 @@ class FabricValidatorTest {
             + "{\"id\":\"h1\",\"role\":\"nic\",\"address\":\"2001:db8:1::10\"},"
             + "{\"id\":\"h2\",\"role\":\"nic\"}],"
             + "\"links\":["
-            + "{\"id\":\"l1\",\"a\":{\"node\":\"leaf1\",\"port\":\"eth1\"},\"b\":{\"node\":\"spine1\",\"port\":\"eth1\"},"
+            + "{\"id\":\"l1\",\"a\":{\"node\":\"leaf1\",\"port\":\"eth1\"},\"b\":{\"node\":\"spine1\",\"port\":"
+            + "\"eth1\"},"
             + "\"capacityGbps\":400,\"latencyNs\":500},"
-            + "{\"id\":\"l2\",\"a\":{\"node\":\"leaf2\",\"port\":\"eth1\"},\"b\":{\"node\":\"spine1\",\"port\":\"eth2\"},"
+            + "{\"id\":\"l2\",\"a\":{\"node\":\"leaf2\",\"port\":\"eth1\"},\"b\":{\"node\":\"spine1\",\"port\":"
+            + "\"eth2\"},"
             + "\"capacityGbps\":400},"
-            + "{\"id\":\"h1-up\",\"a\":{\"node\":\"h1\",\"port\":\"eth1\"},\"b\":{\"node\":\"leaf1\",\"port\":\"eth2\"},"
+            + "{\"id\":\"h1-up\",\"a\":{\"node\":\"h1\",\"port\":\"eth1\"},\"b\":{\"node\":\"leaf1\",\"port\":"
+            + "\"eth2\"},"
             + "\"capacityGbps\":100},"
-            + "{\"id\":\"h2-up\",\"a\":{\"node\":\"h2\",\"port\":\"eth1\"},\"b\":{\"node\":\"leaf2\",\"port\":\"eth2\"},"
+            + "{\"id\":\"h2-up\",\"a\":{\"node\":\"h2\",\"port\":\"eth1\"},\"b\":{\"node\":\"leaf2\",\"port\":"
+            + "\"eth2\"},"
             + "\"capacityGbps\":100}]}";
 
     private static List<String> problemsAfter(Consumer<ObjectNode> edit) throws Exception {
@@ -127,7 +132,8 @@ class FabricValidatorTest {
         assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("caFile", "ca.pem")))
                 .containsExactly("leaf leaf1: gnmi.tls is false but certificate files are given (set \"tls\": true)");
         assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("usernameEnv", "A-B")))
-                .containsExactly("leaf leaf1: gnmi environment variable name \"A-B\" is not a valid name ([A-Za-z_][A-Za-z0-9_]*)");
+                .containsExactly("leaf leaf1: gnmi environment variable name \"A-B\" is not a valid name "
+                        + "([A-Za-z_][A-Za-z0-9_]*)");
         assertThat(problemsAfter(r -> node(r, 0).putObject("gnmi").put("address", "sw1").put("passwordEnv", "PW")))
                 .containsExactly("leaf leaf1: gnmi.passwordEnv without gnmi.usernameEnv");
         assertThat(problemsAfter(r -> {

@@ -1,11 +1,11 @@
 package io.weft.fabric;
 
-import io.weft.contracts.boundary.ImportBoundary;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import io.weft.contracts.boundary.ImportBoundary;
+import org.junit.jupiter.api.Test;
 
 /**
  * The fabric plan (fabric model, planner, forwarding walk, encoder) runs embedded in the ONOS 2.7

@@ -1,5 +1,13 @@
 package io.weft.plan;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Role;
@@ -7,18 +15,10 @@ import io.weft.plan.ev.Ev;
 import io.weft.plan.srv6.Usid;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.plan.walk.WalkException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * For random (src, dst, path among every candidate the DFS finds), the encoding walks back to the
@@ -224,7 +224,8 @@ class ForwardingWalkTest {
                 .node("n1", Role.NIC).node("n2", Role.NIC)
                 .link("n1", "leaf1").link("n2", "leaf2").link("n2", "leaf2").link("leaf1", "leaf2").build();
         FabricPlan p2 = Planner.plan(twice, null);
-        List<Arc> viaSecond = List.of(p2.attachment("n1"), arc(p2, "leaf1-leaf2", "leaf1"), arc(p2, "n2-leaf2.2", "leaf2"));
+        List<Arc> viaSecond = List.of(p2.attachment("n1"), arc(p2, "leaf1-leaf2", "leaf1"),
+                arc(p2, "n2-leaf2.2", "leaf2"));
         assertThatThrownBy(() -> PathEncoder.encode(p2, viaSecond, "default"))
                 .isInstanceOf(PlanException.class)
                 .hasMessageContaining("not the requested");

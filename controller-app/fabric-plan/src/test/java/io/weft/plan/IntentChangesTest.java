@@ -1,5 +1,14 @@
 package io.weft.plan;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,15 +20,6 @@ import io.weft.plan.intent.IntentChanges;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Differential test of {@link IntentChanges} against {@link DeviceIntent#render}: for every link of
@@ -81,7 +81,8 @@ class IntentChangesTest {
                 .containsExactly("/interfaces/interface[name=" + l.endOf("leaf1").port() + "]");
         assertThat(c.get("leaf2").replace()).isEmpty();
         assertThat(c.get("leaf2").routes()).isNotEmpty()
-                .allSatisfy(r -> assertThat(r.value() == null || r.value().get("next-hops").get("next-hop").size() == 1).isTrue());
+                .allSatisfy(r -> assertThat(r.value() == null || r.value().get("next-hops").get("next-hop").size() == 1)
+                        .isTrue());
     }
 
     /** Checks one step; returns the number of switches that changed. */
@@ -120,7 +121,8 @@ class IntentChangesTest {
             assertThat(instance).as(r.toString()).isNotNull();
             ArrayNode routes = null;
             for (JsonNode p : instance.get("protocols").get("protocol")) {
-                if (p.get("identifier").asText().equals(r.protocolIdentifier()) && p.get("name").asText().equals(r.protocolName())) {
+                if (p.get("identifier").asText().equals(r.protocolIdentifier())
+                        && p.get("name").asText().equals(r.protocolName())) {
                     routes = (ArrayNode) p.get("static-routes").get("static");
                 }
             }

@@ -1,12 +1,12 @@
 package io.weft.plan;
 
-import io.weft.plan.srv6.Usid;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.weft.plan.srv6.Usid;
+import org.junit.jupiter.api.Test;
 
 /** Parsing paths the shared vectors do not cover: bad text, prefixes, carriers that are not ours. */
 class Ipv6AndUsidParseTest {

@@ -1,11 +1,11 @@
 package io.weft.plan;
 
-import io.weft.fabric.Arc;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+
+import io.weft.fabric.Arc;
 
 /** Brute-force candidate paths for tests: every simple switch path up to a length bound, by DFS. */
 final class Paths {

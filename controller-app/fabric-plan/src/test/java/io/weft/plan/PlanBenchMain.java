@@ -1,12 +1,12 @@
 package io.weft.plan;
 
-import io.weft.fabric.Arc;
-import io.weft.fabric.Fabric;
-import io.weft.plan.intent.DeviceIntent;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.plan.intent.DeviceIntent;
 
 /**
  * Rough timings of planning and path encoding on a k=32-sized 3-tier Clos (not a test: speed
@@ -15,7 +15,8 @@ import java.util.Random;
  */
 public final class PlanBenchMain {
     /** CPU time, not wall time: the build machine is shared, wall clocks mostly measure the neighbours. */
-    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final java.lang.management.ThreadMXBean CPU =
+            java.lang.management.ManagementFactory.getThreadMXBean();
 
     private PlanBenchMain() {
     }

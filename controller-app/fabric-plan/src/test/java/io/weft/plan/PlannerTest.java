@@ -1,19 +1,19 @@
 package io.weft.plan;
 
-import io.weft.fabric.Endpoint;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.weft.fabric.Endpoint;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+import org.junit.jupiter.api.Test;
 
 class PlannerTest {
 

@@ -1,5 +1,14 @@
 package io.weft.plan;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
@@ -13,19 +22,10 @@ import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SnapshotJsonTest {
     private static final JsonSchema SNAPSHOT_SCHEMA = schema("schemas/fabric-snapshot.schema.json");
@@ -65,7 +65,8 @@ class SnapshotJsonTest {
         String src = plan.nics().get(0);
         String dst = plan.nics().get(plan.nics().size() - 1);
         for (List<Arc> path : Paths.candidates(plan, src, dst, 1, 50)) {
-            assertThat(PathEncoder.encode(rebuilt, path, "default")).isEqualTo(PathEncoder.encode(plan, path, "default"));
+            assertThat(PathEncoder.encode(rebuilt, path, "default"))
+                    .isEqualTo(PathEncoder.encode(plan, path, "default"));
         }
         // A rebuilt plan serves as the previous plan of a re-plan: nothing moves.
         assertThat(SnapshotJson.planTree(Planner.plan(fabric, rebuilt))).isEqualTo(SnapshotJson.planTree(plan));

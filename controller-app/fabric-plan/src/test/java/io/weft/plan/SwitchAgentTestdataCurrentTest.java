@@ -1,10 +1,6 @@
 package io.weft.plan;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricJson;
-import io.weft.plan.intent.DeviceIntent;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +9,11 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.intent.DeviceIntent;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The switch agent's Go tests Set the intents under {@code lab-topologies/switch-agent/testdata/}:
@@ -57,7 +57,8 @@ class SwitchAgentTestdataCurrentTest {
         StringBuilder nics = new StringBuilder();
         for (String nic : plan.nics()) {
             nics.append(nic).append(' ').append(plan.nicAddress(nic)).append(' ')
-                    .append(plan.attachment(nic).to()).append(' ').append(plan.attachment(nic).link().id()).append('\n');
+                    .append(plan.attachment(nic).to()).append(' ')
+                    .append(plan.attachment(nic).link().id()).append('\n');
         }
         Path nicsFile = out.resolve("nics.txt");
         if (update && (Files.exists(nicsFile) || dir.equals("ls-2x2"))) {

@@ -1,15 +1,15 @@
 package io.weft.plan;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import io.weft.fabric.Endpoint;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Small hand-built fabrics for the core's tests. The real generators live in lab-topologies,
@@ -173,7 +173,9 @@ final class TestFabrics {
         return f.build();
     }
 
-    /** The Petersen graph (10 routers, degree 3, diameter 2: the Moore-bound shape Slim Fly approaches), one NIC each. */
+    /**
+     * The Petersen graph (10 routers, degree 3, diameter 2: the Moore-bound shape Slim Fly approaches), one NIC each.
+     */
     static Fabric petersen() {
         TestFabrics f = named("petersen", "custom");
         for (int i = 0; i < 10; i++) {

@@ -1,12 +1,12 @@
 package io.weft.karafcheck;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The Java 11 runtime Karaf 4.2.9 needs (it does not boot on 17), from {@code java11.sh} (PyPI's

@@ -113,7 +113,8 @@ final class KarafInstance implements AutoCloseable {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 throw new ClientTimeoutException("bin/client did not finish within " + timeoutMs + " ms: "
-                        + String.join("; ", commands) + "; it printed:\n" + Files.readString(out, StandardCharsets.UTF_8));
+                        + String.join("; ", commands) + "; it printed:\n"
+                        + Files.readString(out, StandardCharsets.UTF_8));
             }
             return stripAnsi(Files.readString(out, StandardCharsets.UTF_8));
         } finally {

@@ -1,10 +1,6 @@
 package io.weft.karafcheck;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +16,11 @@ import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * Weft's .oar in ONOS 2.7's OSGi container: Apache Karaf 4.2.9 on Java 11 with ONOS 2.7.0's API-side
@@ -90,7 +90,8 @@ class OnosKarafResolutionTest {
                 answers.put(part.substring(0, nl).trim(), part.substring(nl + 1));
             }
         }
-        assertThat(answers).as("answers to " + questions + " in:\n" + all).containsKeys(questions.toArray(new String[0]));
+        assertThat(answers).as("answers to " + questions + " in:\n" + all)
+                .containsKeys(questions.toArray(new String[0]));
         bundles = BundleTable.parse(answers.get("bundle:list -t 0 -s"));
         readyMs = (System.nanoTime() - t0) / 1_000_000;
         System.out.printf("karaf-check: Karaf shell ready in %d ms, ONOS + Weft installed after %d ms, %d bundles%n",
@@ -154,7 +155,8 @@ class OnosKarafResolutionTest {
     @Test
     void weftCommandsAreRegisteredWithKarafsShell() {
         for (String cmd : List.of("weft-plan", "weft-intent", "weft-devices")) {
-            assertThat(answers.get(cmd + " --help")).as(cmd).contains("onos:" + cmd).doesNotContain("Command not found");
+            assertThat(answers.get(cmd + " --help")).as(cmd).contains("onos:" + cmd)
+                    .doesNotContain("Command not found");
         }
     }
 

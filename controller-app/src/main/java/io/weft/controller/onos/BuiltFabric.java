@@ -1,12 +1,12 @@
 package io.weft.controller.onos;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Fabric;
-import org.onosproject.net.DeviceId;
-
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
+import org.onosproject.net.DeviceId;
 
 /**
  * What {@link OnosFabricBuilder} made of ONOS's view: the fabric, the state of each fabric link
@@ -18,7 +18,8 @@ public final class BuiltFabric {
     private final Map<DeviceId, String> nodeIds;
     private final List<String> problems;
 
-    BuiltFabric(Fabric fabric, Map<String, LinkState> linkStates, Map<DeviceId, String> nodeIds, List<String> problems) {
+    BuiltFabric(Fabric fabric, Map<String, LinkState> linkStates,
+            Map<DeviceId, String> nodeIds, List<String> problems) {
         this.fabric = fabric;
         this.linkStates = Collections.unmodifiableMap(linkStates);
         this.nodeIds = Collections.unmodifiableMap(nodeIds);

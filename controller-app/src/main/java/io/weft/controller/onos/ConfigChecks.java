@@ -1,14 +1,14 @@
 package io.weft.controller.onos;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.weft.plan.Ipv6;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.plan.Ipv6;
 
 /**
  * Field checks shared by the netcfg classes. Each check appends one message naming the field

@@ -1,5 +1,11 @@
 package io.weft.controller.onos;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,12 +13,6 @@ import io.weft.southbound.gnmi.DeviceState;
 import io.weft.southbound.gnmi.DeviceStatus;
 import io.weft.southbound.gnmi.DeviceStatusJson;
 import org.onosproject.net.DeviceId;
-
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * What {@code weft-devices} prints: one line per switch provisioned over gNMI (node, ONOS device,

@@ -1,5 +1,22 @@
 package io.weft.controller.onos;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_MAX_IN_FLIGHT;
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_MAX_IN_FLIGHT_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS_DEFAULT;
+import static java.util.concurrent.Executors.newSingleThreadExecutor;
+
+import java.util.Dictionary;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
 import io.weft.plan.FabricPlan;
 import io.weft.plan.intent.DeviceIntent;
 import io.weft.plan.intent.IntentChanges;
@@ -20,23 +37,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.Dictionary;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_MAX_IN_FLIGHT;
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_MAX_IN_FLIGHT_DEFAULT;
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS_DEFAULT;
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS_DEFAULT;
-import static java.util.concurrent.Executors.newSingleThreadExecutor;
 
 /**
  * Pushes each plan's device intents to the switches over gNMI with the southbound client the

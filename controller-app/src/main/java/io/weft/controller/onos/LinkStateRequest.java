@@ -1,5 +1,7 @@
 package io.weft.controller.onos;
 
+import java.io.IOException;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.auth.BearerCheck;
@@ -7,8 +9,6 @@ import io.weft.auth.Scope;
 import io.weft.auth.TokenStore;
 import io.weft.contracts.LinkState;
 import io.weft.fabric.FabricJson;
-
-import java.io.IOException;
 
 /**
  * {@code PUT /links/{id}/state} with {@code {"state":"drained"}} or {@code {"state":"up"}}: the same
@@ -52,7 +52,8 @@ final class LinkStateRequest {
         }
         String state = tree == null ? "" : tree.path("state").asText("");
         if (!state.equals(LinkState.DRAINED.json()) && !state.equals(LinkState.UP.json())) {
-            return new Answer(400, error("state: must be \"drained\" or \"up\" (down is what telemetry reports)"), null);
+            return new Answer(400, error("state: must be \"drained\" or \"up\" (down is what telemetry reports)"),
+                    null);
         }
         if (links == null) {
             return new Answer(503, error("the Weft app is not active"), null);

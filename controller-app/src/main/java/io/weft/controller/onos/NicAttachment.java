@@ -1,8 +1,8 @@
 package io.weft.controller.onos;
 
-import org.onosproject.net.ConnectPoint;
-
 import java.util.Objects;
+
+import org.onosproject.net.ConnectPoint;
 
 /** One NIC from {@link WeftAppConfig}: its fabric id and the switch port it is cabled to. */
 public final class NicAttachment {

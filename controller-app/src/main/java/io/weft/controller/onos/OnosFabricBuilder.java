@@ -1,5 +1,15 @@
 package io.weft.controller.onos;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Endpoint;
 import io.weft.fabric.Fabric;
@@ -15,16 +25,6 @@ import org.onosproject.net.Port;
 import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.link.LinkService;
-
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Builds a Weft {@link Fabric} from ONOS's devices, links and the "weft" netcfg. Pure: reads the

@@ -1,5 +1,26 @@
 package io.weft.controller.onos;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS_DEFAULT;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
+import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
+
+import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.contracts.LinkState;
 import io.weft.fabric.FabricJson;
@@ -38,27 +59,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.ArrayList;
-import java.util.Dictionary;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
-import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS_DEFAULT;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
-import static java.util.concurrent.Executors.newSingleThreadScheduledExecutor;
 
 /**
  * Keeps the Weft plan current: re-plans when a Weft device, a link between Weft devices or the
@@ -441,7 +441,8 @@ public class PlanProvisioner implements WeftPlanService, WeftLinkStateService {
             } else {
                 drained.add(linkId);
             }
-            throw new IllegalStateException("re-planning failed, link " + linkId + " keeps its state (see the ONOS log)");
+            throw new IllegalStateException("re-planning failed, link " + linkId
+                    + " keeps its state (see the ONOS log)");
         }
         return new LinkStateChange(linkId, st.json(), after.version(), changed);
     }

@@ -1,16 +1,16 @@
 package io.weft.controller.onos;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Node;
-import io.weft.plan.FabricPlan;
-import org.onosproject.net.DeviceId;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Node;
+import io.weft.plan.FabricPlan;
+import org.onosproject.net.DeviceId;
 
 /**
  * The text the {@code weft-plan} command prints: one header line, one line per switch (device,

@@ -1,5 +1,12 @@
 package io.weft.controller.onos;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Fabric;
 import org.onosproject.core.ApplicationId;
@@ -7,13 +14,6 @@ import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.config.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * App-level netcfg under {@code apps/io.weft.controller/weft}: fabric-wide settings and the NICs.

@@ -1,5 +1,9 @@
 package io.weft.controller.onos;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Role;
 import io.weft.plan.Planner;
@@ -8,10 +12,6 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
 
 /**
  * Per-device netcfg under {@code devices/<deviceId>/weft}: what this switch is in the fabric.

@@ -1,11 +1,11 @@
 package io.weft.controller.onos;
 
+import java.util.List;
+import java.util.Map;
+
 import io.weft.plan.FabricPlan;
 import io.weft.southbound.gnmi.DeviceStatus;
 import io.weft.southbound.gnmi.GnmiTarget;
-
-import java.util.List;
-import java.util.Map;
 
 /**
  * Switch provisioning over gNMI: the plan owner hands over each plan with the switches' gNMI

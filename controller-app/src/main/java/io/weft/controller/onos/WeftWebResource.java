@@ -1,10 +1,9 @@
 package io.weft.controller.onos;
 
-import io.weft.auth.TokenStore;
-import io.weft.southbound.gnmi.DeviceStatusMetrics;
-import org.onlab.osgi.DefaultServiceDirectory;
-import org.onlab.osgi.ServiceDirectory;
-
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Paths;
+import java.util.List;
 import javax.ws.rs.GET;
 import javax.ws.rs.HeaderParam;
 import javax.ws.rs.PUT;
@@ -13,10 +12,11 @@ import javax.ws.rs.PathParam;
 import javax.ws.rs.Produces;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Paths;
-import java.util.List;
+
+import io.weft.auth.TokenStore;
+import io.weft.southbound.gnmi.DeviceStatusMetrics;
+import org.onlab.osgi.DefaultServiceDirectory;
+import org.onlab.osgi.ServiceDirectory;
 
 /**
  * The Weft app's REST doors under ONOS's web server ({@code /onos/weft}):

@@ -1,11 +1,5 @@
 package io.weft.controller.onos;
 
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-
 import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_MAX_IN_FLIGHT;
 import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_MAX_IN_FLIGHT_DEFAULT;
 import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS;
@@ -19,6 +13,12 @@ import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS_DEF
 import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
 import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS_DEFAULT;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * The cfgdef that onos-maven-plugin generates from {@code @Component(property = ...)} is what

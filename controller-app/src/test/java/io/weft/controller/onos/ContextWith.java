@@ -1,9 +1,9 @@
 package io.weft.controller.onos;
 
-import org.onlab.osgi.ComponentContextAdapter;
-
 import java.util.Dictionary;
 import java.util.Hashtable;
+
+import org.onlab.osgi.ComponentContextAdapter;
 
 /** A component context carrying the given properties, as Config Admin would pass to @Modified. */
 @SuppressWarnings("unchecked") // ComponentContextAdapter implements the generic OSGi methods raw

@@ -1,13 +1,13 @@
 package io.weft.controller.onos;
 
-import com.fasterxml.jackson.databind.cfg.PackageVersion;
-import io.weft.fabric.Fabric;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import com.fasterxml.jackson.databind.cfg.PackageVersion;
+import io.weft.fabric.Fabric;
+import org.junit.jupiter.api.Test;
 
 /**
  * Guards what lets the fabric plan run embedded in this bundle: Java 11 bytecode (ONOS 2.7 runs on

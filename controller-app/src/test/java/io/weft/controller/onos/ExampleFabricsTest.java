@@ -1,15 +1,6 @@
 package io.weft.controller.onos;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricJson;
-import io.weft.fabric.FabricValidator;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.Planner;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -20,7 +11,16 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The bundled example fabrics (contracts/examples, lab-topologies/examples) shown to

@@ -1,5 +1,10 @@
 package io.weft.controller.onos;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
@@ -7,11 +12,6 @@ import org.onosproject.net.config.Config;
 import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /** Netcfg held in a map; records registered factories and listeners. */
 class FakeConfigService extends NetworkConfigRegistryAdapter {

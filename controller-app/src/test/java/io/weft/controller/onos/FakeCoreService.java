@@ -1,11 +1,11 @@
 package io.weft.controller.onos;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.onosproject.TestApplicationId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /** Records the application names registered. */
 class FakeCoreService extends CoreServiceAdapter {

@@ -1,5 +1,13 @@
 package io.weft.controller.onos;
 
+import static org.onosproject.net.NetTestTools.PID;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.onlab.packet.ChassisId;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DefaultAnnotations;
 import org.onosproject.net.DefaultDevice;
@@ -10,14 +18,6 @@ import org.onosproject.net.Port;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceServiceAdapter;
-import org.onlab.packet.ChassisId;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.onosproject.net.NetTestTools.PID;
 
 /** Devices and ports held in maps; records the listeners it was given. */
 class FakeDeviceService extends DeviceServiceAdapter {

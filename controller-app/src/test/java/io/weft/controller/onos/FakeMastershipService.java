@@ -1,15 +1,15 @@
 package io.weft.controller.onos;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import org.onosproject.cluster.NodeId;
 import org.onosproject.mastership.MastershipListener;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.MastershipRole;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /** Masters per device; this instance is {@link #LOCAL}. Devices without an entry have no master. */
 class FakeMastershipService extends MastershipServiceAdapter {

@@ -1,5 +1,18 @@
 package io.weft.controller.onos;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
@@ -16,19 +29,6 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
 import org.onosproject.net.link.LinkEvent;
 import org.onosproject.net.link.LinkListener;
-
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
-
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The k=8 fat-tree of lab-topologies/examples (80 switches) as ONOS would show it, every switch a

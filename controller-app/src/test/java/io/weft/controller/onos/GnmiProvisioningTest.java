@@ -1,5 +1,18 @@
 package io.weft.controller.onos;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.plan.intent.DeviceIntent;
@@ -10,19 +23,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.onosproject.cfg.ComponentConfigAdapter;
 import org.onosproject.net.DeviceId;
-
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_RESYNC_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.GNMI_TIMEOUT_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The app's gNMI provisioning end to end, minus ONOS: the plan owner ({@link PlanProvisioner} on
@@ -108,7 +108,8 @@ class GnmiProvisioningTest {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("snapshot never showed " + expected + "; last: " + published.last().path("deviceStates"));
+        throw new AssertionError("snapshot never showed " + expected + "; last: "
+                + published.last().path("deviceStates"));
     }
 
     @Test

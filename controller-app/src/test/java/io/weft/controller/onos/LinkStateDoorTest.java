@@ -1,5 +1,14 @@
 package io.weft.controller.onos;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import javax.ws.rs.core.Response;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.auth.TokenStore;
 import io.weft.fabric.FabricJson;
@@ -8,15 +17,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.onlab.osgi.DefaultServiceDirectory;
 import org.onlab.osgi.TestServiceDirectory;
-
-import javax.ws.rs.core.Response;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code PUT /onos/weft/links/{id}/state}: the standalone controller's drain contract and token
@@ -76,7 +76,8 @@ class LinkStateDoorTest {
         assertThat(published.versions).containsExactly(1L, 2L);
 
         Response up = put(LINK, OPERATOR, "{\"state\":\"up\"}");
-        assertThat(json(up).toString()).isEqualTo("{\"linkId\":\"" + LINK + "\",\"state\":\"up\",\"version\":3,\"changed\":true}");
+        assertThat(json(up).toString())
+                .isEqualTo("{\"linkId\":\"" + LINK + "\",\"state\":\"up\",\"version\":3,\"changed\":true}");
         assertThat(published.last().path("linkStates").path(LINK).asText()).isEqualTo("up");
     }
 

@@ -1,5 +1,7 @@
 package io.weft.controller.onos;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricValidator;
@@ -8,8 +10,6 @@ import io.weft.fabric.Node;
 import io.weft.fabric.Role;
 import org.junit.jupiter.api.Test;
 import org.onosproject.net.DeviceId;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class OnosFabricBuilderTest {
     private final TestFabric t = new TestFabric();

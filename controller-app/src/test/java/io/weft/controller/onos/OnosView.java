@@ -1,5 +1,8 @@
 package io.weft.controller.onos;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Endpoint;
@@ -7,9 +10,6 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * What ONOS would show for a fabric file: a device "device:&lt;id&gt;" per switch with a weft netcfg,

@@ -1,5 +1,13 @@
 package io.weft.controller.onos;
 
+import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
+import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
+import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,14 +22,6 @@ import org.onosproject.net.Link;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.link.LinkEvent;
-
-import java.util.ArrayList;
-import java.util.List;
-
-import static io.weft.controller.onos.OsgiPropertyConstants.KAFKA_BOOTSTRAP;
-import static io.weft.controller.onos.OsgiPropertyConstants.PUBLISH_RETRY_MS;
-import static io.weft.controller.onos.OsgiPropertyConstants.REPLAN_DEBOUNCE_MS;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class PlanProvisionerTest {
     private final TestFabric t = new TestFabric();

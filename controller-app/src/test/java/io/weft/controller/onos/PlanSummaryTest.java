@@ -1,13 +1,13 @@
 package io.weft.controller.onos;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.SnapshotJson;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class PlanSummaryTest {
     @Test

@@ -1,8 +1,6 @@
 package io.weft.controller.onos;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-import org.onosproject.net.DeviceId;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +9,9 @@ import java.nio.file.Paths;
 import java.util.Iterator;
 import java.util.Map;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.onosproject.net.DeviceId;
 
 /** The netcfg example in README.md is valid, so an operator can start from it. */
 class ReadmeNetcfgTest {

@@ -1,13 +1,13 @@
 package io.weft.controller.onos;
 
-import io.weft.plan.FabricPlan;
-import io.weft.southbound.gnmi.DeviceStatus;
-import io.weft.southbound.gnmi.GnmiTarget;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.weft.plan.FabricPlan;
+import io.weft.southbound.gnmi.DeviceStatus;
+import io.weft.southbound.gnmi.GnmiTarget;
 
 /** Records what the plan owner hands to gNMI provisioning; provisions nothing. */
 class RecordingDeviceService implements WeftDeviceService {

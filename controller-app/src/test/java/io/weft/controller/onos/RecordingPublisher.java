@@ -1,9 +1,9 @@
 package io.weft.controller.onos;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Records every snapshot it is asked to publish. Can be told to fail the next publishes (a broker

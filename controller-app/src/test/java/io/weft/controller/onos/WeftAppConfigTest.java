@@ -1,13 +1,13 @@
 package io.weft.controller.onos;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.onosproject.TestApplicationId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.ConnectPoint;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class WeftAppConfigTest {
     private static final ApplicationId APP = new TestApplicationId(MainComponent.APP_NAME);

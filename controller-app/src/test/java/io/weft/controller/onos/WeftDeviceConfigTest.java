@@ -1,11 +1,11 @@
 package io.weft.controller.onos;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.weft.fabric.Role;
 import io.weft.southbound.gnmi.GnmiTarget;
 import org.junit.jupiter.api.Test;
 import org.onosproject.net.DeviceId;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class WeftDeviceConfigTest {
     private static final DeviceId LEAF1 = DeviceId.deviceId("device:leaf1");
@@ -50,7 +50,8 @@ class WeftDeviceConfigTest {
 
     @Test
     void gnmiDefaultsToPlaintextOnPort9339AndIsOptional() {
-        WeftDeviceConfig cfg = Fixtures.deviceConfig(LEAF1, Fixtures.inline("{'role':'leaf','gnmi':{'address':'fd00::1'}}"));
+        WeftDeviceConfig cfg = Fixtures.deviceConfig(LEAF1,
+                Fixtures.inline("{'role':'leaf','gnmi':{'address':'fd00::1'}}"));
 
         assertThat(cfg.problems()).isEmpty();
         assertThat(cfg.gnmiTarget("leaf1")).isEqualTo(GnmiTarget.plaintext("leaf1", "fd00::1", 9339));
@@ -65,7 +66,8 @@ class WeftDeviceConfigTest {
 
         assertThat(cfg.isValid()).isFalse();
         assertThat(cfg.problems()).containsExactlyInAnyOrder(
-                "gnmi.insecure: unknown field (allowed: address, caFile, certFile, keyFile, password, port, tls, username)",
+                "gnmi.insecure: unknown field (allowed: address, caFile, certFile, keyFile, password, port, tls, "
+                        + "username)",
                 "gnmi.address: required (host name or IP address of the switch's gNMI server)",
                 "gnmi.port: must be an integer in 1..65535",
                 "gnmi.tls: must be true or false",

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * the weft-contracts jar is created.
  */
 public final class DevstackExtension implements BeforeAllCallback, ParameterResolver {
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(DevstackExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(DevstackExtension.class);
 
     private static Devstack devstack;
     private static Path stateDir;
@@ -64,7 +65,8 @@ public final class DevstackExtension implements BeforeAllCallback, ParameterReso
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a temporary devstack directory: " + e.getMessage(), e);
         }
-        devstack = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0).postgresFromTemplate(true).start();
+        devstack = Devstack.builder().stateDir(stateDir).kafkaPort(0).postgresPort(0)
+                .postgresFromTemplate(true).start();
         starts++;
         if (!hookRegistered) {
             hookRegistered = true;

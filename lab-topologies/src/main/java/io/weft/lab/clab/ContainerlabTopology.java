@@ -1,13 +1,13 @@
 package io.weft.lab.clab;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
 
 /**
  * Renders a fabric as a containerlab topology file (https://containerlab.dev/manual/topo-def-file/).

@@ -1,10 +1,10 @@
 package io.weft.lab.cli;
 
-import io.weft.fabric.Fabric;
-import io.weft.lab.clab.ContainerlabTopology;
-
 import java.io.PrintStream;
 import java.util.List;
+
+import io.weft.fabric.Fabric;
+import io.weft.lab.clab.ContainerlabTopology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

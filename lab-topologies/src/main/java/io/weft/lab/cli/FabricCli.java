@@ -3,6 +3,7 @@ package io.weft.lab.cli;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
@@ -23,7 +24,8 @@ public final class FabricCli {
             "       ./weft " + ClabCommand.USAGE,
             "       ./weft " + StatsCommand.USAGE,
             "",
-            "generate parameters (--name value; kebab-case works too, e.g. --nics-per-leaf 4; every family takes --id):",
+            "generate parameters (--name value; kebab-case works too, e.g. --nics-per-leaf 4;"
+                    + " every family takes --id):",
             "  leaf-spine  leaves spines nicsPerLeaf parallelLinks nicGbps uplinkGbps nicLatencyNs uplinkLatencyNs",
             "  fat-tree    k  | pods leavesPerPod spinesPerPod superspines nicsPerLeaf;",
             "              nicGbps uplinkGbps spineGbps nicLatencyNs uplinkLatencyNs spineLatencyNs",

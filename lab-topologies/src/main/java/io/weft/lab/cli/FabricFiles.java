@@ -1,16 +1,16 @@
 package io.weft.lab.cli;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricFormatException;
-import io.weft.fabric.FabricJson;
-import io.weft.fabric.FabricValidator;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricFormatException;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
 
 /** Reading a fabric file for a verb, and writing a verb's output to stdout or -o FILE. */
 final class FabricFiles {

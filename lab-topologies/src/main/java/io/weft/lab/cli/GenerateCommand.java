@@ -1,12 +1,12 @@
 package io.weft.lab.cli;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricJson;
-import io.weft.lab.fabric.FabricGenerators;
-
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.lab.fabric.FabricGenerators;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -1,9 +1,9 @@
 package io.weft.lab.cli;
 
+import java.io.PrintStream;
+
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.FabricStats;
-
-import java.io.PrintStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -38,7 +38,8 @@ final class Check {
 
     static void size(String family, long nodes) {
         if (nodes > MAX_NODES) {
-            throw new IllegalArgumentException(family + ": parameters give " + nodes + " nodes (max " + MAX_NODES + ")");
+            throw new IllegalArgumentException(family + ": parameters give " + nodes
+                    + " nodes (max " + MAX_NODES + ")");
         }
     }
 

@@ -1,11 +1,11 @@
 package io.weft.lab.fabric;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Dragonfly (Kim, Dally, Scott, Abts, ISCA 2008): {@code g} groups of {@code a} routers, all routers
@@ -66,7 +66,8 @@ public final class DragonflyGenerator {
         rec.put("localLatencyNs", p.localLatencyNs());
         rec.put("globalLatencyNs", p.globalLatencyNs());
         int g = p.groups();
-        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(), "dragonfly p=" + p.p() + " a=" + p.a() + " h=" + p.h()
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "dragonfly p=" + p.p() + " a=" + p.a() + " h=" + p.h()
                 + " g=" + g, FAMILY, rec);
         for (int i = 0; i < g; i++) {
             for (int r = 0; r < p.a(); r++) {
@@ -76,7 +77,8 @@ public final class DragonflyGenerator {
         for (int i = 0; i < g; i++) {
             for (int r = 0; r < p.a(); r++) {
                 for (int s = r + 1; s < p.a(); s++) {
-                    b.link(router(i, r) + "-r" + (s + 1), router(i, r), router(i, s), p.localGbps(), p.localLatencyNs());
+                    b.link(router(i, r) + "-r" + (s + 1), router(i, r), router(i, s),
+                            p.localGbps(), p.localLatencyNs());
                 }
             }
         }

@@ -1,9 +1,9 @@
 package io.weft.lab.fabric;
 
-import io.weft.fabric.Fabric;
-
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Fabric;
 
 /**
  * Generates a fabric from a family name and string parameters, as the CLI receives them

@@ -1,16 +1,16 @@
 package io.weft.lab.fabric;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
 
 /**
  * Shape figures of a fabric: node counts by role, switch radix (ports in use, NIC ports included)

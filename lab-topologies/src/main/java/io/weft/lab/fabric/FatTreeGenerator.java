@@ -1,11 +1,11 @@
 package io.weft.lab.fabric;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Three-tier Clos. Inside a pod every leaf connects to every spine of the pod. Spine {@code j} of
@@ -77,7 +77,8 @@ public final class FatTreeGenerator {
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("uplinkLatencyNs", p.uplinkLatencyNs());
         rec.put("spineLatencyNs", p.spineLatencyNs());
-        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(), "3-tier Clos, " + p.pods() + " pods", FAMILY, rec);
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "3-tier Clos, " + p.pods() + " pods", FAMILY, rec);
         int perPlane = p.superspinesPerPlane();
         for (int pod = 0; pod < p.pods(); pod++) {
             for (int l = 0; l < p.leavesPerPod(); l++) {

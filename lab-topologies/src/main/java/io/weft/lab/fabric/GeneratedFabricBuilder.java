@@ -1,15 +1,15 @@
 package io.weft.lab.fabric;
 
-import io.weft.fabric.Endpoint;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Endpoint;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
 
 /**
  * Collects the nodes and links of a generated fabric. Port names are {@code eth<N>} per node, numbered

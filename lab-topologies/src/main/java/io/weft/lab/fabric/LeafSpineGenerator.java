@@ -1,11 +1,11 @@
 package io.weft.lab.fabric;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Two-tier leaf-spine Clos: every leaf connects to every spine with {@code parallelLinks} links, and
@@ -53,7 +53,8 @@ public final class LeafSpineGenerator {
         rec.put("uplinkGbps", GeneratedFabricBuilder.number(p.uplinkGbps()));
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("uplinkLatencyNs", p.uplinkLatencyNs());
-        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(), "leaf-spine " + p.leaves() + " leaves x " + p.spines()
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "leaf-spine " + p.leaves() + " leaves x " + p.spines()
                 + " spines", FAMILY, rec);
         for (int l = 1; l <= p.leaves(); l++) {
             b.add(Node.builder("leaf" + l, Role.LEAF).build());

@@ -1,11 +1,11 @@
 package io.weft.lab.fabric;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Rail-optimized fabric: {@code servers} servers with {@code railsPerServer} NICs each, grouped

@@ -1,13 +1,13 @@
 package io.weft.lab.fabric;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
 
 /**
  * Slim Fly (Besta, Hoefler, SC14) on the McKay-Miller-Širáň graph: 2q² routers (s, x, y) with
@@ -82,7 +82,8 @@ public final class SlimFlyGenerator {
         rec.put("linkGbps", GeneratedFabricBuilder.number(p.linkGbps()));
         rec.put("nicLatencyNs", p.nicLatencyNs());
         rec.put("linkLatencyNs", p.linkLatencyNs());
-        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(), "slim fly q=" + q + " (MMS, " + 2 * q * q + " routers, radix "
+        GeneratedFabricBuilder b = new GeneratedFabricBuilder(p.id(),
+                "slim fly q=" + q + " (MMS, " + 2 * q * q + " routers, radix "
                 + p.radix() + ")", FAMILY, rec);
         for (int s = 0; s < 2; s++) {
             for (int x = 0; x < q; x++) {

@@ -2,16 +2,17 @@ package io.weft.lab.clab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.fabric.Endpoint;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricJson;
-import io.weft.fabric.Link;
-import io.weft.lab.fabric.FabricGenerators;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Endpoint;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.Link;
+import io.weft.lab.fabric.FabricGenerators;
 import org.junit.jupiter.api.Test;
 
 class ContainerlabTopologyTest {

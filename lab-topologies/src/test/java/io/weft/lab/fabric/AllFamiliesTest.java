@@ -3,12 +3,13 @@ package io.weft.lab.fabric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricJson;
-import io.weft.fabric.FabricValidator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -3,12 +3,13 @@ package io.weft.lab.fabric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashSet;
+import java.util.Set;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-import java.util.HashSet;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -2,11 +2,12 @@ package io.weft.lab.fabric;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.fabric.FabricJson;
-import io.weft.fabric.FabricValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -2,6 +2,14 @@ package io.weft.lab.fabric;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.plan.FabricPlan;
@@ -11,13 +19,6 @@ import io.weft.plan.Planner;
 import io.weft.plan.SnapshotJson;
 import io.weft.plan.intent.DeviceIntent;
 import io.weft.plan.walk.ForwardingWalk;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

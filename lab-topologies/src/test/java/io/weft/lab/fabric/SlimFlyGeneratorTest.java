@@ -37,7 +37,8 @@ class SlimFlyGeneratorTest {
     @Test
     void rejectsQThatIsNotAPrimePower() {
         assertThatThrownBy(() -> SlimFlyGenerator.Params.of(12)).hasMessageStartingWith("q: must be a prime power");
-        assertThatThrownBy(() -> SlimFlyGenerator.Params.of(6)).hasMessage("q: must be a prime power (got 6 = 2^1 x 3)");
+        assertThatThrownBy(() -> SlimFlyGenerator.Params.of(6))
+                .hasMessage("q: must be a prime power (got 6 = 2^1 x 3)");
         assertThatThrownBy(() -> SlimFlyGenerator.Params.of(2)).hasMessage("q: must be in 3..64 (got 2)");
     }
 

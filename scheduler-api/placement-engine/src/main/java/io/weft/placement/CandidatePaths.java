@@ -1,9 +1,10 @@
 package io.weft.placement;
 
-import io.weft.fabric.Role;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+
+import io.weft.fabric.Role;
 
 /**
  * Candidate paths between switches, derived from the fabric's structure and cached per snapshot.
@@ -157,7 +158,9 @@ final class CandidatePaths {
         return byDistance[o];
     }
 
-    /** Per switch ordinal: {start offsets by node, arcs}, the minimal-walk arcs out of each node (built on first use). */
+    /**
+     * Per switch ordinal: {start offsets by node, arcs}, the minimal-walk arcs out of each node (built on first use).
+     */
     private int[][][] forward;
 
     /**
@@ -198,7 +201,9 @@ final class CandidatePaths {
         return forward[o];
     }
 
-    /** Hop distance between two switches from the matrix (-1 unreachable); only when {@link #byDistance} is not null. */
+    /**
+     * Hop distance between two switches from the matrix (-1 unreachable); only when {@link #byDistance} is not null.
+     */
     int distance(int from, int to) {
         return dist[ordinal[from]][ordinal[to]];
     }
@@ -220,7 +225,9 @@ final class CandidatePaths {
         return transitOrdinal;
     }
 
-    /** Hop distances from a switch to every switch ordinal (-1 unreachable); only when {@link #byDistance} is not null. */
+    /**
+     * Hop distances from a switch to every switch ordinal (-1 unreachable); only when {@link #byDistance} is not null.
+     */
     int[] distanceRow(int node) {
         return dist[ordinal[node]];
     }

@@ -1,12 +1,13 @@
 package io.weft.placement;
 
-import io.weft.fabric.Role;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.weft.fabric.Role;
 
 /**
  * Exact link-disjoint assignment on a rearrangeable Clos (Beneš / Clos 1953; colouring form after

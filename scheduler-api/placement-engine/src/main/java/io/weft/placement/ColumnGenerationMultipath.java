@@ -1,17 +1,18 @@
 package io.weft.placement;
 
-import com.google.ortools.Loader;
-import com.google.ortools.linearsolver.MPConstraint;
-import com.google.ortools.linearsolver.MPObjective;
-import com.google.ortools.linearsolver.MPSolver;
-import com.google.ortools.linearsolver.MPVariable;
-import io.weft.fabric.Arc;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import com.google.ortools.Loader;
+import com.google.ortools.linearsolver.MPConstraint;
+import com.google.ortools.linearsolver.MPObjective;
+import com.google.ortools.linearsolver.MPSolver;
+import com.google.ortools.linearsolver.MPVariable;
+import io.weft.fabric.Arc;
 
 /**
  * Weighted multipath placement: the min-max-utilisation splittable multicommodity flow over the
@@ -338,7 +339,8 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             if (r.maxLoad() >= single * (1 - TOL)) {
                 // Rounding ate the gain (e.g. an oversubscribed Clos whose integral answer is already optimal).
                 MultipathResult f = fallback(integral, opt, String.format(java.util.Locale.ROOT,
-                        "the rounded weights (max load %.4f) do not beat one path per flow (%.4f)", r.maxLoad(), single));
+                        "the rounded weights (max load %.4f) do not beat one path per flow (%.4f)", r.maxLoad(),
+                                single));
                 return new MultipathResult(f.flows(), f.unplaced(), f.fallback(), single, r.splittableOptimum(),
                         r.lowerBound(), r.fractionalMaxLoad(), single, r.roundingBound(), single / r.lowerBound() - 1,
                         rounds, columns);

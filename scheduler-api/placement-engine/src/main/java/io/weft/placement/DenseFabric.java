@@ -1,16 +1,17 @@
 package io.weft.placement;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A fabric snapshot as dense int indices, built once per snapshot so the placement inner loops

@@ -1,8 +1,9 @@
 package io.weft.placement;
 
-import io.weft.fabric.Arc;
 import java.util.Arrays;
 import java.util.List;
+
+import io.weft.fabric.Arc;
 
 /**
  * Turns a placed path into its encodings and proves them: an implementation must check that the

@@ -1,10 +1,11 @@
 package io.weft.placement;
 
-import io.weft.fabric.Role;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Predicate;
+
+import io.weft.fabric.Role;
 
 /**
  * Checks a job before the engine reserves anything for it: a name not yet placed, at most the

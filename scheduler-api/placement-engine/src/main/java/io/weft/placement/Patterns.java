@@ -1,13 +1,14 @@
 package io.weft.placement;
 
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
 
 /**
  * Expands a {@link JobSpec} into flows. Patterns (ranks = endpoints in order):

@@ -1,7 +1,8 @@
 package io.weft.placement;
 
-import io.weft.fabric.Arc;
 import java.util.List;
+
+import io.weft.fabric.Arc;
 
 /** A flow with its reserved path (source NIC to destination NIC) and the encodings that put it there. */
 public record PlacedFlow(Flow flow, List<Arc> path, FlowEncoding encoding) {

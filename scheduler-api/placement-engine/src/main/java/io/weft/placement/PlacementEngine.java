@@ -1,7 +1,5 @@
 package io.weft.placement;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Arc;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -11,6 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Arc;
 
 /**
  * The placement engine: reserves a path for every flow of every job on one fabric snapshot so as

@@ -1,13 +1,5 @@
 package io.weft.placement;
 
-import io.weft.fabric.Arc;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-import io.weft.fabric.Role;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.PathEncoder;
-import io.weft.plan.PathEncoding;
-import io.weft.plan.PlanException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -16,6 +8,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.fabric.Role;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PathEncoder;
+import io.weft.plan.PathEncoding;
+import io.weft.plan.PlanException;
 
 /**
  * The real encoder: {@link PathEncoder} over the fabric plan, which builds the uSID carriers and the

@@ -1,7 +1,8 @@
 package io.weft.placement;
 
-import io.weft.fabric.Arc;
 import java.util.List;
+
+import io.weft.fabric.Arc;
 
 /**
  * One of a flow's paths with its share: {@code units} of the job's granularity, {@code weight} =

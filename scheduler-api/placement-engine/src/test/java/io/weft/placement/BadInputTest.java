@@ -3,9 +3,10 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weft.fabric.Fabric;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.weft.fabric.Fabric;
 import org.junit.jupiter.api.Test;
 
 /** Bad jobs fail with a typed error naming the culprit, and reserve nothing. */
@@ -40,13 +41,15 @@ class BadInputTest {
 
     @Test
     void switchIsNotANic() {
-        PlacementException ex = add(Fixtures.engine(fabric), job("j", new Flow("j/0", "j", "leaf1", nics.get(0), 10, 0)));
+        PlacementException ex = add(Fixtures.engine(fabric),
+                job("j", new Flow("j/0", "j", "leaf1", nics.get(0), 10, 0)));
         assertThat(ex.field()).isEqualTo("flows[0].src");
     }
 
     @Test
     void sourceEqualsDestination() {
-        PlacementException ex = add(Fixtures.engine(fabric), job("j", new Flow("j/0", "j", nics.get(1), nics.get(1), 10, 0)));
+        PlacementException ex = add(Fixtures.engine(fabric),
+                job("j", new Flow("j/0", "j", nics.get(1), nics.get(1), 10, 0)));
         assertThat(ex.field()).isEqualTo("flows[0].dst");
     }
 
@@ -67,7 +70,8 @@ class BadInputTest {
                 new PlacementConfig(1, 0, 1000, 4, 4, 1, true));
         Job ok = Patterns.expand(JobSpec.of("ok", "pipeline", nics.subList(0, 2), 100).withSlices(4), e.index(), 1000);
         assertThat(e.add(ok).placed()).hasSize(4);
-        Job tooMany = Patterns.expand(JobSpec.of("x", "pipeline", nics.subList(0, 2), 100).withSlices(5), e.index(), 1000);
+        Job tooMany = Patterns.expand(JobSpec.of("x", "pipeline", nics.subList(0, 2), 100)
+                .withSlices(5), e.index(), 1000);
         assertThat(add(e, tooMany).field()).isEqualTo("qpSlices");
     }
 

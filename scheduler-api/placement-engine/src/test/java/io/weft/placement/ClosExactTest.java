@@ -2,14 +2,15 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.fabric.Fabric;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+
+import io.weft.fabric.Fabric;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The exact-assignment guarantee: full-bisection Clos, equal line-rate flows, one per NIC each way. */
 class ClosExactTest {

@@ -3,12 +3,6 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Fabric;
-import io.weft.lab.fabric.SlimFlyGenerator;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.Planner;
-import io.weft.plan.walk.ForwardingWalk;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -17,6 +11,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
+import io.weft.lab.fabric.SlimFlyGenerator;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.plan.walk.ForwardingWalk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -226,7 +227,8 @@ class ColumnGenerationMultipathTest {
             throws Exception {
         assertThat(r.flows()).hasSize(job.flows().size() - r.unplaced().size());
         for (MultipathFlow mf : r.flows()) {
-            assertThat(mf.paths()).as("paths of %s", mf.flow().id()).isNotEmpty().hasSizeLessThanOrEqualTo(o.pathLimit());
+            assertThat(mf.paths()).as("paths of %s", mf.flow().id()).isNotEmpty()
+                    .hasSizeLessThanOrEqualTo(o.pathLimit());
             assertThat(mf.paths().stream().mapToInt(WeightedPath::units).sum()).isEqualTo(o.granularity());
             assertThat(mf.paths().stream().mapToDouble(WeightedPath::weight).sum()).isCloseTo(1.0, within(1e-12));
             Set<Object> distinct = new HashSet<>();

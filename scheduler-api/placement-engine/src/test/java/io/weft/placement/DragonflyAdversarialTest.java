@@ -2,10 +2,11 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Role;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Role;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -2,15 +2,16 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Role;
 import io.weft.lab.fabric.DragonflyGenerator;
 import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /** Shared fabrics, encoders and invariant checks for the placement tests. */
 final class Fixtures {

@@ -1,11 +1,11 @@
 package io.weft.placement;
 
-import io.weft.contracts.boundary.ImportBoundary;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import io.weft.contracts.boundary.ImportBoundary;
+import org.junit.jupiter.api.Test;
 
 /**
  * The placement engine runs inside scheduler-api (Spring), in the simulator's evaluation and from

@@ -2,12 +2,13 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Fabric;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
 import org.junit.jupiter.api.Test;
 
 /** add / release / re-place on a live engine: only the flows that must move do, and the result says which. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 /** Rip-up and reroute moves flows off a shared spine, prefers fresh flows, and leaves others alone when told. */

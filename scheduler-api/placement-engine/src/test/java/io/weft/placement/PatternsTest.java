@@ -3,9 +3,10 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weft.fabric.Fabric;
 import java.util.List;
 import java.util.stream.Collectors;
+
+import io.weft.fabric.Fabric;
 import org.junit.jupiter.api.Test;
 
 class PatternsTest {

@@ -2,15 +2,16 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -127,7 +128,8 @@ class PlacementPropertyTest {
             Random rnd = new Random(5);
             List<String> paths = new ArrayList<>();
             for (int j = 0; j < 3; j++) {
-                for (PlacedFlow pf : e.add(Patterns.expand(randomJob("j" + j, nics, rnd), e.index(), 1 << 20)).placed()) {
+                for (PlacedFlow pf : e.add(Patterns.expand(randomJob("j" + j, nics, rnd), e.index(), 1 << 20))
+                        .placed()) {
                     paths.add(pf.flow().id() + "=" + pf.nodes());
                 }
             }

@@ -2,13 +2,14 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
 import io.weft.fabric.Fabric;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.walk.ForwardingWalk;
-import java.util.List;
-import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,8 +22,8 @@ class PlanEncodingTest {
                 Arguments.of("leaf-spine 4x4", Fixtures.leafSpine(4, 4, 4)),
                 Arguments.of("fat-tree k=4", Fixtures.fatTree(4)),
                 Arguments.of("dragonfly(2,4,2)", Fixtures.dragonfly(2, 4, 2)),
-                Arguments.of("rail", io.weft.lab.fabric.RailGenerator.generate(new io.weft.lab.fabric.RailGenerator.Params(
-                        null, 8, 4, 4, 4, 1, 400, 400, 100, 500))));
+                Arguments.of("rail", io.weft.lab.fabric.RailGenerator.generate(
+                        new io.weft.lab.fabric.RailGenerator.Params(null, 8, 4, 4, 4, 1, 400, 400, 100, 500))));
     }
 
     @ParameterizedTest(name = "{0}")

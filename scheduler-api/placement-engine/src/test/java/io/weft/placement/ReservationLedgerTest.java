@@ -3,10 +3,11 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.weft.fabric.Fabric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+
+import io.weft.fabric.Fabric;
 import org.junit.jupiter.api.Test;
 
 /** The ledger's aggregates (max load, collisions, hops) always equal a recount from the paths it holds. */

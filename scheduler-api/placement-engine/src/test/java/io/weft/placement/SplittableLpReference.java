@@ -1,11 +1,12 @@
 package io.weft.placement;
 
+import java.util.List;
+
 import com.google.ortools.Loader;
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
-import java.util.List;
 
 /**
  * The reference the multipath solver is tested against: the min-max-utilisation splittable flow

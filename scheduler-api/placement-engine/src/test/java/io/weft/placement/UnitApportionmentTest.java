@@ -3,6 +3,7 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
+
 import org.junit.jupiter.api.Test;
 
 /** Units per flow sum to g, and no path gets a whole largest unit more than its weight asks. */

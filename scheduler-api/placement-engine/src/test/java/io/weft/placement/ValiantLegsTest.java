@@ -2,14 +2,15 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weft.contracts.LinkState;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.lab.fabric.SlimFlyGenerator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+
+import io.weft.contracts.LinkState;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.lab.fabric.SlimFlyGenerator;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -8,8 +8,6 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import io.weft.contracts.ContractException;
 import io.weft.contracts.FlowReport;
 import io.weft.scheduler.config.LimitsProperties;
@@ -22,6 +20,8 @@ import jakarta.validation.constraints.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -76,9 +76,14 @@ class AgentController {
     @ApiResponse(responseCode = "200", description = "the current profile")
     @ApiResponse(responseCode = "304", description = "nothing newer than since within wait seconds")
     @ApiResponse(responseCode = "204", description = "the NIC never had a path")
-    @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); poll again", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    DeferredResult<ResponseEntity<EvProfile>> paths(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
+    @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); poll again",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+    DeferredResult<ResponseEntity<EvProfile>> paths(
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
             @RequestParam(required = false) @Min(0) Long since,
             @RequestParam(defaultValue = "0") @Min(0) @Max(86_400) int wait) {
         requireNic(nic);
@@ -124,12 +129,18 @@ class AgentController {
             + "JSON) at once when the NIC's version is newer than since (or since is absent), then one for every "
             + "newer version; comments every 30 s keep it open. An event may carry a comment ':published-us=N', when "
             + "the service published that version (epoch microseconds). It ends after an hour or when the service "
-            + "stops: reconnect with since = the last id (or, as EventSource clients do, with the header Last-Event-ID; "
+            + "stops: reconnect with since = the last id (or, as EventSource clients do, with the header "
+            + "Last-Event-ID; "
             + "since wins when both are given). Agents fall back to the long-poll where this is absent.")
     @ApiResponse(responseCode = "200", description = "the stream: each 'profile' event's data is an EvProfile",
-            content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(implementation = EvProfile.class)))
-    @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+            content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
+                    schema = @Schema(implementation = EvProfile.class)))
+    @ApiResponse(responseCode = "404", description = "not a NIC of the current fabric",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "no fabric yet (the service is starting); retry",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     SseEmitter stream(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
             @RequestParam(required = false) @Min(0) Long since,
             @Parameter(in = ParameterIn.HEADER, name = "Last-Event-ID", description = "the id (version) of the last "
@@ -177,10 +188,15 @@ class AgentController {
     @PostMapping(path = "/v1/agents/{nic}/reports", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Forward a flow report to weft.telemetry.flows", description = "The report's 'rejected' "
             + "entries (what the agent refused to apply) are not forwarded: when they differ from the NIC's previous "
-            + "report they become an 'agent-rejected' event (GET /v1/events) and the weft_agents_rejected_entries gauge (all NICs).")
+            + "report they become an 'agent-rejected' event (GET /v1/events) and the weft_agents_rejected_entries "
+            + "gauge (all NICs).")
     @ApiResponse(responseCode = "202", description = "Kafka has the report")
-    @ApiResponse(responseCode = "400", description = "bad report; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503", description = "Kafka unavailable; retry", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "bad report; 'field' names the culprit",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "503", description = "Kafka unavailable; retry",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     ResponseEntity<Void> report(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String nic,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
                     mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(ref = FLOW_REPORT_SCHEMA)))

@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.weft.scheduler.auth.AccessPolicy;
 import io.weft.auth.Caller;
 import io.weft.auth.TokenStore;
+import io.weft.scheduler.auth.AccessPolicy;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.fabric.Placement;
 import org.eclipse.jetty.http.HttpField;
@@ -79,7 +79,8 @@ class LongPolls implements SmartLifecycle {
         this.tokens = tokens;
         this.timers = Map.of(
                 key(200, false), timer(meters, "profile", false), key(200, true), timer(meters, "profile", true),
-                key(304, false), timer(meters, "not-modified", false), key(304, true), timer(meters, "not-modified", true),
+                key(304, false), timer(meters, "not-modified", false), key(304, true),
+                        timer(meters, "not-modified", true),
                 key(204, false), timer(meters, "no-content", false), key(204, true), timer(meters, "no-content", true));
     }
 

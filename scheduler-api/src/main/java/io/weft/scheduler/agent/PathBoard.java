@@ -230,7 +230,8 @@ public class PathBoard {
 
     private void record(String nic, long version, long atUs) {
         if (versions.merge(nic, version, Math::max) == version) {
-            published.merge(nic, new Published(version, atUs), (old, now) -> old.version() >= now.version() ? old : now);
+            published.merge(nic, new Published(version, atUs),
+                    (old, now) -> old.version() >= now.version() ? old : now);
         }
     }
 

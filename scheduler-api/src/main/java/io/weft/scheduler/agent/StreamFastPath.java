@@ -13,10 +13,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.weft.scheduler.auth.AccessPolicy;
 import io.weft.auth.Caller;
 import io.weft.auth.TokenStore;
+import io.weft.scheduler.auth.AccessPolicy;
 import io.weft.scheduler.fabric.Placement;
+import jakarta.annotation.PreDestroy;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
@@ -31,7 +32,6 @@ import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-import jakarta.annotation.PreDestroy;
 
 /**
  * The fast path of {@code GET /v1/agents/{nic}/paths/stream}, beside {@link LongPolls} in front of the
@@ -247,7 +247,8 @@ class StreamFastPath {
             e = event(nic, ns);
         } catch (RuntimeException ex) {
             // The profile is unreadable (database trouble): end the streams; agents reconnect and read again.
-            LOG.warn("profile of {} could not be read; ending its {} streams: {}", nic, ns.streams.size(), ex.toString());
+            LOG.warn("profile of {} could not be read; ending its {} streams: {}", nic,
+                    ns.streams.size(), ex.toString());
             for (Stream s : ns.streams) {
                 s.fail(ex);
             }

@@ -12,10 +12,19 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Link;
+import io.weft.placement.DenseFabric;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementException;
+import io.weft.placement.PlacementResult;
+import io.weft.placement.Unplaced;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PlanException;
 import io.weft.plan.Planner;
@@ -26,15 +35,6 @@ import io.weft.scheduler.job.Changes;
 import io.weft.scheduler.job.JobStore;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.job.PathLedger.PathChange;
-import io.weft.placement.DenseFabric;
-import io.weft.placement.Flow;
-import io.weft.placement.Job;
-import io.weft.contracts.LinkState;
-import io.weft.placement.PlacedFlow;
-import io.weft.placement.PlacementEngine;
-import io.weft.placement.PlacementException;
-import io.weft.placement.PlacementResult;
-import io.weft.placement.Unplaced;
 import io.weft.scheduler.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -191,7 +191,8 @@ public class FabricService {
     private static Applied applied(long version, List<PathChange> changes, int unplaced, double maxLoad) {
         List<String> moved = changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).map(PathChange::flowId)
                 .distinct().toList();
-        return new Applied(version, moved, (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
+        return new Applied(version, moved,
+                (int) changes.stream().filter(c -> c.state().equals(PathLedger.GOOD)).count(),
                 unplaced, maxLoad);
     }
 
@@ -300,7 +301,8 @@ public class FabricService {
         if (done == null) {
             throw new ApiException(HttpStatus.GATEWAY_TIMEOUT, null, "the controller "
                     + "set link " + linkId + " " + a.state() + " in snapshot v" + a.version() + ", which has not "
-                    + "reached scheduler-api within " + controller.drainWait().toMillis() + " ms; flows move when it does");
+                    + "reached scheduler-api within " + controller.drainWait().toMillis()
+                    + " ms; flows move when it does");
         }
         if (!a.changed()) {
             done = new Applied(a.version(), List.of(), 0, 0, placement.reservations().quality().maxLoad());
@@ -441,7 +443,8 @@ public class FabricService {
                 return null;
             }
             String to = key.substring(cut + 1);
-            int arc = ix.nodeId(ix.to(pair[0])).equals(to) ? pair[0] : ix.nodeId(ix.to(pair[1])).equals(to) ? pair[1] : -1;
+            int arc = ix.nodeId(ix.to(pair[0])).equals(to) ? pair[0]
+                    : ix.nodeId(ix.to(pair[1])).equals(to) ? pair[1] : -1;
             if (arc < 0 || !ix.usable(arc)) {
                 return null;
             }

@@ -5,21 +5,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.weft.fabric.FabricJson;
-import io.weft.plan.SnapshotJson;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import io.weft.auth.Caller;
+import io.weft.fabric.FabricJson;
 import io.weft.placement.Quality;
+import io.weft.plan.SnapshotJson;
 import io.weft.scheduler.web.Ids;
 import io.weft.scheduler.web.Problems;
 import jakarta.validation.constraints.Pattern;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -88,8 +88,13 @@ class OperatorFabricController {
             description = "Forwarded to the controller, which owns link states; answers once the controller's "
                     + "snapshot carrying the drain (version) has been applied here, with the flows it moved.")
     @ApiResponse(responseCode = "200", description = "the link is drained; what moved")
-    @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "502", description = "the controller (the owner of link states) refused or did not answer", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "no such link",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "502",
+            description = "the controller (the owner of link states) refused or did not answer",
+                    content = @Content(mediaType = "application/problem+json",
+                            schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503",
             description = Problems.DRAIN_UNAVAILABLE,
             headers = @Header(name = "Retry-After", description = "seconds to wait before retrying; sent by a standby "
@@ -97,7 +102,10 @@ class OperatorFabricController {
                     schema = @Schema(type = "integer")),
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "504", description = "the controller took the change but its snapshot did not arrive in time; flows move when it does", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "504",
+            description = "the controller took the change but its snapshot did not arrive in time; flows move when it "
+                    + "does", content = @Content(mediaType = "application/problem+json",
+                            schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, true, caller.name());
@@ -105,10 +113,16 @@ class OperatorFabricController {
 
     @PostMapping(path = "/v1/fabric/links/{id}/undrain", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Put a drained link back in service",
-            description = "Forwarded to the controller like a drain; flows stay where they are until they need to move.")
+            description = "Forwarded to the controller like a drain; flows stay where they are until they need"
+                    + " to move.")
     @ApiResponse(responseCode = "200", description = "the link is back in service")
-    @ApiResponse(responseCode = "404", description = "no such link", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "502", description = "the controller (the owner of link states) refused or did not answer", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "no such link",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "502",
+            description = "the controller (the owner of link states) refused or did not answer",
+                    content = @Content(mediaType = "application/problem+json",
+                            schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503",
             description = Problems.DRAIN_UNAVAILABLE,
             headers = @Header(name = "Retry-After", description = "seconds to wait before retrying; sent by a standby "
@@ -116,7 +130,10 @@ class OperatorFabricController {
                     schema = @Schema(type = "integer")),
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "504", description = "the controller took the change but its snapshot did not arrive in time; flows move when it does", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "504",
+            description = "the controller took the change but its snapshot did not arrive in time; flows move when it "
+                    + "does", content = @Content(mediaType = "application/problem+json",
+                            schema = @Schema(implementation = ProblemDetail.class)))
     DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, false, caller.name());

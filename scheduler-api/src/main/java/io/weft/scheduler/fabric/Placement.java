@@ -8,11 +8,11 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.weft.contracts.LinkState;
-import io.weft.plan.FabricPlan;
 import io.weft.placement.DenseFabric;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlanFlowEncoder;
+import io.weft.plan.FabricPlan;
 import io.weft.scheduler.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

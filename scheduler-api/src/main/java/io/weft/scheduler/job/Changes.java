@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Set;
 
 import io.weft.fabric.Arc;
-import io.weft.scheduler.job.PathLedger.PathChange;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementResult;
 import io.weft.placement.Unplaced;
+import io.weft.scheduler.job.PathLedger.PathChange;
 
 /** Turns an engine result into the path changes to record, each with its reason. */
 public final class Changes {

@@ -8,8 +8,6 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import io.weft.auth.Caller;
 import io.weft.scheduler.config.LimitsProperties;
 import io.weft.scheduler.job.JobViews.History;
@@ -25,6 +23,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -56,9 +56,16 @@ class JobController {
             + "paths and encodings. With Idempotency-Key, a retry returns the first answer (200).")
     @ApiResponse(responseCode = "201", description = "placed")
     @ApiResponse(responseCode = "200", description = "idempotent replay of an earlier request")
-    @ApiResponse(responseCode = "400", description = "bad request; 'field' names the culprit", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "409", description = "refused: no path, or the admission limit maxLinkLoad cannot be met", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "422", description = "Idempotency-Key reused with a different body", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "400", description = "bad request; 'field' names the culprit",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "409",
+            description = "refused: no path, or the admission limit maxLinkLoad cannot be met",
+                    content = @Content(mediaType = "application/problem+json",
+                            schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "422", description = "Idempotency-Key reused with a different body",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503",
             description = Problems.STANDBY_WRITE,
             headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
@@ -80,7 +87,8 @@ class JobController {
     @Operation(summary = "List jobs, oldest first, optionally by tenant and state")
     Page<JobSummary> list(@RequestParam(required = false) @Size(min = 1, max = 100)
             @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String tenant,
-            @RequestParam(required = false) @Pattern(regexp = "^(ACTIVE|RELEASED)$", message = "must be ACTIVE or RELEASED")
+            @RequestParam(required = false) @Pattern(regexp = "^(ACTIVE|RELEASED)$",
+                    message = "must be ACTIVE or RELEASED")
             String state,
             @RequestParam(defaultValue = "0") @Min(0) @Max(1_000_000) int page,
             @RequestParam(defaultValue = "50") @Min(1) int size) {
@@ -93,7 +101,9 @@ class JobController {
     @GetMapping(path = "/v1/jobs/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "A job with its flows, current paths and encodings")
     @ApiResponse(responseCode = "200", description = "the job")
-    @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "no such job",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     JobView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return store.find(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
     }
@@ -101,7 +111,9 @@ class JobController {
     @DeleteMapping(path = "/v1/jobs/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Release a job (idempotent): its reservations go, its agents are told")
     @ApiResponse(responseCode = "200", description = "the job, released (also when it already was)")
-    @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "no such job",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     @ApiResponse(responseCode = "503",
             description = Problems.STANDBY_WRITE,
             headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
@@ -116,7 +128,9 @@ class JobController {
     @GetMapping(path = "/v1/jobs/{id}/history", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Every path change of the job's flows, with the reason")
     @ApiResponse(responseCode = "200", description = "the job's path changes, oldest first")
-    @ApiResponse(responseCode = "404", description = "no such job", content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = ProblemDetail.class)))
+    @ApiResponse(responseCode = "404", description = "no such job",
+            content = @Content(mediaType = "application/problem+json",
+                    schema = @Schema(implementation = ProblemDetail.class)))
     History history(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return store.history(id).orElseThrow(() -> ApiException.notFound("id", "no job '" + id + "'"));
     }

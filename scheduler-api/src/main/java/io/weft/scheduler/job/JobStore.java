@@ -166,7 +166,8 @@ public class JobStore {
         long total = jdbc.sql("select count(*) from jobs j" + where).params(tenant, tenant, state, state)
                 .query(Long.class).single();
         List<JobSummary> items = jdbc.sql("select j.id, j.name, j.tenant, j.state, j.pattern, j.encoding, "
-                        + "(select count(*) from flows f where f.job_id = j.id), j.created_at, j.released_at from jobs j"
+                        + "(select count(*) from flows f where f.job_id = j.id), j.created_at, j.released_at from "
+                        + "jobs j"
                         + where
                         + " order by j.seq limit ? offset ?")
                 .params(tenant, tenant, state, state, size, (long) page * size)

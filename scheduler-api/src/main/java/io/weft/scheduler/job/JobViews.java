@@ -16,7 +16,8 @@ public final class JobViews {
      * @param multipath what the multipath planner did, for a job that asked for multipath
      */
     public record JobView(String id, String name, String tenant, String state, String pattern, String encoding,
-                          String createdBy, Instant createdAt, @JsonInclude(JsonInclude.Include.NON_NULL) Instant releasedAt,
+                          String createdBy, Instant createdAt,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Instant releasedAt,
                           QualityView quality, @JsonInclude(JsonInclude.Include.NON_NULL) MultipathView multipath,
                           List<FlowView> flows) {
     }

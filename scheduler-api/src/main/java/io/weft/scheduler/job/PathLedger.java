@@ -94,7 +94,8 @@ public class PathLedger {
                         + "from jsonb_to_recordset(cast(? as jsonb)) as r(flow_id text, version bigint, arcs jsonb, "
                         + "carriers jsonb, usids jsonb, ev integer, state text) "
                         + "on conflict (flow_id) do update set version = excluded.version, arcs = excluded.arcs, "
-                        + "carriers = excluded.carriers, usids = excluded.usids, ev = excluded.ev, state = excluded.state")
+                        + "carriers = excluded.carriers, usids = excluded.usids, ev = excluded.ev, state = "
+                        + "excluded.state")
                 .param(json.writeValueAsString(rows))
                 .update();
         batch.batchUpdate("insert into path_history (flow_id, job_id, version, arcs, reason) values (?, ?, ?, ?, ?)",
@@ -130,7 +131,8 @@ public class PathLedger {
     private Map<String, Long> nextVersions(List<String> nics) {
         Map<String, Long> out = new LinkedHashMap<>();
         jdbc.sql("insert into nic_versions (nic, version) select n, nextval('nic_version_seq') "
-                        + "from unnest(cast(? as text[])) as n on conflict (nic) do update set version = excluded.version "
+                        + "from unnest(cast(? as text[])) as n on conflict (nic) do update set version = "
+                        + "excluded.version "
                         + "returning nic, version")
                 .param(nics.toArray(new String[0]))
                 .query((rs, i) -> out.put(rs.getString(1), rs.getLong(2)))

@@ -14,13 +14,13 @@ import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weft.contracts.HotspotEvent;
+import io.weft.placement.Candidates;
+import io.weft.placement.DenseFabric;
+import io.weft.placement.PlacementEngine;
 import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.PathLedger;
-import io.weft.placement.Candidates;
-import io.weft.placement.DenseFabric;
-import io.weft.placement.PlacementEngine;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;

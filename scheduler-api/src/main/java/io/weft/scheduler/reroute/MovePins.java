@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 import io.weft.contracts.HotspotEvent;
-import io.weft.scheduler.job.Changes;
-import io.weft.scheduler.job.PathLedger.PathChange;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
+import io.weft.scheduler.job.Changes;
+import io.weft.scheduler.job.PathLedger.PathChange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -93,7 +93,8 @@ class ApiContractCustomizer implements OpenApiCustomizer {
             return;
         }
         responses.addApiResponse(status, new ApiResponse().description(description).content(new Content()
-                .addMediaType(Problems.PROBLEM_JSON.toString(), new MediaType().schema(new Schema<>().$ref(PROBLEM_REF)))));
+                .addMediaType(Problems.PROBLEM_JSON.toString(),
+                        new MediaType().schema(new Schema<>().$ref(PROBLEM_REF)))));
     }
 
     /**

@@ -7,7 +7,8 @@ package io.weft.scheduler.web;
  */
 public final class Ids {
     public static final String PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$";
-    public static final String MESSAGE = "must be an id: a letter or digit, then up to 127 letters, digits, '.', '_' or '-'";
+    public static final String MESSAGE =
+            "must be an id: a letter or digit, then up to 127 letters, digits, '.', '_' or '-'";
 
     private Ids() {
     }

@@ -31,7 +31,8 @@ class AuthScopeTest extends ApiTestSupport {
 
     @Test
     void scopesSeparateSchedulersAgentsAndOperators() {
-        String job = "{\"name\":\"scoped\",\"pattern\":\"pipeline\",\"endpoints\":[\"nic1\",\"nic2\"],\"demandGbps\":1}";
+        String job =
+                "{\"name\":\"scoped\",\"pattern\":\"pipeline\",\"endpoints\":[\"nic1\",\"nic2\"],\"demandGbps\":1}";
         assertThat(post("/v1/jobs", AGENT_12, job).status()).isEqualTo(403);
         assertThat(post("/v1/jobs", OPERATOR, job).status()).isEqualTo(403);
         assertThat(get("/v1/jobs", AGENT_12).status()).isEqualTo(403);

@@ -25,7 +25,8 @@ class EventsTest extends ApiTestSupport {
     @Test
     void subscribersSeeEventsCommittedByAnotherReplica() throws Exception {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        var response = HTTP.sendAsync(builder("/v1/events", OPERATOR).header("Accept", "text/event-stream").GET().build(),
+        var response = HTTP.sendAsync(builder("/v1/events", OPERATOR)
+                .header("Accept", "text/event-stream").GET().build(),
                 HttpResponse.BodyHandlers.ofLines()).get(10, TimeUnit.SECONDS);
         Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-reader");
         reader.setDaemon(true);

@@ -111,7 +111,8 @@ class FabricChangeTest extends ApiTestSupport {
         JsonNode current = get("/v1/fabric", OPERATOR).body();
         long currentVersion = current.get("version").asLong();
         Map<String, LinkState> currentStates = new LinkedHashMap<>();
-        current.get("linkStates").properties().forEach(e -> currentStates.put(e.getKey(), LinkState.fromJson(e.getKey(), e.getValue().asString())));
+        current.get("linkStates").properties()
+                .forEach(e -> currentStates.put(e.getKey(), LinkState.fromJson(e.getKey(), e.getValue().asString())));
 
         // The controller replaces the fabric: a new id whose versions restart at 1, far below the
         // versions of the old one, with one link down so that the placement visibly changes.

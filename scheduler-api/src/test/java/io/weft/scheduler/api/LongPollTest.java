@@ -30,7 +30,8 @@ class LongPollTest extends ApiTestSupport {
         HttpResponse<String> woke = poll.get(20, TimeUnit.SECONDS);
         assertThat(woke.statusCode()).isEqualTo(200);
         // When the version was published (after its commit): agents and the api bench time the fan-out from it.
-        assertThat(Long.parseLong(woke.headers().firstValue("Weft-Published-Us").orElse("0"))).isBetween(before, published);
+        assertThat(Long.parseLong(woke.headers().firstValue("Weft-Published-Us").orElse("0")))
+                .isBetween(before, published);
         assertThat(woke.headers().firstValue("Weft-Version").orElse("")).isEqualTo(
                 Long.toString(JSON.readTree(woke.body()).get("version").asLong()));
         JsonNode profile = JSON.readTree(woke.body());
@@ -141,7 +142,8 @@ class LongPollTest extends ApiTestSupport {
 
     /** Waits (bounded) until the waiters gauge reads {@code n}. */
     void awaitWaiters(int n) {
-        java.util.regex.Pattern gauge = java.util.regex.Pattern.compile("(?m)^weft_longpoll_waiters\\{[^}]*} ([0-9.]+)");
+        java.util.regex.Pattern gauge =
+                java.util.regex.Pattern.compile("(?m)^weft_longpoll_waiters\\{[^}]*} ([0-9.]+)");
         for (int i = 0; i < 200; i++) {
             Matcher m = gauge.matcher(get("/actuator/prometheus", null).raw().body());
             if (m.find() && (int) Double.parseDouble(m.group(1)) == n) {

@@ -172,7 +172,8 @@ class PathStreamTest extends ApiTestSupport {
                 Map<String, String> headers = new HashMap<>();
                 for (String h = line(in); !h.isEmpty(); h = line(in)) {
                     int colon = h.indexOf(':');
-                    headers.put(h.substring(0, colon).toLowerCase(java.util.Locale.ROOT), h.substring(colon + 1).strip());
+                    headers.put(h.substring(0, colon).toLowerCase(java.util.Locale.ROOT),
+                            h.substring(colon + 1).strip());
                 }
                 assertThat(headers.get("content-type")).startsWith("text/event-stream");
                 String event;

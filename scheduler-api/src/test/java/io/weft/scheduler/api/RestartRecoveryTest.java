@@ -17,7 +17,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.weft.devstack.DevstackEndpoints;
-import io.weft.devstack.junit.DevstackExtension;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.scheduler.SchedulerApiApplication;
 import org.junit.jupiter.api.Test;
@@ -136,7 +135,8 @@ class RestartRecoveryTest {
     }
 
     /**
-     * Stopping answers parked polls with "nothing newer" and ends event streams at once: otherwise the web server's graceful
+     * Stopping answers parked polls with "nothing newer" and ends event streams at once: otherwise the web server's
+     * graceful
      * shutdown would wait for each of them, and the agents would see a cut connection instead of a 304.
      */
     @Test
@@ -205,7 +205,8 @@ class RestartRecoveryTest {
     }
 
     private HttpResponse<String> submit(int port, int i) throws Exception {
-        String body = "{\"name\":\"r" + i + "\",\"pattern\":\"ring\",\"endpoints\":[\"nic1\",\"nic3\",\"nic2\",\"nic4\"],"
+        String body = "{\"name\":\"r" + i
+                + "\",\"pattern\":\"ring\",\"endpoints\":[\"nic1\",\"nic3\",\"nic2\",\"nic4\"],"
                 + "\"demandGbps\":" + (i == 7 ? 100 : 1) + "}";
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/jobs"))
                 .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")

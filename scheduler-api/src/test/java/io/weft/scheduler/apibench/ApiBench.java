@@ -143,7 +143,8 @@ public final class ApiBench {
     }
 
     record Result(int agents, int nics, double jobPostMs, double updateP50Ms, double updateP99Ms, double updateMaxMs,
-                  int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate, double rssMb, double parkSeconds,
+                  int updated, double pullP50Ms, double pullP99Ms, int pulls, int rate,
+                          double rssMb, double parkSeconds,
                   double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
                   double updateServiceCpuMs, double pullServiceCpuMs, Round first, Round second,
                   double baselineCpuMs, String variant, int rounds, double[] cpuUsPerAgentByRound) {
@@ -221,6 +222,7 @@ public final class ApiBench {
             return pullClientCpuMs / (pullSeconds * 10.0);
         }
 
+        @SuppressWarnings("checkstyle:LineLength") // the printed table, one line of it a line here
         String table() {
             double[] fan = second.fanout();
             return String.format(Locale.ROOT, """
@@ -468,7 +470,8 @@ public final class ApiBench {
 
     /**
      * The same job change with no agent waiting: its service CPU (placement, commit, the POST's
-     * answer; JIT compiler threads left out) is what {@code service_cpu_us_per_agent} leaves out. Median of three, each job
+     * answer; JIT compiler threads left out) is what {@code service_cpu_us_per_agent} leaves out. Median of three, each
+     * job
      * released again so that the rounds start from the same state.
      */
     private static double baseline(HttpClient http, String base, Process service, int nics) throws Exception {
@@ -569,7 +572,8 @@ public final class ApiBench {
             throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
         }
         if (!answered.await(120, TimeUnit.SECONDS)) {
-            System.err.println("bench: " + answered.getCount() + " of " + agents + " long-polls unanswered after 120 s");
+            System.err.println("bench: " + answered.getCount() + " of " + agents
+                    + " long-polls unanswered after 120 s");
         }
         double clientCpuMs = nio.cpuMs() - cpu0;
         double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
@@ -791,10 +795,12 @@ public final class ApiBench {
             }
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
-                        .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+                        .header("Authorization", "Bearer " + SCHED_TOKEN).build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     // The fabric file is loaded on ApplicationReady: wait until agents' NICs are known too.
-                    HttpResponse<String> a = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/agents/nic0/paths"))
+                    HttpResponse<String> a = http.send(HttpRequest.newBuilder(URI.create(base
+                            + "/v1/agents/nic0/paths"))
                             .header("Authorization", "Bearer " + AGENT_TOKEN).build(),
                             HttpResponse.BodyHandlers.ofString());
                     if (a.statusCode() == 200) {
@@ -854,7 +860,8 @@ public final class ApiBench {
         }
         nodes.setLength(nodes.length() - 1);
         links.setLength(links.length() - 1);
-        return "{\"schemaVersion\":1,\"id\":\"bench-ls\",\"family\":\"leaf-spine\",\"srv6\":{\"block\":\"fcbb:bb00::/32\"},"
+        return "{\"schemaVersion\":1,\"id\":\"bench-ls\",\"family\":\"leaf-spine\",\"srv6\":{\"block\":\"fcbb:bb00::/"
+                + "32\"},"
                 + "\"nodes\":[" + nodes + "],\"links\":[" + links + "]}";
     }
 

@@ -40,7 +40,8 @@ final class HttpResponses {
             while (end >= 0 && end + 5 != len) {
                 end = indexOf(buf, len, end + 1, "0\r\n\r\n");
             }
-            return end >= 0 && (end == bodyStart || buf[end - 1] == '\n') ? new int[] {status, bodyStart, len, headerEnd} : null;
+            return end >= 0 && (end == bodyStart || buf[end - 1] == '\n')
+                    ? new int[] {status, bodyStart, len, headerEnd} : null;
         }
         // Neither: the service always sends one of the two; treat the headers as the whole response.
         return new int[] {status, bodyStart, bodyStart, headerEnd};

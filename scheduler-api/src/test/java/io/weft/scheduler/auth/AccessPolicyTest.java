@@ -6,7 +6,6 @@ import java.util.Set;
 
 import io.weft.auth.Caller;
 import io.weft.auth.Scope;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -14,12 +14,12 @@ import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.plan.Planner;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;
+import io.weft.plan.Planner;
 import io.weft.scheduler.web.ApiException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,7 +123,8 @@ class PlacementTest {
             seenByReaders.add(placement.view().version());
             return null;
         });
-        assertThat(seenByReaders).as("before, during and after the commit, inside the change").containsExactly(1L, 1L, 1L);
+        assertThat(seenByReaders).as("before, during and after the commit, inside the change")
+                .containsExactly(1L, 1L, 1L);
         assertThat(placement.view()).isSameAs(v2);
     }
 

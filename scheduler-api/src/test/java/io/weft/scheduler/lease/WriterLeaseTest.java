@@ -9,8 +9,8 @@ import java.util.concurrent.Callable;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import io.weft.scheduler.fabric.Placement;
 import io.weft.placement.PlacementConfig;
+import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.web.ApiException;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;

@@ -9,9 +9,9 @@ import java.util.Properties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
+import io.weft.placement.PlacementConfig;
 import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.fabric.Placement;
-import io.weft.placement.PlacementConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -35,7 +35,8 @@ class HotspotListenerRoleTest {
         try (Admin admin = Admin.create(p)) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
         }
-        SchedulerKafkaProperties kafka = new SchedulerKafkaProperties(e.kafkaBootstrapServers(), "weft.fabric", "weft.telemetry.flows",
+        SchedulerKafkaProperties kafka =
+                new SchedulerKafkaProperties(e.kafkaBootstrapServers(), "weft.fabric", "weft.telemetry.flows",
                 "role-test");
         RerouteProperties props = new RerouteProperties(true, 1, 1, 500, topic, "role-test-" + run);
         Placement a = placement();

@@ -1,5 +1,11 @@
 package io.weft.simulator.cli;
 
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,12 +15,6 @@ import io.weft.simulator.Simulation;
 import io.weft.simulator.scenario.Scenario;
 import io.weft.simulator.scenario.ScenarioException;
 import io.weft.simulator.scenario.ScenarioReader;
-
-import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,13 +1,13 @@
 package io.weft.simulator.scenario;
 
+import java.util.List;
+
 import io.weft.plan.FabricPlan;
 import io.weft.simulator.EcmpHasher;
 import io.weft.simulator.FlowSpec;
 import io.weft.simulator.LinkEvent;
 import io.weft.simulator.Simulation;
 import io.weft.simulator.SimulationException;
-
-import java.util.List;
 
 /**
  * A validated scenario: the planned fabric, the flows, the link events, the ECMP seed and when to

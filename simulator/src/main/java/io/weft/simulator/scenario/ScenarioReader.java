@@ -1,5 +1,13 @@
 package io.weft.simulator.scenario;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
@@ -12,14 +20,6 @@ import io.weft.plan.SnapshotJson;
 import io.weft.simulator.FlowSpec;
 import io.weft.simulator.LinkEvent;
 import io.weft.simulator.Routing;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * Reads a scenario file (format: simulator/README.md) strictly: unknown fields, wrong types,

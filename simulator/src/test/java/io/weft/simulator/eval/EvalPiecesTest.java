@@ -3,13 +3,14 @@ package io.weft.simulator.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.simulator.ArcTable;
 import io.weft.simulator.Routing;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The evaluation's LP bounds and metrics on a fabric small enough to work out by hand. */

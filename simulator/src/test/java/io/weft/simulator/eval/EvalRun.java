@@ -1,5 +1,15 @@
 package io.weft.simulator.eval;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
@@ -9,8 +19,6 @@ import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.lab.fabric.RailGenerator;
 import io.weft.lab.fabric.SlimFlyGenerator;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.Planner;
 import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
@@ -21,6 +29,8 @@ import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementResult;
 import io.weft.placement.PlanFlowEncoder;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
 import io.weft.simulator.ArcTable;
 import io.weft.simulator.EcmpHasher;
 import io.weft.simulator.FlowResult;
@@ -28,16 +38,6 @@ import io.weft.simulator.FlowSpec;
 import io.weft.simulator.LinkEvent;
 import io.weft.simulator.Routing;
 import io.weft.simulator.Simulation;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Random;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -187,14 +187,16 @@ public final class EvalRun {
                         }
                     }
                     md.append(prefix).append(String.format(Locale.ROOT,
-                            "| ECMP, mean of %d seeds (worst) | %.2f (%.2f) | %.1f (%.1f) | %s (%s) | %.1f; %.1f (%d; %d) "
+                            "| ECMP, mean of %d seeds (worst) | %.2f (%.2f) | %.1f (%.1f) | %s (%s) | %.1f; %.1f (%d; "
+                                    + "%d) "
                                     + "| %.1f |%n", seeds,
                             sum[0] / seeds, worst.maxLoad(), sum[1] / seeds, worst.slowestGbps(),
                             ms(sum[2] / seeds), ms(worst.cctMs()), sum[4] / seeds, sum[5] / seeds,
                             worst.elephants(), worst.fabricElephants(), sum[3] / seeds));
 
                     // Weft: the placement engine's paths, as SRv6 carriers (and EVs where they reach the path).
-                    PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+                    PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan),
+                            PlacementConfig.DEFAULTS);
                     PlacementResult placed = engine.add(job);
                     List<String[]> weftPairs = new ArrayList<>();
                     List<Routing> srv6 = new ArrayList<>();
@@ -218,7 +220,8 @@ public final class EvalRun {
                     }
                     int unplaced = placed.unplaced().size();
                     md.append(prefix).append(String.format(Locale.ROOT,
-                            "| Weft (SRv6; EV reaches %d/%d paths, same numbers) | %.2f | %.1f | %s | %d; %d | %d |%n", evs,
+                            "| Weft (SRv6; EV reaches %d/%d paths, same numbers) | %.2f | %.1f | %s | %d; %d | %d |%n",
+                                    evs,
                             weftPairs.size(), w.maxLoad(), unplaced > 0 ? 0 : w.slowestGbps(),
                             unplaced > 0 ? "n/a" : ms(w.cctMs()), w.elephants(), w.fabricElephants(),
                             w.stalled() + unplaced));
@@ -255,7 +258,8 @@ public final class EvalRun {
                     // flows on its busiest link, so at least ceil(LP) of them; they share its 400G.
                     int whole = (int) Math.ceil(lp.minMaxLoad() - 1e-6);
                     md.append(prefix).append(String.format(Locale.ROOT,
-                            "| LP bound (splittable, any path); unsplittable | %.2f; ≥ %d | %.1f; ≤ %.1f | %s; ≥ %s | ≥ %d; – | – |%n",
+                            "| LP bound (splittable, any path); unsplittable | %.2f; ≥ %d | %.1f; ≤ %.1f | %s; ≥ %s | "
+                                    + "≥ %d; – | – |%n",
                             lp.minMaxLoad(), whole, rateBound, DEMAND_GBPS / whole,
                             ms(COLLECTIVE_BYTES * 8 / (rateBound * 1e9) * 1e3),
                             ms(COLLECTIVE_BYTES * 8 * whole / (DEMAND_GBPS * 1e9) * 1e3), whole));
@@ -423,7 +427,8 @@ public final class EvalRun {
                 + "sizes, pipeline and multi-job traffic, t as a placement constraint (Reunion's setting).\n\n");
         md.append("Every flow wants 400 Gbit/s (line rate). **Max link load**: offered load / capacity of the "
                 + "busiest link direction (1.00 = exactly full; the LP row is the least any splittable routing "
-                + "over any paths can reach, so it bounds ECMP and Weft alike). **Slowest flow**: smallest max-min fair rate with every "
+                + "over any paths can reach, so it bounds ECMP and Weft alike). **Slowest flow**: smallest max-min "
+                + "fair rate with every "
                 + "flow sending at once (LP row: the largest rate all flows can get at once, capped at 400). "
                 + "**1 GB collective**: every flow sends 1 GB from time 0; time until the last one is done "
                 + "(LP row: 8 Gbit / that rate). ECMP: CRC-32 five-tuple hash per switch with random RoCEv2 "
@@ -495,7 +500,8 @@ public final class EvalRun {
                 + "carries more than t elephants and reports 10.9-62.1 %% lower tail latency from it, in a "
                 + "packet-level setting. Weft does not take t as a constraint; it minimises the busiest link's "
                 + "load, which with equal line-rate flows on equal links is the same quantity. Weft's t over any "
-                + "link equals the lower bound ⌈LP⌉ in %d of %d cases with an LP; averaged over the cases, t is %.1f for "
+                + "link equals the lower bound ⌈LP⌉ in %d of %d cases with an LP; averaged over the cases, t is %.1f "
+                + "for "
                 + "ECMP (mean over seeds) and %.1f for Weft over any link, %.1f and %.1f over switch-to-switch links "
                 + "only (where t is lower than over any link, the NICs' own links hold the most elephants: no "
                 + "routing changes that). Tail latency itself needs queues this model does not have, so Reunion's "

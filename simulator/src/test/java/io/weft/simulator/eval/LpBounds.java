@@ -1,13 +1,5 @@
 package io.weft.simulator.eval;
 
-import com.google.ortools.Loader;
-import com.google.ortools.linearsolver.MPConstraint;
-import com.google.ortools.linearsolver.MPSolver;
-import com.google.ortools.linearsolver.MPVariable;
-import io.weft.fabric.Arc;
-import io.weft.plan.FabricPlan;
-import io.weft.simulator.ArcTable;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,6 +7,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import com.google.ortools.Loader;
+import com.google.ortools.linearsolver.MPConstraint;
+import com.google.ortools.linearsolver.MPSolver;
+import com.google.ortools.linearsolver.MPVariable;
+import io.weft.fabric.Arc;
+import io.weft.plan.FabricPlan;
+import io.weft.simulator.ArcTable;
 
 /**
  * LP bounds for a set of equal-demand NIC-to-NIC flows on the surviving fabric, for every routing

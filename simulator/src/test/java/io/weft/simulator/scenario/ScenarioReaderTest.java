@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.weft.fabric.FabricJson;
-import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.simulator.FlowResult;
-import io.weft.simulator.Simulation;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+
+import io.weft.fabric.FabricJson;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.simulator.FlowResult;
+import io.weft.simulator.Simulation;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,18 +66,29 @@ class ScenarioReaderTest {
                 Arguments.of("{\"schemaVersion\": 1, \"fabric\": \"nope.json\", \"flows\": []}", "fabric: "),
                 Arguments.of("{\"schemaVersion\": 1, \"flows\": []}", "fabric: give exactly one"),
                 Arguments.of("{\"schemaVersion\": 1, \"fabric\": \"fabric.json\"}", "flows: missing"),
-                Arguments.of(GOOD.replace("\"sizeBytes\": 25e9", "\"sizeBytes\": -1"), "flows[0].sizeBytes: -1.0 must be > 0"),
-                Arguments.of(GOOD.replace("\"sizeBytes\": 25e9", "\"sizeByte\": 25e9"), "flows[0].sizeByte: unknown field"),
-                Arguments.of(GOOD.replace("\"leaf1-nic2\"", "\"leaf1-nic7\""), "flows[1].src: \"leaf1-nic7\" is not a NIC"),
-                Arguments.of(GOOD.replace("\"id\": \"b\"", "\"id\": \"a\""), "flows[1].id: \"a\" is used by an earlier flow"),
-                Arguments.of(GOOD.replace("\"mode\": \"ev\"", "\"mode\": \"spray\""), "flows[1].routing.mode: \"spray\" is not one of"),
-                Arguments.of(GOOD.replace("\"ev\": 49408", "\"ev\": 70000"), "flows[1].routing.ev: must be an integer in 1..65535"),
-                Arguments.of(GOOD.replace("\"ev\": 49408", "\"srcPort\": 49408"), "flows[1].routing.srcPort: not used here"),
+                Arguments.of(GOOD.replace("\"sizeBytes\": 25e9", "\"sizeBytes\": -1"),
+                        "flows[0].sizeBytes: -1.0 must be > 0"),
+                Arguments.of(GOOD.replace("\"sizeBytes\": 25e9", "\"sizeByte\": 25e9"),
+                        "flows[0].sizeByte: unknown field"),
+                Arguments.of(GOOD.replace("\"leaf1-nic2\"", "\"leaf1-nic7\""),
+                        "flows[1].src: \"leaf1-nic7\" is not a NIC"),
+                Arguments.of(GOOD.replace("\"id\": \"b\"", "\"id\": \"a\""),
+                        "flows[1].id: \"a\" is used by an earlier flow"),
+                Arguments.of(GOOD.replace("\"mode\": \"ev\"", "\"mode\": \"spray\""),
+                        "flows[1].routing.mode: \"spray\" is not one of"),
+                Arguments.of(GOOD.replace("\"ev\": 49408", "\"ev\": 70000"),
+                        "flows[1].routing.ev: must be an integer in 1..65535"),
+                Arguments.of(GOOD.replace("\"ev\": 49408", "\"srcPort\": 49408"),
+                        "flows[1].routing.srcPort: not used here"),
                 Arguments.of(GOOD.replace("{\"mode\": \"ecmp\", \"srcPort\": 49152}",
-                        "{\"mode\": \"srv6\", \"carriers\": [\"fcbb:bb00:63:e000::\"]}"), "flows[0].routing.carriers: flow \"a\" does not walk"),
-                Arguments.of(GOOD.replace("\"leaf1-spine1\"", "\"leaf1-spine9\""), "events[0].link: no link \"leaf1-spine9\""),
-                Arguments.of(GOOD.replace("\"factor\": 0.5", "\"factor\": 1.5"), "events[0].factor: 1.5 is not in [0, 1]"),
-                Arguments.of(GOOD.replace("\"action\": \"throttle\"", "\"action\": \"cut\""), "events[0].action: \"cut\" is not one of"),
+                        "{\"mode\": \"srv6\", \"carriers\": [\"fcbb:bb00:63:e000::\"]}"),
+                                "flows[0].routing.carriers: flow \"a\" does not walk"),
+                Arguments.of(GOOD.replace("\"leaf1-spine1\"", "\"leaf1-spine9\""),
+                        "events[0].link: no link \"leaf1-spine9\""),
+                Arguments.of(GOOD.replace("\"factor\": 0.5", "\"factor\": 1.5"),
+                        "events[0].factor: 1.5 is not in [0, 1]"),
+                Arguments.of(GOOD.replace("\"action\": \"throttle\"", "\"action\": \"cut\""),
+                        "events[0].action: \"cut\" is not one of"),
                 Arguments.of(GOOD.replace("\"atS\": 5", "\"atS\": \"5\""), "events[0].atS: must be a finite number"),
                 Arguments.of("{\"schemaVersion\": 1,", "not valid JSON at line 1"));
     }

@@ -28,7 +28,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * sample dropping more than it make the direction hot at once: a rate limit far below what is offered
  * drops a large share in its first full sample, while a noisy link's short bursts drop a small one.
  * It trades the wait for the next sample (up to one interval) against false moves on a link whose
- * bursts drop more than it (docs/EVALUATION.md, the reroute experiment's detection table). Validated in the constructor so
+ * bursts drop more than it (docs/EVALUATION.md, the reroute experiment's detection table). Validated in the constructor
+ * so
  * that the topology can be built without Spring (tests, benchmark) with the same checks.
  */
 @ConfigurationProperties("weft.telemetry.detection")

@@ -8,7 +8,6 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.weft.contracts.HotspotEvent;
@@ -103,7 +102,8 @@ class HistoryController {
         try {
             return OffsetDateTime.parse(value).toInstant();
         } catch (DateTimeParseException e) {
-            throw new BadParameter(name, "must be an RFC 3339 time such as 2026-11-21T12:00:00Z (got \"" + value + "\")");
+            throw new BadParameter(name, "must be an RFC 3339 time such as 2026-11-21T12:00:00Z (got \"" + value
+                    + "\")");
         }
     }
 

@@ -120,7 +120,8 @@ public class HistoryWriter implements SmartLifecycle {
                             rollups.add(LinkLoad.fromJson(r.value()));
                         }
                     } catch (RuntimeException e) { // a ContractException above all: one bad record must not stop this
-                        counters.problem("history.unreadable", r.topic() + " offset " + r.offset() + ": " + e.getMessage());
+                        counters.problem("history.unreadable",
+                                r.topic() + " offset " + r.offset() + ": " + e.getMessage());
                     }
                 }
                 boolean due = System.nanoTime() - lastFlush >= FLUSH_MS * 1_000_000L;
@@ -177,7 +178,8 @@ public class HistoryWriter implements SmartLifecycle {
                 orNull(e.ecnFraction()), orNull(e.threshold())});
         }
         if (!rollupArgs.isEmpty()) {
-            jdbc.batchUpdate(UPSERT_ROLLUP, rollupArgs, new int[] {Types.VARCHAR, Types.VARCHAR, Types.TIMESTAMP_WITH_TIMEZONE,
+            jdbc.batchUpdate(UPSERT_ROLLUP, rollupArgs,
+                    new int[] {Types.VARCHAR, Types.VARCHAR, Types.TIMESTAMP_WITH_TIMEZONE,
                 Types.VARCHAR, Types.INTEGER, Types.DOUBLE, Types.DOUBLE, Types.DOUBLE, Types.DOUBLE, Types.DOUBLE,
                 Types.DOUBLE, Types.DOUBLE, Types.VARCHAR, Types.BOOLEAN});
         }
@@ -215,7 +217,8 @@ public class HistoryWriter implements SmartLifecycle {
     }
 
     static Instant instantOfNs(long ns) {
-        return Instant.ofEpochSecond(Long.divideUnsigned(ns, 1_000_000_000L), Long.remainderUnsigned(ns, 1_000_000_000L));
+        return Instant.ofEpochSecond(Long.divideUnsigned(ns, 1_000_000_000L),
+                Long.remainderUnsigned(ns, 1_000_000_000L));
     }
 
     private static OffsetDateTime utc(Instant t) {

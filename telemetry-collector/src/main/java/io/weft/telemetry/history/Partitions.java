@@ -47,7 +47,8 @@ public class Partitions {
         }
         LocalDate oldestKept = today.minusDays(history.retentionDays());
         for (String table : TABLES) {
-            List<String> parts = jdbc.queryForList("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+            List<String> parts = jdbc.queryForList("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = "
+                    + "i.inhrelid"
                     + " JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = ? AND p.relnamespace = c.relnamespace",
                     String.class, table);
             for (String part : parts) {
@@ -70,7 +71,8 @@ public class Partitions {
             return true;
         }
         LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
-        if (day.isBefore(today.minusDays(history.retentionDays())) || day.isAfter(today.plusDays(history.partitionsAheadDays() + 1))) {
+        if (day.isBefore(today.minusDays(history.retentionDays()))
+                || day.isAfter(today.plusDays(history.partitionsAheadDays() + 1))) {
             return false;
         }
         for (String table : TABLES) {

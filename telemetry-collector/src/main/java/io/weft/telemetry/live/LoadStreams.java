@@ -177,7 +177,8 @@ public class LoadStreams implements SmartLifecycle {
             return t;
         });
         w.scheduleWithFixedDelay(guarded(this::tick), live.intervalMs(), live.intervalMs(), TimeUnit.MILLISECONDS);
-        w.scheduleWithFixedDelay(guarded(this::keepalive), live.keepaliveMs(), live.keepaliveMs(), TimeUnit.MILLISECONDS);
+        w.scheduleWithFixedDelay(guarded(this::keepalive), live.keepaliveMs(),
+                live.keepaliveMs(), TimeUnit.MILLISECONDS);
         writer = w;
     }
 

@@ -3,7 +3,6 @@ package io.weft.telemetry.stream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-
 import java.util.HashMap;
 import java.util.Map;
 

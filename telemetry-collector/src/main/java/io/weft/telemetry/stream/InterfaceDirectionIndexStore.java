@@ -102,7 +102,8 @@ public final class InterfaceDirectionIndexStore implements StateStore {
     @Override
     public void init(StateStoreContext context, StateStore root) {
         // Restoration at start-up replays weft.fabric through the same apply().
-        context.register(root, (key, value) -> apply(key == null ? null : new String(key, StandardCharsets.UTF_8), value));
+        context.register(root, (key, value) ->
+                apply(key == null ? null : new String(key, StandardCharsets.UTF_8), value));
         open = true;
     }
 
@@ -141,7 +142,8 @@ public final class InterfaceDirectionIndexStore implements StateStore {
 
             @Override
             public StoreBuilder<InterfaceDirectionIndexStore> withLoggingEnabled(Map<String, String> config) {
-                throw new UnsupportedOperationException("the fabric index is restored from weft.fabric, it has no changelog");
+                throw new UnsupportedOperationException("the fabric index is restored from weft.fabric, it has no "
+                        + "changelog");
             }
 
             @Override

@@ -80,7 +80,8 @@ public final class LinkDirectionSerde implements Serde<LinkDirection> {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             byte format = in.readByte();
             if (format != FORMAT) {
-                throw new IllegalStateException("link direction state: unknown format " + format + " (expected " + FORMAT + ")");
+                throw new IllegalStateException("link direction state: unknown format " + format
+                        + " (expected " + FORMAT + ")");
             }
             LinkDirection d = new LinkDirection(in.readDouble());
             boolean started = in.readBoolean();

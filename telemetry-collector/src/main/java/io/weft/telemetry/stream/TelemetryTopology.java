@@ -5,8 +5,8 @@ import java.time.Duration;
 
 import io.weft.contracts.LinkLoad;
 import io.weft.telemetry.DeadLetter;
-import io.weft.telemetry.Samples;
 import io.weft.telemetry.Parsed;
+import io.weft.telemetry.Samples;
 import io.weft.telemetry.config.DetectionProperties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;

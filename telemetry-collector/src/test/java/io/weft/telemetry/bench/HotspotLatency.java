@@ -48,8 +48,10 @@ final class HotspotLatency {
         cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
         List<Double> latenciesMs = new ArrayList<>();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
-             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+             KafkaConsumer<String, String> consumer =
+                     new KafkaConsumer<>(cp, new StringDeserializer(), new StringDeserializer())) {
             List<TopicPartition> parts = consumer.partitionsFor("weft.hotspots").stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             consumer.assign(parts);

@@ -5,7 +5,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.ThreadMXBean;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -267,13 +266,15 @@ public final class LoopBench {
                 try {
                     for (InterfaceSample s : parser.parseUtf8(rec.value())) {
                         for (MeasuredArc arc : index.lookup(s.target(), s.interfaceName())) {
-                            LinkDirection d = state.computeIfAbsent(arc.arcKey(), k -> LinkDirection.fresh(arc.capacityGbps()));
+                            LinkDirection d = state.computeIfAbsent(arc.arcKey(),
+                                    k -> LinkDirection.fresh(arc.capacityGbps()));
                             out.clear();
                             d.apply(s, arc, DetectionProperties.DEFAULTS, () -> "id", now, out);
                             for (TopicValue e : out) {
                                 if (e instanceof LinkLoad load) {
                                     LinkLoad before = waiting.put(arc.arcKey(), load);
-                                    if (before != null && before.timestampNs() / intervalNs != load.timestampNs() / intervalNs) {
+                                    if (before != null
+                                            && before.timestampNs() / intervalNs != load.timestampNs() / intervalNs) {
                                         bytes += before.toJsonBytes().length;
                                     }
                                 } else {

@@ -1,5 +1,7 @@
 package io.weft.telemetry.history;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,8 +46,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The whole collector on the real embedded Kafka + PostgreSQL: a planned snapshot of the contracts'
@@ -196,7 +196,8 @@ class CollectorEndToEndTest {
         assertThat(unknown.body.toString()).doesNotContain(READER);
         Reply agent = get("/v1/links/leaf1-spine1/series", AGENT);
         assertThat(agent.status).isEqualTo(403);
-        assertThat(agent.body.path("detail").asText()).isEqualTo("token 'nic' has scope agent; this needs scheduler or operator");
+        assertThat(agent.body.path("detail").asText())
+                .isEqualTo("token 'nic' has scope agent; this needs scheduler or operator");
         assertThat(get("/v1/status", READER).status).isEqualTo(200);
     }
 
@@ -224,7 +225,8 @@ class CollectorEndToEndTest {
         jdbc.execute("CREATE TABLE telemetry." + oldName + " PARTITION OF telemetry.link_rollup FOR VALUES FROM ('"
                 + old + " 00:00:00+00') TO ('" + old.plusDays(1) + " 00:00:00+00')");
         app.getBean(Partitions.class).maintain();
-        List<String> parts = jdbc.queryForList("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+        List<String> parts = jdbc.queryForList("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = "
+                + "i.inhrelid"
                 + " JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'link_rollup'", String.class);
         assertThat(parts).doesNotContain(oldName)
                 .contains("link_rollup_p" + today.toString().replace("-", ""),
@@ -257,7 +259,8 @@ class CollectorEndToEndTest {
                 for (int s = 0; s <= 6; s++) {
                     long ns = t0 + s * 1_000_000_000L;
                     p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf1", event("leaf1", "eth2", ns, hot)));
-                    p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf2", event("leaf2", "eth2", ns, half)));
+                    p.send(new ProducerRecord<>("weft.telemetry.interfaces", "leaf2",
+                            event("leaf2", "eth2", ns, half)));
                     hot += (long) (0.95 * LINE_OCTETS_PER_S);
                     half += (long) (0.50 * LINE_OCTETS_PER_S);
                 }
@@ -277,7 +280,8 @@ class CollectorEndToEndTest {
                 if (e.name().equals("hotspot")) {
                     assertThat(CollectorContract.errors("HotspotEvent", d)).isEmpty();
                     assertThat(e.id()).isNull();
-                    if (d.get("linkId").asText().equals("leaf1-spine2") && d.get("kind").asText().equals("hotspot-start")) {
+                    if (d.get("linkId").asText().equals("leaf1-spine2")
+                            && d.get("kind").asText().equals("hotspot-start")) {
                         hotspot = d;
                     }
                     continue;

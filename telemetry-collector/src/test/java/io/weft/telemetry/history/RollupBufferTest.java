@@ -1,5 +1,7 @@
 package io.weft.telemetry.history;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -7,13 +9,13 @@ import java.util.List;
 import io.weft.contracts.LinkLoad;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 class RollupBufferTest {
-    private static void add(RollupBuffer b, String toNode, long ns, double rate, Double drop, boolean hot) throws Exception {
+    private static void add(RollupBuffer b, String toNode, long ns, double rate, Double drop,
+            boolean hot) throws Exception {
         b.add(LinkLoad.fromJson("{\"schemaVersion\":1,\"fabricId\":\"f\",\"linkId\":\"l1\",\"toNode\":\"" + toNode
                 + "\",\"timestampNs\":\"" + ns + "\",\"rateGbps\":" + rate + ",\"capacityGbps\":400,\"utilisation\":"
-                + rate / 400 + ",\"dropRate\":" + drop + ",\"ecnFraction\":null,\"operStatus\":\"UP\",\"hot\":" + hot + "}"));
+                + rate / 400 + ",\"dropRate\":" + drop
+                + ",\"ecnFraction\":null,\"operStatus\":\"UP\",\"hot\":" + hot + "}"));
     }
 
     @Test

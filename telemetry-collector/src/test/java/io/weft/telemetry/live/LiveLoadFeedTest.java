@@ -1,5 +1,7 @@
 package io.weft.telemetry.live;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,8 +16,6 @@ import io.weft.telemetry.config.TelemetryKafkaProperties;
 import io.weft.telemetry.stream.TelemetryCounters;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The shared link-load and hotspot-event vectors (contracts/vectors) through the feed's reading of

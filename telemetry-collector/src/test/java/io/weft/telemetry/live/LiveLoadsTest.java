@@ -1,12 +1,12 @@
 package io.weft.telemetry.live;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.util.List;
 
 import io.weft.contracts.LinkLoad;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LiveLoadsTest {
     private static LinkLoad load(String link, String to, double u) {

@@ -1,5 +1,8 @@
 package io.weft.telemetry.stream;
 
+import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -8,9 +11,6 @@ import io.weft.telemetry.config.DetectionProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Malformed telemetry goes to the dead-letter topic with its reason; the stream carries on. */
 class DeadLetterTopologyTest {

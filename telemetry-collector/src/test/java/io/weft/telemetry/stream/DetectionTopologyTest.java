@@ -1,5 +1,10 @@
 package io.weft.telemetry.stream;
 
+import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
+import static io.weft.telemetry.stream.TopologyFixture.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,11 +12,6 @@ import io.weft.contracts.DirectionKey;
 import io.weft.telemetry.config.DetectionProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
-import static io.weft.telemetry.stream.TopologyFixture.event;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /** Hotspot hysteresis and link down / up, through the whole topology. */
 class DetectionTopologyTest {

@@ -1,11 +1,11 @@
 package io.weft.telemetry.stream;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InterfaceDirectionIndexTest {
     private final InterfaceDirectionIndex index = InterfaceDirectionIndex.of(TopologyFixture.example(), 7);

@@ -1,5 +1,10 @@
 package io.weft.telemetry.stream;
 
+import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
+import static io.weft.telemetry.stream.TopologyFixture.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import java.time.Duration;
 import java.util.List;
 
@@ -8,11 +13,6 @@ import io.weft.telemetry.config.DetectionProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
-import static io.weft.telemetry.stream.TopologyFixture.event;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * weft.links.load coalesced to one record per direction per second of sample time (as the service

@@ -1,5 +1,10 @@
 package io.weft.telemetry.stream;
 
+import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
+import static io.weft.telemetry.stream.TopologyFixture.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,11 +12,6 @@ import io.weft.telemetry.config.DetectionProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static io.weft.telemetry.stream.TopologyFixture.LINE_OCTETS_PER_S;
-import static io.weft.telemetry.stream.TopologyFixture.event;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /** Rates through the whole topology: wrap, reset, duplicates, out-of-order samples and gaps. */
 class RateTopologyTest {
@@ -95,7 +95,8 @@ class RateTopologyTest {
 
     @Test
     void dropRateAndEcnFractionFromPacketAndQueueCounters() {
-        t.send("leaf1", event("leaf1", "eth1", 1_000_000_000L, "out-octets", "0", "out-pkts", "0", "out-discards", "0"));
+        t.send("leaf1", event("leaf1", "eth1", 1_000_000_000L, "out-octets", "0", "out-pkts",
+                "0", "out-discards", "0"));
         t.send("leaf1", queue("leaf1", "eth1", "q3", 1_000_000_000L, 0, 0));
         t.send("leaf1", queue("leaf1", "eth1", "q3", 2_000_000_000L, 1000, 250));
         t.send("leaf1", event("leaf1", "eth1", 2_000_000_000L, "out-octets", "1000000", "out-pkts", "990",

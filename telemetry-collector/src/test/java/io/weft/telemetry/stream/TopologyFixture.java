@@ -120,7 +120,8 @@ final class TopologyFixture implements AutoCloseable {
 
     /** leaf1 eth1 out-octets (direction leaf1-spine1 > spine1) at t seconds. */
     void outOctets(double tSeconds, long octets) {
-        send("leaf1", event("leaf1", "eth1", (long) (tSeconds * SECOND_NS), "out-octets", Long.toUnsignedString(octets)));
+        send("leaf1", event("leaf1", "eth1", (long) (tSeconds * SECOND_NS), "out-octets",
+                Long.toUnsignedString(octets)));
     }
 
     static List<JsonNode> json(List<TestRecord<String, String>> records) {

@@ -1,10 +1,10 @@
 package io.weft.plan.ev;
 
+import java.util.List;
+
 import io.weft.fabric.Arc;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.walk.WalkException;
-
-import java.util.List;
 
 /**
  * What an EV-routed packet's next hop is chosen from at one switch (Spritz-style EV routing).

@@ -1,5 +1,10 @@
 package io.weft.plan.intent;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Arc;
@@ -9,11 +14,6 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.Ipv6;
 import io.weft.plan.ev.EvRouting;
 import io.weft.plan.walk.WalkException;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * One switch's intent as the replace operations of a gNMI SetRequest (JSON payloads; the
@@ -297,7 +297,8 @@ public final class DeviceIntent {
             Arc a = nextHops.get(i);
             ObjectNode h = hops.addObject();
             h.put("index", String.valueOf(i));
-            h.putObject("config").put("index", String.valueOf(i)).put("next-hop", plan.linkLocal(a.link().id(), a.to()));
+            h.putObject("config").put("index", String.valueOf(i))
+                    .put("next-hop", plan.linkLocal(a.link().id(), a.to()));
             h.putObject("interface-ref").putObject("config").put("interface", a.fromPort()).put("subinterface", 0);
         }
         return r;

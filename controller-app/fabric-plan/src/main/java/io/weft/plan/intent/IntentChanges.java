@@ -1,16 +1,16 @@
 package io.weft.plan.intent;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.weft.fabric.Arc;
-import io.weft.fabric.FabricJson;
-import io.weft.plan.FabricPlan;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.fabric.Arc;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.FabricPlan;
 
 /**
  * What changed in the device intents ({@link DeviceIntent#render}) from one plan to the next, switch
@@ -181,7 +181,8 @@ public final class IntentChanges {
     }
 
     /** A switch whose own inputs changed: plain ops compared as rendered values, every route by next hops. */
-    private static void wholeSwitch(FabricPlan prev, FabricPlan next, String sw, List<String> vrfPaths, SwitchChange c) {
+    private static void wholeSwitch(FabricPlan prev, FabricPlan next, String sw,
+            List<String> vrfPaths, SwitchChange c) {
         Map<String, ObjectNode> was = byPath(DeviceIntent.plainOps(prev, sw));
         for (ObjectNode op : DeviceIntent.plainOps(next, sw)) {
             ObjectNode old = was.remove(op.get("origin").asText() + ":" + op.get("path").asText());
@@ -207,7 +208,8 @@ public final class IntentChanges {
                 underlayNow.put(next.locator(other), b);
             }
         }
-        routesDiff(next, DeviceIntent.DEFAULT_INSTANCE_PATH, DeviceIntent.UNDERLAY_PROTOCOL, underlayWas, underlayNow, c);
+        routesDiff(next, DeviceIntent.DEFAULT_INSTANCE_PATH, DeviceIntent.UNDERLAY_PROTOCOL,
+                underlayWas, underlayNow, c);
         if (!vrfPaths.isEmpty()) {
             vrfDiff(next, DeviceIntent.vrfRoutes(prev, sw), DeviceIntent.vrfRoutes(next, sw), vrfPaths, c);
         }
@@ -227,7 +229,8 @@ public final class IntentChanges {
                                    Map<String, List<Arc>> now, SwitchChange c) {
         for (Map.Entry<String, List<Arc>> e : now.entrySet()) {
             if (!sameHops(was.get(e.getKey()), e.getValue())) {
-                c.routes.add(new RouteChange(path, protocol, e.getKey(), DeviceIntent.routeValue(next, e.getKey(), e.getValue())));
+                c.routes.add(new RouteChange(path, protocol, e.getKey(),
+                        DeviceIntent.routeValue(next, e.getKey(), e.getValue())));
             }
         }
         for (String prefix : was.keySet()) {

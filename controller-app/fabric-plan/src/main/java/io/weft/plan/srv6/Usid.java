@@ -1,10 +1,10 @@
 package io.weft.plan.srv6;
 
-import io.weft.plan.EncodingException;
-import io.weft.plan.Ipv6;
-
 import java.util.ArrayList;
 import java.util.List;
+
+import io.weft.plan.EncodingException;
+import io.weft.plan.Ipv6;
 
 /**
  * uSID carriers (SRv6 compressed SIDs, NEXT-CSID flavour with a 32-bit block and 16-bit uSIDs).
@@ -73,7 +73,8 @@ public final class Usid {
         }
         if (g[0] != b[0] || g[1] != b[1]) {
             throw new EncodingException("carrier-outside-block",
-                    "carrier \"" + carrier + "\" is not inside block " + Ipv6.format(new int[] {b[0], b[1], 0, 0, 0, 0, 0, 0})
+                    "carrier \"" + carrier + "\" is not inside block "
+                            + Ipv6.format(new int[] {b[0], b[1], 0, 0, 0, 0, 0, 0})
                             + "/32");
         }
         int n = 0;

@@ -1,5 +1,9 @@
 package io.weft.plan.walk;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
@@ -9,10 +13,6 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.ev.Ev;
 import io.weft.plan.ev.EvRouting;
 import io.weft.plan.srv6.Usid;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Follows a packet switch by switch exactly as the planned tables would, and returns the arcs it
@@ -82,7 +82,8 @@ public final class ForwardingWalk {
         boolean consumedOwn = false;
         while (true) {
             if (path.size() > HOP_LIMIT) {
-                throw new WalkException(WalkException.Kind.LOOP, at, path.size(), "hop limit " + HOP_LIMIT + " exceeded");
+                throw new WalkException(WalkException.Kind.LOOP, at, path.size(),
+                        "hop limit " + HOP_LIMIT + " exceeded");
             }
             int[] cur = segments.get(seg);
             if (pos >= cur.length) {
@@ -182,7 +183,8 @@ public final class ForwardingWalk {
         String at = first.to();
         for (int stage = 1; ; stage++) {
             if (path.size() > HOP_LIMIT) {
-                throw new WalkException(WalkException.Kind.LOOP, at, path.size(), "hop limit " + HOP_LIMIT + " exceeded");
+                throw new WalkException(WalkException.Kind.LOOP, at, path.size(),
+                        "hop limit " + HOP_LIMIT + " exceeded");
             }
             Arc last = deliveryArc(plan, at, dstNic);
             if (last != null) {

@@ -1,6 +1,5 @@
 package io.weft.southbound.gnmi;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,6 +10,8 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Compact JSON with object members in name order and the OpenConfig keyed lists whose order
@@ -263,11 +264,21 @@ public final class CanonicalJson {
                     put((byte) c);
                 } else if (c < 0x20) {
                     switch (c) {
-                        case '\n': ascii("\\n"); break;
-                        case '\t': ascii("\\t"); break;
-                        case '\r': ascii("\\r"); break;
-                        case '\b': ascii("\\b"); break;
-                        case '\f': ascii("\\f"); break;
+                        case '\n':
+                            ascii("\\n");
+                            break;
+                        case '\t':
+                            ascii("\\t");
+                            break;
+                        case '\r':
+                            ascii("\\r");
+                            break;
+                        case '\b':
+                            ascii("\\b");
+                            break;
+                        case '\f':
+                            ascii("\\f");
+                            break;
                         default:
                             ascii("\\u00");
                             put(HEX[c >> 4]);

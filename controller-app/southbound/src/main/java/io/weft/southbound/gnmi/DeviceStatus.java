@@ -41,7 +41,9 @@ public final class DeviceStatus {
         return state;
     }
 
-    /** The switch's or the transport's error text while REJECTED, UNREACHABLE or PENDING after a mismatch; else null. */
+    /**
+     * The switch's or the transport's error text while REJECTED, UNREACHABLE or PENDING after a mismatch; else null.
+     */
     public String lastError() {
         return lastError;
     }

@@ -35,7 +35,8 @@ public final class DeviceStatusMetrics {
         counter(b, devices, "weft_device_ops_sent_total", "Replace and delete ops in accepted SetRequests.",
                 "counter", d -> d.opsSent());
         counter(b, devices, "weft_device_sets_total", "Accepted SetRequests.", "counter", d -> d.sets());
-        b.append("# HELP weft_device_last_sync_timestamp_seconds When the switch last confirmed the intent (0: never).\n");
+        b.append("# HELP weft_device_last_sync_timestamp_seconds When the switch last confirmed the intent (0: "
+                + "never).\n");
         b.append("# TYPE weft_device_last_sync_timestamp_seconds gauge\n");
         for (DeviceStatus d : devices) {
             b.append("weft_device_last_sync_timestamp_seconds{device=\"").append(label(d.device())).append("\"} ")

@@ -1,11 +1,12 @@
 package io.weft.southbound.gnmi;
 
-import com.github.gnmi.proto.Path;
-import com.github.gnmi.proto.PathElem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import com.github.gnmi.proto.Path;
+import com.github.gnmi.proto.PathElem;
 
 /**
  * Path strings of the device intent ({@code /interfaces/interface[name=Ethernet0]}) to gnmi.Path and
@@ -112,7 +113,8 @@ public final class GnmiPaths {
         int i = open;
         while (i >= 0 && i < text.length()) {
             if (text.charAt(i) != '[') {
-                throw new IllegalArgumentException("path: expected '[' at '" + text.substring(i) + "' in '" + path + "'");
+                throw new IllegalArgumentException("path: expected '[' at '" + text.substring(i)
+                        + "' in '" + path + "'");
             }
             int eq = text.indexOf('=', i);
             if (eq < 0) {

@@ -1,5 +1,15 @@
 package io.weft.southbound.gnmi;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.gnmi.proto.CapabilityRequest;
@@ -20,15 +30,6 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One switch's gNMI connection: the Capabilities check, Set (replace and delete in one
@@ -109,7 +110,8 @@ public final class GnmiSession implements AutoCloseable {
         List<Update> updates = new ArrayList<>();
         for (IntentOp op : replace) {
             if (op.json() == null) {
-                throw new IllegalStateException("op " + op.key() + " of " + target.switchId() + " has no value to send");
+                throw new IllegalStateException("op " + op.key() + " of " + target.switchId()
+                        + " has no value to send");
             }
             updates.add(update(op.path(), ByteString.copyFrom(op.json())));
         }

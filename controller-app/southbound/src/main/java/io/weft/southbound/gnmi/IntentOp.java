@@ -29,7 +29,8 @@ public final class IntentOp {
         this(key, path, digest, json, routes, null);
     }
 
-    IntentOp(String key, Path path, String digest, byte[] json, RouteIndex routes, java.util.Map<String, byte[]> routeJson) {
+    IntentOp(String key, Path path, String digest, byte[] json, RouteIndex routes,
+            java.util.Map<String, byte[]> routeJson) {
         this.key = key;
         this.path = path;
         this.digest = digest;

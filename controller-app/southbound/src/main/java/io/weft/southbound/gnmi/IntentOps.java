@@ -1,9 +1,5 @@
 package io.weft.southbound.gnmi;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.gnmi.proto.Path;
-import io.weft.plan.intent.IntentChanges;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,6 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.gnmi.proto.Path;
+import io.weft.plan.intent.IntentChanges;
 
 /**
  * Reads what {@code DeviceIntent.render(plan, switchId)} produces,
@@ -76,7 +77,8 @@ public final class IntentOps {
      * @return null when the change does not fit {@code base} (an instance it names is absent or has no
      *         route index): the caller reads the whole intent instead
      */
-    public static Map<String, IntentOp> apply(String switchId, Map<String, IntentOp> base, IntentChanges.SwitchChange change) {
+    public static Map<String, IntentOp> apply(String switchId, Map<String, IntentOp> base,
+            IntentChanges.SwitchChange change) {
         Map<String, IntentOp> ops = new LinkedHashMap<>(base);
         List<ObjectNode> replace = change.replace();
         for (int i = 0; i < replace.size(); i++) {

@@ -1,11 +1,12 @@
 package io.weft.southbound.gnmi;
 
+import java.io.File;
+import java.util.concurrent.TimeUnit;
+
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
-import java.io.File;
-import java.util.concurrent.TimeUnit;
 
 /** TCP channels to real switches: plaintext by default, TLS (optionally mutual) when the target asks for it. */
 public final class NettyChannels implements ChannelFactory {

@@ -1,7 +1,5 @@
 package io.weft.southbound.gnmi;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.weft.plan.intent.IntentChanges;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.plan.intent.IntentChanges;
 
 /**
  * Keeps every switch that has a gNMI endpoint at the latest plan's device intent.

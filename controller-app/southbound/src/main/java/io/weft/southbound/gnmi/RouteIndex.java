@@ -1,11 +1,12 @@
 package io.weft.southbound.gnmi;
 
-import com.github.gnmi.proto.Path;
-import com.github.gnmi.proto.PathElem;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
+import com.github.gnmi.proto.Path;
+import com.github.gnmi.proto.PathElem;
 
 /**
  * The static routes inside one network instance's canonical JSON: per route its id (protocol

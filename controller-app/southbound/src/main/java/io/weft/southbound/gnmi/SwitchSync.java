@@ -1,18 +1,19 @@
 package io.weft.southbound.gnmi;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.github.gnmi.proto.Path;
-import com.github.gnmi.proto.Update;
-import com.google.protobuf.ByteString;
-import java.util.function.Function;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.gnmi.proto.Path;
+import com.github.gnmi.proto.Update;
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 
 /**
  * One switch as the provisioner sees it: its target, the latest intent, what the switch last
@@ -204,7 +205,8 @@ final class SwitchSync {
                 for (int i : e.getValue().replace) {
                     Path p = RouteIndex.path(op.path(), r.ids[i]);
                     byte[] route = op.routeBytes(r.ids[i]);
-                    updates.add(GnmiSession.update(p, ByteString.copyFrom(route != null ? route : f.routeBytes(r.ids[i]))));
+                    updates.add(GnmiSession.update(p,
+                            ByteString.copyFrom(route != null ? route : f.routeBytes(r.ids[i]))));
                     readBack.add(p);
                     String key = GnmiPaths.format(p);
                     routeHashes.put(key, r.hashes[i]);

@@ -2,8 +2,9 @@ package io.weft.southbound.gnmi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class CanonicalJsonTest {
@@ -22,14 +23,18 @@ class CanonicalJsonTest {
 
     @Test
     void keyedListsCompareInAnyOrderNextHopsDoNot() throws Exception {
-        String routes = "{\"static\":[{\"prefix\":\"fcbb:bb00:2::/48\",\"next-hops\":{\"next-hop\":[{\"index\":\"0\"},{\"index\":\"1\"}]}},"
+        String routes = "{\"static\":[{\"prefix\":\"fcbb:bb00:2::/48\",\"next-hops\":{\"next-hop\":[{\"index\":\"0\"},"
+                + "{\"index\":\"1\"}]}},"
                 + "{\"prefix\":\"fcbb:bb00:1::/48\"}]}";
         String byKey = "{\"static\":[{\"prefix\":\"fcbb:bb00:1::/48\"},"
-                + "{\"next-hops\":{\"next-hop\":[{\"index\":\"0\"},{\"index\":\"1\"}]},\"prefix\":\"fcbb:bb00:2::/48\"}]}";
+                + "{\"next-hops\":{\"next-hop\":[{\"index\":\"0\"},{\"index\":\"1\"}]},\"prefix\":\"fcbb:bb00:2::/"
+                + "48\"}]}";
         String hopsSwapped = "{\"static\":[{\"prefix\":\"fcbb:bb00:1::/48\"},"
-                + "{\"next-hops\":{\"next-hop\":[{\"index\":\"1\"},{\"index\":\"0\"}]},\"prefix\":\"fcbb:bb00:2::/48\"}]}";
+                + "{\"next-hops\":{\"next-hop\":[{\"index\":\"1\"},{\"index\":\"0\"}]},\"prefix\":\"fcbb:bb00:2::/"
+                + "48\"}]}";
         assertThat(CanonicalJson.digest(json.readTree(routes))).isEqualTo(CanonicalJson.digest(json.readTree(byKey)));
-        assertThat(CanonicalJson.digest(json.readTree(routes))).isNotEqualTo(CanonicalJson.digest(json.readTree(hopsSwapped)));
+        assertThat(CanonicalJson.digest(json.readTree(routes)))
+                .isNotEqualTo(CanonicalJson.digest(json.readTree(hopsSwapped)));
         // On the wire too: routes by prefix, next hops as rendered.
         assertThat(new String(CanonicalJson.bytes(json.readTree(routes)), StandardCharsets.UTF_8))
                 .isEqualTo(new String(CanonicalJson.bytes(json.readTree(byKey)), StandardCharsets.UTF_8))

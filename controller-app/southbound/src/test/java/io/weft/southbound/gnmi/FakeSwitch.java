@@ -1,5 +1,13 @@
 package io.weft.southbound.gnmi;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.gnmi.proto.CapabilityRequest;
@@ -22,13 +30,6 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-process gNMI server playing one switch: it stores what Set replaces (keyed by canonical
@@ -45,7 +46,10 @@ public final class FakeSwitch implements AutoCloseable {
     /** Canonical path to the value's JSON as received (bytes: a k=16 fabric's config would not fit as trees). */
     public final Map<String, byte[]> store = new ConcurrentHashMap<>();
     public final List<SetRequest> sets = new CopyOnWriteArrayList<>();
-    /** False: {@link #sets} stays empty (a k=16 fabric's requests would double the fakes' heap); the counters still count. */
+    /**
+     * False: {@link #sets} stays empty (a k=16 fabric's requests would double the fakes' heap); the counters still
+     * count.
+     */
     public volatile boolean keepSets = true;
     public final AtomicInteger setCount = new AtomicInteger();
     public final java.util.concurrent.atomic.AtomicLong opCount = new java.util.concurrent.atomic.AtomicLong();
@@ -256,7 +260,8 @@ public final class FakeSwitch implements AutoCloseable {
                     if (isRoute(full)) {
                         String inst = GnmiPaths.format(instanceOf(full));
                         if (store.containsKey(inst)) {
-                            routeEdits.computeIfAbsent(inst, k -> new java.util.LinkedHashMap<>()).put(GnmiPaths.format(full), null);
+                            routeEdits.computeIfAbsent(inst, k -> new java.util.LinkedHashMap<>())
+                                    .put(GnmiPaths.format(full), null);
                         }
                     } else {
                         store.remove(GnmiPaths.format(full));
@@ -274,12 +279,14 @@ public final class FakeSwitch implements AutoCloseable {
                                     + ": no network instance " + inst).asRuntimeException());
                             return;
                         }
-                        routeEdits.computeIfAbsent(inst, k -> new java.util.LinkedHashMap<>()).put(GnmiPaths.format(full), v);
+                        routeEdits.computeIfAbsent(inst, k -> new java.util.LinkedHashMap<>())
+                                .put(GnmiPaths.format(full), v);
                     } else {
                         store.put(GnmiPaths.format(full), v);
                         routeEdits.remove(GnmiPaths.format(full));
                     }
-                    resp.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.REPLACE));
+                    resp.addResponse(UpdateResult.newBuilder().setPath(u.getPath())
+                            .setOp(UpdateResult.Operation.REPLACE));
                 }
             }
             out.onNext(resp.build());
@@ -383,7 +390,8 @@ public final class FakeSwitch implements AutoCloseable {
     private static com.fasterxml.jackson.databind.node.ArrayNode routesOf(JsonNode instance, Path route) {
         Map<String, String> k = route.getElem(3).getKeyMap();
         for (JsonNode proto : instance.path("protocols").path("protocol")) {
-            if (proto.path("identifier").asText().equals(k.get("identifier")) && proto.path("name").asText().equals(k.get("name"))) {
+            if (proto.path("identifier").asText().equals(k.get("identifier"))
+                    && proto.path("name").asText().equals(k.get("name"))) {
                 JsonNode routes = proto.path("static-routes").path("static");
                 return routes.isArray() ? (com.fasterxml.jackson.databind.node.ArrayNode) routes : null;
             }

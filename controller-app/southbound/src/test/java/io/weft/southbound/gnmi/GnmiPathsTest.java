@@ -25,7 +25,8 @@ class GnmiPathsTest {
         assertThat(p.getElemCount()).isEqualTo(4);
         assertThat(p.getElem(2).getKeyMap()).containsEntry("prefix", "fcbb:bb00:1::/48").containsEntry("x", "a]b");
         assertThat(GnmiPaths.format(p)).isEqualTo(
-                "openconfig:/network-instances/network-instance[name=DEFAULT]/static[prefix=fcbb:bb00:1::/48][x=a\\]b]/config");
+                "openconfig:/network-instances/network-instance[name=DEFAULT]/static[prefix=fcbb:bb00:1::/"
+                        + "48][x=a\\]b]/config");
         assertThat(GnmiPaths.parse("openconfig", GnmiPaths.format(p).substring("openconfig:".length()))).isEqualTo(p);
     }
 
@@ -41,7 +42,8 @@ class GnmiPathsTest {
     @Test
     void badPathsNameThePath() {
         assertThatThrownBy(() -> GnmiPaths.parse("o", "interfaces")).hasMessageContaining("'interfaces'");
-        assertThatThrownBy(() -> GnmiPaths.parse("o", "/a[name=x")).hasMessageContaining("unbalanced").hasMessageContaining("/a[name=x");
+        assertThatThrownBy(() -> GnmiPaths.parse("o", "/a[name=x")).hasMessageContaining("unbalanced")
+                .hasMessageContaining("/a[name=x");
         assertThatThrownBy(() -> GnmiPaths.parse("o", "/a//b")).hasMessageContaining("empty element");
         assertThatThrownBy(() -> GnmiPaths.parse("o", "/a[name]")).hasMessageContaining("without '='");
     }

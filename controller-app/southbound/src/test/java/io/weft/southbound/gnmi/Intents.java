@@ -1,5 +1,8 @@
 package io.weft.southbound.gnmi;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,8 +12,6 @@ import io.weft.fabric.FabricJson;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.intent.DeviceIntent;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Real device intents (DeviceIntent.render over a planned fabric) and small edits of them. */
 final class Intents {

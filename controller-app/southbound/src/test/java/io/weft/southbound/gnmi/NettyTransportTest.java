@@ -2,8 +2,6 @@ package io.weft.southbound.gnmi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.grpc.Metadata;
 import java.io.FileInputStream;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -12,6 +10,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grpc.Metadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

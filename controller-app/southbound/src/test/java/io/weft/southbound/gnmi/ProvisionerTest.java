@@ -2,15 +2,15 @@ package io.weft.southbound.gnmi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.grpc.inprocess.InProcessChannelBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grpc.inprocess.InProcessChannelBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,7 +145,8 @@ class ProvisionerTest {
     }
 
     /** The routes of protocol {@code protocol} in the network instance op named {@code instance}. */
-    private static com.fasterxml.jackson.databind.node.ArrayNode routes(ObjectNode intent, String instance, String protocol) {
+    private static com.fasterxml.jackson.databind.node.ArrayNode routes(ObjectNode intent,
+            String instance, String protocol) {
         for (JsonNode op : intent.get("replace")) {
             if (op.get("path").asText().endsWith("[name=" + instance + "]")) {
                 for (JsonNode p : op.get("value").get("protocols").get("protocol")) {
@@ -159,7 +160,8 @@ class ProvisionerTest {
     }
 
     private static String routePath(String instance, String protocol, String prefix) {
-        return "openconfig:/network-instances/network-instance[name=" + instance + "]/protocols/protocol[identifier=STATIC][name="
+        return "openconfig:/network-instances/network-instance[name=" + instance
+                + "]/protocols/protocol[identifier=STATIC][name="
                 + protocol + "]/static-routes/static[prefix=" + prefix + "]";
     }
 
@@ -223,13 +225,15 @@ class ProvisionerTest {
     @Test
     void routeLevelChangesOfALinkDownAndUpMatchTheNewRenderExactly() throws Exception {
         startAll();
-        io.weft.fabric.Fabric fabric = io.weft.fabric.FabricJson.parse(io.weft.contracts.Contracts.read("examples/leaf-spine-2x2.json"));
+        io.weft.fabric.Fabric fabric =
+                io.weft.fabric.FabricJson.parse(io.weft.contracts.Contracts.read("examples/leaf-spine-2x2.json"));
         io.weft.plan.FabricPlan a = io.weft.plan.Planner.plan(fabric, null);
         provisioner(2000, 16, 60_000).provision(targets, a, sw -> io.weft.plan.intent.DeviceIntent.render(a, sw));
         assertThat(provisioner.awaitIdle(5000)).isTrue();
 
         com.fasterxml.jackson.databind.node.ObjectNode tree = io.weft.fabric.FabricJson.toTree(fabric);
-        com.fasterxml.jackson.databind.node.ArrayNode links = (com.fasterxml.jackson.databind.node.ArrayNode) tree.get("links");
+        com.fasterxml.jackson.databind.node.ArrayNode links =
+                (com.fasterxml.jackson.databind.node.ArrayNode) tree.get("links");
         for (int i = links.size() - 1; i >= 0; i--) {
             if (links.get(i).get("id").asText().equals("leaf1-spine2")) {
                 links.remove(i);
@@ -271,7 +275,8 @@ class ProvisionerTest {
             FakeSwitch leaf2 = fakes.get("leaf2");
             assertThat(leaf2.sets.get(leaf2.sets.size() - 1).getReplaceList())
                     .as("leaf2 is no end of the link: single routes only").isNotEmpty()
-                    .allSatisfy(u -> assertThat(GnmiPaths.format(u.getPath())).contains("/static-routes/static[prefix="));
+                    .allSatisfy(u -> assertThat(GnmiPaths.format(u.getPath()))
+                            .contains("/static-routes/static[prefix="));
 
             provisioner.resyncAll();
             assertThat(provisioner.awaitIdle(5000)).isTrue();
@@ -287,9 +292,11 @@ class ProvisionerTest {
     @Test
     void changesFromAVersionTheProvisionerDoesNotHoldAreAWholeHandOver() throws Exception {
         startAll();
-        io.weft.fabric.Fabric fabric = io.weft.fabric.FabricJson.parse(io.weft.contracts.Contracts.read("examples/leaf-spine-2x2.json"));
+        io.weft.fabric.Fabric fabric =
+                io.weft.fabric.FabricJson.parse(io.weft.contracts.Contracts.read("examples/leaf-spine-2x2.json"));
         io.weft.plan.FabricPlan a = io.weft.plan.Planner.plan(fabric, null);
-        provisioner(2000, 16, 60_000).provision(targets, sw -> io.weft.plan.intent.DeviceIntent.render(a, sw)); // no version
+        // no version
+        provisioner(2000, 16, 60_000).provision(targets, sw -> io.weft.plan.intent.DeviceIntent.render(a, sw));
         assertThat(provisioner.awaitIdle(5000)).isTrue();
         com.fasterxml.jackson.databind.node.ObjectNode tree = io.weft.fabric.FabricJson.toTree(fabric);
         ((com.fasterxml.jackson.databind.node.ArrayNode) tree.get("links")).remove(0);
@@ -300,7 +307,8 @@ class ProvisionerTest {
             return io.weft.plan.intent.DeviceIntent.render(b, sw);
         });
         assertThat(provisioner.awaitIdle(5000)).isTrue();
-        assertThat(rendered).as("every switch rendered: the changes were not applied blindly").isEqualTo(targets.keySet());
+        assertThat(rendered).as("every switch rendered: the changes were not applied blindly")
+                .isEqualTo(targets.keySet());
         for (String sw : targets.keySet()) {
             assertStoreMatches(sw, io.weft.plan.intent.DeviceIntent.render(b, sw));
         }
@@ -345,7 +353,8 @@ class ProvisionerTest {
             f.sets.get(1).getDeleteList().forEach(d -> deleted.add(GnmiPaths.format(d)));
             List<String> expectedDeletes = new ArrayList<>();
             c.get("set").get("delete").forEach(d -> expectedDeletes.add(d.asText()));
-            assertThat(deleted).as(c.get("name").asText() + ": deleted").containsExactlyInAnyOrderElementsOf(expectedDeletes);
+            assertThat(deleted).as(c.get("name").asText() + ": deleted")
+                    .containsExactlyInAnyOrderElementsOf(expectedDeletes);
             c.get("after").fields().forEachRemaining(e -> assertThat(canonical(f.value(e.getKey())))
                     .as(e.getKey()).isEqualTo(canonical(e.getValue())));
         }
@@ -357,13 +366,15 @@ class ProvisionerTest {
         provisioner(2000, 16, 60_000).provision(targets, intents);
         assertThat(provisioner.awaitIdle(5000)).isTrue();
         String prefix = routes(intents.get("leaf1"), "Vrf-default", "MINIMAL").get(1).get("prefix").asText();
-        fakes.get("leaf1").dropRoute("openconfig:/network-instances/network-instance[name=Vrf-default]", "MINIMAL", prefix);
+        fakes.get("leaf1").dropRoute("openconfig:/network-instances/network-instance[name=Vrf-default]", "MINIMAL",
+                prefix);
         provisioner.resyncAll();
         assertThat(provisioner.awaitIdle(5000)).isTrue();
         FakeSwitch f = fakes.get("leaf1");
         assertThat(f.sets).hasSize(2);
         assertThat(f.sets.get(1).getReplaceList()).singleElement()
-                .satisfies(u -> assertThat(GnmiPaths.format(u.getPath())).isEqualTo(routePath("Vrf-default", "MINIMAL", prefix)));
+                .satisfies(u -> assertThat(GnmiPaths.format(u.getPath()))
+                        .isEqualTo(routePath("Vrf-default", "MINIMAL", prefix)));
         assertThat(f.sets.get(1).getDeleteList()).isEmpty();
         assertStoreMatches("leaf1", intents.get("leaf1"));
     }
@@ -374,7 +385,8 @@ class ProvisionerTest {
         awaitState("leaf1", DeviceState.UNREACHABLE, 3000);
         // UNAVAILABLE (nobody listens); on a machine loaded enough that the first call starts after its
         // 500 ms deadline, DEADLINE_EXCEEDED: either way the switch is unreachable, which is what counts.
-        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1").containsAnyOf("UNAVAILABLE", "DEADLINE_EXCEEDED");
+        assertThat(provisioner.device("leaf1").lastError()).contains("leaf1")
+                .containsAnyOf("UNAVAILABLE", "DEADLINE_EXCEEDED");
         assertThat(log).anyMatch(l -> l.contains("leaf1") && l.contains("unreachable"));
 
         startAll();

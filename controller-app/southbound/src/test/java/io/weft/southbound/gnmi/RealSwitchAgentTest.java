@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.weft.contracts.Contracts;
-import io.weft.fabric.FabricJson;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.Planner;
-import io.weft.plan.intent.DeviceIntent;
 import java.io.File;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -20,6 +15,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+
+import io.weft.contracts.Contracts;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.plan.intent.DeviceIntent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -101,7 +102,8 @@ class RealSwitchAgentTest {
         // A re-plan without the leaf1-spine2 link: leaf1's routes change, its instances' shells do not, so
         // the agent gets single static routes (and the interface's delete), confirmed by Get from the kernel.
         com.fasterxml.jackson.databind.node.ObjectNode tree = FabricJson.toTree(plan.fabric());
-        com.fasterxml.jackson.databind.node.ArrayNode links = (com.fasterxml.jackson.databind.node.ArrayNode) tree.get("links");
+        com.fasterxml.jackson.databind.node.ArrayNode links =
+                (com.fasterxml.jackson.databind.node.ArrayNode) tree.get("links");
         for (int i = links.size() - 1; i >= 0; i--) {
             if (links.get(i).get("id").asText().equals("leaf1-spine2")) {
                 links.remove(i);
@@ -147,7 +149,8 @@ class RealSwitchAgentTest {
                     .isLessThan(end);
             Thread.sleep(50);
         }
-        assertThat(provisioner.device("leaf1").opsSent()).as("one full push of the re-plan").isEqualTo(opsBefore + replanOps);
+        assertThat(provisioner.device("leaf1").opsSent()).as("one full push of the re-plan")
+                .isEqualTo(opsBefore + replanOps);
         assertThat(routes()).contains("action End flavors next-csid");
     }
 
@@ -191,7 +194,8 @@ class RealSwitchAgentTest {
     private void awaitState(DeviceState state, long timeoutMs) throws Exception {
         long end = System.currentTimeMillis() + timeoutMs;
         while (provisioner.device("leaf1").state() != state) {
-            assertThat(System.currentTimeMillis()).as("leaf1 " + state + ", now " + provisioner.device("leaf1") + " " + log)
+            assertThat(System.currentTimeMillis())
+                    .as("leaf1 " + state + ", now " + provisioner.device("leaf1") + " " + log)
                     .isLessThan(end);
             Thread.sleep(50);
         }

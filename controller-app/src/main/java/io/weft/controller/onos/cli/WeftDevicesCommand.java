@@ -1,5 +1,8 @@
 package io.weft.controller.onos.cli;
 
+import java.util.List;
+import java.util.Map;
+
 import io.weft.controller.onos.DevicesSummary;
 import io.weft.controller.onos.WeftDeviceService;
 import io.weft.controller.onos.WeftPlanService;
@@ -8,9 +11,6 @@ import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.onosproject.cli.AbstractShellCommand;
 import org.onosproject.net.DeviceId;
-
-import java.util.List;
-import java.util.Map;
 
 /** {@code weft-devices [-j]}: where every switch stands against the plan's device intent (gNMI). */
 @Service

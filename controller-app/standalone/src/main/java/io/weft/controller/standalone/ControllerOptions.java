@@ -3,11 +3,11 @@ package io.weft.controller.standalone;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+
+import io.weft.auth.ReadAccess;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-
-import io.weft.auth.ReadAccess;
 
 /**
  * What {@code ./weft controller} was asked to do.
@@ -81,7 +81,8 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             reads = isLoopback(httpHost) ? ReadAccess.OPEN : ReadAccess.TOKEN;
         }
         if (kafkaBootstrap != null && !kafkaBootstrap.matches("[^\\s,:]+:\\d{1,5}(,[^\\s,:]+:\\d{1,5})*")) {
-            throw new IllegalArgumentException("--kafka: must be host:port[,host:port...], got '" + kafkaBootstrap + "'");
+            throw new IllegalArgumentException("--kafka: must be host:port[,host:port...], got '" + kafkaBootstrap
+                    + "'");
         }
     }
 
@@ -126,7 +127,8 @@ public record ControllerOptions(Path fabricFile, String kafkaBootstrap, String h
             description = "The standalone controller: plans a fabric file, publishes it, serves it over HTTP.",
             footer = {
                 "HTTP: GET /fabric (the snapshot), GET /healthz, GET /devices, GET /metrics,",
-                "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"} (an operator token; none configured: refused).",
+                "      PUT /links/<id>/state {\"state\":\"drained\"|\"up\"} (an operator token; none configured: "
+                        + "refused).",
                 "Switches with a \"gnmi\" object in the fabric file are configured over gNMI on every plan.",
                 "With Kafka, link-down/link-up events on weft.hotspots set links down and up again."})
     static final class Flags {

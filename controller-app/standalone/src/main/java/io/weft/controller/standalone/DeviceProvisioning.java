@@ -122,7 +122,8 @@ final class DeviceProvisioning implements AutoCloseable {
             } catch (RuntimeException e) {
                 problem.accept("route-level changes failed, handing whole intents over: " + e);
             }
-            for (String p : provisioner.provisionChanges(targets, from, plan, changes, sw -> DeviceIntent.render(plan, sw))) {
+            for (String p : provisioner.provisionChanges(targets, from, plan, changes,
+                    sw -> DeviceIntent.render(plan, sw))) {
                 problem.accept(p);
             }
             provisioned = plan;

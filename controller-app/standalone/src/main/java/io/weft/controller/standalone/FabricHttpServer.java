@@ -7,14 +7,14 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLContext;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import javax.net.ssl.SSLContext;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.auth.BearerCheck;
 import io.weft.auth.Caller;
 import io.weft.auth.ReadAccess;
@@ -95,7 +95,8 @@ final class FabricHttpServer implements AutoCloseable {
             }
             if (!path.equals("/fabric") && !path.equals("/healthz") && !path.equals("/devices")
                     && !path.equals("/metrics")) {
-                send(exchange, 404, error("no such resource " + path + " (try /fabric, /healthz, /devices or /metrics)"));
+                send(exchange, 404, error("no such resource " + path
+                        + " (try /fabric, /healthz, /devices or /metrics)"));
                 return;
             }
             if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {

@@ -112,7 +112,8 @@ final class KafkaSnapshotSink implements SnapshotSink {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
             while (!reached(consumer, end)) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("reading " + TOPIC + " to its end took more than " + TIMEOUT_MS + " ms");
+                    throw new IllegalStateException("reading " + TOPIC
+                            + " to its end took more than " + TIMEOUT_MS + " ms");
                 }
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (fabricId.equals(r.key())) {

@@ -197,7 +197,8 @@ final class SnapshotKeeper {
             JsonNode earlier = latestKnown(fabric.id());
             previous = earlier == null ? null : previousPlan(earlier);
             restoreLinkStates(earlier);
-            lastVersion = Math.max(earlier == null ? 0 : earlier.path("version").asLong(0), cur == null ? 0 : cur.version());
+            lastVersion = Math.max(earlier == null ? 0 : earlier.path("version").asLong(0),
+                    cur == null ? 0 : cur.version());
         }
         FabricPlan plan = FabricFileLoader.plan(file, fabric, previous);
         provision(plan);
@@ -210,8 +211,10 @@ final class SnapshotKeeper {
         fileError = null;
         install(next);
         info.accept("fabric " + fabric.id() + " version " + next.version() + ": " + fabric.nodes().size() + " nodes, "
-                + fabric.links().size() + " links; read " + readMs + " ms, plan " + ms(t0, t1) + " ms, snapshot " + next.json().length / 1024
-                + " KiB in " + ms(t1, t2) + " ms" + (sink == null ? "" : ", publish " + ms(t2, System.nanoTime()) + " ms")
+                + fabric.links().size() + " links; read " + readMs + " ms, plan " + ms(t0, t1) + " ms, snapshot "
+                + next.json().length / 1024
+                + " KiB in " + ms(t1, t2) + " ms"
+                + (sink == null ? "" : ", publish " + ms(t2, System.nanoTime()) + " ms")
                 + publishedNote());
     }
 

@@ -16,7 +16,8 @@ import picocli.CommandLine.ParameterException;
  * The Weft controller without ONOS: {@code ./weft controller --fabric f.json [--kafka host:port]
  * [--http-port 8181]}. Plans the fabric file, publishes the snapshot to Kafka ({@code weft.fabric}) and
  * serves it at {@code GET /fabric}; polls the file and re-plans on every change. Switches with a {@code gnmi}
- * endpoint in the fabric file are configured over gNMI on every plan ({@code GET /devices}, {@code GET /metrics}). Link states come from
+ * endpoint in the fabric file are configured over gNMI on every plan ({@code GET /devices}, {@code GET /metrics}). Link
+ * states come from
  * {@code PUT /links/<id>/state} (drain) and, with Kafka, link-down/link-up events on {@code weft.hotspots}.
  *
  * <p>Exit codes: 0 after SIGINT/SIGTERM, 2 for a bad command line or an unusable fabric file at start,
@@ -144,7 +145,8 @@ public final class StandaloneController implements AutoCloseable {
     }
 
     String describe() {
-        return "serving " + (options.tls() == null ? "http" : "https") + "://" + options.httpHost() + ":" + httpPort() + "/fabric (and /healthz, /devices, /metrics; "
+        return "serving " + (options.tls() == null ? "http" : "https") + "://" + options.httpHost() + ":" + httpPort()
+                + "/fabric (and /healthz, /devices, /metrics; "
                 + "reads " + options.reads().jsonName() + ", writes need an operator token), "
                 + (sink == null ? "no Kafka (HTTP only)" : "publishing to " + sink.describe()
                         + ", link-down/up from " + LinkEventListener.TOPIC)

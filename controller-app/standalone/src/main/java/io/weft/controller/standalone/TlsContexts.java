@@ -5,11 +5,12 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
-/** The controller's HTTPS context from a PKCS#12 key store whose password sits in a file (never on the command line). */
+/**
+ * The controller's HTTPS context from a PKCS#12 key store whose password sits in a file (never on the command line).
+ */
 final class TlsContexts {
     private TlsContexts() {
     }

@@ -31,7 +31,8 @@ class ControllerOptionsTest {
         assertThat(o.gnmiResyncMs()).isEqualTo(2000);
         assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--gnmi-resync-ms", "5"}, null))
                 .hasMessage("--gnmi-resync-ms: must be >= 100, got 5");
-        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--gnmi-timeout-ms", "0"}, null))
+        assertThatThrownBy(() -> ControllerOptions.parse(new String[] {"--fabric", "f", "--gnmi-timeout-ms", "0"},
+                null))
                 .hasMessage("--gnmi-timeout-ms: must be >= 1, got 0");
     }
 

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -55,7 +54,8 @@ class ControllerTlsTest {
             String base = "https://127.0.0.1:" + c.httpPort();
             assertThat(trusting.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-            HttpResponse<String> drained = trusting.send(HttpRequest.newBuilder(URI.create(base + "/links/leaf1-spine1/state"))
+            HttpResponse<String> drained =
+                    trusting.send(HttpRequest.newBuilder(URI.create(base + "/links/leaf1-spine1/state"))
                     .header("Authorization", "Bearer " + OPERATOR)
                     .PUT(HttpRequest.BodyPublishers.ofString("{\"state\":\"drained\"}")).build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -67,7 +67,8 @@ class ProvisioningEndToEndTest {
         }
         Path file = dir.resolve("fabric.json");
         Files.writeString(file, fabric.toPrettyString());
-        controller = StandaloneController.start(new ControllerOptions(file, null, "127.0.0.1", 0, dir.resolve("state"), 50),
+        controller = StandaloneController.start(new ControllerOptions(file, null, "127.0.0.1", 0,
+                dir.resolve("state"), 50),
                 new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true));
 
         JsonNode devices = awaitJson("/devices", d -> d.path("counts").path("in-sync").asInt() == 3
@@ -89,7 +90,8 @@ class ProvisioningEndToEndTest {
                 .contains("# TYPE weft_device_ops_sent_total counter");
 
         JsonNode snapshot = awaitJson("/fabric", s -> s.path("deviceStates").path("leaf2").path("state").asText()
-                .equals("in-sync") && s.path("deviceStates").path("spine2").path("state").asText().equals("unreachable"));
+                .equals("in-sync") && s.path("deviceStates").path("spine2").path("state")
+                .asText().equals("unreachable"));
         assertThat(SnapshotSchema.violations(snapshot)).isEmpty();
         assertThat(snapshot.path("deviceStates").path("spine2").path("lastError").asText()).contains("spine2");
 

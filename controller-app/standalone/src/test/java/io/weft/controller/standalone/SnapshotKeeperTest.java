@@ -118,7 +118,8 @@ class SnapshotKeeperTest {
 
     @Test
     void structuralProblemsAreNamedFromTheValidator() throws Exception {
-        TestFabrics.write(file, TestFabrics.leafSpine("fab", 2, 1, 400).replace("\"node\" : \"spine1\"", "\"node\" : \"ghost\""));
+        TestFabrics.write(file, TestFabrics.leafSpine("fab", 2, 1, 400)
+                .replace("\"node\" : \"spine1\"", "\"node\" : \"ghost\""));
 
         assertThatThrownBy(() -> controller().start())
                 .isInstanceOf(FabricFileException.class)
@@ -220,7 +221,8 @@ class SnapshotKeeperTest {
         assertThat(states.path("leaf2-spine1").asText()).isEqualTo("down");
 
         // spine2 leaves the fabric: its drained link is gone, the other state stays.
-        TestFabrics.write(file, TestFabrics.leafSpine("fab", TestFabrics.range("leaf", 1, 3), new String[] {"spine1"}, 400));
+        TestFabrics.write(file, TestFabrics.leafSpine("fab", TestFabrics.range("leaf", 1, 3),
+                new String[] {"spine1"}, 400));
         assertThat(second.onFileChanged()).isTrue();
         states = FabricJson.mapper().readTree(second.current().json()).path("linkStates");
         assertThat(states.has("leaf1-spine2")).isFalse();

@@ -100,7 +100,8 @@ class StandaloneControllerEndToEndTest {
             HttpResponse<String> drained = put(base + "/links/leaf1-spine1/state", "{\"state\":\"drained\"}");
             assertThat(drained.statusCode()).isEqualTo(200);
             assertThat(FabricJson.mapper().readTree(drained.body()).path("version").asLong()).isEqualTo(3);
-            assertThat(lastOnKafka(devstack, fabricId).path("linkStates").path("leaf1-spine1").asText()).isEqualTo("drained");
+            assertThat(lastOnKafka(devstack, fabricId).path("linkStates").path("leaf1-spine1").asText())
+                    .isEqualTo("drained");
             assertThat(put(base + "/links/nope/state", "{\"state\":\"drained\"}").statusCode()).isEqualTo(404);
             assertThat(put(base + "/links/leaf1-spine1/state", "{\"state\":\"down\"}").statusCode()).isEqualTo(400);
 
@@ -131,7 +132,8 @@ class StandaloneControllerEndToEndTest {
         ControllerOptions fresh = new ControllerOptions(file, devstack.kafkaBootstrapServers(), "127.0.0.1", 0,
                 dir.resolve("other-state"), 50);
         try (StandaloneController controller = start(fresh)) {
-            JsonNode v3 = FabricJson.mapper().readTree(get("http://127.0.0.1:" + controller.httpPort() + "/fabric", null).body());
+            JsonNode v3 = FabricJson.mapper()
+                    .readTree(get("http://127.0.0.1:" + controller.httpPort() + "/fabric", null).body());
             assertThat(v3.path("version").asLong()).isEqualTo(v2.path("version").asLong() + 1);
             assertThat(v3.path("linkStates")).isEqualTo(v2.path("linkStates"));
             assertThat(controller.controller().current().plan().nodeIds())
@@ -180,7 +182,8 @@ class StandaloneControllerEndToEndTest {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
         HotspotEvent event = new HotspotEvent(UUID.randomUUID().toString(), HotspotEvent.Kind.fromJson(kind), linkId,
                 "spine2", 1, Instant.parse("2026-01-01T00:00:00Z"), Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(Topics.HOTSPOTS, event.key(), event.toJson())).get();
         }
     }
@@ -212,7 +215,8 @@ class StandaloneControllerEndToEndTest {
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         String value = null;
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             TopicPartition tp = new TopicPartition(Topics.FABRIC, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));

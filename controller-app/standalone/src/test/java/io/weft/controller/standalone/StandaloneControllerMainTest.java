@@ -30,19 +30,22 @@ class StandaloneControllerMainTest {
     @Test
     void aStructurallyInvalidFabricExitsTwoNamingTheProblem() throws Exception {
         Path file = dir.resolve("f.json");
-        TestFabrics.write(file, TestFabrics.leafSpine("fab", 2, 2, 400).replace("\"capacityGbps\" : 400", "\"capacityGbps\" : 0"));
+        TestFabrics.write(file, TestFabrics.leafSpine("fab", 2, 2, 400)
+                .replace("\"capacityGbps\" : 400", "\"capacityGbps\" : 0"));
 
         Result r = run("--fabric", file.toString(), "--http-port", "0", "--state-dir", dir.toString());
 
         assertThat(r.exitCode).isEqualTo(2);
-        assertThat(r.stderr).singleElement().asString().startsWith("controller: " + file + ": ").contains("capacityGbps");
+        assertThat(r.stderr).singleElement().asString().startsWith("controller: " + file + ": ")
+                .contains("capacityGbps");
     }
 
     @Test
     void aMissingFileAndABadFlagExitTwo() throws Exception {
         Result missing = run("--fabric", dir.resolve("nope.json").toString(), "--http-port", "0");
         assertThat(missing.exitCode).isEqualTo(2);
-        assertThat(missing.stderr).singleElement().asString().isEqualTo("controller: " + dir.resolve("nope.json") + ": no such file");
+        assertThat(missing.stderr).singleElement().asString()
+                .isEqualTo("controller: " + dir.resolve("nope.json") + ": no such file");
 
         Result flag = run("--fabric", "f.json", "--http-port", "eighty");
         assertThat(flag.exitCode).isEqualTo(2);
@@ -54,7 +57,8 @@ class StandaloneControllerMainTest {
     }
 
     private Result run(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(),
                 "-Xmx128m", "-cp", System.getProperty("java.class.path"), StandaloneController.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);

@@ -56,7 +56,8 @@ final class TestFabrics {
         Files.writeString(file, text);
     }
 
-    private static void link(ArrayNode links, String id, String a, String aPort, String b, String bPort, int capacityGbps) {
+    private static void link(ArrayNode links, String id, String a, String aPort, String b,
+            String bPort, int capacityGbps) {
         ObjectNode l = links.addObject().put("id", id);
         l.putObject("a").put("node", a).put("port", aPort);
         l.putObject("b").put("node", b).put("port", bPort);

@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
  * started.
  */
 final class EvSender implements AutoCloseable {
-    /** One change of the sender: the EV file showed {@code port} at {@code seen}, the sender restarted at {@code started}. */
+    /**
+     * One change of the sender: the EV file showed {@code port} at {@code seen}, the sender restarted at {@code
+     * started}.
+     */
     record Rebind(int port, Instant seen, Instant started) {
     }
 

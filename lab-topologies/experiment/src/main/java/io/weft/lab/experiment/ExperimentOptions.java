@@ -40,7 +40,8 @@ import picocli.CommandLine.Parameters;
  */
 public record ExperimentOptions(String fabric, String encoding, String fault, int durationS, double throttleAtS,
                                 double offeredMbit, double targetOff, long intervalMs, int samplesToEnter,
-                                double dropFraction, double atOnceDropFraction, boolean baseline, boolean noise, int runs, boolean json,
+                                double dropFraction, double atOnceDropFraction, boolean baseline,
+                                        boolean noise, int runs, boolean json,
                                 Path out, String tag) {
 
     /** Parses {@code reroute [options]}; throws naming the option on anything it does not know. */
@@ -56,7 +57,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
                     + "\" (known: reroute)");
         }
         return new ExperimentOptions(f.fabric, f.encoding, f.fault, f.durationS, f.throttleAtS, f.offeredMbit,
-                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction, f.atOnceDropFraction, !f.noBaseline, f.noise,
+                f.targetOff, f.intervalMs, f.samplesToEnter, f.dropFraction,
+                        f.atOnceDropFraction, !f.noBaseline, f.noise,
                 f.runs, f.json, f.out, f.tag)
                 .checked();
     }
@@ -69,7 +71,8 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
     /** The flags as picocli binds them, with the paper's defaults; {@link #checked()} checks the values. */
     @Command(name = "./weft lab experiment", sortOptions = false, usageHelpWidth = 110,
             description = {"The SRv6 paper's reroute experiment on the namespace lab: a 2-host job, iperf3 UDP",
-                "along its path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs times)."})
+                "along its path, a TBF throttle on that path at --throttle-at, run with the loop off, then on (--runs "
+                        + "times)."})
     static final class Flags {
         @Parameters(index = "0", paramLabel = "reroute", description = "the experiment (known: reroute)")
         String experiment;
@@ -114,13 +117,15 @@ public record ExperimentOptions(String fabric, String encoding, String fault, in
 
         // 5 x the threshold: the throttle's first full sample drops ~40 %; the --noise link's bursts 10 %.
         @Option(names = "--at-once", paramLabel = "F",
-                description = "one sample dropping more than this share is hot at once; 0 = off (default ${DEFAULT-VALUE})")
+                description = "one sample dropping more than this share is hot at once; 0 = off (default "
+                        + "${DEFAULT-VALUE})")
         double atOnceDropFraction = 0.25;
 
         @Option(names = "--no-baseline", description = "skip the unthrottled baseline run")
         boolean noBaseline;
 
-        @Option(names = "--noise", description = "add a loop-off run on a noisy, not congested, link (false detections)")
+        @Option(names = "--noise", description =
+                "add a loop-off run on a noisy, not congested, link (false detections)")
         boolean noise;
 
         @Option(names = "--runs", paramLabel = "N", description = "loop-on runs (default ${DEFAULT-VALUE})")

@@ -19,7 +19,8 @@ final class GoBinaries {
     }
 
     static Path nicAgent(Path root, Path dir) throws IOException, InterruptedException {
-        return named(NIC_AGENT_ENV, () -> build(root.resolve("nic-agent"), "./cmd/nic-agent", dir.resolve("nic-agent")));
+        return named(NIC_AGENT_ENV, () ->
+                build(root.resolve("nic-agent"), "./cmd/nic-agent", dir.resolve("nic-agent")));
     }
 
     static Path telemetry(Path root, Path dir) throws IOException, InterruptedException {

@@ -10,12 +10,10 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -38,7 +36,8 @@ import io.weft.plan.Planner;
  * weft-telemetry sampling the switches into {@code weft.telemetry.interfaces}, the telemetry
  * collector (queue-drop rule on), two scheduler-apis (loop off and loop on, each in its own schema,
  * started while the lab is built, so that neither run waits for a start) and per
- * run one nic-agent per host NIC of the job, following the run's scheduler-api. {@link #close} removes everything it started, in reverse order; it is also
+ * run one nic-agent per host NIC of the job, following the run's scheduler-api. {@link #close} removes everything it
+ * started, in reverse order; it is also
  * what the CLI's shutdown hook runs on Ctrl-C.
  *
  * <p>Not merged with system-tests' {@code WeftSystem} (a JUnit fixture with scripted switches in the
@@ -165,7 +164,8 @@ final class LabStack implements AutoCloseable {
                 "io.weft.controller.standalone.StandaloneController", "256m",
                 Map.of("WEFT_KAFKA_BOOTSTRAP", endpoints.kafkaBootstrapServers()),
                 List.of("--fabric", lab.labDir().resolve(NetnsLab.GNMI_FABRIC_FILE).toString(),
-                        "--http-port", Integer.toString(controllerPort), "--state-dir", dir.resolve("controller").toString(),
+                        "--http-port", Integer.toString(controllerPort), "--state-dir",
+                                dir.resolve("controller").toString(),
                         // The experiment's throttle is a tc change, not an intent drift; no read-back needed.
                         "--gnmi-resync-ms", "3600000"));
         Process telemetry = new ProcessBuilder(telemetryBin.toString(), "--brokers", endpoints.kafkaBootstrapServers(),

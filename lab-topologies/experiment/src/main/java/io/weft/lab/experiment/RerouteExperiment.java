@@ -207,7 +207,8 @@ public final class RerouteExperiment {
         String fault = o.fault().equals("link-down")
                 ? String.format(Locale.ROOT, "%s cut at its far end", on.throttleLink())
                 : String.format(Locale.ROOT, "throttle %.1f Mbit/s on %s", r.throttleMbit(), on.throttleLink());
-        b.append(String.format(Locale.ROOT, "reroute experiment: %s, %s, %s; %d s per run, iperf3 UDP %.0f Mbit/s offered,"
+        b.append(String.format(Locale.ROOT,
+                "reroute experiment: %s, %s, %s; %d s per run, iperf3 UDP %.0f Mbit/s offered,"
                 + " unthrottled %.1f Mbit/s at the receiving NIC; %s at %.1f s (load %s)%n", o.fabric(), o.encoding(),
                 o.fault(), o.durationS(), o.offeredMbit(), r.baselineMbit(), fault, o.throttleAtS(), r.load()));
         for (RunResult run : r.runs()) {
@@ -218,7 +219,8 @@ public final class RerouteExperiment {
         RunResult noise = r.run("noise");
         if (noise != null) {
             b.append(String.format(Locale.ROOT, "  noisy link (loop off, %.1f s, the qdisc dropped %.1f %%): %d false"
-                    + " detections%n", o.durationS() - o.throttleAtS(), 100 * noise.noiseDropShare(), noise.hotspots()));
+                    + " detections%n", o.durationS() - o.throttleAtS(),
+                    100 * noise.noiseDropShare(), noise.hotspots()));
         }
         b.append(o.fault().equals("link-down") ? "  cut ->" : "  throttle ->");
         long prev = 0;
@@ -240,16 +242,19 @@ public final class RerouteExperiment {
             List<Long> installed = ons.stream().map(x -> x.stagesMs().get(installedStage(o)))
                     .filter(java.util.Objects::nonNull).toList();
             b.append(String.format(Locale.ROOT, "  %d loop-on runs: %s p50 %d ms, p90 %d ms (%s);"
-                    + " ratio p50 %.3f, min %.3f (%s)%n", ons.size(), (o.fault().equals("link-down") ? "cut" : "throttle")
+                    + " ratio p50 %.3f, min %.3f (%s)%n", ons.size(),
+                    (o.fault().equals("link-down") ? "cut" : "throttle")
                     + " -> " + installedStage(o),
                     Percentiles.nearestRank(installed, 50), Percentiles.nearestRank(installed, 90), installed,
                     Percentiles.nearestRankDouble(r.ratios(), 50),
                     r.ratios().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
                     r.ratios().stream().map(x -> String.format(Locale.ROOT, "%.3f", x)).toList()));
         }
-        b.append(String.format(Locale.ROOT, "  loop-on: hit flow moved: %s, ends on the faulty link: %s; flows the fault"
+        b.append(String.format(Locale.ROOT,
+                "  loop-on: hit flow moved: %s, ends on the faulty link: %s; flows the fault"
                 + " touched moved: %d of %d; untouched flows moved: %d of %d (loop-off: hit flow moved: %s)%n",
-                on.hitFlowMoved(), on.endsOnThrottledLink(), on.affectedMoved(), on.affected().size(), on.untouchedMoved(),
+                on.hitFlowMoved(), on.endsOnThrottledLink(), on.affectedMoved(),
+                        on.affected().size(), on.untouchedMoved(),
                 on.untouched(), off.hitFlowMoved()));
         return b.toString();
     }

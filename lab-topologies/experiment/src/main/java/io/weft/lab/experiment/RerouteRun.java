@@ -144,7 +144,8 @@ final class RerouteRun {
                 } else {
                     List<String> cmd = new ArrayList<>(clientBase);
                     cmd.addAll(List.of("-p", Integer.toString(IPERF_PORT), "-t", Integer.toString(o.durationS())));
-                    client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(clientOut.toFile()).start();
+                    client = new ProcessBuilder(cmd).redirectErrorStream(true)
+                            .redirectOutput(clientOut.toFile()).start();
                 }
                 long t0 = System.nanoTime();
                 Instant start = Instant.now();
@@ -256,7 +257,8 @@ final class RerouteRun {
     }
 
     /** Fills {@code out} with ms after the throttle of each stage, and {@code chain} with the rest. */
-    private void stages(LinkedHashMap<String, Long> out, Chain chain, Instant throttled, Instant runStart, String link, String spine,
+    private void stages(LinkedHashMap<String, Long> out, Chain chain, Instant throttled, Instant runStart,
+            String link, String spine,
                        String jobId, String flowId, RouteMonitor routes, EvSender evSender, String original,
                        Throughput tp)
             throws IOException {
@@ -458,7 +460,8 @@ final class RerouteRun {
             String addr = stack.lab().plan().nicAddress(dst) + "/128";
             stack.await(src + " routing " + dst + " over [ " + carriers + " ]", () -> {
                 try {
-                    return new io.weft.lab.netns.Shell().run("ip", "-n", ns, "-6", "route", "show", addr, "proto", "200")
+                    return new io.weft.lab.netns.Shell()
+                            .run("ip", "-n", ns, "-6", "route", "show", addr, "proto", "200")
                             .contains("[ " + carriers + " ]");
                 } catch (LabException e) {
                     return false;

@@ -32,7 +32,8 @@ final class RouteMonitor implements AutoCloseable {
     private final Thread reader;
 
     RouteMonitor(String namespace) throws IOException {
-        process = new ProcessBuilder("ip", "-n", namespace, "-ts", "monitor", "route").redirectErrorStream(true).start();
+        process = new ProcessBuilder("ip", "-n", namespace, "-ts", "monitor", "route")
+                .redirectErrorStream(true).start();
         reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {

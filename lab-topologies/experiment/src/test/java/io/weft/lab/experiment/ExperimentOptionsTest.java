@@ -54,7 +54,8 @@ class ExperimentOptionsTest {
                 .hasMessage("Invalid value for option '--duration': 'x' is not an int");
         assertThatThrownBy(() -> parse("reroute", "--duration", "2")).hasMessageStartingWith("--duration:");
         assertThatThrownBy(() -> parse("reroute", "--throttle-at", "29")).hasMessageStartingWith("--throttle-at:");
-        assertThatThrownBy(() -> parse("reroute", "--fabric", "ft8")).hasMessageStartingWith("--fabric: unknown fabric");
+        assertThatThrownBy(() -> parse("reroute", "--fabric", "ft8"))
+                .hasMessageStartingWith("--fabric: unknown fabric");
         assertThat(parse("reroute", "--fabric", "ft4").fabric()).isEqualTo("ft4");
         assertThat(parse("reroute", "--encoding", "ev").encoding()).isEqualTo("ev");
         assertThatThrownBy(() -> parse("reroute", "--encoding", "mpls")).hasMessageStartingWith("--encoding: unknown");

@@ -57,7 +57,8 @@ class ParsersTest {
         assertThat(e.dst()).isEqualTo("2001:db8:0:2::1/128");
         assertThat(e.carriers()).containsExactly("fcbb:bb00:1:12:2:e000::");
         assertThat(e.deleted()).isFalse();
-        RouteMonitor.RouteEvent d = RouteMonitor.parse("[2026-11-25T14:50:02.000001] Deleted 2001:db8:0:2::1 encap seg6 "
+        RouteMonitor.RouteEvent d = RouteMonitor.parse("[2026-11-25T14:50:02.000001] Deleted 2001:db8:0:2::1 encap "
+                + "seg6 "
                 + "mode encap.red segs 2 [ fcbb:bb00:1:11:2:: fcbb:bb00:e000:: ] via fe80::2 dev p0 proto 200",
                 ZoneOffset.UTC);
         assertThat(d.deleted()).isTrue();
@@ -68,9 +69,11 @@ class ParsersTest {
     @Test
     void theAgentAnsweredWhenItStartedApplying() {
         List<String> log = List.of(
-                "{\"time\":\"2026-11-25T14:50:00.000Z\",\"level\":\"INFO\",\"msg\":\"applied\",\"version\":1,\"took\":2000000}",
+                "{\"time\":\"2026-11-25T14:50:00.000Z\",\"level\":\"INFO\",\"msg\":\"applied\",\"version\":1,\"took\":"
+                        + "2000000}",
                 "not json",
-                "{\"time\":\"2026-11-25T14:50:01.500Z\",\"level\":\"INFO\",\"msg\":\"applied\",\"version\":2,\"took\":3000000}");
+                "{\"time\":\"2026-11-25T14:50:01.500Z\",\"level\":\"INFO\",\"msg\":\"applied\",\"version\":2,\"took\":"
+                        + "3000000}");
         assertThat(AgentLog.firstApplyAfter(log, Instant.parse("2026-11-25T14:50:01Z")))
                 .isEqualTo(Instant.parse("2026-11-25T14:50:01.497Z"));
         assertThat(AgentLog.firstApplyAfter(log, Instant.parse("2026-11-25T14:51:00Z"))).isNull();
@@ -79,11 +82,15 @@ class ParsersTest {
     @Test
     void theLoopsOwnSplitIsReadFromSchedulerApisLog() {
         List<String> log = List.of(
-                "2026-11-27T03:17:00.000Z  INFO 1 --- [weft-scheduler-api] [   weft-reroute] i.w.s.reroute.HotspotListener"
-                        + "    : moved 1 flow slices (hotspot-start; hotspot:e1): event to agents woken 9 ms; {eventId=e1}",
-                "2026-11-27T03:17:01.500Z  INFO 1 --- [weft-scheduler-api] [   weft-reroute] i.w.s.reroute.HotspotListener"
+                "2026-11-27T03:17:00.000Z  INFO 1 --- [weft-scheduler-api] [   weft-reroute] "
+                        + "i.w.s.reroute.HotspotListener"
+                        + "    : moved 1 flow slices (hotspot-start; hotspot:e1): event to agents woken 9 ms; "
+                        + "{eventId=e1}",
+                "2026-11-27T03:17:01.500Z  INFO 1 --- [weft-scheduler-api] [   weft-reroute] "
+                        + "i.w.s.reroute.HotspotListener"
                         + "    : moved 2 flow slices (link-down; link-down:leaf1-spine1): event to agents woken 21 ms;"
-                        + " {eventId=e2, linkId=leaf1-spine1, sampleToEventMs=4, eventToReceivedMs=4, eventToCommitMs=19,"
+                        + " {eventId=e2, linkId=leaf1-spine1, sampleToEventMs=4, eventToReceivedMs=4, "
+                        + "eventToCommitMs=19,"
                         + " commitToWakeMs=2, receivedToPassUs=2201, lockWaitUs=2, decideUs=546, pinUs=157,"
                         + " recordUs=12117, eventToWakeMs=21}",
                 "not a pass");

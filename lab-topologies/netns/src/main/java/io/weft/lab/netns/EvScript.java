@@ -1,14 +1,14 @@
 package io.weft.lab.netns;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.weft.fabric.Link;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.intent.DeviceIntent;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.fabric.Link;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.intent.DeviceIntent;
 
 /**
  * Entropy-value routing on the lab's kernel, rendered from each switch's {@link DeviceIntent}

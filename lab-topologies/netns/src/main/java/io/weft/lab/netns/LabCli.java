@@ -1,18 +1,5 @@
 package io.weft.lab.netns;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.weft.fabric.Arc;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricFormatException;
-import io.weft.fabric.FabricJson;
-import io.weft.fabric.FabricValidator;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.PathEncoder;
-import io.weft.plan.PathEncoding;
-import io.weft.plan.PlanException;
-import io.weft.plan.Planner;
-import io.weft.plan.SnapshotJson;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -25,13 +12,26 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricFormatException;
+import io.weft.fabric.FabricJson;
+import io.weft.fabric.FabricValidator;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PathEncoder;
+import io.weft.plan.PathEncoding;
+import io.weft.plan.PlanException;
+import io.weft.plan.Planner;
+import io.weft.plan.SnapshotJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code ./weft lab}: build a fabric in network namespaces, ping across it on a chosen path, show

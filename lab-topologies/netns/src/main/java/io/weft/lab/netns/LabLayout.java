@@ -1,16 +1,16 @@
 package io.weft.lab.netns;
 
-import io.weft.fabric.Endpoint;
-import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+
+import io.weft.fabric.Endpoint;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
 
 /**
  * Where each fabric element lives in a lab: one network namespace per node, named

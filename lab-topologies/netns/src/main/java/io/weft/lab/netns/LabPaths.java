@@ -1,13 +1,13 @@
 package io.weft.lab.netns;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 import io.weft.plan.FabricPlan;
-
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 
 /** NIC-to-NIC paths for the lab: through a given switch sequence, or the first shortest one. */
 public final class LabPaths {

@@ -1,5 +1,11 @@
 package io.weft.lab.netns;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
 import io.weft.plan.FabricPlan;
 import io.weft.plan.intent.DeviceIntent;
 import io.weft.southbound.gnmi.DeviceState;
@@ -8,12 +14,6 @@ import io.weft.southbound.gnmi.GnmiTarget;
 import io.weft.southbound.gnmi.NettyChannels;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
-
-import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * Configures a lab's switches the way the controller does: the southbound {@link Provisioner}

@@ -1,16 +1,16 @@
 package io.weft.lab.netns;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.srv6.Usid;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Renders a lab as iproute2 batch lines, without running anything: the root namespace's batch

@@ -1,11 +1,5 @@
 package io.weft.lab.netns;
 
-import io.weft.fabric.Arc;
-import io.weft.fabric.Link;
-import io.weft.fabric.Node;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.PathEncoding;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +14,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.weft.fabric.Arc;
+import io.weft.fabric.Link;
+import io.weft.fabric.Node;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PathEncoding;
 
 /**
  * A fabric built in Linux network namespaces on the kernel's SRv6 data plane, configured from a

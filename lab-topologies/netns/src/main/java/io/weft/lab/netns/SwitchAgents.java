@@ -1,7 +1,5 @@
 package io.weft.lab.netns;
 
-import io.weft.fabric.Link;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -14,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import io.weft.fabric.Link;
 
 /**
  * One {@code weft-switch} gNMI agent per switch of a lab, each a process in the root namespace
@@ -66,7 +66,8 @@ final class SwitchAgents {
         try {
             Files.createDirectories(dir);
             p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
             // setsid execs in place (a JVM child leads no process group), so this is the agent's pid.
             Files.writeString(dir.resolve(sw + ".pid"), p.pid() + "\n");
@@ -85,7 +86,8 @@ final class SwitchAgents {
             } catch (IOException notYet) {
                 if (System.nanoTime() > end) {
                     p.destroyForcibly();
-                    throw new LabException("switch agent of " + sw + ": " + LOOPBACK + ":" + port + " not accepting after "
+                    throw new LabException("switch agent of " + sw + ": " + LOOPBACK + ":" + port
+                            + " not accepting after "
                             + READY_TIMEOUT_MS + " ms: " + tail(log));
                 }
                 try {

@@ -1,12 +1,12 @@
 package io.weft.lab.netns;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Argument handling of ./weft lab (nothing here touches namespaces). */
 class LabCliTest {

@@ -1,5 +1,14 @@
 package io.weft.lab.netns;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
@@ -12,15 +21,6 @@ import io.weft.plan.intent.DeviceIntent;
 import io.weft.plan.srv6.Usid;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The lab is one more consumer of the plan: what it installs on a switch must be what the

@@ -1,17 +1,17 @@
 package io.weft.lab.netns;
 
-import io.weft.fabric.FabricJson;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.Planner;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.weft.fabric.FabricJson;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import org.junit.jupiter.api.Test;
 
 /** How lab up fails when a switch never confirms its intent (no root, no agent needed). */
 class LabProvisioningTest {

@@ -1,5 +1,12 @@
 package io.weft.lab.netns;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.lab.fabric.FatTreeGenerator;
@@ -7,13 +14,6 @@ import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import org.junit.jupiter.api.Test;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the lab tells the kernel, rendered from the plan without running anything. */
 class LabScriptTest {

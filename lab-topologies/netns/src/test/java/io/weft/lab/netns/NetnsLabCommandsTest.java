@@ -1,5 +1,12 @@
 package io.weft.lab.netns;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 import io.weft.fabric.Arc;
 import io.weft.fabric.FabricJson;
 import io.weft.lab.fabric.FatTreeGenerator;
@@ -7,13 +14,6 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.PathEncoder;
 import io.weft.plan.Planner;
 import org.junit.jupiter.api.Test;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The commands NetnsLab runs, recorded by a fake shell (no root needed). */
 class NetnsLabCommandsTest {

@@ -1,5 +1,14 @@
 package io.weft.placement.cli;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -9,9 +18,6 @@ import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
 import io.weft.fabric.FabricJson;
-import io.weft.plan.FabricPlan;
-import io.weft.plan.PlanException;
-import io.weft.plan.Planner;
 import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.DenseFabric;
 import io.weft.placement.Job;
@@ -20,23 +26,18 @@ import io.weft.placement.JobSpecJson;
 import io.weft.placement.MultipathFlow;
 import io.weft.placement.MultipathOptions;
 import io.weft.placement.MultipathResult;
+import io.weft.placement.Patterns;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;
 import io.weft.placement.PlacementResult;
-import io.weft.placement.Patterns;
 import io.weft.placement.PlanFlowEncoder;
 import io.weft.placement.Unplaced;
 import io.weft.placement.WeightedPath;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.PlanException;
+import io.weft.plan.Planner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -147,10 +148,12 @@ public final class PlaceCli {
     private static MultipathOptions multipathOptions(String v) throws PlacementException {
         String[] mg = v.split("/");
         try {
-            return new MultipathOptions(Integer.parseInt(mg[0].trim()), mg.length > 1 ? Integer.parseInt(mg[1].trim()) : 16,
+            return new MultipathOptions(Integer.parseInt(mg[0].trim()),
+                    mg.length > 1 ? Integer.parseInt(mg[1].trim()) : 16,
                     CLI_BUDGET_MS);
         } catch (IllegalArgumentException e) {
-            throw new PlacementException("--multipath", "expected maxPaths/granularity, e.g. 8/16 (" + e.getMessage() + ")");
+            throw new PlacementException("--multipath",
+                    "expected maxPaths/granularity, e.g. 8/16 (" + e.getMessage() + ")");
         }
     }
 

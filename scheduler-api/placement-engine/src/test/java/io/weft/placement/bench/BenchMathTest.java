@@ -3,11 +3,12 @@ package io.weft.placement.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.placement.Candidates;
 import io.weft.placement.DenseFabric;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The benchmark's yardsticks checked against answers computed independently. */

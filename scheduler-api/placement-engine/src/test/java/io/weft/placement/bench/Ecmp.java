@@ -1,10 +1,11 @@
 package io.weft.placement.bench;
 
-import io.weft.placement.Candidates;
-import io.weft.placement.DenseFabric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+
+import io.weft.placement.Candidates;
+import io.weft.placement.DenseFabric;
 
 /**
  * ECMP baseline: every flow hashed (ideally: uniformly at random) onto one of its shortest paths,

@@ -1,5 +1,11 @@
 package io.weft.placement.bench;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.google.ortools.Loader;
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPObjective;
@@ -8,11 +14,6 @@ import com.google.ortools.linearsolver.MPVariable;
 import io.weft.fabric.Node;
 import io.weft.placement.Candidates;
 import io.weft.placement.DenseFabric;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Lower bounds on the max arc load any placement over the engine's candidate paths can reach.

@@ -1,5 +1,18 @@
 package io.weft.placement.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.contracts.LinkState;
@@ -11,7 +24,6 @@ import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.lab.fabric.RailGenerator;
 import io.weft.lab.fabric.SlimFlyGenerator;
-import io.weft.plan.Planner;
 import io.weft.placement.Candidates;
 import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.DenseFabric;
@@ -29,18 +41,7 @@ import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementResult;
 import io.weft.placement.PlanFlowEncoder;
 import io.weft.placement.WeightedPath;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Random;
-import java.util.function.Function;
-import java.util.function.Supplier;
+import io.weft.plan.Planner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -329,7 +330,10 @@ public final class PlacementBench {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    /** Times {@code body} {@code warm + runs} times, keeping the last {@code runs}; {@code between} runs untimed before each. */
+    /**
+     * Times {@code body} {@code warm + runs} times, keeping the last {@code runs}; {@code between} runs untimed before
+     * each.
+     */
     static Runs measure(int warm, int runs, ThrowingRunnable between, ThrowingRunnable body) throws Exception {
         Runs r = new Runs(runs);
         long tid = Thread.currentThread().getId();
@@ -361,9 +365,12 @@ public final class PlacementBench {
 
     private void run() throws Exception {
         if (!json) {
-            System.out.printf(Locale.ROOT, "%-26s %7s %9s %9s %9s %9s %8s %8s %-8s %6s %6s %8s %9s %9s | %8s %8s %6s %9s %5s %9s %9s %s%n",
-                    "case", "flows", "med ms", "p99 ms", "cpu med", "cpu p99", "maxload", "bound", "kind", "ratio", "coll",
-                    "ecmpMax", "ecmpSlow", "weftSlow", "splitLP", "mpMax", "mpRat", "mpSlow", "paths", "mp ms", "mp cpu",
+            System.out.printf(Locale.ROOT,
+                    "%-26s %7s %9s %9s %9s %9s %8s %8s %-8s %6s %6s %8s %9s %9s | %8s %8s %6s %9s %5s %9s %9s %s%n",
+                    "case", "flows", "med ms", "p99 ms", "cpu med", "cpu p99", "maxload",
+                            "bound", "kind", "ratio", "coll",
+                    "ecmpMax", "ecmpSlow", "weftSlow", "splitLP", "mpMax", "mpRat", "mpSlow",
+                            "paths", "mp ms", "mp cpu",
                     "");
         }
         for (Case c : suite()) {
@@ -518,7 +525,8 @@ public final class PlacementBench {
                     ratio, coll, ecmp.expectedMaxLoad(), ecmp.expectedSlowestGbps(), weftSlow, note);
         } else {
             System.out.printf(Locale.ROOT,
-                    "%-26s %7d %9.3f %9.3f %9.3f %9.3f %8.3f %8.3f %-8s %6.3f %6d %8.3f %9.1f %9.1f | %8.3f %8.3f %6.3f %9.1f %5s %9.1f %9.1f %s%n",
+                    "%-26s %7d %9.3f %9.3f %9.3f %9.3f %8.3f %8.3f %-8s %6.3f %6d %8.3f %9.1f %9.1f | %8.3f %8.3f "
+                            + "%6.3f %9.1f %5s %9.1f %9.1f %s%n",
                     name, flows, t.medianMs(), t.p99Ms(), cpu.medianMs(), cpu.p99Ms(), maxLoad, lb.value(), lb.kind(),
                     ratio, coll,
                     ecmp.expectedMaxLoad(), ecmp.expectedSlowestGbps(), weftSlow, m.splittableOptimum(), m.maxLoad(),

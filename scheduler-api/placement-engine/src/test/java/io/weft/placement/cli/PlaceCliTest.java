@@ -3,16 +3,17 @@ package io.weft.placement.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.weft.fabric.FabricJson;
-import io.weft.lab.fabric.LeafSpineGenerator;
-import io.weft.placement.PlacementException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.fabric.FabricJson;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.placement.PlacementException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.ParameterException;

@@ -1,10 +1,5 @@
 package io.weft.southbound.gnmi.bench;
 
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.weft.southbound.gnmi.ChannelFactory;
-import io.weft.southbound.gnmi.FakeSwitch;
-import io.weft.southbound.gnmi.GnmiTarget;
-import io.weft.southbound.gnmi.NettyChannels;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -17,6 +12,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.weft.southbound.gnmi.ChannelFactory;
+import io.weft.southbound.gnmi.FakeSwitch;
+import io.weft.southbound.gnmi.GnmiTarget;
+import io.weft.southbound.gnmi.NettyChannels;
 
 /**
  * The benchmark's switches: one fake gNMI server per switch, either in the benchmark's JVM
@@ -80,7 +81,8 @@ abstract class FakeFleet implements AutoCloseable {
         cmd.addAll(switches);
         Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-        BufferedWriter out = new BufferedWriter(new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8));
+        BufferedWriter out = new BufferedWriter(new OutputStreamWriter(child.getOutputStream(),
+                StandardCharsets.UTF_8));
         Map<String, GnmiTarget> targets = new LinkedHashMap<>();
         for (String line = in.readLine(); !"READY".equals(line); line = in.readLine()) {
             if (line == null) {

@@ -1,5 +1,11 @@
 package io.weft.southbound.gnmi.bench;
 
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.fabric.Fabric;
@@ -16,11 +22,6 @@ import io.weft.southbound.gnmi.DeviceStatus;
 import io.weft.southbound.gnmi.GnmiTarget;
 import io.weft.southbound.gnmi.Provisioner;
 import io.weft.southbound.gnmi.ProvisionerConfig;
-import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,7 +65,8 @@ public final class SouthboundBench {
         String fakesJvm;
 
         @Option(names = "--whole",
-                description = "hand changed switches over as whole intents (found by rendering every switch) instead of route-level changes")
+                description = "hand changed switches over as whole intents (found by rendering every switch) instead "
+                        + "of route-level changes")
         boolean whole;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
@@ -90,7 +92,8 @@ public final class SouthboundBench {
         String fakesJvm = flags.fakesJvm;
         Map<String, Object> r = run(k, changes, json, fakesJvm, flags.whole);
         if (json) {
-            System.out.println(FabricJson.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+            System.out.println(FabricJson.mapper().writer()
+                    .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
         } else {
             r.forEach((key, v) -> {
                 if (!key.equals("steps")) { // printed one per line on stderr as they ran
@@ -120,7 +123,8 @@ public final class SouthboundBench {
      * before the clock starts and handed over as whole intents. Otherwise route-level changes
      * ({@link IntentChanges}), computed inside the clock.
      */
-    public static Map<String, Object> run(int k, int changes, boolean json, String fakesJvm, boolean whole) throws Exception {
+    public static Map<String, Object> run(int k, int changes, boolean json, String fakesJvm,
+            boolean whole) throws Exception {
         Map<String, Object> r = new LinkedHashMap<>();
         Fabric fabric = FatTreeGenerator.generate(FatTreeGenerator.kary(k));
         long t0 = System.nanoTime();
@@ -276,7 +280,8 @@ public final class SouthboundBench {
                 r.put("replan_diff_p50_ms", percentile(steps, "diff_ms", 50));
                 r.put("replan_diff_cpu_p50_ms", percentile(steps, "diff_cpu_ms", 50));
                 r.put("replan_apply_cpu_p50_ms", percentile(steps, "apply_cpu_ms", 50));
-                r.put("replan_changes_exact", steps.stream().allMatch(x -> x.get("switches_in_changes").equals(x.get("switches_changed"))
+                r.put("replan_changes_exact", steps.stream()
+                        .allMatch(x -> x.get("switches_in_changes").equals(x.get("switches_changed"))
                         && ((Number) x.get("verify_ops_sent")).intValue() == 0));
             }
             r.put("replan_in_sync_all", steps.stream().allMatch(x -> (int) x.get("in_sync") == digests.size()));
@@ -384,7 +389,8 @@ public final class SouthboundBench {
 
     /** CPU time of this JVM so far (the in-process fakes' work included). */
     private static long processCpuNs() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static int count(Provisioner p, DeviceState s) {

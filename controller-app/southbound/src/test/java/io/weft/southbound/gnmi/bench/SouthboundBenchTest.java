@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 /** The benchmark on a k=4 fat-tree (20 switches): it runs and its numbers add up. */
