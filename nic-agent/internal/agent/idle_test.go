@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"weft.io/nic-agent/internal/flowreport"
+	"weft.io/nic-agent/internal/contract"
 )
 
 // Idle goals of the agent between versions: what a GPU host gives up to it.
@@ -85,8 +85,8 @@ func TestIdleFootprint(t *testing.T) {
 			// The reports name what the agent refused of the profile (testProfile's bogus carrier).
 			named := false
 			for _, raw := range fake.reportsSoFar() {
-				var r flowreport.Report
-				if json.Unmarshal(raw, &r) == nil && len(r.Rejected) == 1 && r.Rejected[0].Entry == "f4#srv6" &&
+				var r contract.FlowReport
+				if json.Unmarshal(raw, &r) == nil && len(r.Rejected) == 1 && r.Rejected[0].EntryID() == "f4#srv6" &&
 					r.Rejected[0].Peer == "nic3" && r.Rejected[0].Field == "peers[1].entries[2].carriers[1]" &&
 					r.Rejected[0].Reason != "" {
 					named = true

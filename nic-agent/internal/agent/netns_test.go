@@ -193,7 +193,7 @@ func TestAgentInNetns(t *testing.T) {
 			}
 		}
 		s := ag.a.Snapshot()
-		if len(s.Applied.Rejected) != 1 || s.Applied.Rejected[0].Entry != "f4#srv6" ||
+		if len(s.Applied.Rejected) != 1 || s.Applied.Rejected[0].EntryID() != "f4#srv6" ||
 			s.Applied.Rejected[0].Field != "peers[1].entries[2].carriers[1]" {
 			t.Errorf("rejected = %+v, want f4#srv6 at peers[1].entries[2].carriers[1]", s.Applied.Rejected)
 		}

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"weft.io/nic-agent/internal/contract"
 	"weft.io/nic-agent/internal/counters"
-	"weft.io/nic-agent/internal/flowreport"
 	"weft.io/nic-agent/internal/host"
 	"weft.io/nic-agent/internal/netnstest"
 	"weft.io/nic-agent/internal/probe"
@@ -133,12 +133,12 @@ func TestProbesMoveTrafficAndReportsCount(t *testing.T) {
 		fake.mu.Lock()
 		defer fake.mu.Unlock()
 		for _, raw := range slices.Backward(fake.reports) {
-			var r flowreport.Report
+			var r contract.FlowReport
 			if json.Unmarshal(raw, &r) != nil || len(r.Flows) != 1 {
 				continue
 			}
 			f := r.Flows[0]
-			return f.FlowID == "a#srv6" && f.Carrier == good && f.Bytes != "0" && f.RTTus != nil && *f.RTTus > 0
+			return f.FlowID == "a#srv6" && f.Carrier != nil && f.Carrier.String() == good && f.Bytes != "0" && f.RTTUs != nil && *f.RTTUs > 0
 		}
 		return false
 	})

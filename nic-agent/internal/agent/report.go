@@ -2,11 +2,12 @@ package agent
 
 import (
 	"context"
+	"net/netip"
 	"strconv"
 	"time"
 
+	"weft.io/nic-agent/internal/contract"
 	"weft.io/nic-agent/internal/counters"
-	"weft.io/nic-agent/internal/flowreport"
 	"weft.io/nic-agent/internal/host"
 	"weft.io/nic-agent/internal/profile"
 )
@@ -84,19 +85,22 @@ func (a *Agent) reportLoop(ctx context.Context) {
 // buildReport makes one flow per active entry. The kernel counts per peer: with several srv6
 // entries to one peer the peer's count is shared out by the entries' weights (the kernel
 // spreads flows by hash in those proportions), so those per-entry numbers are estimates.
-func buildReport(nic string, at time.Time, s Status, now, prev map[string]counters.Count, dt time.Duration) (flowreport.Report, []float64) {
+func buildReport(nic string, at time.Time, s Status, now, prev map[string]counters.Count, dt time.Duration) (contract.FlowReport, []float64) {
 	weights := map[string]int{}
 	for _, e := range s.Applied.Active {
 		weights[e.PeerAddr+"|"+e.Format] += e.Weight
 	}
-	r := flowreport.Report{SchemaVersion: flowreport.SchemaVersion, NIC: nic, TimestampNs: strconv.FormatInt(at.UnixNano(), 10), Flows: []flowreport.Flow{},
-		Rejected: append([]flowreport.Rejection(nil), s.Applied.Rejected...)}
+	r := contract.FlowReport{SchemaVersion: contract.FlowReportVersion, NIC: contract.ID(nic), TimestampNs: contract.Uint64(strconv.FormatInt(at.UnixNano(), 10)), Flows: []contract.Flow{},
+		Rejected: append([]contract.Rejection(nil), s.Applied.Rejected...)}
 	sent := make([]float64, 0, len(s.Applied.Active)) // bytes of each flow over the interval
 	for _, e := range s.Applied.Active {
 		share := float64(e.Weight) / float64(weights[e.PeerAddr+"|"+e.Format])
 		c, p := now[e.PeerAddr], prev[e.PeerAddr]
-		f := flowreport.Flow{FlowID: e.ID, JobID: e.JobID, DstNIC: e.Peer,
-			Bytes: strconv.FormatUint(uint64(float64(c.Bytes)*share), 10), ECNMarked: "0", CNPCount: "0", Drops: "0"}
+		f := contract.Flow{FlowID: e.ID, DstNIC: contract.ID(e.Peer),
+			Bytes: contract.Uint64Of(uint64(float64(c.Bytes) * share)), ECNMarked: "0", CNPCount: "0", Drops: "0"}
+		if e.JobID != "" {
+			f.JobID = new(e.JobID)
+		}
 		d := 0.0
 		if c.Bytes >= p.Bytes {
 			d = float64(c.Bytes-p.Bytes) * share
@@ -109,10 +113,13 @@ func buildReport(nic string, at time.Time, s Status, now, prev map[string]counte
 			ev := e.EV
 			f.EV = &ev
 		} else {
-			f.Carrier = e.Carriers[0]
+			// Compile accepted only IPv6 carriers; netip writes them in the schema's canonical form.
+			if a, err := netip.ParseAddr(e.Carriers[0]); err == nil {
+				f.Carrier = &a
+			}
 		}
 		if rtt, ok := s.ProbeRTTus[e.ID]; ok {
-			f.RTTus = &rtt
+			f.RTTUs = &rtt // unknown RTT: the field is absent (optional in the schema)
 		}
 		r.Flows = append(r.Flows, f)
 	}
@@ -129,7 +136,7 @@ type nicShares struct {
 	acc  map[string]counters.NICCount
 }
 
-func (n *nicShares) add(now counters.NICCount, r *flowreport.Report, sent []float64) {
+func (n *nicShares) add(now counters.NICCount, r *contract.FlowReport, sent []float64) {
 	delta := now
 	if n.seen && now.ECNMarked >= n.last.ECNMarked && now.CNPs >= n.last.CNPs && now.Drops >= n.last.Drops {
 		delta = counters.NICCount{ECNMarked: now.ECNMarked - n.last.ECNMarked, CNPs: now.CNPs - n.last.CNPs,
@@ -154,9 +161,9 @@ func (n *nicShares) add(now counters.NICCount, r *flowreport.Report, sent []floa
 		c.CNPs += uint64(float64(delta.CNPs)*share + 0.5)
 		c.Drops += uint64(float64(delta.Drops)*share + 0.5)
 		keep[f.FlowID] = c
-		f.ECNMarked = strconv.FormatUint(c.ECNMarked, 10)
-		f.CNPCount = strconv.FormatUint(c.CNPs, 10)
-		f.Drops = strconv.FormatUint(c.Drops, 10)
+		f.ECNMarked = contract.Uint64Of(c.ECNMarked)
+		f.CNPCount = contract.Uint64Of(c.CNPs)
+		f.Drops = contract.Uint64Of(c.Drops)
 	}
 	n.acc = keep // flows that ended are forgotten
 }

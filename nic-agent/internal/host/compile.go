@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"weft.io/nic-agent/internal/flowreport"
+	"weft.io/nic-agent/internal/contract"
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
 )
@@ -46,11 +46,11 @@ type EVPorts struct {
 
 // Desired is everything one profile version asks of this host.
 type Desired struct {
-	Version  int64                  `json:"version"`
-	Routes   []route.Route          `json:"routes"` // sorted by destination
-	EV       []EVPorts              `json:"ev"`     // sorted by peer
-	Active   []Active               `json:"active"`
-	Rejected []flowreport.Rejection `json:"rejected,omitempty"`
+	Version  int64                `json:"version"`
+	Routes   []route.Route        `json:"routes"` // sorted by destination
+	EV       []EVPorts            `json:"ev"`     // sorted by peer
+	Active   []Active             `json:"active"`
+	Rejected []contract.Rejection `json:"rejected,omitempty"`
 }
 
 // Compile decides the routes and entropy values for profile p. bad holds the ids of entries the
@@ -66,18 +66,18 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 	for i, peer := range p.Peers {
 		field := fmt.Sprintf("peers[%d]", i)
 		if peer.Peer == "" {
-			d.Rejected = append(d.Rejected, flowreport.Rejection{Field: field + ".peer", Reason: "empty peer id"})
+			d.Rejected = append(d.Rejected, contract.Rejection{Field: field + ".peer", Reason: "empty peer id"})
 			continue
 		}
 		if j, dup := seen[peer.Peer]; dup {
-			d.Rejected = append(d.Rejected, flowreport.Rejection{Peer: peer.Peer, Field: field + ".peer",
+			d.Rejected = append(d.Rejected, contract.Rejection{Peer: peer.Peer, Field: field + ".peer",
 				Reason: fmt.Sprintf("peer %q already listed at peers[%d]", peer.Peer, j)})
 			continue
 		}
 		seen[peer.Peer] = i
 		addr, err := netip.ParseAddr(peer.Address)
 		if err != nil || !addr.Is6() || addr.Is4In6() || addr.Zone() != "" {
-			d.Rejected = append(d.Rejected, flowreport.Rejection{Peer: peer.Peer, Field: field + ".address",
+			d.Rejected = append(d.Rejected, contract.Rejection{Peer: peer.Peer, Field: field + ".address",
 				Reason: fmt.Sprintf("peer %q has no IPv6 address (%q)", peer.Peer, peer.Address)})
 			continue
 		}
@@ -130,9 +130,9 @@ const (
 	rankDenied
 )
 
-func check(peer profile.Peer, addr string, e profile.Entry, field string, bad map[string]bool) (candidate, *flowreport.Rejection) {
-	reject := func(f, why string) (candidate, *flowreport.Rejection) {
-		return candidate{}, &flowreport.Rejection{Peer: peer.Peer, Entry: e.ID, Field: field + f, Reason: why}
+func check(peer profile.Peer, addr string, e profile.Entry, field string, bad map[string]bool) (candidate, *contract.Rejection) {
+	reject := func(f, why string) (candidate, *contract.Rejection) {
+		return candidate{}, &contract.Rejection{Peer: peer.Peer, Entry: new(e.ID), Field: field + f, Reason: why}
 	}
 	if e.ID == "" {
 		return reject(".id", "empty entry id")

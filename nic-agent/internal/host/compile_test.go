@@ -109,10 +109,10 @@ func TestCompileRejectsBadEntriesByNameAndAppliesTheRest(t *testing.T) {
 		t.Fatalf("rejected = %+v, want %d", d.Rejected, len(want))
 	}
 	for _, r := range d.Rejected {
-		if want[r.Entry] != r.Field {
-			t.Errorf("rejection of %q names field %q, want %q (%s)", r.Entry, r.Field, want[r.Entry], r.Reason)
+		if want[r.EntryID()] != r.Field {
+			t.Errorf("rejection of %q names field %q, want %q (%s)", r.EntryID(), r.Field, want[r.EntryID()], r.Reason)
 		}
-		if r.Entry == "" && (r.Peer != "nic9" || !strings.Contains(r.Reason, "nic9")) {
+		if r.Entry == nil && (r.Peer != "nic9" || !strings.Contains(r.Reason, "nic9")) {
 			t.Errorf("peer rejection does not name the peer: %+v", r)
 		}
 	}

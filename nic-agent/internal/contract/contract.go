@@ -1,0 +1,26 @@
+// Package contract holds the Go types of the contracts the agent writes, generated from the one
+// file each is defined in, so the agent cannot drift from what scheduler-api reads:
+// flowreport_gen.go from contracts/schemas/flow-report.schema.json (with the fabric schema's
+// types it references). Regenerate with `go generate ./internal/contract`;
+// TestGeneratedFilesAreCurrent fails when a committed file differs from what the schema gives.
+package contract
+
+import "strconv"
+
+//go:generate go tool go-jsonschema --package contract --tags json --minimal-names --capitalization ID,NIC,EV,RTT,CNP,ECN,TLS --schema-root-type https://weft.io/contracts/schemas/flow-report.schema.json=FlowReport --schema-root-type https://weft.io/contracts/fabric.schema.json=Fabric --output flowreport_gen.go ../../../contracts/schemas/flow-report.schema.json
+
+// FlowReportVersion is the flow report schemaVersion this agent writes (the schema's const).
+const FlowReportVersion = 1
+
+func (r Rejection) String() string { return r.Field + ": " + r.Reason }
+
+// EntryID is the refused entry's id, "" when the whole peer was refused.
+func (r Rejection) EntryID() string {
+	if r.Entry == nil {
+		return ""
+	}
+	return *r.Entry
+}
+
+// Uint64Of writes v as the contracts' decimal-string 64-bit counter.
+func Uint64Of(v uint64) Uint64 { return Uint64(strconv.FormatUint(v, 10)) }
