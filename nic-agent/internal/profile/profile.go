@@ -1,7 +1,8 @@
 // Package profile holds the agent contract of scheduler-api (EvProfile in
 // contracts/openapi/scheduler-api.yaml) as Go types: what one NIC is told to do for each peer.
 // Hand-kept: the OpenAPI is generated from the service and marks no field required, so a generator
-// would make every field a pointer; TestAgentProfileVectorsFitTheProfileType holds these types to
+// would make every field a pointer; TestProfileTypesMatchTheOpenAPI holds their fields to the
+// OpenAPI's EvProfile, Peer and Entry, and TestAgentProfileVectorsFitTheProfileType holds them to
 // contracts/vectors/agent-profiles.json, which scheduler-api's tests hold its EvProfile to.
 package profile
 
