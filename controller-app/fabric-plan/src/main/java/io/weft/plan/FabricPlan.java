@@ -61,6 +61,25 @@ public final class FabricPlan {
     /** Per switch index, the switch index each of its switchArcs leads to (hot path of nextHops). */
     private final int[][] arcTargets;
     private final AtomicReferenceArray<int[]> distanceTo;
+    /**
+     * nextHops answers (and EV table coverage), per target switch index then from switch index,
+     * filled as asked: the walk proof of every encoded path asks the same few pairs again and again.
+     * An entry is immutable (final fields), so a racy write of one is safe to read from any thread.
+     */
+    private final AtomicReferenceArray<Hops[]> hopsTo;
+
+    /** One pair's next hops, and whether the from switch's stage-1 / stage-2 EV table covers them. */
+    private static final class Hops {
+        final List<Arc> arcs;
+        final boolean covers1;
+        final boolean covers2;
+
+        Hops(List<Arc> arcs, boolean covers1, boolean covers2) {
+            this.arcs = arcs;
+            this.covers1 = covers1;
+            this.covers2 = covers2;
+        }
+    }
 
     /** Everything is copied; callers (Planner, SnapshotJson) have validated the content. */
     FabricPlan(Fabric fabric, String block, Map<String, Integer> nodeIds, Map<String, Integer> tenantIndex,
@@ -132,6 +151,7 @@ public final class FabricPlan {
             }
         }
         this.distanceTo = new AtomicReferenceArray<>(switchIds.size());
+        this.hopsTo = new AtomicReferenceArray<>(switchIds.size());
     }
 
     private static <K, V> Map<K, V> frozen(Map<K, V> m) {
@@ -361,27 +381,56 @@ public final class FabricPlan {
     /**
      * The underlay's ECMP next hops from a switch towards another: every switch-to-switch arc on a
      * shortest path (hop count), ordered by neighbour id then link id. Empty when at the target or
-     * when the target is unreachable.
+     * when the target is unreachable. Unmodifiable, and computed once per pair of switches (memory:
+     * at most one reference per pair asked, a few MB for a 1,000-switch fabric).
      */
     public List<Arc> nextHops(String fromSwitch, String toSwitch) {
+        return hops(fromSwitch, toSwitch).arcs;
+    }
+
+    /**
+     * {@code evTableCovers(fromSwitch, stage, nextHops(fromSwitch, toSwitch))}, answered from the
+     * same per-pair memo (EV routing asks it at every stage-1 and stage-2 hop of every walk).
+     */
+    public boolean evTableCoversNextHops(String fromSwitch, int stage, String toSwitch) {
+        Hops h = hops(fromSwitch, toSwitch);
+        return stage == 1 ? h.covers1 : stage == 2 && h.covers2;
+    }
+
+    private Hops hops(String fromSwitch, String toSwitch) {
         Integer f = switchIndex.get(fromSwitch);
         Integer t = switchIndex.get(toSwitch);
         if (f == null || t == null) {
             throw new IllegalArgumentException("next hops between non-switches " + fromSwitch + ", " + toSwitch);
         }
+        Hops[] row = hopsTo.get(t);
+        if (row == null) {
+            hopsTo.compareAndSet(t, null, new Hops[switchIds.size()]);
+            row = hopsTo.get(t);
+        }
+        Hops h = row[f];
+        if (h == null) {
+            List<Arc> arcs = computeNextHops(f, t);
+            h = new Hops(arcs, evTableCovers(fromSwitch, 1, arcs), evTableCovers(fromSwitch, 2, arcs));
+            row[f] = h;
+        }
+        return h;
+    }
+
+    private List<Arc> computeNextHops(int f, int t) {
         int[] d = distances(t);
         if (d[f] <= 0) {
             return List.of();
         }
         List<Arc> arcs = switchArcs.get(f);
         int[] targets = arcTargets[f];
-        List<Arc> out = new ArrayList<>(2);
+        List<Arc> out = new ArrayList<>(targets.length);
         for (int k = 0; k < targets.length; k++) {
             if (d[targets[k]] == d[f] - 1) {
                 out.add(arcs.get(k));
             }
         }
-        return out;
+        return List.copyOf(out);
     }
 
     /**

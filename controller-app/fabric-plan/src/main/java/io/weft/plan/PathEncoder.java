@@ -37,9 +37,11 @@ public final class PathEncoder {
         try {
             walked = ForwardingWalk.walkCarriers(plan, src, dst, carriers, tenant);
         } catch (WalkException e) {
+            checkLinks(plan, path);
             throw new PlanException("carriers " + carriers + " do not walk: " + e.getMessage());
         }
         if (!walked.equals(path)) {
+            checkLinks(plan, path);
             throw new PlanException("carriers " + carriers + " walk " + walked + ", not the requested " + path);
         }
         return new PathEncoding(carriers, usids, ev(plan, path, tenant));
@@ -102,16 +104,24 @@ public final class PathEncoder {
         }
     }
 
-    private static void checkPath(FabricPlan plan, List<Arc> path) throws PlanException {
-        if (path == null || path.size() < 2) {
-            throw new PlanException("path: needs at least two arcs (NIC to switch, switch to NIC)");
-        }
+    /** Every arc's link id is a link of the plan's fabric (the walk's equality proves it on success). */
+    private static void checkLinks(FabricPlan plan, List<Arc> path) throws PlanException {
         for (int i = 0; i < path.size(); i++) {
             Arc a = path.get(i);
             if (plan.fabric().link(a.link().id()) == null) {
                 throw new PlanException("path[" + i + "]: link " + a.link().id() + " is not in fabric "
                         + plan.fabric().id());
             }
+        }
+    }
+
+    /** Nodes and contiguity; link membership is left to {@link #checkLinks} (see encode). */
+    private static void checkPath(FabricPlan plan, List<Arc> path) throws PlanException {
+        if (path == null || path.size() < 2) {
+            throw new PlanException("path: needs at least two arcs (NIC to switch, switch to NIC)");
+        }
+        for (int i = 0; i < path.size(); i++) {
+            Arc a = path.get(i);
             Node from = plan.fabric().node(a.from());
             boolean endpoint = i == 0;
             if (from == null || from.role().isSwitch() == endpoint) {

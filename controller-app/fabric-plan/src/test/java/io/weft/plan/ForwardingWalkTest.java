@@ -9,7 +9,9 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import io.weft.fabric.Arc;
+import io.weft.fabric.Endpoint;
 import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
 import io.weft.fabric.Role;
 import io.weft.plan.ev.Ev;
 import io.weft.plan.srv6.Usid;
@@ -103,6 +105,18 @@ class ForwardingWalkTest {
         assertThat(enc.carriers()).hasSize(1);
         assertThat(enc.usids()).containsExactly(plan.nodeId("p1l1"), plan.nodeId("p1s2"), plan.nodeId("ss2-2"),
                 plan.nodeId("p2s2"), plan.nodeId("p2l2"), 0xE000);
+    }
+
+    @Test
+    void aPathOverALinkTheFabricLacksIsRefusedNamingTheLink() throws Exception {
+        FabricPlan plan = Planner.plan(TestFabrics.leafSpine(2, 2, 1, 1), null);
+        // leaf1 -> spine1 over a link that is not in the fabric (same ends as a real one, another id).
+        Link foreign = new Link("leaf1-spine1-extra", new Endpoint("leaf1", "x1"), new Endpoint("spine1", "x1"),
+                400, 100);
+        List<Arc> path = List.of(plan.attachment("h1-1"), new Arc(foreign, "leaf1"),
+                arc(plan, "leaf2-spine1", "spine1"), arc(plan, "h2-1-leaf2", "leaf2"));
+        assertThatThrownBy(() -> PathEncoder.encode(plan, path, "default")).isInstanceOf(PlanException.class)
+                .hasMessageContaining("link leaf1-spine1-extra is not in fabric");
     }
 
     @Test

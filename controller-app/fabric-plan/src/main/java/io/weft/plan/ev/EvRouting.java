@@ -37,7 +37,7 @@ public final class EvRouting {
                     "no route towards " + dstSwitch);
         }
         if (stage == 1 || stage == 2) {
-            if (plan.evTableCovers(switchId, stage, minimal)) {
+            if (plan.evTableCoversNextHops(switchId, stage, dstSwitch)) {
                 return plan.evTable(switchId, stage);
             }
             if (sameNeighbour(minimal)) {

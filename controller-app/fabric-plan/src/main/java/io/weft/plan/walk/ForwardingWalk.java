@@ -176,7 +176,8 @@ public final class ForwardingWalk {
         if (srcNic.equals(dstNic)) {
             throw bad("srcNic and dstNic are both " + srcNic);
         }
-        String dstSwitch = plan.attachment(dstNic).to();
+        Arc dstHome = plan.attachment(dstNic);
+        String dstSwitch = dstHome.to();
         List<Arc> path = new ArrayList<>();
         Arc first = plan.attachment(srcNic);
         path.add(first);
@@ -186,7 +187,7 @@ public final class ForwardingWalk {
                 throw new WalkException(WalkException.Kind.LOOP, at, path.size(),
                         "hop limit " + HOP_LIMIT + " exceeded");
             }
-            Arc last = deliveryArc(plan, at, dstNic);
+            Arc last = deliveryArc(plan, at, dstNic, dstHome);
             if (last != null) {
                 path.add(last);
                 return path;
@@ -236,7 +237,10 @@ public final class ForwardingWalk {
 
     /** The switch's link to the NIC: its home link when that ends here, else the first in file order. */
     private static Arc deliveryArc(FabricPlan plan, String at, String dstNic) {
-        Arc home = plan.attachment(dstNic);
+        return deliveryArc(plan, at, dstNic, plan.attachment(dstNic));
+    }
+
+    private static Arc deliveryArc(FabricPlan plan, String at, String dstNic, Arc home) {
         if (home.to().equals(at)) {
             return new Arc(home.link(), at);
         }
