@@ -117,13 +117,13 @@ const (
 
 func testProfile(version int64, nic2Carrier string) profile.Profile {
 	e := func(id, c string, w int) profile.Entry {
-		return profile.Entry{ID: id, JobID: "j1", Format: "srv6", Value: c, Carriers: []string{c}, Weight: w, State: "GOOD"}
+		return profile.Entry{ID: id, JobID: new("j1"), Format: "srv6", Value: new(c), Carriers: []string{c}, Weight: w, State: "GOOD"}
 	}
 	return profile.Profile{NIC: "nic1", Version: version, Peers: []profile.Peer{
-		{Peer: "nic2", Address: p2, MinActive: 1, Entries: []profile.Entry{e("f1#srv6", nic2Carrier, 100),
-			{ID: "f1#ev", JobID: "j1", Format: "udp-sport", Value: "49920", Weight: 100, State: "GOOD"}}},
-		{Peer: "nic3", Address: p3, MinActive: 1, Entries: []profile.Entry{e("f2#srv6", cB, 300), e("f3#srv6", cC, 100),
-			{ID: "f4#srv6", JobID: "j1", Format: "srv6", Carriers: []string{"fcbb:bb00::", "bogus"}, Weight: 1, State: "GOOD"}}},
+		{Peer: "nic2", Address: new(p2), MinActive: 1, Entries: []profile.Entry{e("f1#srv6", nic2Carrier, 100),
+			{ID: "f1#ev", JobID: new("j1"), Format: "udp-sport", Value: new("49920"), Weight: 100, State: "GOOD"}}},
+		{Peer: "nic3", Address: new(p3), MinActive: 1, Entries: []profile.Entry{e("f2#srv6", cB, 300), e("f3#srv6", cC, 100),
+			{ID: "f4#srv6", JobID: new("j1"), Format: "srv6", Carriers: []string{"fcbb:bb00::", "bogus"}, Weight: 1, State: "GOOD"}}},
 	}}
 }
 

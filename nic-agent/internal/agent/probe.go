@@ -74,7 +74,10 @@ func (a *Agent) probePaths() []probe.Path {
 	}
 	var out []probe.Path
 	for _, peer := range p.Peers {
-		addr, err := netip.ParseAddr(peer.Address)
+		if peer.Address == nil {
+			continue
+		}
+		addr, err := netip.ParseAddr(*peer.Address)
 		if err != nil {
 			continue
 		}

@@ -72,10 +72,10 @@ func TestProbesMoveTrafficAndReportsCount(t *testing.T) {
 	hostNs := newTestNetns(t)
 	peerNs := peerNetns(t, hostNs, "fcbb:bb00:1::/48")
 	good, broken := "fcbb:bb00:1:e000::", "fcbb:bb00:2:e000::"
-	p := profile.Profile{NIC: "nic1", Version: 1, Peers: []profile.Peer{{Peer: "nic2", Address: p2, MinActive: 1,
+	p := profile.Profile{NIC: "nic1", Version: 1, Peers: []profile.Peer{{Peer: "nic2", Address: new(p2), MinActive: 1,
 		Entries: []profile.Entry{
-			{ID: "a#srv6", JobID: "j", Format: "srv6", Value: good, Carriers: []string{good}, Weight: 1, State: "GOOD"},
-			{ID: "b#srv6", JobID: "j", Format: "srv6", Value: broken, Carriers: []string{broken}, Weight: 1, State: "GOOD"},
+			{ID: "a#srv6", JobID: new("j"), Format: "srv6", Value: new(good), Carriers: []string{good}, Weight: 1, State: "GOOD"},
+			{ID: "b#srv6", JobID: new("j"), Format: "srv6", Value: new(broken), Carriers: []string{broken}, Weight: 1, State: "GOOD"},
 		}}}}
 	fake := newFakeScheduler(t, "tok-nic1", p)
 

@@ -113,11 +113,11 @@ func TestWeightedSpreadingInNetns(t *testing.T) {
 	routes := kernelRoutes(t, ns)
 	for _, pa := range paths {
 		if !strings.Contains(routes, pa.carrier) {
-			t.Fatalf("kernel route to %s lacks the path over %s:\n%s", peer.Address, pa.carrier, routes)
+			t.Fatalf("kernel route to %s lacks the path over %s:\n%s", *peer.Address, pa.carrier, routes)
 		}
 	}
 
-	if err := sendFlows(ns, peer.Address, spreadFlows); err != nil {
+	if err := sendFlows(ns, *peer.Address, spreadFlows); err != nil {
 		t.Fatal(err)
 	}
 

@@ -12,46 +12,54 @@ import (
 	"weft.io/nic-agent/internal/vectors"
 )
 
-// TestGeneratedFilesAreCurrent runs this package's go:generate command into a temporary file and
-// compares it with the committed one, so a schema change cannot leave the Go types behind.
+// TestGeneratedFilesAreCurrent runs each of this package's go:generate commands into a temporary
+// file and compares it with the committed one, so a schema or OpenAPI change cannot leave the Go
+// types behind.
 func TestGeneratedFilesAreCurrent(t *testing.T) {
 	src, err := os.ReadFile("contract.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var args []string
+	var commands [][]string
 	for line := range strings.Lines(string(src)) {
 		if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), "//go:generate "); ok {
-			args = strings.Fields(cmd)
+			commands = append(commands, strings.Fields(cmd))
 		}
 	}
-	if len(args) < 3 || args[0] != "go" {
-		t.Fatalf("no go:generate command in contract.go: %q", args)
+	if len(commands) < 2 {
+		t.Fatalf("contract.go has %d go:generate commands, want the flow report's and the profile's", len(commands))
 	}
-	committed := ""
-	tmp := filepath.Join(t.TempDir(), "gen.go")
-	for i := range args[:len(args)-1] {
-		if args[i] == "--output" {
-			committed, args[i+1] = args[i+1], tmp
+	for _, args := range commands {
+		if len(args) < 3 || args[0] != "go" {
+			t.Fatalf("not a go command: %q", args)
 		}
-	}
-	if committed == "" {
-		t.Fatal("the go:generate command names no --output")
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	want, err := os.ReadFile(tmp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(committed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is not what the schema generates; run: (cd nic-agent && go generate ./internal/contract)", committed)
+		committed := ""
+		tmp := filepath.Join(t.TempDir(), "gen.go")
+		for i := range args[:len(args)-1] {
+			if args[i] == "--output" {
+				committed, args[i+1] = args[i+1], tmp
+			}
+		}
+		if committed == "" {
+			t.Fatalf("the go:generate command names no --output: %q", args)
+		}
+		t.Run(committed, func(t *testing.T) {
+			cmd := exec.Command(args[0], args[1:]...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+			want, err := os.ReadFile(tmp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(committed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s is not what its source generates; run: (cd nic-agent && go generate ./internal/contract)", committed)
+			}
+		})
 	}
 }
 

@@ -75,10 +75,10 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 			continue
 		}
 		seen[peer.Peer] = i
-		addr, err := netip.ParseAddr(peer.Address)
+		addr, err := netip.ParseAddr(deref(peer.Address))
 		if err != nil || !addr.Is6() || addr.Is4In6() || addr.Zone() != "" {
 			d.Rejected = append(d.Rejected, contract.Rejection{Peer: peer.Peer, Field: field + ".address",
-				Reason: fmt.Sprintf("peer %q has no IPv6 address (%q)", peer.Peer, peer.Address)})
+				Reason: fmt.Sprintf("peer %q has no IPv6 address (%q)", peer.Peer, deref(peer.Address))})
 			continue
 		}
 		var srv6, ev []candidate
@@ -137,7 +137,7 @@ func check(peer profile.Peer, addr string, e profile.Entry, field string, bad ma
 	if e.ID == "" {
 		return reject(".id", "empty entry id")
 	}
-	c := candidate{Active: Active{Peer: peer.Peer, PeerAddr: addr, ID: e.ID, JobID: e.JobID, Format: e.Format,
+	c := candidate{Active: Active{Peer: peer.Peer, PeerAddr: addr, ID: e.ID, JobID: deref(e.JobID), Format: e.Format,
 		Weight: max(1, e.Weight)}}
 	switch e.State {
 	case profile.Good:
@@ -170,9 +170,9 @@ func check(peer profile.Peer, addr string, e profile.Entry, field string, bad ma
 			c.Carriers = append(c.Carriers, a.String())
 		}
 	case profile.FormatUDPSport:
-		v, err := strconv.Atoi(e.Value)
+		v, err := strconv.Atoi(deref(e.Value))
 		if err != nil || v < 0 || v > 65535 {
-			return reject(".value", fmt.Sprintf("%q is not a UDP port (0..65535)", e.Value))
+			return reject(".value", fmt.Sprintf("%q is not a UDP port (0..65535)", deref(e.Value)))
 		}
 		c.EV = v
 	default:
@@ -222,4 +222,12 @@ func routeOf(addr netip.Addr, up Uplink, use []candidate) route.Route {
 		nhs[i].Weight = max(1, min(route.MaxWeight, int((int64(nhs[i].Weight)*route.MaxWeight+int64(top)/2)/int64(top))))
 	}
 	return route.Route{Dst: netip.PrefixFrom(addr, 128).String(), Dev: up.Dev, Via: up.Via, Nexthops: nhs}
+}
+
+// deref reads an optional profile field: absent is "", as scheduler-api leaves it out when empty.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -12,12 +12,12 @@ import (
 var up = Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1"}
 
 func srv6(id, state string, weight int, carriers ...string) profile.Entry {
-	return profile.Entry{ID: id, JobID: "j1", Format: profile.FormatSRv6, Value: first(carriers), Carriers: carriers,
+	return profile.Entry{ID: id, JobID: new("j1"), Format: profile.FormatSRv6, Value: new(first(carriers)), Carriers: carriers,
 		Weight: weight, State: state}
 }
 
 func sport(id, state, value string) profile.Entry {
-	return profile.Entry{ID: id, JobID: "j1", Format: profile.FormatUDPSport, Value: value, Weight: 1, State: state}
+	return profile.Entry{ID: id, JobID: new("j1"), Format: profile.FormatUDPSport, Value: new(value), Weight: 1, State: state}
 }
 
 func first(s []string) string {
@@ -28,7 +28,7 @@ func first(s []string) string {
 }
 
 func peer(minActive int, entries ...profile.Entry) profile.Peer {
-	return profile.Peer{Peer: "nic2", Address: "fd00:ef7:12::2", MinActive: minActive, Entries: entries}
+	return profile.Peer{Peer: "nic2", Address: new("fd00:ef7:12::2"), MinActive: minActive, Entries: entries}
 }
 
 func TestCompileRoutes(t *testing.T) {
@@ -88,7 +88,7 @@ func TestCompileRejectsBadEntriesByNameAndAppliesTheRest(t *testing.T) {
 	good := srv6("good", "GOOD", 1, "fcbb:bb00:11:1:12:e000::")
 	p := profile.Profile{NIC: "nic1", Version: 3, Peers: []profile.Peer{
 		peer(1, good,
-			profile.Entry{ID: "fmt", Format: "mpls", Value: "16", Weight: 1, State: "GOOD"},
+			profile.Entry{ID: "fmt", Format: "mpls", Value: new("16"), Weight: 1, State: "GOOD"},
 			srv6("carrier", "GOOD", 1, "fcbb:bb00:11:1::", "not-an-address"),
 			srv6("empty", "GOOD", 1),
 			sport("port", "GOOD", "70000"),

@@ -1,12 +1,25 @@
-// Package profile holds the agent contract of scheduler-api (EvProfile in
-// contracts/openapi/scheduler-api.yaml) as Go types: what one NIC is told to do for each peer.
-// Hand-kept: the OpenAPI is generated from the service and marks no field required, so a generator
-// would make every field a pointer; TestProfileTypesMatchTheOpenAPI holds their fields to the
-// OpenAPI's EvProfile, Peer and Entry, and TestAgentProfileVectorsFitTheProfileType holds them to
-// contracts/vectors/agent-profiles.json, which scheduler-api's tests hold its EvProfile to.
+// Package profile names the agent contract of scheduler-api (EvProfile in
+// contracts/openapi/scheduler-api.yaml) for the agent: what one NIC is told to do for each peer.
+// The types are generated into internal/contract from the OpenAPI's EvProfile, Peer and Entry, so
+// they cannot drift from what scheduler-api sends; decoding refuses a profile that lacks a
+// required field. Formats and states stay strings: host.Compile refuses an entry with one it does
+// not know, not the whole profile. TestAgentProfileVectorsFitTheProfileType
+// holds them to contracts/vectors/agent-profiles.json, which scheduler-api's tests hold its
+// EvProfile to.
 package profile
 
-// Entry states (OCP MRC semantics).
+import "weft.io/nic-agent/internal/contract"
+
+// Profile is one version of a NIC's paths.
+type Profile = contract.EVProfile
+
+// Peer is every way to reach one destination NIC.
+type Peer = contract.Peer
+
+// Entry is one path (srv6) or one entropy value (udp-sport) to the peer.
+type Entry = contract.Entry
+
+// Entry states (OCP MRC semantics), the OpenAPI's enum of Entry.state.
 const (
 	Good       = "GOOD"
 	AssumedBad = "ASSUMED_BAD"
@@ -14,34 +27,8 @@ const (
 	Unknown    = "UNKNOWN"
 )
 
-// Entry formats.
+// Entry formats, the OpenAPI's enum of Entry.format.
 const (
 	FormatSRv6     = "srv6"      // value = first uSID carrier; carriers = the whole list
 	FormatUDPSport = "udp-sport" // value = entropy value, the RoCEv2 UDP source port in decimal
 )
-
-// Profile is one version of a NIC's paths.
-type Profile struct {
-	NIC     string `json:"nic"`
-	Version int64  `json:"version"`
-	Peers   []Peer `json:"peers"`
-}
-
-// Peer is every way to reach one destination NIC.
-type Peer struct {
-	Peer      string  `json:"peer"`
-	Address   string  `json:"address,omitempty"` // the peer NIC's IPv6 address as planned
-	MinActive int     `json:"minActive"`
-	Entries   []Entry `json:"entries"`
-}
-
-// Entry is one path (srv6) or one entropy value (udp-sport) to the peer.
-type Entry struct {
-	ID       string   `json:"id"`
-	JobID    string   `json:"jobId,omitempty"`
-	Format   string   `json:"format"`
-	Value    string   `json:"value,omitempty"`
-	Carriers []string `json:"carriers,omitempty"`
-	Weight   int      `json:"weight"`
-	State    string   `json:"state"`
-}

@@ -1,9 +1,9 @@
 package profile_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"weft.io/nic-agent/internal/profile"
@@ -11,7 +11,7 @@ import (
 )
 
 // TestAgentProfileVectorsFitTheProfileType: every profile of contracts/vectors/agent-profiles.json
-// (what scheduler-api writes) decodes into the agent's type with no unknown field and encodes back
+// (what scheduler-api writes) decodes into the agent's type and encodes back
 // to the same JSON, so the agent reads every field the contract has and nothing else.
 func TestAgentProfileVectorsFitTheProfileType(t *testing.T) {
 	cases, err := vectors.AgentProfiles()
@@ -24,10 +24,10 @@ func TestAgentProfileVectorsFitTheProfileType(t *testing.T) {
 	formats := map[string]bool{}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			dec := json.NewDecoder(bytes.NewReader(c.Profile))
-			dec.DisallowUnknownFields()
+			// The generated UnmarshalJSON ignores unknown properties (a decoder's
+			// DisallowUnknownFields does not reach it): the round trip below catches any.
 			var p profile.Profile
-			if err := dec.Decode(&p); err != nil {
+			if err := json.Unmarshal(c.Profile, &p); err != nil {
 				t.Fatalf("decode: %v", err)
 			}
 			for _, peer := range p.Peers {
@@ -53,5 +53,16 @@ func TestAgentProfileVectorsFitTheProfileType(t *testing.T) {
 	}
 	if !formats[profile.FormatSRv6] || !formats[profile.FormatUDPSport] {
 		t.Fatalf("the vectors must cover both formats, have %v", formats)
+	}
+}
+
+// TestProfileLackingARequiredFieldIsRefused: the generated types check what the OpenAPI requires.
+func TestProfileLackingARequiredFieldIsRefused(t *testing.T) {
+	raw := `{"nic":"nic1","version":1,"peers":[{"peer":"nic2","minActive":1,` +
+		`"entries":[{"id":"f#srv6","format":"srv6","weight":1}]}]}`
+	var p profile.Profile
+	err := json.Unmarshal([]byte(raw), &p)
+	if err == nil || !strings.Contains(err.Error(), "field state in Entry: required") {
+		t.Fatalf("decoded an entry without state: err %v", err)
 	}
 }

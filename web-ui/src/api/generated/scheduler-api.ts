@@ -429,27 +429,29 @@ export interface components {
             timeout?: number;
         };
         Entry: {
-            id?: string;
+            id: string;
             jobId?: string;
-            format?: string;
+            /** @enum {string} */
+            format: "srv6" | "udp-sport";
             value?: string;
             carriers?: string[];
             /** Format: int32 */
-            weight?: number;
-            state?: string;
+            weight: number;
+            /** @enum {string} */
+            state: "GOOD" | "ASSUMED_BAD" | "DENIED" | "UNKNOWN";
         };
         EvProfile: {
-            nic?: string;
+            nic: string;
             /** Format: int64 */
-            version?: number;
-            peers?: components["schemas"]["Peer"][];
+            version: number;
+            peers: components["schemas"]["Peer"][];
         };
         Peer: {
-            peer?: string;
+            peer: string;
             address?: string;
             /** Format: int32 */
-            minActive?: number;
-            entries?: components["schemas"]["Entry"][];
+            minActive: number;
+            entries: components["schemas"]["Entry"][];
         };
         /** @description Identifier of a fabric, tenant, node or link. No '>' (it separates link id and direction in arc keys), no '|' (SONiC key separator), no whitespace. */
         id: string;

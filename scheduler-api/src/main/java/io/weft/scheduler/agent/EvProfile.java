@@ -4,12 +4,17 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
+
 /**
  * What a NIC agent is told: for every peer it sends to, the entries it may spread that traffic
  * over (modelled on the OCP MRC NIC API's per-connection EV lists). {@code version} grows with
  * every change for this NIC and survives restarts; agents long-poll with {@code since=version}.
  */
-public record EvProfile(String nic, long version, List<Peer> peers) {
+public record EvProfile(@Schema(requiredMode = RequiredMode.REQUIRED) String nic,
+                        @Schema(requiredMode = RequiredMode.REQUIRED) long version,
+                        @Schema(requiredMode = RequiredMode.REQUIRED) List<Peer> peers) {
 
     /**
      * @param address   the peer NIC's IPv6 address from the fabric plan (the destination an agent routes
@@ -18,7 +23,9 @@ public record EvProfile(String nic, long version, List<Peer> peers) {
      *                  entries it finds bad (ASSUMED_BAD) down to this count, not below
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Peer(String peer, String address, int minActive, List<Entry> entries) {
+    public record Peer(@Schema(requiredMode = RequiredMode.REQUIRED) String peer, String address,
+                       @Schema(requiredMode = RequiredMode.REQUIRED) int minActive,
+                       @Schema(requiredMode = RequiredMode.REQUIRED) List<Entry> entries) {
     }
 
     /**
@@ -32,7 +39,13 @@ public record EvProfile(String nic, long version, List<Peer> peers) {
      * @param state    GOOD, ASSUMED_BAD, DENIED (do not use: no path) or UNKNOWN
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Entry(String id, String jobId, String format, String value, List<String> carriers, int weight,
+    public record Entry(@Schema(requiredMode = RequiredMode.REQUIRED) String id, String jobId,
+                        @Schema(requiredMode = RequiredMode.REQUIRED, allowableValues = {"srv6", "udp-sport"})
+                        String format,
+                        String value, List<String> carriers,
+                        @Schema(requiredMode = RequiredMode.REQUIRED) int weight,
+                        @Schema(requiredMode = RequiredMode.REQUIRED,
+                                allowableValues = {"GOOD", "ASSUMED_BAD", "DENIED", "UNKNOWN"})
                         String state) {
     }
 }
