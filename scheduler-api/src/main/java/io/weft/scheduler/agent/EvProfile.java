@@ -3,7 +3,6 @@ package io.weft.scheduler.agent;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
 
