@@ -11,6 +11,18 @@ import java.util.Map;
 /** Where a running devstack answers; what a service needs to connect to it. */
 public record DevstackEndpoints(String kafkaBootstrapServers, String jdbcUrl, String jdbcUser, String jdbcPassword) {
 
+    /**
+     * Where a devstack started on these fixed ports will answer, known before it does: services started
+     * at the same time connect there and retry until it is up.
+     */
+    public static DevstackEndpoints planned(int kafkaPort, int postgresPort) {
+        if (kafkaPort == 0 || postgresPort == 0) {
+            throw new IllegalArgumentException("free ports (0) are known only once the devstack started");
+        }
+        return new DevstackEndpoints(EmbeddedKafka.bootstrapServers(kafkaPort), EmbeddedPostgres.jdbcUrl(postgresPort),
+                EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+    }
+
     /** The endpoints as the environment variables other Weft processes read (WEFT_KAFKA_BOOTSTRAP, ...). */
     public Map<String, String> asEnv() {
         Map<String, String> env = new LinkedHashMap<>();
@@ -26,7 +38,12 @@ public record DevstackEndpoints(String kafkaBootstrapServers, String jdbcUrl, St
      * that a reader never sees half a file.
      */
     public void writeEnvFile(Path file) throws IOException {
-        StringBuilder text = new StringBuilder("# written by the Weft devstack; valid while it runs\n");
+        writeEnvFile(file, "# written by the Weft devstack; valid while it runs");
+    }
+
+    /** As {@link #writeEnvFile(Path)}, headed by the comment line {@code comment}. */
+    public void writeEnvFile(Path file, String comment) throws IOException {
+        StringBuilder text = new StringBuilder(comment).append('\n');
         asEnv().forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
