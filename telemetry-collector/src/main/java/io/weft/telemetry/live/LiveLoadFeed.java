@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.context.SmartLifecycle;
@@ -87,12 +88,19 @@ class LiveLoadFeed implements SmartLifecycle {
         }
     }
 
-    /** The topic's partitions, waiting while it does not exist yet (the devstack or a deployment creates it). */
+    /**
+     * The topic's partitions, waiting while Kafka or the topic is not there yet (the devstack or a
+     * deployment creates it).
+     */
     private List<TopicPartition> partitions(String topic) throws InterruptedException {
         while (running) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            try {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+                if (infos != null && !infos.isEmpty()) {
+                    return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+                }
+            } catch (TimeoutException kafkaNotUpYet) {
+                // ./weft demo starts the collector together with its Kafka: ask again.
             }
             Thread.sleep(1000);
         }
