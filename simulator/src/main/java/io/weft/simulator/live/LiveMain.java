@@ -49,7 +49,7 @@ public final class LiveMain implements AutoCloseable {
 
     /** Command-line options; tokens may also come from the environment. */
     record Options(String kafka, URI scheduler, String agentToken, String schedulerToken, String fabricId,
-                   long tickMs, IncidentScript incident) {
+                   long tickMs, IncidentScript incident, Instant launchedAt, URI collector) {
     }
 
     private final Options options;
@@ -128,14 +128,19 @@ public final class LiveMain implements AutoCloseable {
             throw new IllegalStateException("no fabric snapshot on " + SnapshotFollower.TOPIC + " within 120 s");
         }
         if (options.incident() != null) {
-            // ./weft demo starts this with scheduler-api: the incident's clock starts once it places.
+            // ./weft demo starts this with scheduler-api: the incident's clock starts once it places
+            // (and, given its URL, once the collector's topology runs: a fault before would go unseen).
             awaitScheduler();
+            if (options.collector() != null) {
+                awaitCollector();
+            }
         }
         LiveFabric f = fabric.get();
         ticker.scheduleAtFixedRate(this::tickSafely, 0, options.tickMs(), TimeUnit.MILLISECONDS);
         ticker.scheduleAtFixedRate(this::reportTicks, 30, 30, TimeUnit.SECONDS);
         if (options.incident() != null) {
-            incident = new Incident(options.incident(), f, options.scheduler(), options.schedulerToken(), out);
+            incident = new Incident(options.incident(), f, options.scheduler(), options.schedulerToken(), out,
+                    options.launchedAt());
             hotspots = new HotspotWatcher(options.kafka(), incident::onHotspot);
             startThread(hotspots, "live-hotspots");
         }
@@ -176,6 +181,30 @@ public final class LiveMain implements AutoCloseable {
             Thread.sleep(200);
         }
         throw new IllegalStateException("scheduler-api at " + options.scheduler() + " did not place on a fabric within "
+                + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
+    }
+
+    /** Polls the collector's {@code GET /v1/status} until its Kafka Streams topology is RUNNING. */
+    private void awaitCollector() throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest get = HttpRequest.newBuilder(options.collector().resolve("/v1/status"))
+                .header("Authorization", "Bearer " + options.schedulerToken()).timeout(Duration.ofSeconds(5)).GET()
+                .build();
+        long deadline = System.nanoTime() + SCHEDULER_WAIT.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200 && r.body().contains("\"RUNNING\"")) {
+                    return;
+                }
+                last = "HTTP " + r.statusCode() + " " + r.body();
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the collector at " + options.collector() + " did not run its topology within "
                 + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
     }
 
@@ -301,7 +330,17 @@ public final class LiveMain implements AutoCloseable {
             throw new IllegalArgumentException("--scheduler-token: missing (or WEFT_LIVE_SCHEDULER_TOKEN);"
                     + " the incident places jobs");
         }
-        return new Options(f.kafka, f.scheduler, f.agentToken, f.schedulerToken, f.fabricId, f.tickMs, incident);
+        Instant launchedAt = null;
+        if (f.launchedAtMs != null && !f.launchedAtMs.isEmpty()) {
+            try {
+                launchedAt = Instant.ofEpochMilli(Long.parseLong(f.launchedAtMs));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--launched-at-ms: '" + f.launchedAtMs
+                        + "' is not epoch milliseconds");
+            }
+        }
+        return new Options(f.kafka, f.scheduler, f.agentToken, f.schedulerToken, f.fabricId, f.tickMs, incident,
+                launchedAt, f.collector);
     }
 
     static String usage() {
@@ -328,6 +367,11 @@ public final class LiveMain implements AutoCloseable {
                 description = "bearer token the incident places jobs with (default: $WEFT_LIVE_SCHEDULER_TOKEN)")
         String schedulerToken = System.getenv("WEFT_LIVE_SCHEDULER_TOKEN");
 
+        @Option(names = "--collector", paramLabel = "URL",
+                description = "the telemetry collector: the incident also waits until its topology runs "
+                        + "(default: do not wait)")
+        URI collector;
+
         @Option(names = "--fabric-id", paramLabel = "ID", description = "follow this fabric (default: the first seen)")
         String fabricId;
 
@@ -341,6 +385,11 @@ public final class LiveMain implements AutoCloseable {
 
         @Option(names = "--no-incident", description = "run no incident")
         boolean noIncident;
+
+        @Option(names = "--launched-at-ms", paramLabel = "EPOCH_MS",
+                description = "when ./weft demo was started: the incident's end is told against it too "
+                        + "(default: $WEFT_DEMO_STARTED_MS)")
+        String launchedAtMs = System.getenv("WEFT_DEMO_STARTED_MS");
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
