@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import io.weft.contracts.Topics;
 import io.weft.fabric.Role;
@@ -162,50 +163,37 @@ public final class LiveMain implements AutoCloseable {
 
     /** Polls scheduler-api's {@code GET /v1/fabric} until it answers 200 (it places on a snapshot). */
     private void awaitScheduler() throws InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest get = HttpRequest.newBuilder(options.scheduler().resolve("/v1/fabric"))
-                .header("Authorization", "Bearer " + options.schedulerToken()).timeout(Duration.ofSeconds(5)).GET()
-                .build();
-        long deadline = System.nanoTime() + SCHEDULER_WAIT.toNanos();
-        String last = "no answer";
-        while (System.nanoTime() < deadline) {
-            try {
-                int status = http.send(get, HttpResponse.BodyHandlers.discarding()).statusCode();
-                if (status == 200) {
-                    return;
-                }
-                last = "HTTP " + status;
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("scheduler-api at " + options.scheduler() + " did not place on a fabric within "
-                + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
+        awaitAnswer(options.scheduler().resolve("/v1/fabric"), r -> r.statusCode() == 200,
+                "scheduler-api at " + options.scheduler() + " did not place on a fabric");
     }
 
     /** Polls the collector's {@code GET /v1/status} until its Kafka Streams topology is RUNNING. */
     private void awaitCollector() throws InterruptedException {
+        awaitAnswer(options.collector().resolve("/v1/status"),
+                r -> r.statusCode() == 200 && r.body().contains("\"RUNNING\""),
+                "the collector at " + options.collector() + " did not run its topology");
+    }
+
+    /** GETs {@code url} (scheduler token) every 200 ms until {@code ok}; throws {@code failure} after the wait. */
+    private void awaitAnswer(URI url, Predicate<HttpResponse<String>> ok, String failure) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest get = HttpRequest.newBuilder(options.collector().resolve("/v1/status"))
-                .header("Authorization", "Bearer " + options.schedulerToken()).timeout(Duration.ofSeconds(5)).GET()
-                .build();
+        HttpRequest get = HttpRequest.newBuilder(url).header("Authorization", "Bearer " + options.schedulerToken())
+                .timeout(Duration.ofSeconds(5)).GET().build();
         long deadline = System.nanoTime() + SCHEDULER_WAIT.toNanos();
         String last = "no answer";
         while (System.nanoTime() < deadline) {
             try {
                 HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200 && r.body().contains("\"RUNNING\"")) {
+                if (ok.test(r)) {
                     return;
                 }
-                last = "HTTP " + r.statusCode() + " " + r.body();
+                last = "HTTP " + r.statusCode();
             } catch (IOException e) {
                 last = e.toString();
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException("the collector at " + options.collector() + " did not run its topology within "
-                + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
+        throw new IllegalStateException(failure + " within " + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
     }
 
     Incident incident() {
