@@ -61,8 +61,8 @@ services_prepare() {
 # ── service bookkeeping ─────────────────────────────────────────────────────────────────────────
 # Every service is a background Java process started with SIGINT ignored (the JVM keeps an ignored
 # SIGINT ignored), so a terminal's Ctrl-C, sent to the whole process group, reaches only the calling
-# script: its trap sends SIGTERM to each service newest first, so services stop before the devstack
-# they use, and waits for their shutdown hooks.
+# script: its trap sends SIGTERM to every service, waits for their shutdown hooks, and then stops the
+# devstack they use.
 names=()
 pids=()
 urls=()
@@ -126,9 +126,19 @@ stop_all() {
   echo
   say "stopping ${names[*]:-nothing}"
   local i
+  # The services all at once (each shutdown hook, and a first demo's class archives written at exit,
+  # take a while), then the devstack they use, last.
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-    kill -TERM "${pids[$i]}" 2>/dev/null || true
-    wait "${pids[$i]}" 2>/dev/null || true
+    [ "${names[$i]}" = devstack ] || kill -TERM "${pids[$i]}" 2>/dev/null || true
+  done
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    [ "${names[$i]}" = devstack ] || wait "${pids[$i]}" 2>/dev/null || true
+  done
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    if [ "${names[$i]}" = devstack ]; then
+      kill -TERM "${pids[$i]}" 2>/dev/null || true
+      wait "${pids[$i]}" 2>/dev/null || true
+    fi
   done
   say "all stopped"
 }
