@@ -84,7 +84,9 @@ quick_jvm_opts() {
   [ "$quick_jvm" = 1 ] || return 0
   jsa="$state_dir/cds/$name.jsa"
   mkdir -p "$state_dir/cds"
-  if [ -f "$jsa" ] && [ -n "$(find "$WEFT_HOME/$mod/target" -maxdepth 2 -name '*.jar' -newer "$jsa" -print -quit)" ]; then
+  # The class path's jars only (run_java: the module's jar and target/lib), not test or bench jars.
+  if [ -f "$jsa" ] && [ -n "$(find "$WEFT_HOME/$mod/target" "$WEFT_HOME/$mod/target/lib" -maxdepth 1 -name '*.jar' \
+        ! -name '*-tests.jar' -newer "$jsa" -print -quit 2>/dev/null)" ]; then
     rm -f "$jsa"
   fi
   # -Xlog:cds*=off: the archive's notes (classes it cannot hold, a stale archive ignored) are not news.
