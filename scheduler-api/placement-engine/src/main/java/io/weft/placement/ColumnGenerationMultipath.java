@@ -37,9 +37,16 @@ import io.weft.fabric.Arc;
  * share is rounded to units of 1/g by {@link UnitApportionment}, which adds less than max d_f / g
  * per path of a commodity ({@link MultipathResult#roundingBound} is that sum per arc, over c_a).
  *
+ * <p><b>Budget.</b> Column generation prices until three quarters of the time budget are spent (the
+ * last quarter is for the re-solve on the kept paths, the rounding and the encodings). Stopped there,
+ * the restricted master's solution is a feasible splitting: if it beats one path per flow it is cut,
+ * rounded and handed out like a converged one, with its proven gap bound (the dual lower bound of
+ * the last round) and no optimum claimed ({@link MultipathResult#splittableOptimum} NaN).
+ *
  * <p><b>Fallback</b> to the integral placement (one path per flow, weight 1), with the reason in
  * {@link MultipathResult#fallback}: when the job allows one path ({@code maxPaths} 1), when the
- * time budget runs out before the LP converges, or when GLOP does not report an optimum.
+ * time budget runs out before an LP answer beats one path per flow, or when GLOP does not report an
+ * optimum.
  *
  * <p><b>Why column generation and not Garg–Könemann.</b> The goal is within 5 % of the optimum on
  * every instance and a reported gap. Multiplicative weights (Garg and Könemann 1998; Fleischer
@@ -125,6 +132,12 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             this.d = d;
         }
     }
+
+    /**
+     * Most LP rounds before column generation stops as if its budget were spent: a test's way to
+     * stop it at a known point (wall time is not one).
+     */
+    int roundLimit = Integer.MAX_VALUE;
 
     /** Other jobs' load per arc (Gb/s) during one {@link #place} call; zeros when there are none. */
     private double[] background;
@@ -226,7 +239,10 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     columns += addColumn(lp, lambda, arcRow, fixed, c, Arrays.copyOfRange(p, 1, p.length - 1)) ? 1 : 0;
                 }
             }
-            columns += warmStart(lp, lambda, arcRow, fixed, comms, deadline);
+            // Column generation may use the budget up to its last quarter, kept for the re-solve on
+            // the kept paths, the rounding and the encodings.
+            long pricingDeadline = deadline - opt.timeBudgetMs() * 250_000L;
+            columns += warmStart(lp, lambda, arcRow, fixed, comms, pricingDeadline);
             double lower = 0;
             double upper = Double.POSITIVE_INFINITY;
             int rounds = 0;
@@ -234,8 +250,11 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             boolean exact = comms.isEmpty();
             double[] y = new double[ix.arcCount];
             while (!converged) {
-                long left = (deadline - System.nanoTime()) / 1_000_000L;
-                if (left <= 0) {
+                long left = (pricingDeadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0 || rounds >= roundLimit) {
+                    if (rounds > 0 && upper < integralMaxLoad(integral) * (1 - TOL)) {
+                        break; // the restricted master's answer beats one path: hand it out with its gap
+                    }
                     return fallback(integral, opt, String.format(java.util.Locale.ROOT,
                             "time budget %d ms spent after %d LP rounds (gap bound then %.3f)", opt.timeBudgetMs(),
                             rounds, lower > 0 ? upper / lower - 1 : Double.POSITIVE_INFINITY));
@@ -290,7 +309,8 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                 exact = added == 0;
                 converged = exact || upper - lower <= TOL * Math.max(upper, EPS);
             }
-            double optimum = comms.isEmpty() ? 0 : upper;
+            // Stopped early, upper is the restricted master's optimum: not the optimum, so not reported.
+            double optimum = comms.isEmpty() ? 0 : converged ? upper : Double.NaN;
             if (exact) {
                 lower = optimum;
             }

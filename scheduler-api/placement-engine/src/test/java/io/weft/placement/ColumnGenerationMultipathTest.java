@@ -122,6 +122,36 @@ class ColumnGenerationMultipathTest {
         assertThat(r.maxPathsPerFlow()).isGreaterThan(1).isLessThanOrEqualTo(8);
     }
 
+    /**
+     * Column generation stopped after a few rounds (as a spent budget stops it) hands out the
+     * restricted master's answer when it beats one path per flow: spread, well formed, no optimum
+     * claimed, and a gap bound that holds against the optimum a full run finds.
+     */
+    @Test
+    void anEarlyStopHandsOutTheRestrictedMastersAnswerWithItsGap() throws Exception {
+        Fabric f = slimFly();
+        DenseFabric ix = DenseFabric.of(f);
+        Job job = permutation(f, ix, 1, false);
+        MultipathOptions o = new MultipathOptions(8, 16, 30_000);
+        FabricPlan plan = Planner.plan(f, null);
+        MultipathResult full = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS)
+                .place(job, o);
+        ColumnGenerationMultipath early = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
+                PlacementConfig.DEFAULTS);
+        early.roundLimit = 2;
+        MultipathResult r = early.place(job, o);
+
+        assertThat(r.fallback()).isNull();
+        assertThat(r.iterations()).isEqualTo(2);
+        assertThat(r.splittableOptimum()).isNaN();
+        assertThat(r.maxLoad()).isLessThan(r.singlePathMaxLoad());
+        assertThat(r.lowerBound()).isLessThanOrEqualTo(full.splittableOptimum() + 1e-9);
+        assertThat(r.maxLoad()).isGreaterThanOrEqualTo(full.lowerBound() - 1e-9);
+        assertThat(r.gapBound()).isCloseTo(r.maxLoad() / r.lowerBound() - 1, within(1e-12));
+        assertThat(measuredMaxLoad(ix, r, o.granularity())).isCloseTo(r.maxLoad(), within(1e-9));
+        assertWellFormed(ix, plan, job, r, o);
+    }
+
     @Test
     void onePathPerFlowFallsBackToTheIntegralPlacementAndSaysWhy() throws Exception {
         Fabric f = slimFly();
