@@ -159,16 +159,17 @@ class MultipathPlacementTest {
 
     @Test
     void aSpentTimeBudgetKeepsOnePathPerFlowAndSaysSo() throws Exception {
-        // 8 leaves x 4 spines x 8 NICs (2:1), seven line-rate flows from each leaf to the next: the
-        // LP has 56 flows over 32 uplinks, far more than one millisecond of work.
-        Fabric big = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(8, 4, 8));
+        // 16 leaves x 8 spines x 16 NICs (2:1), fifteen line-rate flows from each leaf to the next:
+        // the planner's own one-path placement of 240 flows (walk proofs included) alone takes more
+        // than the millisecond, so neither an LP round nor a warm-start pass fits.
+        Fabric big = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(16, 8, 16));
         FabricPlan bigPlan = Planner.plan(big, null);
         PlacementEngine e = new PlacementEngine(DenseFabric.of(big), new PlanFlowEncoder(bigPlan),
                 PlacementConfig.DEFAULTS);
         List<Flow> flows = new ArrayList<>();
-        for (int leaf = 1; leaf <= 8; leaf++) {
-            for (int n = 1; n <= 7; n++) {
-                flows.add(flow("big", flows.size(), "leaf" + leaf + "-nic" + n, "leaf" + (leaf % 8 + 1) + "-nic" + n,
+        for (int leaf = 1; leaf <= 16; leaf++) {
+            for (int n = 1; n <= 15; n++) {
+                flows.add(flow("big", flows.size(), "leaf" + leaf + "-nic" + n, "leaf" + (leaf % 16 + 1) + "-nic" + n,
                         400));
             }
         }
@@ -177,7 +178,7 @@ class MultipathPlacementTest {
         assertThat(o.view().fallback()).startsWith("time budget 1 ms spent after");
         assertThat(o.job()).isEqualTo(job);
         assertThat(o.weights()).isEmpty();
-        assertThat(e.placedFlows("big")).hasSize(56);
+        assertThat(e.placedFlows("big")).hasSize(240);
     }
 
     @Test
