@@ -48,7 +48,10 @@ final class ReservationLedger {
     /** Fabric arcs with more than t elephants. */
     private int collided;
 
-    /** The largest utilisation on fabric arcs and on NIC arcs (a NIC arc carries the same load on any path). */
+    /**
+     * The largest utilisation on arcs a move can unload (fabric arcs, ports of multi-port NICs) and on
+     * the arcs of single-port NICs (the same load on any path).
+     */
     record MaxSplit(double fabricMax, double nicMax) {
         /** True when some move could lower the max: a fabric arc, not a NIC link, sets it. */
         boolean fabricBound() {
@@ -304,6 +307,18 @@ final class ReservationLedger {
         return nicArc[a];
     }
 
+    /**
+     * True for an arc of a NIC with one working port: it carries that NIC's flows on every routing,
+     * so no move lowers its load. A multi-port NIC's arcs are not fixed: flows can change port.
+     */
+    boolean fixedArc(int a) {
+        if (!nicArc[a]) {
+            return false;
+        }
+        int nic = ix.tier[ix.arcFrom[a]] == 0 ? ix.arcFrom[a] : ix.arcTo[a];
+        return ix.nicPorts[nic].length <= 1;
+    }
+
     double util(int a) {
         return loadKbps[a] * invCapKbps[a];
     }
@@ -336,7 +351,7 @@ final class ReservationLedger {
         double nicMax = 0;
         for (int a = 0; a < loadKbps.length; a++) {
             if (loadKbps[a] != 0) {
-                if (nicArc[a]) {
+                if (fixedArc(a)) {
                     nicMax = Math.max(nicMax, util(a));
                 } else {
                     fabricMax = Math.max(fabricMax, util(a));
