@@ -180,3 +180,51 @@ func newTestNetns(t *testing.T) string {
 	t.Helper()
 	return netnstest.New(t, "weft-rt")
 }
+
+// A NIC with one port per fabric plane: one multipath route whose next hops leave by different
+// interfaces, each with its own gateway, read back in the same form.
+func TestNetlinkNexthopsOnTwoPorts(t *testing.T) {
+	ns := netnstest.New(t, "weft-rt2",
+		[]string{"link", "add", "w0", "type", "veth", "peer", "name", "w1"},
+		[]string{"link", "set", "w0", "up"},
+		[]string{"link", "set", "w1", "up"},
+		[]string{"-6", "addr", "add", "2001:db8:fe::1/64", "dev", "w0", "nodad"})
+	ctx := context.Background()
+	r, err := NewNetlink(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	plane1 := []string{"fcbb:bb00:1:12:2:e000::"}
+	plane2 := []string{"fcbb:bb00:21:32:22:e000::"}
+	both := Route{Dst: "2001:db8:100::/64", Dev: "v0", Via: "2001:db8:ff::2", Nexthops: []Nexthop{
+		{Carriers: plane1, Weight: 2, Dev: "v0", Via: "2001:db8:ff::2"},
+		{Carriers: plane2, Weight: 1, Dev: "w0", Via: "2001:db8:fe::2"}}}
+	err = r.Replace(ctx, both)
+	if errors.Is(err, ErrUnsupported) {
+		netnstest.CannotRun(t, fmt.Sprintf("kernel lacks SRv6 encap: %v", err))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := showRoutes(t, ns)
+	for _, want := range []string{
+		"nexthop  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] via 2001:db8:ff::2 dev v0 weight 2",
+		"nexthop  encap seg6 mode encap.red segs 1 [ fcbb:bb00:21:32:22:e000:: ] via 2001:db8:fe::2 dev w0 weight 1",
+	} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("ip -6 route show lacks %q:\n%s", want, text)
+		}
+	}
+	assertList(t, r, []Route{both})
+
+	// The second port alone: the route itself leaves by it.
+	second := Route{Dst: "2001:db8:100::/64", Dev: "w0", Via: "2001:db8:fe::2", Nexthops: []Nexthop{{Carriers: plane2, Weight: 1}}}
+	if err := r.Replace(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	if want := "segs 1 [ fcbb:bb00:21:32:22:e000:: ] via 2001:db8:fe::2 dev w0 proto 200"; !strings.Contains(showRoutes(t, ns), want) {
+		t.Fatalf("ip -6 route show lacks %q:\n%s", want, showRoutes(t, ns))
+	}
+	assertList(t, r, []Route{second})
+}
