@@ -31,6 +31,11 @@ import io.weft.fabric.Arc;
  * (weak duality), so every result carries a proven gap bound, converged or not. The first columns
  * are the engine's own single-path placement of the job, so the LP starts at the integral answer.
  *
+ * <p><b>Multi-port NICs</b> (one port per plane): a flow's commodity keeps the port pair, so the
+ * plane, of its integral path; the LP spreads it within that plane only. The optimum, the lower
+ * bound and the gap are then those of that choice of ports, not of every port (splitting one flow
+ * over two planes is not tried).
+ *
  * <p><b>Rounding.</b> A basic LP solution has at most (commodities + tight arcs) positive paths, so
  * most commodities use one or two. A commodity with more than {@link MultipathOptions#pathLimit}
  * keeps its heaviest paths and the LP is solved once more on the kept paths only; then each flow's
