@@ -46,6 +46,14 @@ final class ClosExact {
     }
 
     static int[][] assign(DenseFabric ix, int[] src, int[] dst, double[] demand) {
+        return assign(ix, src, dst, demand, false);
+    }
+
+    /**
+     * The same; with {@code homePortsOnly} (some flow must keep its NICs' home ports) every flow is
+     * assigned from its home ports, on one plane when those are all in one (else null).
+     */
+    static int[][] assign(DenseFabric ix, int[] src, int[] dst, double[] demand, boolean homePortsOnly) {
         int f = src.length;
         if (ix.direct || f == 0) {
             return null;
@@ -61,17 +69,20 @@ final class ClosExact {
         for (int n = 0; n < ix.nodeCount; n++) {
             planes = Math.max(planes, plane[n] + 1);
         }
-        if (planes <= 1) {
+        if (planes <= 1 || homePortsOnly) {
             int[] up = new int[f];
             int[] down = new int[f];
             for (int i = 0; i < f; i++) {
                 up[i] = ix.nicUpArc[src[i]];
                 down[i] = ix.nicDownArc[dst[i]];
-                if (up[i] < 0 || down[i] < 0) {
+                if (up[i] < 0 || down[i] < 0 || (planes > 1
+                        && (plane[ix.arcTo[up[i]]] != plane[ix.arcTo[up[0]]]
+                        || plane[ix.arcFrom[down[i]]] != plane[ix.arcTo[up[0]]]))) {
                     return null;
                 }
             }
-            return assignIn(ix, null, -1, up, down, d0);
+            return planes <= 1 ? assignIn(ix, null, -1, up, down, d0)
+                    : assignIn(ix, plane, plane[ix.arcTo[up[0]]], up, down, d0);
         }
         return assignPlanes(ix, plane, planes, src, dst, d0);
     }

@@ -62,7 +62,8 @@ final class LocalSearch {
                 long d = ledger.demandKbps(s);
                 boolean e = ledger.elephant(s);
                 PathChooser.Choice now = chooser.evaluate(old, d, e);
-                PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS);
+                PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS,
+                        ledger.homePortsOnly(s));
                 if (best.beats(now)) {
                     before.putIfAbsent(s, old);
                     ledger.reserve(s, best.path);

@@ -80,10 +80,15 @@ final class PathChooser {
      *     for a flow being moved off a max-loaded arc
      */
     Choice choose(int src, int dst, long demandKbps, boolean isElephant, double valiantAbove) {
+        return choose(src, dst, demandKbps, isElephant, valiantAbove, false);
+    }
+
+    /** The same, with {@code homePortsOnly}: only the NICs' home ports (first working links), see {@link Job}. */
+    Choice choose(int src, int dst, long demandKbps, boolean isElephant, double valiantAbove, boolean homePortsOnly) {
         this.demand = demandKbps;
         this.elephant = isElephant;
-        int[] ups = ix.nicPorts[src];
-        int[] downs = ix.nicPorts[dst];
+        int[] ups = homePortsOnly ? home(src) : ix.nicPorts[src];
+        int[] downs = homePortsOnly ? home(dst) : ix.nicPorts[dst];
         if (ups.length == 0) {
             return new Choice(null, 0, 0, "the link of " + ix.nodeIds[src] + " is down");
         }
@@ -165,6 +170,11 @@ final class PathChooser {
             }
         }
         return best;
+    }
+
+    private int[] home(int nic) {
+        int[] ports = ix.nicPorts[nic];
+        return ports.length <= 1 ? ports : new int[] {ports[0]};
     }
 
     /** The cost of putting the flow on this path (the flow itself not reserved). */

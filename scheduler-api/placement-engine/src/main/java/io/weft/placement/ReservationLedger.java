@@ -34,6 +34,7 @@ final class ReservationLedger {
     private FlowEncoding[] encodings = new FlowEncoding[64];
     private String[] tenants = new String[64];
     private String[] unplacedReason = new String[64];
+    private boolean[] homePortsOnly = new boolean[64];
     private int slotCount;
     private final IntList freeSlots = new IntList();
     private final Map<String, Integer> slotById = new HashMap<>();
@@ -101,6 +102,7 @@ final class ReservationLedger {
                 encodings = Arrays.copyOf(encodings, n);
                 tenants = Arrays.copyOf(tenants, n);
                 unplacedReason = Arrays.copyOf(unplacedReason, n);
+                homePortsOnly = Arrays.copyOf(homePortsOnly, n);
             }
             s = slotCount++;
         }
@@ -112,6 +114,7 @@ final class ReservationLedger {
         encodings[s] = null;
         tenants[s] = tenant;
         unplacedReason[s] = "not placed yet";
+        homePortsOnly[s] = false;
         slotById.put(f.id(), s);
         return s;
     }
@@ -301,6 +304,15 @@ final class ReservationLedger {
 
     int arcCount() {
         return loadKbps.length;
+    }
+
+    /** The flow may use only its NICs' home ports ({@link Job#homePortsOnly}). */
+    boolean homePortsOnly(int s) {
+        return homePortsOnly[s];
+    }
+
+    void setHomePortsOnly(int s, boolean v) {
+        homePortsOnly[s] = v;
     }
 
     boolean nicArc(int a) {

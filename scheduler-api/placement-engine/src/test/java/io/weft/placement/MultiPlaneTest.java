@@ -84,6 +84,75 @@ class MultiPlaneTest {
     }
 
     @Test
+    void theExactAssignmentSpreadsEveryLeafOverBothPlanesAtCeilOfDegreeOverUplinks() throws Exception {
+        DenseFabric ix = DenseFabric.of(twoPlaneRail());
+        List<String> nics = Fixtures.nics(ix.fabric());
+        Random rnd = new Random(7);
+        // Permutations (degree <= 8 per group-rail: 1 per uplink of 2 planes x 4 spines), then k flows
+        // per NIC (degree 8k: k per uplink), each time straight from the edge colouring.
+        for (int perNic = 1; perNic <= 3; perNic++) {
+            for (int trial = 0; trial < 10; trial++) {
+                List<String> dst = new ArrayList<>(nics);
+                IntList src = new IntList();
+                IntList to = new IntList();
+                for (int k = 0; k < perNic; k++) {
+                    Collections.shuffle(dst, rnd);
+                    for (int i = 0; i < nics.size(); i++) {
+                        if (!nics.get(i).equals(dst.get(i))) {
+                            src.add(ix.node(nics.get(i)));
+                            to.add(ix.node(dst.get(i)));
+                        }
+                    }
+                }
+                double[] demand = new double[src.size()];
+                java.util.Arrays.fill(demand, 400);
+                int[][] paths = ClosExact.assign(ix, src.toArray(), to.toArray(), demand);
+                assertThat(paths).as("per NIC %d, trial %d", perNic, trial).isNotNull();
+                int[] uses = new int[ix.arcCount()];
+                int[] perPlane = new int[3];
+                for (int i = 0; i < paths.length; i++) {
+                    int at = src.get(i);
+                    for (int arc : paths[i]) {
+                        assertThat(ix.from(arc)).isEqualTo(at);
+                        at = ix.to(arc);
+                        if (ix.role(ix.from(arc)).isSwitch() && ix.role(ix.to(arc)).isSwitch()) {
+                            uses[arc]++;
+                        }
+                    }
+                    assertThat(at).isEqualTo(to.get(i));
+                    perPlane[plane(ix.arc(paths[i][0]))]++;
+                }
+                assertThat(java.util.Arrays.stream(uses).max().getAsInt()).isLessThanOrEqualTo(perNic);
+                assertThat(perPlane[1]).isPositive();
+                assertThat(perPlane[2]).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void aJobRoutedByEntropyValuesKeepsToTheHomePortsAndGetsAnEvForEveryFlow() throws Exception {
+        Fabric f = twoPlaneRail();
+        FabricPlan plan = Planner.plan(f, null);
+        PlacementEngine e = new PlacementEngine(DenseFabric.of(f), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+        PlacementResult r = e.add(permutation(e.index(), 11).withHomePortsOnly(true));
+        assertThat(r.unplaced()).isEmpty();
+        for (PlacedFlow pf : r.placed()) {
+            assertThat(plane(pf.path().get(0))).as(pf.flow().id()).isEqualTo(1);
+            assertThat(pf.encoding().ev()).as(pf.flow().id()).isNotNull();
+        }
+        // One plane's bound (2 flows per uplink somewhere), and a later job may still use both planes.
+        assertThat(r.quality().maxLoad()).isEqualTo(2.0);
+        PlacementResult next = e.add(ringOf(e.index(), 5, "ring2"));
+        assertThat(next.placed().stream().filter(pf -> plane(pf.path().get(0)) == 2)).isNotEmpty();
+    }
+
+    static Job ringOf(DenseFabric ix, long seed, String name) throws PlacementException {
+        List<String> nics = Fixtures.nics(ix.fabric());
+        Collections.shuffle(nics, new Random(seed));
+        return Patterns.expand(JobSpec.of(name, "ring", nics, 400), ix, 1 << 20);
+    }
+
+    @Test
     void theGreedyAloneAlsoUsesBothPlanes() throws Exception {
         // Without the exact assignment the heuristic must still find the second plane by itself.
         Fabric f = twoPlaneRail();
