@@ -17,17 +17,13 @@ import (
 // TestEVPortsPrintsTheWeightedList: `nic-agent ev-ports` prints what the agent's JSON endpoint
 // holds for the multipath vector profile as HCCL's line, each port repeated by its weight.
 func TestEVPortsPrintsTheWeightedList(t *testing.T) {
-	cases, err := vectors.AgentProfiles()
+	body, err := vectors.AgentProfile("multipath-weighted-paths")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var p profile.Profile
-	for _, c := range cases {
-		if c.Name == "multipath-weighted-paths" {
-			if err := json.Unmarshal(c.Profile, &p); err != nil {
-				t.Fatal(err)
-			}
-		}
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatal(err)
 	}
 	evs := host.Compile(p, host.Uplink{Dev: "eth0", Address: "2001:db8:0:1::1"}, nil).EV
 	sock := filepath.Join(t.TempDir(), "agent.sock")

@@ -118,6 +118,20 @@ type AgentProfileCase struct {
 	EVPorts []PeerPorts `json:"evPorts"`
 }
 
+// AgentProfile is the profile of the agent-profiles.json case called name.
+func AgentProfile(name string) (json.RawMessage, error) {
+	cases, err := AgentProfiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		if c.Name == name {
+			return c.Profile, nil
+		}
+	}
+	return nil, fmt.Errorf("shared vectors agent-profiles.json: no case %q", name)
+}
+
 // PeerPorts is one peer's EV port list.
 type PeerPorts struct {
 	Peer  string `json:"peer"`
