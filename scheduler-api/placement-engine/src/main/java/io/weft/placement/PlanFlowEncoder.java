@@ -116,15 +116,20 @@ public final class PlanFlowEncoder implements FlowEncoder {
     }
 
     /**
-     * The engine's entry: for a path from a single-homed NIC to another, of an index over this plan's
-     * fabric, the arc-index cache; anything else goes through {@link #encode(List, String)}.
+     * The engine's entry. For an index over this plan's very fabric the path is proven as the engine
+     * holds it, by {@link PathEncoder#encode(FabricPlan, int[], String)} (the compiled walk over arc
+     * numbers, which are the index's), and a path from a single-homed NIC to another is cached by arc
+     * indices; anything else goes through {@link #encode(List, String)}.
      */
     @Override
     public FlowEncoding encode(DenseFabric ix, int[] arcs, String tenant) throws EncodingFailure {
         int n = arcs.length;
-        if (ix.fabric() != plan.fabric() || n < 2 || tenant == null || nicEnd.length != ix.arcCount()
-                || nicEnd[arcs[0]] != 1 || nicEnd[arcs[n - 1]] != 2 || arcs[0] >> 1 == arcs[n - 1] >> 1) {
+        if (ix.fabric() != plan.fabric() || nicEnd.length != ix.arcCount()) {
             return FlowEncoder.super.encode(ix, arcs, tenant);
+        }
+        if (n < 2 || tenant == null || nicEnd[arcs[0]] != 1 || nicEnd[arcs[n - 1]] != 2
+                || arcs[0] >> 1 == arcs[n - 1] >> 1) {
+            return prove(arcs, tenant);
         }
         IntSwitchPath key = IntSwitchPath.of(ix, arcs, tenant);
         FlowEncoding e = arcCache.get(key);
@@ -132,11 +137,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
             hits.increment();
             return e;
         }
-        Arc[] path = new Arc[n];
-        for (int i = 0; i < n; i++) {
-            path[i] = ix.arc(arcs[i]);
-        }
-        e = prove(Arrays.asList(path), tenant);
+        e = prove(arcs, tenant);
         if (arcCache.size() >= MAX_ENTRIES) {
             arcCache.clear();
         }
@@ -161,15 +162,27 @@ public final class PlanFlowEncoder implements FlowEncoder {
 
     private FlowEncoding prove(List<Arc> path, String tenant) throws EncodingFailure {
         proofs.increment();
-        PathEncoding e;
         try {
-            e = PathEncoder.encode(plan, path, tenant);
+            return flowEncoding(PathEncoder.encode(plan, path, tenant));
         } catch (PlanException ex) {
             throw new EncodingFailure(ex.getMessage());
         }
-        List<Integer> usids = new ArrayList<>(e.usids().length);
-        for (int u : e.usids()) {
-            usids.add(u);
+    }
+
+    private FlowEncoding prove(int[] arcs, String tenant) throws EncodingFailure {
+        proofs.increment();
+        try {
+            return flowEncoding(PathEncoder.encode(plan, arcs, tenant));
+        } catch (PlanException ex) {
+            throw new EncodingFailure(ex.getMessage());
+        }
+    }
+
+    private static FlowEncoding flowEncoding(PathEncoding e) {
+        int[] u = e.usids();
+        List<Integer> usids = new ArrayList<>(u.length);
+        for (int x : u) {
+            usids.add(x);
         }
         return new FlowEncoding(e.carriers(), usids, e.ev());
     }
