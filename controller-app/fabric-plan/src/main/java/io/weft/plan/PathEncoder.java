@@ -88,7 +88,7 @@ public final class PathEncoder {
         int[] walked = new int[CompiledWalk.MAX_ARCS];
         int src = w.from(path[0]);
         int dst = w.to(path[n - 1]);
-        if (w.walkCarriers(src, dst, usids, tenant, walked) != n || !Arrays.equals(walked, 0, n, path, 0, n)) {
+        if (w.walkCarriers(src, dst, usids, tenant, walked, path) != n || !Arrays.equals(walked, 0, n, path, 0, n)) {
             return null;
         }
         return new PathEncoding(Usid.carriers(w.blockGroups(), usids), usids, ev(w, path, tenant, walked));
@@ -165,7 +165,7 @@ public final class PathEncoder {
         } catch (PlanException e) {
             return null;
         }
-        int len = w.walkEv(src, dst, ev, tenant, buf);
+        int len = w.walkEv(src, dst, ev, tenant, buf, path);
         return len == path.length && Arrays.equals(buf, 0, len, path, 0, len) ? ev : null;
     }
 

@@ -140,17 +140,22 @@ class CompiledWalkDifferentialTest {
             Object ref = reference(() -> ForwardingWalk.walkCarriers(plan, src, dst,
                     Usid.carriers(plan.blockGroups(), usids), tenant));
             int[] buf = new int[CompiledWalk.MAX_ARCS];
-            int n = w.walkCarriers(w.node(src), dst == null ? -1 : w.node(dst), usids, tenant, buf);
-            assertThat(answer(w, n, buf)).as("%s -> %s %s %s", src, dst, tenant, Usid.carriers(plan.block(), usids))
-                    .isEqualTo(ref);
-            delivered += n > 0 ? 1 : 0;
+            // Told nothing, told the right path, told a wrong one: the same answer each time.
+            for (int[] expected : new int[][] {null, arcs(w, ref), randomArcs(w, rnd)}) {
+                int n = w.walkCarriers(w.node(src), dst == null ? -1 : w.node(dst), usids, tenant, buf, expected);
+                assertThat(answer(w, n, buf)).as("%s -> %s %s %s", src, dst, tenant,
+                        Usid.carriers(plan.block(), usids)).isEqualTo(ref);
+                delivered += n > 0 && expected == null ? 1 : 0;
+            }
 
             String evDst = nics.get(rnd.nextInt(nics.size()));
             int ev = rnd.nextInt(50) == 0 ? rnd.nextInt(3) * 0x10000 : 1 + rnd.nextInt(0xFFFF);
             Object evRef = reference(() -> ForwardingWalk.walkEv(plan, src, evDst, ev, tenant));
-            n = w.walkEv(w.node(src), w.node(evDst), ev, tenant, buf);
-            assertThat(answer(w, n, buf)).as("%s -> %s ev 0x%x %s", src, evDst, ev, tenant).isEqualTo(evRef);
-            delivered += n > 0 ? 1 : 0;
+            for (int[] expected : new int[][] {null, arcs(w, evRef), randomArcs(w, rnd)}) {
+                int n = w.walkEv(w.node(src), w.node(evDst), ev, tenant, buf, expected);
+                assertThat(answer(w, n, buf)).as("%s -> %s ev 0x%x %s", src, evDst, ev, tenant).isEqualTo(evRef);
+                delivered += n > 0 && expected == null ? 1 : 0;
+            }
         }
         assertThat(delivered).as("walks that delivered").isGreaterThan(300);
     }
@@ -189,6 +194,16 @@ class CompiledWalkDifferentialTest {
         Object viaEntry = reference(() -> PathEncoder.encode(plan, arcs, tenant));
         assertThat(String.valueOf(viaEntry)).isEqualTo(String.valueOf(ref));
         return compiled == null ? REFUSED : compiled.ev() == null ? PROVEN : PROVEN_WITH_EV;
+    }
+
+    /** A reference walk's arcs as numbers, or null when it refused. */
+    @SuppressWarnings("unchecked")
+    private static int[] arcs(CompiledWalk w, Object answer) {
+        return answer instanceof List ? ((List<Arc>) answer).stream().mapToInt(w::arc).toArray() : null;
+    }
+
+    private static int[] randomArcs(CompiledWalk w, Random rnd) {
+        return rnd.ints(1 + rnd.nextInt(8), 0, w.arcCount()).toArray();
     }
 
     /** The arcs walked, or the refusal's kind, as the reference reports them. */

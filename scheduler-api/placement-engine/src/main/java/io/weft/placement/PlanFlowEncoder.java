@@ -1,6 +1,5 @@
 package io.weft.placement;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -180,11 +179,12 @@ public final class PlanFlowEncoder implements FlowEncoder {
 
     private static FlowEncoding flowEncoding(PathEncoding e) {
         int[] u = e.usids();
-        List<Integer> usids = new ArrayList<>(u.length);
-        for (int x : u) {
-            usids.add(x);
+        Integer[] usids = new Integer[u.length];
+        for (int i = 0; i < u.length; i++) {
+            usids[i] = u[i];
         }
-        return new FlowEncoding(e.carriers(), usids, e.ev());
+        // Unmodifiable lists, so FlowEncoding keeps them as they are.
+        return new FlowEncoding(e.carriers(), List.of(usids), e.ev());
     }
 
     /** The conditions under which the switch path alone fixes the encoding (see the class comment). */

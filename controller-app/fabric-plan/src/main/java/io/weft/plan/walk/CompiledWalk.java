@@ -59,6 +59,12 @@ public final class CompiledWalk {
     private final int[] switchRank;
     /** Per arc: the uA function of its from switch for leaving over it, 0 for none. */
     private final int[] uaOfArc;
+    /**
+     * Per arc: true when it is the only switch-to-switch link from its from switch to its to switch.
+     * Then it is the whole of {@link FabricPlan#nextHops} towards that neighbour (one hop away, every
+     * shortest next hop ends there), which lets a walk that expects it skip the memo.
+     */
+    private final boolean[] soleLink;
     /** Per switch: the arc of each uA function, indexed from {@code uaBase}; null when it has none. */
     private final int[] uaBase;
     private final int[][] uaArcByFunction;
@@ -68,12 +74,25 @@ public final class CompiledWalk {
     private final int[] homeArc;
     /** Per NIC: arcs to switches in file order (where a multi-homed NIC may send). */
     private final int[][] nicUplinks;
-    /** Per NIC: (switch, arc from that switch to the NIC) pairs, the plan's first link per switch. */
+    /** Per NIC: (switch, arc from that switch to the NIC) pairs, the plan's first link per other switch. */
     private final int[][] nicDownlinks;
     private final int[][] evTable1;
     private final int[][] evTable2;
     /** Per target switch rank, per from switch rank: the pair's next hops, as asked. */
     private final AtomicReferenceArray<Hops[]> hopsTo;
+    /**
+     * The same memo as one int per pair, what the walks read on every hop: 0 until asked, then
+     * {@link #KNOWN} and the flags below, and the only next hop + 1 from bit {@link #ARC_SHIFT} (0 for
+     * none or several). Rows and entries are written racily: a reader sees 0 and asks again, or the
+     * whole int.
+     */
+    private final int[][] routeTo;
+    private static final int KNOWN = 1;
+    private static final int COVERS1 = 2;
+    private static final int COVERS2 = 4;
+    private static final int SAME_NEIGHBOUR = 8;
+    private static final int NO_ROUTE = 16;
+    private static final int ARC_SHIFT = 5;
 
     /** One pair's next hops and what EV routing makes of them. */
     private static final class Hops {
@@ -146,6 +165,17 @@ public final class CompiledWalk {
             arcFrom[2 * i + 1] = arcTo[2 * i];
             arcTo[2 * i + 1] = arcFrom[2 * i];
         }
+        soleLink = new boolean[arcs.length];
+        for (String sw : plan.switches()) {
+            Map<Integer, Integer> toNeighbour = new HashMap<>();
+            int[] out = arcIndices(plan.switchArcs(sw));
+            for (int a : out) {
+                toNeighbour.merge(arcTo[a], 1, Integer::sum);
+            }
+            for (int a : out) {
+                soleLink[a] = toNeighbour.get(arcTo[a]) == 1;
+            }
+        }
         uaOfArc = new int[arcs.length];
         uaBase = new int[nodeCount];
         uaArcByFunction = new int[nodeCount][];
@@ -207,7 +237,19 @@ public final class CompiledWalk {
                 down.put(n, pairs);
             }
         }
-        down.forEach((n, pairs) -> nicDownlinks[n] = pairs);
+        // Delivery checks the home switch first: keep the others only (none for a single-homed NIC).
+        down.forEach((n, pairs) -> {
+            int home = arcTo[homeArc[n]];
+            int[] others = new int[pairs.length];
+            int k = 0;
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (pairs[i] != home) {
+                    others[k++] = pairs[i];
+                    others[k++] = pairs[i + 1];
+                }
+            }
+            nicDownlinks[n] = k == 0 ? null : Arrays.copyOf(others, k);
+        });
         evTable1 = new int[nodeCount][];
         evTable2 = new int[nodeCount][];
         for (String sw : plan.switches()) {
@@ -216,6 +258,10 @@ public final class CompiledWalk {
             evTable2[s] = arcIndices(plan.evTable(sw, 2));
         }
         hopsTo = new AtomicReferenceArray<>(switches);
+        routeTo = new int[switches][];
+        if (arcs.length >= 1 << (31 - ARC_SHIFT)) {
+            throw new IllegalArgumentException("fabric " + fabric.id() + ": too many links for the compiled walk");
+        }
     }
 
     public FabricPlan plan() {
@@ -294,6 +340,15 @@ public final class CompiledWalk {
      * @return the number of arcs, or a negative code
      */
     public int walkCarriers(int src, int dst, int[] usids, String tenant, int[] out) {
+        return walkCarriers(src, dst, usids, tenant, out, null);
+    }
+
+    /**
+     * As {@link #walkCarriers(int, int, int[], String, int[])}, told the path the caller expects
+     * (null for none): where the packet is routed to a neighbour that the expected next arc is the
+     * only link to, that arc is the route and the memo is not read. Same answer, fewer memory reads.
+     */
+    public int walkCarriers(int src, int dst, int[] usids, String tenant, int[] out, int[] expected) {
         if (!isNicNode(src) || dst != -1 && !isNicNode(dst) || tenant == null || !plan.hasTenant(tenant)
                 || usids == null || usids.length == 0) {
             return BAD_INPUT;
@@ -352,15 +407,20 @@ public final class CompiledWalk {
             if (target < 0) {
                 return DEAD_END;
             }
-            Hops h = hops(at, target);
-            if (h.arcs.length == 0) {
-                return DEAD_END;
+            int next = -1;
+            if (expected != null && n < expected.length) {
+                int e = expected[n];
+                next = arcFrom[e] == at && arcTo[e] == target && soleLink[e] ? e : -1;
             }
-            if (h.unique < 0) {
-                return AMBIGUOUS;
+            if (next < 0) {
+                int route = route(at, target);
+                next = (route >>> ARC_SHIFT) - 1;
+                if (next < 0) {
+                    return (route & NO_ROUTE) != 0 ? DEAD_END : AMBIGUOUS;
+                }
             }
-            out[n++] = h.unique;
-            at = arcTo[h.unique];
+            out[n++] = next;
+            at = arcTo[next];
         }
     }
 
@@ -371,6 +431,15 @@ public final class CompiledWalk {
      * @return the number of arcs, or a negative code
      */
     public int walkEv(int src, int dst, int ev, String tenant, int[] out) {
+        return walkEv(src, dst, ev, tenant, out, null);
+    }
+
+    /**
+     * As {@link #walkEv(int, int, int, String, int[])}, told the path the caller expects (null for
+     * none): after the EV stages, where the expected next arc is the only link to the destination's
+     * switch, it is the one minimal next hop and the memo is not read. Same answer, fewer reads.
+     */
+    public int walkEv(int src, int dst, int ev, String tenant, int[] out, int[] expected) {
         if (!isNicNode(src) || !isNicNode(dst) || tenant == null || !plan.hasTenant(tenant) || ev <= 0
                 || ev > 0xFFFF || src == dst) {
             return BAD_INPUT;
@@ -389,40 +458,54 @@ public final class CompiledWalk {
                 out[n++] = last;
                 return n;
             }
-            int[] options = evOptions(at, stage, dstSwitch);
-            if (options == null) {
-                return evRefusal(at, dstSwitch);
+            int next = -1;
+            if (stage > 2 && expected != null && n < expected.length) {
+                int e = expected[n];
+                next = arcFrom[e] == at && arcTo[e] == dstSwitch && soleLink[e] ? e : -1;
             }
-            int evByte = stage == 1 ? Ev.ev1(ev) : stage == 2 ? Ev.ev2(ev) : 0;
-            int next = options[Ev.index(evByte, options.length)];
+            next = next >= 0 ? next : evNext(at, stage, dstSwitch, ev);
+            if (next < 0) {
+                return next;
+            }
             out[n++] = next;
             at = arcTo[next];
         }
     }
 
     /**
-     * {@link io.weft.plan.ev.EvRouting#options}: what the EV byte of {@code stage} indexes at switch
-     * {@code at} for a packet to {@code dstSwitch}; null when EV routing has no answer there (see
-     * {@link #evRefusal} for why). The array is shared: do not write.
+     * {@link io.weft.plan.ev.EvRouting#options} at stage 1 or 2: what the stage's EV byte indexes at
+     * switch {@code at} for a packet to {@code dstSwitch}; null when EV routing has no answer there.
+     * The array is shared: do not write.
      */
     public int[] evOptions(int at, int stage, int dstSwitch) {
-        Hops h = hops(at, dstSwitch);
-        if (h.arcs.length == 0) {
+        if (stage != 1 && stage != 2) {
+            throw new IllegalArgumentException("stage: " + stage + " (EV bytes choose at stage 1 and 2)");
+        }
+        int route = route(at, dstSwitch);
+        if ((route & NO_ROUTE) != 0) {
             return null;
         }
-        if (stage == 1 || stage == 2) {
-            if (stage == 1 ? h.covers1 : h.covers2) {
-                // Covered next hops are members, so the table is not empty.
-                return stage == 1 ? evTable1[at] : evTable2[at];
-            }
-            return h.sameNeighbour ? h.arcs : null;
+        if ((route & (stage == 1 ? COVERS1 : COVERS2)) != 0) {
+            // Covered next hops are members, so the table is not empty.
+            return stage == 1 ? evTable1[at] : evTable2[at];
         }
-        return h.unique >= 0 ? h.arcs : null;
+        return (route & SAME_NEIGHBOUR) != 0 ? hops(at, dstSwitch).arcs : null;
     }
 
-    /** Why {@link #evOptions} had no answer: no route at all, or more than the tables pin. */
-    public int evRefusal(int at, int dstSwitch) {
-        return hops(at, dstSwitch).arcs.length == 0 ? DEAD_END : AMBIGUOUS;
+    /** The arc an EV-routed packet takes at {@code at} (see {@link io.weft.plan.ev.EvRouting}), or a code. */
+    private int evNext(int at, int stage, int dstSwitch, int ev) {
+        int route = route(at, dstSwitch);
+        if ((route & NO_ROUTE) != 0) {
+            return DEAD_END;
+        }
+        if (stage == 1 || stage == 2) {
+            int evByte = stage == 1 ? Ev.ev1(ev) : Ev.ev2(ev);
+            int[] options = (route & (stage == 1 ? COVERS1 : COVERS2)) != 0 ? stage == 1 ? evTable1[at] : evTable2[at]
+                    : (route & SAME_NEIGHBOUR) != 0 ? hops(at, dstSwitch).arcs : null;
+            return options == null ? AMBIGUOUS : options[Ev.index(evByte, options.length)];
+        }
+        int next = (route >>> ARC_SHIFT) - 1;
+        return next < 0 ? AMBIGUOUS : next;
     }
 
     /** The {@link WalkException.Kind} of a negative code. */
@@ -487,6 +570,25 @@ public final class CompiledWalk {
             }
         }
         return -1;
+    }
+
+    private int route(int from, int to) {
+        int t = switchRank[to];
+        int[] row = routeTo[t];
+        if (row == null) {
+            row = new int[routeTo.length];
+            routeTo[t] = row;
+        }
+        int f = switchRank[from];
+        int route = row[f];
+        if (route == 0) {
+            Hops h = hops(from, to);
+            route = KNOWN | (h.covers1 ? COVERS1 : 0) | (h.covers2 ? COVERS2 : 0)
+                    | (h.sameNeighbour ? SAME_NEIGHBOUR : 0) | (h.arcs.length == 0 ? NO_ROUTE : 0)
+                    | (h.unique + 1) << ARC_SHIFT;
+            row[f] = route;
+        }
+        return route;
     }
 
     private Hops hops(int from, int to) {
