@@ -140,22 +140,15 @@ class CompiledWalkDifferentialTest {
             Object ref = reference(() -> ForwardingWalk.walkCarriers(plan, src, dst,
                     Usid.carriers(plan.blockGroups(), usids), tenant));
             int[] buf = new int[CompiledWalk.MAX_ARCS];
-            // Told nothing, told the right path, told a wrong one: the same answer each time.
-            for (int[] expected : new int[][] {null, arcs(w, ref), randomArcs(w, rnd)}) {
-                int n = w.walkCarriers(w.node(src), dst == null ? -1 : w.node(dst), usids, tenant, buf, expected);
-                assertThat(answer(w, n, buf)).as("%s -> %s %s %s", src, dst, tenant,
-                        Usid.carriers(plan.block(), usids)).isEqualTo(ref);
-                delivered += n > 0 && expected == null ? 1 : 0;
-            }
+            delivered += sameForEveryHint(w, ref, rnd, buf, src + " -> " + dst + " " + tenant + " "
+                    + Usid.carriers(plan.block(), usids), expected -> w.walkCarriers(w.node(src),
+                    dst == null ? -1 : w.node(dst), usids, tenant, buf, expected));
 
             String evDst = nics.get(rnd.nextInt(nics.size()));
             int ev = rnd.nextInt(50) == 0 ? rnd.nextInt(3) * 0x10000 : 1 + rnd.nextInt(0xFFFF);
             Object evRef = reference(() -> ForwardingWalk.walkEv(plan, src, evDst, ev, tenant));
-            for (int[] expected : new int[][] {null, arcs(w, evRef), randomArcs(w, rnd)}) {
-                int n = w.walkEv(w.node(src), w.node(evDst), ev, tenant, buf, expected);
-                assertThat(answer(w, n, buf)).as("%s -> %s ev 0x%x %s", src, evDst, ev, tenant).isEqualTo(evRef);
-                delivered += n > 0 && expected == null ? 1 : 0;
-            }
+            delivered += sameForEveryHint(w, evRef, rnd, buf, src + " -> " + evDst + " ev " + ev + " " + tenant,
+                    expected -> w.walkEv(w.node(src), w.node(evDst), ev, tenant, buf, expected));
         }
         assertThat(delivered).as("walks that delivered").isGreaterThan(300);
     }
@@ -194,6 +187,25 @@ class CompiledWalkDifferentialTest {
         Object viaEntry = reference(() -> PathEncoder.encode(plan, arcs, tenant));
         assertThat(String.valueOf(viaEntry)).isEqualTo(String.valueOf(ref));
         return compiled == null ? REFUSED : compiled.ev() == null ? PROVEN : PROVEN_WITH_EV;
+    }
+
+    interface HintedWalk {
+        int run(int[] expected);
+    }
+
+    /**
+     * Told nothing, told the path the reference walked, told a random one: the compiled walk answers
+     * as the reference did each time. Returns 1 when the unhinted walk delivered.
+     */
+    private static int sameForEveryHint(CompiledWalk w, Object ref, Random rnd, int[] buf, String what,
+                                        HintedWalk walk) {
+        int delivered = 0;
+        for (int[] expected : new int[][] {null, arcs(w, ref), randomArcs(w, rnd)}) {
+            int n = walk.run(expected);
+            assertThat(answer(w, n, buf)).as(what).isEqualTo(ref);
+            delivered += n > 0 && expected == null ? 1 : 0;
+        }
+        return delivered;
     }
 
     /** A reference walk's arcs as numbers, or null when it refused. */
