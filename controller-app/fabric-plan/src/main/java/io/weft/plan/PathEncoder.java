@@ -25,6 +25,9 @@ import io.weft.plan.walk.WalkException;
  * differential test holds the two walks to the same arcs and verdicts.
  */
 public final class PathEncoder {
+    /** Scratch for the compiled walks (one per thread: encoders run on several). */
+    private static final ThreadLocal<int[]> WALK_BUFFER = ThreadLocal.withInitial(() -> new int[CompiledWalk.MAX_ARCS]);
+
     private PathEncoder() {
     }
 
@@ -85,7 +88,7 @@ public final class PathEncoder {
             return null;
         }
         int n = path.length;
-        int[] walked = new int[CompiledWalk.MAX_ARCS];
+        int[] walked = WALK_BUFFER.get();
         int src = w.from(path[0]);
         int dst = w.to(path[n - 1]);
         if (w.walkCarriers(src, dst, usids, tenant, walked, path) != n || !Arrays.equals(walked, 0, n, path, 0, n)) {
