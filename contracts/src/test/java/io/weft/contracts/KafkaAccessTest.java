@@ -46,7 +46,8 @@ class KafkaAccessTest {
     void theCollectorOwnsItsStreamsTopicsByPrefix() {
         assertThat(access.grantsOf("weft-telemetry-collector")).contains(
                 new Grant("weft-telemetry-collector", Resource.TOPIC, "weft-telemetry-collector-", true, Operation.ALL),
-                new Grant("weft-telemetry-collector", Resource.GROUP, "weft-telemetry-collector", true, Operation.READ));
+                new Grant("weft-telemetry-collector", Resource.GROUP, "weft-telemetry-collector", true,
+                        Operation.READ));
     }
 
     @Test
@@ -59,7 +60,8 @@ class KafkaAccessTest {
 
     private List<String> writers(String topic) {
         return access.grants().stream()
-                .filter(g -> g.resource() == Resource.TOPIC && g.name().equals(topic) && g.operation() == Operation.WRITE)
+                .filter(g -> g.resource() == Resource.TOPIC && g.name().equals(topic)
+                        && g.operation() == Operation.WRITE)
                 .map(Grant::principal).collect(Collectors.toList());
     }
 }

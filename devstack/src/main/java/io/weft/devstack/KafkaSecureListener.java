@@ -135,7 +135,8 @@ public final class KafkaSecureListener {
         p.setProperty("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
         p.setProperty("listener.name.controller.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + ADMIN
-                        + "\" password=\"" + controllerPassword + "\" user_" + ADMIN + "=\"" + controllerPassword + "\";");
+                        + "\" password=\"" + controllerPassword + "\" user_" + ADMIN + "=\"" + controllerPassword
+                        + "\";");
         p.setProperty("ssl.keystore.type", "PKCS12");
         p.setProperty("ssl.keystore.location", dir.resolve(KEYSTORE).toAbsolutePath().toString());
         p.setProperty("ssl.keystore.password", read(dir.resolve("keystore.password")));

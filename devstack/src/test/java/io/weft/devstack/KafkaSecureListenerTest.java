@@ -130,7 +130,8 @@ class KafkaSecureListenerTest {
         }
         try (KafkaConsumer<String, String> other = consumer(env("weft-scheduler-api"), "weft-telemetry-collector")) {
             other.subscribe(List.of(Topics.HOTSPOTS));
-            assertThatThrownBy(() -> other.poll(Duration.ofSeconds(10))).isInstanceOf(GroupAuthorizationException.class);
+            assertThatThrownBy(() -> other.poll(Duration.ofSeconds(10)))
+                    .isInstanceOf(GroupAuthorizationException.class);
         }
     }
 

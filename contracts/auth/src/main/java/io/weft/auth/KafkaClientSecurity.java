@@ -45,6 +45,11 @@ public final class KafkaClientSecurity {
         this.username = username;
     }
 
+    /** No login: plaintext, as on the embedded demo's loopback broker. */
+    public static KafkaClientSecurity plaintext() {
+        return PLAINTEXT;
+    }
+
     /** From this process's environment. */
     public static KafkaClientSecurity fromEnvironment() {
         return from(System::getenv);

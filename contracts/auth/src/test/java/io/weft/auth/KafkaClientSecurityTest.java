@@ -56,7 +56,8 @@ class KafkaClientSecurityTest {
         assertThatThrownBy(() -> KafkaClientSecurity.from(Map.of(KafkaClientSecurity.PROTOCOL, "SASL_PLAINTEXT")::get))
                 .hasMessageStartingWith("WEFT_KAFKA_SECURITY_PROTOCOL: \"SASL_PLAINTEXT\"");
         assertThatThrownBy(() -> KafkaClientSecurity.from(Map.of(KafkaClientSecurity.PROTOCOL, "SASL_SSL",
-                KafkaClientSecurity.USERNAME, "u", KafkaClientSecurity.PASSWORD_FILE, dir.resolve("none").toString())::get))
+                KafkaClientSecurity.USERNAME, "u",
+                KafkaClientSecurity.PASSWORD_FILE, dir.resolve("none").toString())::get))
                 .hasMessageStartingWith("WEFT_KAFKA_PASSWORD_FILE: cannot read");
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.ContractException;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
@@ -34,6 +35,7 @@ import org.springframework.stereotype.Component;
 @Component
 class LiveLoadFeed implements SmartLifecycle {
     private final TelemetryKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private final LiveLoads loads;
     private final LoadStreams streams;
     private final TelemetryCounters counters;
@@ -41,8 +43,10 @@ class LiveLoadFeed implements SmartLifecycle {
     private volatile Thread thread;
     private volatile boolean running;
 
-    LiveLoadFeed(TelemetryKafkaProperties kafka, LiveLoads loads, LoadStreams streams, TelemetryCounters counters) {
+    LiveLoadFeed(TelemetryKafkaProperties kafka, KafkaClientSecurity login, LiveLoads loads, LoadStreams streams,
+                 TelemetryCounters counters) {
         this.kafka = kafka;
+        this.login = login;
         this.loads = loads;
         this.streams = streams;
         this.counters = counters;
@@ -53,7 +57,7 @@ class LiveLoadFeed implements SmartLifecycle {
         if (!kafka.enabled()) {
             return;
         }
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
