@@ -159,7 +159,8 @@ start_devstack() {
   await_ready devstack 120 test -s "$state_dir/devstack.env"
   # shellcheck disable=SC1091
   source "$state_dir/devstack.env"
-  export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD
+  export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD \
+    WEFT_SCHEDULER_JDBC_USER WEFT_SCHEDULER_JDBC_PASSWORD WEFT_COLLECTOR_JDBC_USER WEFT_COLLECTOR_JDBC_PASSWORD
 }
 
 # Uses the devstack of a running ./weft demo (or ./weft run) of this state directory when its Kafka
@@ -171,7 +172,8 @@ use_or_start_devstack() {
        exec 3<>"/dev/tcp/${WEFT_KAFKA_BOOTSTRAP%:*}/${WEFT_KAFKA_BOOTSTRAP##*:}") 2>/dev/null; then
     # shellcheck disable=SC1091
     source "$state_dir/devstack.env"
-    export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD
+    export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD \
+    WEFT_SCHEDULER_JDBC_USER WEFT_SCHEDULER_JDBC_PASSWORD WEFT_COLLECTOR_JDBC_USER WEFT_COLLECTOR_JDBC_PASSWORD
     say "using the running devstack: Kafka $WEFT_KAFKA_BOOTSTRAP, PostgreSQL $WEFT_JDBC_URL"
   else
     start_devstack
@@ -212,6 +214,9 @@ ready_controller() {
 start_telemetry() { launch_telemetry; ready_telemetry; }
 launch_telemetry() {
   demo_tokens
+  # On its own PostgreSQL role (owner of schema telemetry only); an env file of an older devstack has none.
+  WEFT_JDBC_USER="${WEFT_COLLECTOR_JDBC_USER:-$WEFT_JDBC_USER}" \
+  WEFT_JDBC_PASSWORD="${WEFT_COLLECTOR_JDBC_PASSWORD:-$WEFT_JDBC_PASSWORD}" \
   start_service telemetry telemetry-collector io.weft.telemetry.TelemetryCollectorApplication 512m \
     --server.port="$telemetry_port" --weft.telemetry.kafka.state-dir="$state_dir/telemetry-streams"
 }
@@ -225,6 +230,9 @@ start_scheduler() { launch_scheduler; ready_scheduler; }
 launch_scheduler() {
   demo_tokens
   export WEFT_SCHEDULER_PORT="$scheduler_port"
+  # On its own PostgreSQL role (owner of schema scheduler only).
+  WEFT_JDBC_USER="${WEFT_SCHEDULER_JDBC_USER:-$WEFT_JDBC_USER}" \
+  WEFT_JDBC_PASSWORD="${WEFT_SCHEDULER_JDBC_PASSWORD:-$WEFT_JDBC_PASSWORD}" \
   start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
 }
 ready_scheduler() {

@@ -18,6 +18,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.ServiceRoles;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Role;
@@ -90,9 +91,6 @@ final class WeftSystem implements AutoCloseable {
         int controllerPort = freePort();
         int collectorPort = freePort();
         int schedulerPort = freePort();
-        Map<String, String> db = Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(),
-                "WEFT_JDBC_URL", devstack.jdbcUrl(), "WEFT_JDBC_USER", devstack.jdbcUser(),
-                "WEFT_JDBC_PASSWORD", devstack.jdbcPassword());
         List<ChildService> children = new ArrayList<>();
         ScriptedSwitches switches = null;
         try {
@@ -108,7 +106,8 @@ final class WeftSystem implements AutoCloseable {
                     Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(), "WEFT_TOKENS", tokens),
                     List.of("--fabric", fabricFile.toString(), "--http-port", Integer.toString(controllerPort),
                             "--state-dir", controllerState.toString(), "--reads", "token")));
-            Map<String, String> collectorEnv = new java.util.HashMap<>(db);
+            // Each service on its own PostgreSQL role, as deployed (deploy/postgres/roles.sql).
+            Map<String, String> collectorEnv = new java.util.HashMap<>(devstack.collectorEnv());
             collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
             collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streamsState.toString());
             collectorEnv.put("WEFT_TOKENS", tokens);
@@ -116,7 +115,7 @@ final class WeftSystem implements AutoCloseable {
             children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(),
                     "telemetry-collector", "telemetry-collector",
                     "io.weft.telemetry.TelemetryCollectorApplication", "512m", collectorEnv, List.of(QUIET_KAFKA)));
-            Map<String, String> schedulerEnv = new java.util.HashMap<>(db);
+            Map<String, String> schedulerEnv = new java.util.HashMap<>(devstack.schedulerEnv());
             schedulerEnv.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
             schedulerEnv.put("WEFT_TOKENS", tokens);
             schedulerEnv.put("WEFT_CONTROLLER_URL", "http://127.0.0.1:" + controllerPort);
@@ -238,7 +237,8 @@ final class WeftSystem implements AutoCloseable {
     /**
      * Every class on this JVM's devstack starts from empty service tables: the scheduler restores the
      * jobs it finds on start, so another class's jobs (on another fabric) would occupy paths or fail
-     * to re-place. Flyway recreates both schemas.
+     * to re-place. Both schemas are made again, empty, owned by the services' roles (which may not
+     * create schemas themselves); Flyway migrates them.
      */
     static void dropServiceSchemas(DevstackEndpoints devstack) {
         try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(),
@@ -246,6 +246,8 @@ final class WeftSystem implements AutoCloseable {
              Statement s = c.createStatement()) {
             s.execute("drop schema if exists scheduler cascade");
             s.execute("drop schema if exists telemetry cascade");
+            s.execute("create schema scheduler authorization " + ServiceRoles.SCHEDULER);
+            s.execute("create schema telemetry authorization " + ServiceRoles.COLLECTOR);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reset the services' schemas: " + e.getMessage(), e);
         }
