@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.context.SmartLifecycle;
@@ -94,7 +95,14 @@ class LiveLoadFeed implements SmartLifecycle {
     /** The topic's partitions, waiting while it does not exist yet (the devstack or a deployment creates it). */
     private List<TopicPartition> partitions(String topic) throws InterruptedException {
         while (running) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            List<PartitionInfo> infos;
+            try {
+                infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            } catch (TimeoutException slow) {
+                // The first metadata fetch includes the broker's TLS and SASL handshakes: on a busy
+                // machine that can take longer than the wait. Asking again is all there is to do.
+                continue;
+            }
             if (infos != null && !infos.isEmpty()) {
                 return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
             }
