@@ -57,8 +57,14 @@ public record DevstackEndpoints(String kafkaBootstrapServers, String jdbcUrl, St
      * that a reader never sees half a file.
      */
     public void writeEnvFile(Path file) throws IOException {
+        writeEnvFile(file, Map.of());
+    }
+
+    /** As {@link #writeEnvFile(Path)}, with {@code extra} variables after the endpoints'. */
+    public void writeEnvFile(Path file, Map<String, String> extra) throws IOException {
         StringBuilder text = new StringBuilder("# written by the Weft devstack; valid while it runs\n");
         asEnv().forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        extra.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, ".devstack", ".env");

@@ -90,6 +90,19 @@ public final class KafkaSecureListener {
         return dir.resolve(CA_PEM);
     }
 
+    /**
+     * The environment every service on this broker shares: the protocol, the CA file, and the folder of
+     * password files ({@code WEFT_KAFKA_CREDENTIALS_DIR}: a script gives each service
+     * {@code WEFT_KAFKA_USERNAME=<principal>} and {@code WEFT_KAFKA_PASSWORD_FILE=<folder>/<principal>}).
+     */
+    public Map<String, String> sharedEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("WEFT_KAFKA_SECURITY_PROTOCOL", "SASL_SSL");
+        env.put("WEFT_KAFKA_CA_FILE", caFile().toAbsolutePath().toString());
+        env.put("WEFT_KAFKA_CREDENTIALS_DIR", dir.resolve("credentials").toAbsolutePath().toString());
+        return env;
+    }
+
     /** The password file of a principal of contracts/topics.json ({@code WEFT_KAFKA_PASSWORD_FILE}). */
     public Path passwordFile(String principal) {
         if (!principal.equals(ADMIN) && !principals.contains(principal)) {
