@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.ContractException;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
@@ -35,6 +36,7 @@ import org.springframework.stereotype.Component;
 @Component
 class LiveLoadFeed implements SmartLifecycle {
     private final TelemetryKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private final LiveLoads loads;
     private final LoadStreams streams;
     private final TelemetryCounters counters;
@@ -42,8 +44,10 @@ class LiveLoadFeed implements SmartLifecycle {
     private volatile Thread thread;
     private volatile boolean running;
 
-    LiveLoadFeed(TelemetryKafkaProperties kafka, LiveLoads loads, LoadStreams streams, TelemetryCounters counters) {
+    LiveLoadFeed(TelemetryKafkaProperties kafka, KafkaClientSecurity login, LiveLoads loads, LoadStreams streams,
+                 TelemetryCounters counters) {
         this.kafka = kafka;
+        this.login = login;
         this.loads = loads;
         this.streams = streams;
         this.counters = counters;
@@ -54,7 +58,7 @@ class LiveLoadFeed implements SmartLifecycle {
         if (!kafka.enabled()) {
             return;
         }
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -94,13 +98,16 @@ class LiveLoadFeed implements SmartLifecycle {
      */
     private List<TopicPartition> partitions(String topic) throws InterruptedException {
         while (running) {
+            List<PartitionInfo> infos;
             try {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
-                if (infos != null && !infos.isEmpty()) {
-                    return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-                }
-            } catch (TimeoutException kafkaNotUpYet) {
-                // ./weft demo starts the collector together with its Kafka: ask again.
+                infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            } catch (TimeoutException slow) {
+                // Kafka is not up yet (./weft demo starts the collector with it), or the first metadata
+                // fetch's TLS and SASL handshakes took longer than the wait on a busy machine: ask again.
+                continue;
+            }
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
             }
             Thread.sleep(1000);
         }
