@@ -14,6 +14,8 @@ scheduler_port=8082
 web_port=8080
 fabric=""
 scenario=""
+# 1: start the JVMs for a quick start (./weft demo sets it; see quick_jvm_opts).
+quick_jvm=0
 kafka_secure=0
 
 # The options every service start shares; the help texts of demo and run describe them.
@@ -61,8 +63,8 @@ services_prepare() {
 # ── service bookkeeping ─────────────────────────────────────────────────────────────────────────
 # Every service is a background Java process started with SIGINT ignored (the JVM keeps an ignored
 # SIGINT ignored), so a terminal's Ctrl-C, sent to the whole process group, reaches only the calling
-# script: its trap sends SIGTERM to each service newest first, so services stop before the devstack
-# they use, and waits for their shutdown hooks.
+# script: its trap sends SIGTERM to every service, waits for their shutdown hooks, and then stops the
+# devstack they use.
 names=()
 pids=()
 urls=()
@@ -70,20 +72,50 @@ urls=()
 # whose incident is what it shows; ./weft run: the one service it runs).
 shown_services=" live "
 
+# With quick_jvm=1 (./weft demo), options that shorten a service's start on a small machine, into the
+# array QUICK_JVM_OPTS: the client compiler only (-XX:TieredStopAtLevel=1: these services do little
+# work, and a 2-core machine spends much of a start compiling), and class-data sharing: a run without
+# an archive writes the classes it loaded when it exits (-XX:ArchiveClassesAtExit, after Ctrl-C), and
+# the next runs map that archive (-XX:SharedArchiveFile) instead of loading, parsing and verifying them
+# again. One archive per service in $state_dir/cds/; one older than a jar of its module is made again
+# (a JVM whose archive does not match its class path ignores it and starts as without).
+# Usage: quick_jvm_opts <name> <module-dir>
+quick_jvm_opts() {
+  local name="$1" mod="$2" jsa
+  QUICK_JVM_OPTS=()
+  [ "$quick_jvm" = 1 ] || return 0
+  jsa="$state_dir/cds/$name.jsa"
+  mkdir -p "$state_dir/cds"
+  # The class path's jars only (run_java: the module's jar and target/lib), not test or bench jars.
+  if [ -f "$jsa" ] && [ -n "$(find "$WEFT_HOME/$mod/target" "$WEFT_HOME/$mod/target/lib" -maxdepth 1 -name '*.jar' \
+        ! -name '*-tests.jar' -newer "$jsa" -print -quit 2>/dev/null)" ]; then
+    rm -f "$jsa"
+  fi
+  # -Xlog:cds*=off: the archive's notes (classes it cannot hold, a stale archive ignored) are not news.
+  QUICK_JVM_OPTS=(-XX:TieredStopAtLevel=1 '-Xlog:cds*=off')
+  if [ -s "$jsa" ]; then
+    QUICK_JVM_OPTS+=("-XX:SharedArchiveFile=$jsa")
+  else
+    QUICK_JVM_OPTS+=("-XX:ArchiveClassesAtExit=$jsa")
+  fi
+}
+
 # Usage: start_service <name> <module-dir> <main-class> <heap> [args...]
 # stdout/stderr go to the terminal when name is "devstack", to the terminal and the log for the
 # services in $shown_services, else to $state_dir/logs/<name>.log.
 start_service() {
-  local name="$1" mod="$2" main="$3" heap="$4"; shift 4
+  local name="$1" mod="$2" main="$3" heap="$4" opts; shift 4
   build_module "$mod"
+  quick_jvm_opts "$name" "$mod"
+  opts="-Xmx$heap ${QUICK_JVM_OPTS[*]} ${WEFT_JAVA_OPTS:-}"
   if [ "$name" = devstack ]; then
-    ( trap '' INT; WEFT_JAVA_OPTS="-Xmx$heap ${WEFT_JAVA_OPTS:-}" run_java "$mod" "$main" "$@" ) &
+    ( trap '' INT; WEFT_JAVA_OPTS="$opts" run_java "$mod" "$main" "$@" ) &
   elif [[ "$shown_services" == *" $name "* ]]; then
     # tee ignores Ctrl-C too, so it copies the service's last lines while the trap stops it.
-    ( trap '' INT; WEFT_JAVA_OPTS="-Xmx$heap ${WEFT_JAVA_OPTS:-}" run_java "$mod" "$main" "$@" ) \
+    ( trap '' INT; WEFT_JAVA_OPTS="$opts" run_java "$mod" "$main" "$@" ) \
       > >(trap '' INT; exec tee "$state_dir/logs/$name.log") 2>&1 &
   else
-    ( trap '' INT; WEFT_JAVA_OPTS="-Xmx$heap ${WEFT_JAVA_OPTS:-}" run_java "$mod" "$main" "$@" ) \
+    ( trap '' INT; WEFT_JAVA_OPTS="$opts" run_java "$mod" "$main" "$@" ) \
       >"$state_dir/logs/$name.log" 2>&1 &
   fi
   names+=("$name")
@@ -98,9 +130,19 @@ stop_all() {
   echo
   say "stopping ${names[*]:-nothing}"
   local i
+  # The services all at once (each shutdown hook, and a first demo's class archives written at exit,
+  # take a while), then the devstack they use, last.
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-    kill -TERM "${pids[$i]}" 2>/dev/null || true
-    wait "${pids[$i]}" 2>/dev/null || true
+    [ "${names[$i]}" = devstack ] || kill -TERM "${pids[$i]}" 2>/dev/null || true
+  done
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    [ "${names[$i]}" = devstack ] || wait "${pids[$i]}" 2>/dev/null || true
+  done
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    if [ "${names[$i]}" = devstack ]; then
+      kill -TERM "${pids[$i]}" 2>/dev/null || true
+      wait "${pids[$i]}" 2>/dev/null || true
+    fi
   done
   say "all stopped"
 }
@@ -154,15 +196,30 @@ services_wait() {
 # Each starts one service as the demo runs it, waits until it is ready and adds its lines to urls.
 
 # Kafka and PostgreSQL; exports the WEFT_* variables of $state_dir/devstack.env to what follows.
-start_devstack() {
-  rm -f "$state_dir/devstack.env"
+start_devstack() { launch_devstack; ready_devstack; }
+# Returns as soon as the devstack has said where it will answer (devstack.planned.env, on fixed ports),
+# with those WEFT_* variables exported: services launched now connect there and retry until it is up.
+# With --kafka-secure the logins exist only once Kafka started, so it waits for devstack.env instead.
+launch_devstack() {
+  rm -f "$state_dir/devstack.env" "$state_dir/devstack.planned.env"
   local secure=()
   [ "$kafka_secure" = 1 ] && secure=(--kafka-secure)
   start_service devstack devstack io.weft.devstack.DevstackMain 512m \
     --state-dir "$state_dir" --kafka-port "$kafka_port" --postgres-port "$postgres_port" "${secure[@]}"
-  await_ready devstack 120 test -s "$state_dir/devstack.env"
+  await_ready devstack 120 test -s "$state_dir/devstack.planned.env" -o -s "$state_dir/devstack.env"
+  local env="$state_dir/devstack.planned.env"
+  [ -s "$env" ] || env="$state_dir/devstack.env"
+  # shellcheck disable=SC1090
+  source "$env"
+  export_devstack_env
+}
+ready_devstack() {
+  await_ready devstack 180 test -s "$state_dir/devstack.env"
   # shellcheck disable=SC1091
   source "$state_dir/devstack.env"
+  export_devstack_env
+}
+export_devstack_env() {
   export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD \
     WEFT_SCHEDULER_JDBC_USER WEFT_SCHEDULER_JDBC_PASSWORD WEFT_COLLECTOR_JDBC_USER WEFT_COLLECTOR_JDBC_PASSWORD \
     WEFT_KAFKA_SECURITY_PROTOCOL WEFT_KAFKA_CA_FILE WEFT_KAFKA_CREDENTIALS_DIR
@@ -177,9 +234,7 @@ use_or_start_devstack() {
        exec 3<>"/dev/tcp/${WEFT_KAFKA_BOOTSTRAP%:*}/${WEFT_KAFKA_BOOTSTRAP##*:}") 2>/dev/null; then
     # shellcheck disable=SC1091
     source "$state_dir/devstack.env"
-    export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD \
-    WEFT_SCHEDULER_JDBC_USER WEFT_SCHEDULER_JDBC_PASSWORD WEFT_COLLECTOR_JDBC_USER WEFT_COLLECTOR_JDBC_PASSWORD \
-    WEFT_KAFKA_SECURITY_PROTOCOL WEFT_KAFKA_CA_FILE WEFT_KAFKA_CREDENTIALS_DIR
+    export_devstack_env
     say "using the running devstack: Kafka $WEFT_KAFKA_BOOTSTRAP, PostgreSQL $WEFT_JDBC_URL"
   else
     start_devstack
@@ -229,6 +284,10 @@ ready_controller() {
         "               curl -X PUT -H 'Authorization: Bearer demo-operator-token-01' -d '{\"state\":\"drained\"}' http://127.0.0.1:$controller_port/links/<link-id>/state")
 }
 
+# The database may still be starting (./weft demo launches the services with the devstack): the
+# connection pool keeps trying for up to 3 minutes before the service gives up.
+db_wait_args=(--spring.datasource.hikari.initialization-fail-timeout=180000)
+
 start_telemetry() { launch_telemetry; ready_telemetry; }
 launch_telemetry() {
   demo_tokens
@@ -237,7 +296,7 @@ launch_telemetry() {
   WEFT_JDBC_PASSWORD="${WEFT_COLLECTOR_JDBC_PASSWORD:-$WEFT_JDBC_PASSWORD}" \
   kafka_login weft-telemetry-collector start_service telemetry telemetry-collector \
     io.weft.telemetry.TelemetryCollectorApplication 512m \
-    --server.port="$telemetry_port" --weft.telemetry.kafka.state-dir="$state_dir/telemetry-streams"
+    --server.port="$telemetry_port" --weft.telemetry.kafka.state-dir="$state_dir/telemetry-streams" "${db_wait_args[@]}"
 }
 ready_telemetry() {
   await_ready telemetry 120 grep -q 'telemetry-collector: serving on' "$state_dir/logs/telemetry.log"
@@ -252,7 +311,8 @@ launch_scheduler() {
   # On its own PostgreSQL role (owner of schema scheduler only).
   WEFT_JDBC_USER="${WEFT_SCHEDULER_JDBC_USER:-$WEFT_JDBC_USER}" \
   WEFT_JDBC_PASSWORD="${WEFT_SCHEDULER_JDBC_PASSWORD:-$WEFT_JDBC_PASSWORD}" \
-  kafka_login weft-scheduler-api start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
+  kafka_login weft-scheduler-api start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m \
+    "${db_wait_args[@]}"
 }
 ready_scheduler() {
   await_ready scheduler 180 grep -q 'placing on snapshot' "$state_dir/logs/scheduler.log"
@@ -263,11 +323,13 @@ ready_scheduler() {
         "               agent (every NIC) demo-agent-token-0001; scheduler-api -> controller demo-scheduler-api-to-controller-01")
 }
 
-# The simulator as the live fabric; it needs the scheduler-api on $scheduler_port (its incident waits
-# until that places on a snapshot, so ./weft demo starts it with the other services).
+# The simulator as the live fabric; it needs the scheduler-api on $scheduler_port and the collector on
+# $telemetry_port (its incident waits until the one places on a snapshot and the other's topology runs,
+# so ./weft demo starts it with the other services).
 start_live() { launch_live; ready_live; }
 launch_live() {
   local live_args=(--kafka "$WEFT_KAFKA_BOOTSTRAP" --scheduler "http://127.0.0.1:$scheduler_port"
+                   --collector "http://127.0.0.1:$telemetry_port"
                    --agent-token demo-agent-token-0001 --scheduler-token demo-scheduler-token-01)
   [ -n "$scenario" ] && live_args+=(--scenario "$scenario")
   kafka_login weft-live-fabric start_service live simulator io.weft.simulator.live.LiveMain 384m "${live_args[@]}"

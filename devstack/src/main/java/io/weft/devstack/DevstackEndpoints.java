@@ -12,6 +12,18 @@ import java.util.Map;
 public record DevstackEndpoints(String kafkaBootstrapServers, String jdbcUrl, String jdbcUser, String jdbcPassword) {
 
     /**
+     * Where a devstack started on these fixed ports will answer, known before it does: services started
+     * at the same time connect there and retry until it is up.
+     */
+    public static DevstackEndpoints planned(int kafkaPort, int postgresPort) {
+        if (kafkaPort == 0 || postgresPort == 0) {
+            throw new IllegalArgumentException("free ports (0) are known only once the devstack started");
+        }
+        return new DevstackEndpoints(EmbeddedKafka.bootstrapServers(kafkaPort), EmbeddedPostgres.jdbcUrl(postgresPort),
+                EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+    }
+
+    /**
      * The endpoints as the environment variables other Weft processes read (WEFT_KAFKA_BOOTSTRAP, ...).
      * {@code WEFT_JDBC_USER} is the devstack's administrator; each service's own login is there too
      * ({@code WEFT_SCHEDULER_JDBC_USER}, {@code WEFT_COLLECTOR_JDBC_USER} and their passwords), for the
@@ -62,7 +74,12 @@ public record DevstackEndpoints(String kafkaBootstrapServers, String jdbcUrl, St
 
     /** As {@link #writeEnvFile(Path)}, with {@code extra} variables after the endpoints'. */
     public void writeEnvFile(Path file, Map<String, String> extra) throws IOException {
-        StringBuilder text = new StringBuilder("# written by the Weft devstack; valid while it runs\n");
+        writeEnvFile(file, "# written by the Weft devstack; valid while it runs", extra);
+    }
+
+    /** As {@link #writeEnvFile(Path, Map)}, headed by the comment line {@code comment}. */
+    public void writeEnvFile(Path file, String comment, Map<String, String> extra) throws IOException {
+        StringBuilder text = new StringBuilder(comment).append('\n');
         asEnv().forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         extra.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         Path dir = file.toAbsolutePath().getParent();

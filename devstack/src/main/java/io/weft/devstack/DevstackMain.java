@@ -16,6 +16,8 @@ import picocli.CommandLine.ParameterException;
 /**
  * {@code ./weft demo}'s devstack process: starts Kafka and PostgreSQL, prints where they answer, writes
  * {@code <state-dir>/devstack.env} for other processes, then runs until SIGINT/SIGTERM and stops cleanly.
+ * On fixed ports it first writes {@code <state-dir>/devstack.planned.env}, the same variables before
+ * anything answers, so that the demo starts its services at once (they retry until the devstack is up).
  */
 public final class DevstackMain {
     private DevstackMain() {
@@ -41,7 +43,24 @@ public final class DevstackMain {
         AtomicReference<Devstack> running = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(1);
         Path envFile = options.stateDir.resolve("devstack.env");
+        Path plannedFile = options.stateDir.resolve("devstack.planned.env");
+        try {
+            Files.deleteIfExists(plannedFile);
+            // A secure listener's logins exist only once it started: then services wait for devstack.env.
+            if (options.kafkaPort != 0 && options.postgresPort != 0 && !options.kafkaSecure) {
+                DevstackEndpoints.planned(options.kafkaPort, options.postgresPort).writeEnvFile(plannedFile,
+                        "# written by the Weft devstack as it starts: where it will answer (devstack.env: it does)",
+                        Map.of());
+            }
+        } catch (IOException e) {
+            System.err.println("devstack: cannot write " + plannedFile + ": " + e.getMessage());
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                Files.deleteIfExists(plannedFile);
+            } catch (IOException e) {
+                System.err.println("devstack: cannot delete " + plannedFile + ": " + e.getMessage());
+            }
             Devstack stack = running.getAndSet(null);
             if (stack != null) {
                 out.println("devstack: stopping Kafka and PostgreSQL ...");

@@ -102,6 +102,11 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** {@code 127.0.0.1:port}, the value for a client's {@code bootstrap.servers}. */
     public String bootstrapServers() {
+        return bootstrapServers(port);
+    }
+
+    /** The bootstrap servers of a broker on loopback port {@code port}. */
+    static String bootstrapServers(int port) {
         return Ports.LOOPBACK + ":" + port;
     }
 

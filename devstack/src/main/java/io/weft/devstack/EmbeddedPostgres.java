@@ -127,7 +127,12 @@ public final class EmbeddedPostgres implements AutoCloseable {
 
     /** JDBC URL of database {@value #DATABASE} on loopback. */
     public String jdbcUrl() {
-        return "jdbc:postgresql://" + Ports.LOOPBACK + ":" + port() + "/" + DATABASE;
+        return jdbcUrl(port());
+    }
+
+    /** JDBC URL of database {@value #DATABASE} on loopback port {@code port}. */
+    static String jdbcUrl(int port) {
+        return "jdbc:postgresql://" + Ports.LOOPBACK + ":" + port + "/" + DATABASE;
     }
 
     public String user() {

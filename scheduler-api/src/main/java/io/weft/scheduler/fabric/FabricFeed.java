@@ -14,7 +14,9 @@ import io.weft.scheduler.config.SchedulerKafkaProperties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -66,8 +68,10 @@ class FabricFeed implements SmartLifecycle {
 
     private void run() {
         try {
-            List<TopicPartition> parts = consumer.partitionsFor(kafka.fabricTopic(), Duration.ofSeconds(30)).stream()
-                    .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+            List<TopicPartition> parts = partitions();
+            if (parts.isEmpty()) {
+                return; // interrupted while waiting
+            }
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
             catchUp(parts);
@@ -83,6 +87,39 @@ class FabricFeed implements SmartLifecycle {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * The fabric topic's partitions, asked again while Kafka or the topic is not there yet: ./weft demo
+     * starts this service together with its Kafka. Empty only when interrupted.
+     */
+    private List<TopicPartition> partitions() {
+        boolean said = false;
+        while (!Thread.currentThread().isInterrupted()) {
+            String why;
+            try {
+                List<PartitionInfo> infos = consumer.partitionsFor(kafka.fabricTopic(), Duration.ofSeconds(5));
+                if (infos != null && !infos.isEmpty()) {
+                    if (said) {
+                        LOG.info("{} found: following it", kafka.fabricTopic());
+                    }
+                    return infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+                }
+                why = "the topic does not exist yet";
+            } catch (TimeoutException e) {
+                why = "Kafka does not answer yet";
+            }
+            if (!said) {
+                LOG.info("waiting for {}: {}", kafka.fabricTopic(), why);
+                said = true;
+            }
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return List.of();
     }
 
     /**

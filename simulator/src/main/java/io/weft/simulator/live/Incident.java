@@ -64,10 +64,17 @@ final class Incident implements Runnable {
     private final List<Outcome> outcomes = new ArrayList<>();
     private final Set<String> jobIds = new LinkedHashSet<>();
     private final Map<String, Integer> jobFlowCounts = new LinkedHashMap<>();
+    private final Instant launchedAt;
     private volatile Instant faultAt;
     private volatile boolean done;
 
-    Incident(IncidentScript script, LiveFabric fabric, URI scheduler, String schedulerToken, PrintStream out) {
+    /**
+     * @param launchedAt when {@code ./weft demo} was started, or null: the incident's end is also told
+     *                   against it, the wall time a newcomer waits for the whole story
+     */
+    Incident(IncidentScript script, LiveFabric fabric, URI scheduler, String schedulerToken, PrintStream out,
+             Instant launchedAt) {
+        this.launchedAt = launchedAt;
         this.script = script;
         this.fabric = fabric;
         this.scheduler = scheduler;
@@ -141,7 +148,9 @@ final class Incident implements Runnable {
                     default -> throw new IllegalStateException("action " + step.action());
                 }
             }
-            say("incident over; the fabric keeps running (Ctrl-C stops it)");
+            say("incident over" + (launchedAt == null ? "" : String.format(Locale.ROOT, ", %.1f s after ./weft demo "
+                    + "was started", Duration.between(launchedAt, Instant.now()).toMillis() / 1e3))
+                    + "; the fabric keeps running (Ctrl-C stops it)");
         } catch (InterruptedException stop) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.Topics;
@@ -50,7 +51,7 @@ public final class LiveMain implements AutoCloseable {
 
     /** Command-line options; tokens may also come from the environment. */
     record Options(String kafka, URI scheduler, String agentToken, String schedulerToken, String fabricId,
-                   long tickMs, IncidentScript incident) {
+                   long tickMs, IncidentScript incident, Instant launchedAt, URI collector) {
     }
 
     private final Options options;
@@ -131,14 +132,19 @@ public final class LiveMain implements AutoCloseable {
             throw new IllegalStateException("no fabric snapshot on " + SnapshotFollower.TOPIC + " within 120 s");
         }
         if (options.incident() != null) {
-            // ./weft demo starts this with scheduler-api: the incident's clock starts once it places.
+            // ./weft demo starts this with scheduler-api: the incident's clock starts once it places
+            // (and, given its URL, once the collector's topology runs: a fault before would go unseen).
             awaitScheduler();
+            if (options.collector() != null) {
+                awaitCollector();
+            }
         }
         LiveFabric f = fabric.get();
         ticker.scheduleAtFixedRate(this::tickSafely, 0, options.tickMs(), TimeUnit.MILLISECONDS);
         ticker.scheduleAtFixedRate(this::reportTicks, 30, 30, TimeUnit.SECONDS);
         if (options.incident() != null) {
-            incident = new Incident(options.incident(), f, options.scheduler(), options.schedulerToken(), out);
+            incident = new Incident(options.incident(), f, options.scheduler(), options.schedulerToken(), out,
+                    options.launchedAt());
             hotspots = new HotspotWatcher(options.kafka(), login, incident::onHotspot);
             startThread(hotspots, "live-hotspots");
         }
@@ -160,26 +166,37 @@ public final class LiveMain implements AutoCloseable {
 
     /** Polls scheduler-api's {@code GET /v1/fabric} until it answers 200 (it places on a snapshot). */
     private void awaitScheduler() throws InterruptedException {
+        awaitAnswer(options.scheduler().resolve("/v1/fabric"), r -> r.statusCode() == 200,
+                "scheduler-api at " + options.scheduler() + " did not place on a fabric");
+    }
+
+    /** Polls the collector's {@code GET /v1/status} until its Kafka Streams topology is RUNNING. */
+    private void awaitCollector() throws InterruptedException {
+        awaitAnswer(options.collector().resolve("/v1/status"),
+                r -> r.statusCode() == 200 && r.body().contains("\"RUNNING\""),
+                "the collector at " + options.collector() + " did not run its topology");
+    }
+
+    /** GETs {@code url} (scheduler token) every 200 ms until {@code ok}; throws {@code failure} after the wait. */
+    private void awaitAnswer(URI url, Predicate<HttpResponse<String>> ok, String failure) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest get = HttpRequest.newBuilder(options.scheduler().resolve("/v1/fabric"))
-                .header("Authorization", "Bearer " + options.schedulerToken()).timeout(Duration.ofSeconds(5)).GET()
-                .build();
+        HttpRequest get = HttpRequest.newBuilder(url).header("Authorization", "Bearer " + options.schedulerToken())
+                .timeout(Duration.ofSeconds(5)).GET().build();
         long deadline = System.nanoTime() + SCHEDULER_WAIT.toNanos();
         String last = "no answer";
         while (System.nanoTime() < deadline) {
             try {
-                int status = http.send(get, HttpResponse.BodyHandlers.discarding()).statusCode();
-                if (status == 200) {
+                HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
+                if (ok.test(r)) {
                     return;
                 }
-                last = "HTTP " + status;
+                last = "HTTP " + r.statusCode();
             } catch (IOException e) {
                 last = e.toString();
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException("scheduler-api at " + options.scheduler() + " did not place on a fabric within "
-                + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
+        throw new IllegalStateException(failure + " within " + SCHEDULER_WAIT.toSeconds() + " s (last: " + last + ")");
     }
 
     Incident incident() {
@@ -304,7 +321,17 @@ public final class LiveMain implements AutoCloseable {
             throw new IllegalArgumentException("--scheduler-token: missing (or WEFT_LIVE_SCHEDULER_TOKEN);"
                     + " the incident places jobs");
         }
-        return new Options(f.kafka, f.scheduler, f.agentToken, f.schedulerToken, f.fabricId, f.tickMs, incident);
+        Instant launchedAt = null;
+        if (f.launchedAtMs != null && !f.launchedAtMs.isEmpty()) {
+            try {
+                launchedAt = Instant.ofEpochMilli(Long.parseLong(f.launchedAtMs));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--launched-at-ms: '" + f.launchedAtMs
+                        + "' is not epoch milliseconds");
+            }
+        }
+        return new Options(f.kafka, f.scheduler, f.agentToken, f.schedulerToken, f.fabricId, f.tickMs, incident,
+                launchedAt, f.collector);
     }
 
     static String usage() {
@@ -331,6 +358,11 @@ public final class LiveMain implements AutoCloseable {
                 description = "bearer token the incident places jobs with (default: $WEFT_LIVE_SCHEDULER_TOKEN)")
         String schedulerToken = System.getenv("WEFT_LIVE_SCHEDULER_TOKEN");
 
+        @Option(names = "--collector", paramLabel = "URL",
+                description = "the telemetry collector: the incident also waits until its topology runs "
+                        + "(default: do not wait)")
+        URI collector;
+
         @Option(names = "--fabric-id", paramLabel = "ID", description = "follow this fabric (default: the first seen)")
         String fabricId;
 
@@ -344,6 +376,11 @@ public final class LiveMain implements AutoCloseable {
 
         @Option(names = "--no-incident", description = "run no incident")
         boolean noIncident;
+
+        @Option(names = "--launched-at-ms", paramLabel = "EPOCH_MS",
+                description = "when ./weft demo was started: the incident's end is told against it too "
+                        + "(default: $WEFT_DEMO_STARTED_MS)")
+        String launchedAtMs = System.getenv("WEFT_DEMO_STARTED_MS");
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;

@@ -39,6 +39,48 @@ class EvalPiecesTest {
     }
 
     @Test
+    void theVolumeBoundIsHopsTimesDemandOverTheSwitchLinksCapacity() throws Exception {
+        FabricPlan plan = Planner.plan(fabric, null);
+        ArcTable arcs = new ArcTable(fabric);
+        // Two flows of 2 switch hops each (leaf1 > spine > leaf2) = 1,600 Gbit/s over 8 x 400G switch arcs.
+        assertThat(VolumeBound.maxLoad(plan, arcs, new boolean[arcs.size()], flows, 400)).isCloseTo(0.5,
+                within(1e-9));
+        // leaf1-spine1 down: 6 arcs left, same hops; the LP (2.0 above) is the tighter bound there.
+        boolean[] failed = new boolean[arcs.size()];
+        int l = arcs.linkIndexOf("leaf1-spine1");
+        failed[2 * l] = true;
+        failed[2 * l + 1] = true;
+        assertThat(VolumeBound.maxLoad(plan, arcs, failed, flows, 400)).isCloseTo(1600.0 / 2400, within(1e-9));
+        // A flow within one leaf crosses no switch link.
+        assertThat(VolumeBound.maxLoad(plan, arcs, failed, List.<String[]>of(new String[] {"leaf1-nic1",
+                "leaf1-nic2"}), 400)).isZero();
+    }
+
+    @Test
+    void pipelinePairsGoBothWaysWithinEachPipelineAndFourJobsSplitTheNics() throws Exception {
+        FabricPlan plan = Planner.plan(LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(4, 2, 4)), null);
+        List<io.weft.placement.JobSpec> one = EvalRun.specs("pipeline", plan, 5);
+        // 16 NICs: two pipelines of 8 stages, 7 links each, both directions.
+        assertThat(one).hasSize(1);
+        assertThat(one.get(0).flows()).hasSize(2 * 2 * 7);
+        List<io.weft.placement.JobSpec> four = EvalRun.specs("4 jobs", plan, 5);
+        assertThat(four).extracting(io.weft.placement.JobSpec::pattern).containsExactly("ring", "all-to-all",
+                "explicit", "explicit");
+        // A quarter of the NICs each, none in two jobs.
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (io.weft.placement.JobSpec j : four) {
+            java.util.Set<String> own = new java.util.HashSet<>(j.endpoints());
+            j.flows().forEach(f -> {
+                own.add(f.src());
+                own.add(f.dst());
+            });
+            assertThat(own).as(j.name()).hasSize(4);
+            own.forEach(nic -> assertThat(seen.add(nic)).as(nic + " in one job only").isTrue());
+        }
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(plan.nics());
+    }
+
+    @Test
     void simulatedMetricsOfACollisionAreTheHandComputedOnes() throws Exception {
         FabricPlan plan = Planner.plan(fabric, null);
         ArcTable arcs = new ArcTable(fabric);

@@ -122,6 +122,13 @@ public final class EvalRun {
         fabrics.put("Dragonfly p=2, a=4, h=2 (9 groups)",
                 DragonflyGenerator.generate(DragonflyGenerator.Params.of(2, 4, 2)));
         fabrics.put("Slim Fly q=5", SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(5)));
+        if (flags.large) {
+            // Spritz's setting: Dragonfly and Slim Fly with about 1,000 endpoints.
+            fabrics.put("Dragonfly p=4, a=8, h=4 (33 groups, 1,056 NICs: the seeds' size; no LP)",
+                    DragonflyGenerator.generate(DragonflyGenerator.Params.of(4, 8, 4)));
+            fabrics.put("Slim Fly q=9 (162 routers, 1,134 NICs: the seeds' size; no LP)",
+                    SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(9)));
+        }
         if (flags.fabric != null) {
             fabrics.values().removeIf(f -> !f.id().equals(flags.fabric));
             if (fabrics.isEmpty()) {
@@ -131,7 +138,7 @@ public final class EvalRun {
         }
         StringBuilder md = new StringBuilder();
         header(md, seeds, flags.large);
-        int total = fabrics.size() * 3 * 2;
+        int total = fabrics.size() * TRAFFIC.size() * 2;
         System.setProperty("java.awt.headless", "true");
         int done = 0;
         long t0 = System.nanoTime();
@@ -146,22 +153,31 @@ public final class EvalRun {
                     plan.nics().size(), plan.switches().size(), fabric.links().size(),
                     fabric.id().endsWith("-2pl") ? " Every NIC has one port per plane; the planes do not interconnect."
                             : ""));
+            md.append("**Speaks to:** ").append(claims(fabric, plan.nics().size())).append("\n\n");
+            // Spritz's setting: a low-diameter fabric with about 1,000 endpoints.
+            boolean spritzSize = (fabric.id().startsWith("df-") || fabric.id().startsWith("sf-"))
+                    && plan.nics().size() >= 1000;
             md.append("| traffic | flows | failed links | routing | max link load | slowest flow (Gbit/s) "
                     + "| 1 GB collective (ms) | elephants per link t: any link; fabric links | stalled / unplaced |\n");
             md.append("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
             BarChart chart = new BarChart(fe.getKey(), "1 GB collective, ms",
                     List.of("ECMP (mean of " + seeds + " seeds)", "Weft", plan.nics().size() > LP_MAX_NICS
-                            ? "bound (the NICs' own links)" : "bound (unsplittable LP)"));
-            for (String traffic : List.of("ring", "permutation", "all-to-all")) {
+                            ? "bound (NIC links, capacity)" : "bound (unsplittable LP)"));
+            for (String traffic : TRAFFIC) {
                 for (double failPct : new double[] {0, 2}) {
                     List<String> failedLinks = failedLinks(fabric, failPct, 77);
                     Map<String, LinkState> states = new LinkedHashMap<>();
                     failedLinks.forEach(l -> states.put(l, LinkState.DOWN));
                     DenseFabric ix = DenseFabric.of(fabric, states);
-                    Job job = Patterns.expand(spec(traffic, plan, 5), ix, PlacementConfig.DEFAULTS.maxFlowsPerJob());
+                    List<Job> jobs = new ArrayList<>();
+                    for (JobSpec js : specs(traffic, plan, 5)) {
+                        jobs.add(Patterns.expand(js, ix, PlacementConfig.DEFAULTS.maxFlowsPerJob()));
+                    }
                     List<String[]> pairs = new ArrayList<>();
-                    for (Flow f : job.flows()) {
-                        pairs.add(new String[] {f.srcNic(), f.dstNic()});
+                    for (Job job : jobs) {
+                        for (Flow f : job.flows()) {
+                            pairs.add(new String[] {f.srcNic(), f.dstNic()});
+                        }
                     }
                     String prefix = String.format(Locale.ROOT, "| %s | %d | %d (%.0f %%) ", traffic, pairs.size(),
                             failedLinks.size(), failPct);
@@ -195,14 +211,21 @@ public final class EvalRun {
                             worst.elephants(), worst.fabricElephants(), sum[3] / seeds));
 
                     // Weft: the placement engine's paths, as SRv6 carriers (and EVs where they reach the path).
+                    // Several jobs: placed one after the other, each seeing the ones before it (as scheduler-api does).
                     PlacementEngine engine = new PlacementEngine(ix, new PlanFlowEncoder(plan),
                             PlacementConfig.DEFAULTS);
-                    PlacementResult placed = engine.add(job);
+                    List<PlacedFlow> placedFlows = new ArrayList<>();
+                    int unplaced = 0;
+                    for (Job job : jobs) {
+                        PlacementResult placed = engine.add(job);
+                        placedFlows.addAll(placed.placed());
+                        unplaced += placed.unplaced().size();
+                    }
                     List<String[]> weftPairs = new ArrayList<>();
                     List<Routing> srv6 = new ArrayList<>();
                     List<Routing> evOrSrv6 = new ArrayList<>();
                     int evs = 0;
-                    for (PlacedFlow pf : placed.placed()) {
+                    for (PlacedFlow pf : placedFlows) {
                         weftPairs.add(new String[] {pf.flow().srcNic(), pf.flow().dstNic()});
                         Routing sr = Routing.srv6(pf.encoding().carriers());
                         srv6.add(sr);
@@ -218,7 +241,6 @@ public final class EvalRun {
                     if (Math.abs(w.cctMs() - we.cctMs()) > 1e-6 || Math.abs(w.maxLoad() - we.maxLoad()) > 1e-9) {
                         throw new IllegalStateException("EV routes differ from the SRv6 routes of the same placement");
                     }
-                    int unplaced = placed.unplaced().size();
                     md.append(prefix).append(String.format(Locale.ROOT,
                             "| Weft (SRv6; EV reaches %d/%d paths, same numbers) | %.2f | %.1f | %s | %d; %d | %d |%n",
                                     evs,
@@ -234,11 +256,14 @@ public final class EvalRun {
                         failedArcs[2 * li + 1] = true;
                     }
                     if (plan.nics().size() > LP_MAX_NICS) {
-                        // No LP at this size; the NICs' own links still bound every routing from below.
-                        int nicBound = nicLinkBound(pairs);
+                        // No LP at this size; the NICs' own links and the fabric's total capacity still bound
+                        // every routing from below.
+                        double volume = VolumeBound.maxLoad(plan, arcs, failedArcs, pairs, DEMAND_GBPS);
+                        int nicBound = Math.max(nicLinkBound(pairs), (int) Math.ceil(volume - 1e-9));
                         md.append(prefix).append(String.format(Locale.ROOT,
-                                "| bound from the NICs' own links only (LP not solved at this size) | ≥ %d | ≤ %.1f "
-                                        + "| ≥ %s | ≥ %d; – | – |%n", nicBound, DEMAND_GBPS / nicBound,
+                                "| bound from the NICs' links and the fabric's capacity (volume %.2f; no LP at this "
+                                        + "size) | ≥ %d | ≤ %.1f | ≥ %s | ≥ %d; – | – |%n", volume, nicBound,
+                                DEMAND_GBPS / nicBound,
                                 ms(COLLECTIVE_BYTES * 8 * nicBound / (DEMAND_GBPS * 1e9) * 1e3), nicBound));
                         chart.add(traffic + "\n" + (int) failPct + " % failed", sum[2] / seeds,
                                 unplaced > 0 ? Double.POSITIVE_INFINITY : w.cctMs(),
@@ -246,7 +271,7 @@ public final class EvalRun {
                         if (unplaced == 0) {
                             cctRatios.add(new double[] {failPct, (sum[2] / seeds) / w.cctMs(),
                                     worst.cctMs() / w.cctMs(), -1, sum[4] / seeds, w.elephants(),
-                                    sum[5] / seeds, w.fabricElephants(), -1});
+                                    sum[5] / seeds, w.fabricElephants(), -1, spritzSize ? 1 : 0});
                         }
                         done++;
                         progress(done, total, t0);
@@ -269,7 +294,7 @@ public final class EvalRun {
                     if (unplaced == 0) {
                         cctRatios.add(new double[] {failPct, (sum[2] / seeds) / w.cctMs(), worst.cctMs() / w.cctMs(),
                                 w.maxLoad() <= whole + 1e-9 ? 1 : 0, sum[4] / seeds, w.elephants(),
-                                sum[5] / seeds, w.fabricElephants(), whole});
+                                sum[5] / seeds, w.fabricElephants(), whole, spritzSize ? 1 : 0});
                     }
                     done++;
                     progress(done, total, t0);
@@ -281,7 +306,7 @@ public final class EvalRun {
             md.append("\n![1 GB collective completion time on ").append(fabric.id()).append("](").append(png)
                     .append(")\n");
         }
-        summary(md, cctRatios);
+        summary(md, cctRatios, fabrics.values().stream().anyMatch(f -> f.id().equals("df-4-8-4")));
         md.append(String.format(Locale.ROOT, "%nThis run: %d cases in %.0f s of wall time, load average %s at its "
                 + "start and %s at its end (a 2-core machine shared by about eight busy engineers).%n", total,
                 (System.nanoTime() - t0) / 1e9, load0, loadAverage()));
@@ -291,25 +316,78 @@ public final class EvalRun {
         System.out.println("wrote " + out);
     }
 
-    /** Traffic over every NIC in a seeded random rank order (so that rings and shifts cross the fabric). */
-    static JobSpec spec(String traffic, FabricPlan plan, long seed) {
+    /** The traffic patterns, each over every NIC (the last: four jobs on a quarter of the NICs each). */
+    static final List<String> TRAFFIC = List.of("ring", "permutation", "all-to-all", "pipeline", "4 jobs");
+    /** Stages per pipeline in the pipeline traffic (GPipe / Megatron pipeline parallelism: 4-8 stages). */
+    static final int PIPELINE_STAGES = 8;
+
+    /**
+     * The jobs of one traffic pattern over every NIC in a seeded random rank order (so that rings and
+     * shifts cross the fabric). "4 jobs": the NICs split in four, a ring, an all-to-all, a pipeline and
+     * a permutation at once, placed in that order.
+     */
+    static List<JobSpec> specs(String traffic, FabricPlan plan, long seed) {
         List<String> nics = new ArrayList<>(plan.nics());
         Collections.shuffle(nics, new Random(seed));
+        if (!traffic.equals("4 jobs")) {
+            return List.of(spec(traffic, nics, ""));
+        }
+        List<JobSpec> out = new ArrayList<>();
+        List<String> kinds = List.of("ring", "all-to-all", "pipeline", "permutation");
+        int n = nics.size();
+        for (int j = 0; j < kinds.size(); j++) {
+            out.add(spec(kinds.get(j), nics.subList(j * n / kinds.size(), (j + 1) * n / kinds.size()), "-" + j));
+        }
+        return out;
+    }
+
+    static JobSpec spec(String traffic, List<String> nics, String suffix) {
         switch (traffic) {
             case "ring":
-                return JobSpec.of("ring", "ring", nics, DEMAND_GBPS);
+                return JobSpec.of("ring" + suffix, "ring", nics, DEMAND_GBPS);
             case "all-to-all":
-                return JobSpec.of("a2a", "all-to-all", nics, DEMAND_GBPS).withConcurrentPeers(8);
-            case "permutation":
+                return JobSpec.of("a2a" + suffix, "all-to-all", nics, DEMAND_GBPS).withConcurrentPeers(8);
+            case "permutation": {
                 List<JobSpec.FlowSpec> flows = new ArrayList<>();
                 for (int i = 0; i < nics.size(); i++) {
                     // A random derangement: rank i sends to rank i + n/2 of the shuffled order.
                     flows.add(new JobSpec.FlowSpec(nics.get(i), nics.get((i + nics.size() / 2) % nics.size()), 0));
                 }
-                return new JobSpec("perm", "default", "explicit", List.of(), DEMAND_GBPS, 1, 0, "given", flows);
+                return new JobSpec("perm" + suffix, "default", "explicit", List.of(), DEMAND_GBPS, 1, 0, "given",
+                        flows);
+            }
+            case "pipeline": {
+                // Pipeline pairs: pipelines of PIPELINE_STAGES consecutive ranks; each stage sends activations
+                // to the next and gradients back, both at once (1F1B steady state).
+                List<JobSpec.FlowSpec> flows = new ArrayList<>();
+                for (int i = 0; i + 1 < nics.size(); i++) {
+                    if ((i + 1) % PIPELINE_STAGES != 0) {
+                        flows.add(new JobSpec.FlowSpec(nics.get(i), nics.get(i + 1), 0));
+                        flows.add(new JobSpec.FlowSpec(nics.get(i + 1), nics.get(i), 0));
+                    }
+                }
+                return new JobSpec("pipe" + suffix, "default", "explicit", List.of(), DEMAND_GBPS, 1, 0, "given",
+                        flows);
+            }
             default:
                 throw new IllegalArgumentException("traffic: " + traffic);
         }
+    }
+
+    /** Which seed claims a fabric's table speaks to, and in what way it differs from the seed's setting. */
+    static String claims(Fabric fabric, int nics) {
+        String family = fabric.id().startsWith("df-") ? "Dragonfly" : fabric.id().startsWith("sf-") ? "Slim Fly" : "";
+        if (!family.isEmpty()) {
+            return "Spritz (up to 1.8× flow completion time against UGAL-L, up to 25.4× with 2 % of the links "
+                    + "failed, on Dragonfly and Slim Fly" + (nics >= 1000 ? ", at this size: about 1,000 endpoints)"
+                    : "; this fabric is smaller than its ~1,000 endpoints)") + ": the collective-time columns, "
+                    + "Weft against minimal ECMP (not UGAL-L), fluid model (no packet loss or timeouts). "
+                    + "Reunion's elephants per link t: the t column.";
+        }
+        return "Reunion (elephants per link t; 10.9-62.1 % lower tail latency, not measurable without queues): the t "
+                + "column against ⌈LP⌉. The collective-time columns: Weft's placement against ECMP hashing on a "
+                + (fabric.id().startsWith("rail") ? "rail-optimised" : "Clos") + " fabric (no seed reports this "
+                + "directly; Spritz's gap from path choice alone).";
     }
 
     /** The most flows leaving or entering one NIC: no routing of single-homed NICs puts fewer on a link. */
@@ -421,10 +499,13 @@ public final class EvalRun {
         md.append("> **Partial.** Written by `./weft eval" + (large ? " --large" : "") + "` from the flow-level "
                 + "simulator (simulator/README.md: no packets, queues, PFC or DCQCN, so every completion time is "
                 + "optimistic and gaps between routings come from path choice alone). Seven small fabrics (72-200 "
-                + "NICs, among them a two-plane rail-optimised one)" + (large ? " and one at the seeds' size, a "
-                + "k=16 fat-tree with 1,024 NICs (without the LP bound: GLOP did not solve it within 5 minutes "
-                + "here)" : "") + ", three traffic patterns; not yet: Dragonfly and Slim Fly at the seeds' "
-                + "sizes, pipeline and multi-job traffic, t as a placement constraint (Reunion's setting).\n\n");
+                + "NICs, among them a two-plane rail-optimised one)" + (large ? " and three at the seeds' size "
+                + "(about 1,000 endpoints): a k=16 fat-tree (1,024 NICs), a Dragonfly (1,056) and a Slim Fly "
+                + "(1,134), bounded without the LP (GLOP did not solve the k=16 fat-tree within 5 minutes here) "
+                + "by the NICs' own links and the fabric's total capacity" : "") + "; five traffic patterns: "
+                + "ring allreduce, permutation, all-to-all, pipeline pairs and four jobs at once. Not yet: t as a "
+                + "placement constraint (Reunion's setting), adaptive routing (UGAL-L, Spritz's baseline), "
+                + "queues (tail latency).\n\n");
         md.append("Every flow wants 400 Gbit/s (line rate). **Max link load**: offered load / capacity of the "
                 + "busiest link direction (1.00 = exactly full; the LP row is the least any splittable routing "
                 + "over any paths can reach, so it bounds ECMP and Weft alike). **Slowest flow**: smallest max-min "
@@ -446,10 +527,20 @@ public final class EvalRun {
                 + "every flow here is a line-rate elephant, so over every link t equals the max link load and "
                 + "⌈LP⌉ bounds it). **Multi-plane**: every NIC has one port per plane and the planes do not "
                 + "interconnect; ECMP's NIC hashes the five-tuple over its ports (then each plane hashes per "
-                + "switch), the LP may split a NIC's traffic over its planes.\n");
+                + "switch), the LP may split a NIC's traffic over its planes. **Traffic**: every NIC in a seeded "
+                + "random rank order; ring allreduce (rank i to i+1), permutation (rank i to i+n/2), all-to-all "
+                + "(8 peers at once: rank i to i+1..i+8), **pipeline** pairs (pipelines of " + PIPELINE_STAGES
+                + " consecutive ranks, every stage sending to the next and back at once, as in 1F1B pipeline "
+                + "parallelism) and **4 jobs** at once (the ranks split in quarters: a ring, an all-to-all, a "
+                + "pipeline and a permutation; Weft places them one after the other, each seeing the load of the "
+                + "ones before, as scheduler-api does; the collective time is the last flow's of any job). "
+                + "**Bound without an LP** (fabrics above " + LP_MAX_NICS + " NICs): the larger of the busiest "
+                + "NIC's flow count and ⌈volume⌉, volume = Σ flows × the hops of their shortest path on the "
+                + "surviving fabric × 400 / the switch links' total capacity (no routing loads the switch links "
+                + "with less in total).\n");
     }
 
-    private static void summary(StringBuilder md, List<double[]> ratios) {
+    private static void summary(StringBuilder md, List<double[]> ratios, boolean dragonflyAtSize) {
         md.append("\n## What this speaks to\n\n");
         int atBound = 0;
         int withBound = 0;
@@ -475,13 +566,34 @@ public final class EvalRun {
                     "- %.0f %% failed links: ECMP's mean collective time is %.2f× to %.2f× Weft's (worst seed up "
                             + "to %.2f×).%n", pct, lo, hi, worst));
         }
+        for (double pct : new double[] {0, 2}) {
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = 0;
+            double worst = 0;
+            int cases = 0;
+            for (double[] r : ratios) {
+                if (r[0] == pct && r[9] > 0) {
+                    lo = Math.min(lo, r[1]);
+                    hi = Math.max(hi, r[1]);
+                    worst = Math.max(worst, r[2]);
+                    cases++;
+                }
+            }
+            if (cases > 0) {
+                md.append(String.format(Locale.ROOT, "- Dragonfly and Slim Fly at about 1,000 endpoints (Spritz's "
+                        + "setting), %.0f %% failed links, %d cases: ECMP's mean collective time is %.2f× to %.2f× "
+                        + "Weft's (worst seed up to %.2f×).%n", pct, cases, lo, hi, worst));
+            }
+        }
         md.append("- Spritz reports up to 1.8× flow completion time against UGAL-L and up to 25.4× under 2 % "
                 + "link failures, on Dragonfly / Slim Fly, against adaptive routing, with packet-level "
-                + "simulation at about 1,000 endpoints. The Dragonfly and Slim Fly rows here are small (72 and "
-                + "200 NICs), against minimal ECMP rather than UGAL-L, in a fluid model, so they do not test that "
-                + "claim yet; they show the part of the gap that comes from path choice alone. In the fluid "
-                + "model a failed link costs ECMP only the capacity it removes (flows re-hash at once, no loss, "
-                + "no timeouts), which is why the 2 % rows cannot show Spritz-sized factors.\n");
+                + "simulation at about 1,000 endpoints. The Dragonfly and Slim Fly tables"
+                + (dragonflyAtSize ? " at about 1,000 NICs have Spritz's size and failure rate, but" : " here are "
+                + "small (72 and 200 NICs; `--large` adds them at about 1,000) and") + " compare against minimal "
+                + "ECMP rather than UGAL-L, in a fluid model, so they do not reproduce that claim; they show the "
+                + "part of the gap that comes from path choice alone. In the fluid model a failed link costs ECMP "
+                + "only the capacity it removes (flows re-hash at once, no loss, no timeouts), which is why the "
+                + "2 % rows cannot show Spritz-sized factors.\n");
         int tAtBound = 0;
         double ecmpT = 0;
         double weftT = 0;

@@ -3,6 +3,7 @@ package io.weft.simulator.live;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.stream.Stream;
 
@@ -31,6 +32,7 @@ class LiveMainOptionsTest {
         "--bogus|Unknown option: '--bogus'",
         "--scenario|Missing required parameter for option '--scenario' (FILE)",
         "--scenario /nonexistent/incident.json|/nonexistent/incident.json: no such file",
+        "--launched-at-ms soon|--launched-at-ms: 'soon' is not epoch milliseconds",
     })
     void aBadOptionIsNamed(String extra, String start) {
         String[] args = Stream.concat(Arrays.stream(BASE), Arrays.stream(extra.split(" "))).toArray(String[]::new);
@@ -41,7 +43,14 @@ class LiveMainOptionsTest {
     void helpIsNullAndTheHelpNamesEveryFlag() throws Exception {
         assertThat(LiveMain.parse(new String[] {"--help"})).isNull();
         assertThat(LiveMain.usage()).contains("--kafka", "--scheduler", "--agent-token", "--scheduler-token",
-                "--fabric-id", "--tick-ms", "--scenario", "--no-incident");
+                "--fabric-id", "--tick-ms", "--scenario", "--no-incident", "--launched-at-ms");
+    }
+
+    @Test
+    void theDemosLaunchTimeIsKept() throws Exception {
+        String[] args = Stream.concat(Arrays.stream(BASE), Stream.of("--launched-at-ms", "1795000000000"))
+                .toArray(String[]::new);
+        assertThat(LiveMain.parse(args).launchedAt()).isEqualTo(Instant.ofEpochMilli(1_795_000_000_000L));
     }
 
     @Test

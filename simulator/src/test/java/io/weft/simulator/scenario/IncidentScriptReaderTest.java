@@ -18,7 +18,7 @@ class IncidentScriptReaderTest {
         IncidentScript s = IncidentScriptReader.defaultScript();
         assertThat(s.steps()).extracting(IncidentScript.Step::action).containsExactly(IncidentScript.Action.JOB,
                 IncidentScript.Action.JOB, IncidentScript.Action.DEGRADE, IncidentScript.Action.FAIL);
-        assertThat(s.steps()).extracting(IncidentScript.Step::atS).containsExactly(0.0, 3.0, 10.0, 20.0);
+        assertThat(s.steps()).extracting(IncidentScript.Step::atS).containsExactly(0.0, 1.0, 5.0, 10.0);
         assertThat(s.steps().get(2).link()).isEqualTo(IncidentScript.AUTO);
         assertThat(s.steps().get(1).job().path("endpoints").path("spread").asInt()).isEqualTo(2);
     }

@@ -92,15 +92,18 @@ class LiveLoadFeed implements SmartLifecycle {
         }
     }
 
-    /** The topic's partitions, waiting while it does not exist yet (the devstack or a deployment creates it). */
+    /**
+     * The topic's partitions, waiting while Kafka or the topic is not there yet (the devstack or a
+     * deployment creates it).
+     */
     private List<TopicPartition> partitions(String topic) throws InterruptedException {
         while (running) {
             List<PartitionInfo> infos;
             try {
                 infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
             } catch (TimeoutException slow) {
-                // The first metadata fetch includes the broker's TLS and SASL handshakes: on a busy
-                // machine that can take longer than the wait. Asking again is all there is to do.
+                // Kafka is not up yet (./weft demo starts the collector with it), or the first metadata
+                // fetch's TLS and SASL handshakes took longer than the wait on a busy machine: ask again.
                 continue;
             }
             if (infos != null && !infos.isEmpty()) {

@@ -32,6 +32,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class StreamsRunner implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsRunner.class);
+    /** How long a start waits for Kafka and its topics (the demo starts the collector with its Kafka). */
+    private static final Duration TOPICS_WAIT = Duration.ofMinutes(3);
 
     private final TelemetryKafkaProperties kafka;
     private final KafkaClientSecurity login;
@@ -53,8 +55,16 @@ public class StreamsRunner implements SmartLifecycle {
             LOG.info("weft.telemetry.kafka.bootstrap-servers is empty: the Streams topology is not started");
             return;
         }
+        TelemetryTopics topics = TelemetryTopics.of(kafka);
+        try {
+            TopicsWait.await(kafka.bootstrapServers(), List.of(topics.fabric(), topics.interfaces(), topics.flows(),
+                    topics.hotspots(), topics.linksLoad(), topics.deadletter()), TOPICS_WAIT, Duration.ofSeconds(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         StreamsBuilder builder = new StreamsBuilder();
-        TelemetryTopology.build(builder, TelemetryTopics.of(kafka), detection, counters, Clock.systemUTC(),
+        TelemetryTopology.build(builder, topics, detection, counters, Clock.systemUTC(),
                 () -> UUID.randomUUID().toString(), Duration.ofMillis(kafka.linksLoadIntervalMs()));
         KafkaStreams s = new KafkaStreams(builder.build(), properties());
         s.setUncaughtExceptionHandler(e -> {

@@ -22,9 +22,11 @@ import picocli.CommandLine.ParameterException;
  * {@code PUT /links/<id>/state} (drain) and, with Kafka, link-down/link-up events on {@code weft.hotspots}.
  *
  * <p>Exit codes: 0 after SIGINT/SIGTERM, 2 for a bad command line or an unusable fabric file at start,
- * 1 when Kafka or the HTTP port cannot be used.
+ * 1 when Kafka (after {@value #KAFKA_WAIT_MS} ms of asking) or the HTTP port cannot be used.
  */
 public final class StandaloneController implements AutoCloseable {
+    /** How long a start waits for Kafka to answer. */
+    static final long KAFKA_WAIT_MS = 120_000;
     private final ControllerOptions options;
     private final SnapshotKeeper controller;
     private final SnapshotSink sink;
@@ -84,7 +86,7 @@ public final class StandaloneController implements AutoCloseable {
         if (options.kafkaBootstrap() != null) {
             kafka = new KafkaSnapshotSink(options.kafkaBootstrap(), kafkaLogin);
             try {
-                kafka.ensureTopic();
+                ensureTopic(kafka, options.kafkaBootstrap(), err);
             } catch (Exception e) {
                 kafka.close();
                 throw new StartException("Kafka at " + options.kafkaBootstrap() + " is not usable: " + rootMessage(e));
@@ -213,6 +215,29 @@ public final class StandaloneController implements AutoCloseable {
             System.out.println("controller: stopped");
         }, "weft-controller-stop"));
         // main returns; the non-daemon HTTP dispatcher thread keeps the process alive until a signal.
+    }
+
+    /**
+     * Kafka may still be starting (./weft demo starts the controller together with its Kafka): asks again
+     * until {@link #KAFKA_WAIT_MS} has passed, then gives up with the last error.
+     */
+    private static void ensureTopic(KafkaSnapshotSink kafka, String bootstrap, PrintStream err) throws Exception {
+        long deadline = System.nanoTime() + KAFKA_WAIT_MS * 1_000_000L;
+        while (true) {
+            try {
+                kafka.ensureTopic();
+                return;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                err.println("controller: Kafka at " + bootstrap + " not usable yet (" + rootMessage(e)
+                        + "); asking again");
+                Thread.sleep(1000);
+            }
+        }
     }
 
     private static void closeSink(SnapshotSink sink) {
