@@ -225,7 +225,10 @@ start_scheduler() { launch_scheduler; ready_scheduler; }
 launch_scheduler() {
   demo_tokens
   export WEFT_SCHEDULER_PORT="$scheduler_port"
-  start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
+  # The parallel collector: a small heap of short-lived request/response garbage, where G1's concurrent
+  # and refinement threads cost CPU on every agent woken (docs/OPERATIONS.md, "scheduler-api").
+  WEFT_JAVA_OPTS="-XX:+UseParallelGC ${WEFT_JAVA_OPTS:-}" \
+    start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
 }
 ready_scheduler() {
   await_ready scheduler 180 grep -q 'placing on snapshot' "$state_dir/logs/scheduler.log"
