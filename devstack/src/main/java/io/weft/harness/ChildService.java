@@ -51,6 +51,24 @@ public final class ChildService {
     public static ChildService start(Path root, Path logDir, String name, String module, String mainClass,
                                      String heap, Map<String, String> env, List<String> args,
                                      List<Path> extraClasspath) {
+        return start(name, moduleClasspath(root, module, extraClasspath), mainClass, heap, env, args,
+                logDir.resolve(name + ".log"), false);
+    }
+
+    /**
+     * {@link #start(Path, Path, String, String, String, String, Map, List)} with the JVM's options given
+     * whole instead of a heap and {@link #JAVA_OPTS}: for a benchmark, which runs the service as it is
+     * deployed (its collector, the full JIT), not as tests start it.
+     */
+    public static ChildService startWithJvmOptions(Path root, Path logDir, String name, String module,
+                                                   String mainClass, List<String> jvmOptions,
+                                                   Map<String, String> env, List<String> args) {
+        return launch(name, moduleClasspath(root, module, List.of()), mainClass, jvmOptions, env, args,
+                logDir.resolve(name + ".log"), false);
+    }
+
+    /** The module's jar and {@code target/lib/*}, then {@code extra}. */
+    private static String moduleClasspath(Path root, String module, List<Path> extra) {
         Path target = root.resolve(module).resolve("target");
         Path jar = moduleJar(target, module);
         Path lib = target.resolve("lib");
@@ -59,8 +77,8 @@ public final class ChildService {
                     + module + " -am install -DskipTests)");
         }
         StringBuilder cp = new StringBuilder(jar + ":" + lib + "/*");
-        extraClasspath.forEach(p -> cp.append(':').append(p));
-        return start(name, cp.toString(), mainClass, heap, env, args, logDir.resolve(name + ".log"), false);
+        extra.forEach(p -> cp.append(':').append(p));
+        return cp.toString();
     }
 
     /**
@@ -70,10 +88,17 @@ public final class ChildService {
      */
     public static ChildService start(String name, String classpath, String mainClass, String heap,
                                      Map<String, String> env, List<String> args, Path log, boolean append) {
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-Xmx" + heap);
+        jvm.addAll(Arrays.asList(JAVA_OPTS.trim().split("\\s+")));
+        return launch(name, classpath, mainClass, jvm, env, args, log, append);
+    }
+
+    private static ChildService launch(String name, String classpath, String mainClass, List<String> jvmOptions,
+                                       Map<String, String> env, List<String> args, Path log, boolean append) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx" + heap);
-        cmd.addAll(Arrays.asList(JAVA_OPTS.trim().split("\\s+")));
+        cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", classpath, mainClass));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)

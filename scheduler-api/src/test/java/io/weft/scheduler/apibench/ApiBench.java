@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 
 import io.weft.devstack.Devstack;
 import io.weft.devstack.DevstackEndpoints;
+import io.weft.harness.ChildService;
 import io.weft.scheduler.SchedulerApiApplication;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -324,7 +325,7 @@ public final class ApiBench {
     static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream,
                       int rounds, int readers) throws Exception {
         int port = freePort();
-        Process service = startService(e, fabric, nics, port);
+        ChildService service = startService(e, fabric, nics, port);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30)).build();
         String base = "http://127.0.0.1:" + port;
@@ -414,10 +415,7 @@ public final class ApiBench {
                     stream ? "stream" : "long-poll", rounds, byRound, submitMs, gc, nio.loops());
         } finally {
             nio.close();
-            service.destroy();
-            if (!service.waitFor(20, TimeUnit.SECONDS)) {
-                service.destroyForcibly();
-            }
+            service.stop();
         }
     }
 
@@ -495,7 +493,7 @@ public final class ApiBench {
      * job
      * released again so that the rounds start from the same state.
      */
-    private static double baseline(HttpClient http, String base, Process service, int nics) throws Exception {
+    private static double baseline(HttpClient http, String base, ChildService service, int nics) throws Exception {
         double[] ms = new double[3];
         for (int k = 0; k < ms.length; k++) {
             String job = "{\"name\":\"bench-0\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
@@ -547,8 +545,8 @@ public final class ApiBench {
         return first == Long.MAX_VALUE ? Double.NaN : (first - postEpochUs) / 1e3;
     }
 
-    private static Round updateRound(HttpClient http, NioHttp nio, String base, Process service, NioHttp.Conn[] conns,
-                                     int nics, String name) throws Exception {
+    private static Round updateRound(HttpClient http, NioHttp nio, String base, ChildService service,
+                                     NioHttp.Conn[] conns, int nics, String name) throws Exception {
         int agents = conns.length;
         NioHttp.Conn setup = nio.connect();
         long[] since = new long[nics];
@@ -655,7 +653,7 @@ public final class ApiBench {
     }
 
     /** One job change with every agent's stream open: latencies (ms from the POST) and costs. */
-    private static Round streamRound(HttpClient http, NioHttp nio, String base, Process service, Streams streams,
+    private static Round streamRound(HttpClient http, NioHttp nio, String base, ChildService service, Streams streams,
                                      int nics, String name) throws Exception {
         double rssMb = rssMb(service.pid());
         String job = "{\"name\":\"" + name + "\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
@@ -805,39 +803,28 @@ public final class ApiBench {
                 .getParent();
     }
 
-    private static Process startService(DevstackEndpoints e, Path fabric, int nics, int port) throws IOException {
+    /** The service as a child JVM with its real runtime classpath (module jar + target/lib), as deployed. */
+    private static ChildService startService(DevstackEndpoints e, Path fabric, int nics, int port) {
         Path target = moduleTarget();
-        Path moduleJar;
-        try (var s = Files.list(target)) {
-            moduleJar = s.filter(f -> f.getFileName().toString().matches("weft-scheduler-api-.*\\.jar")
-                    && !f.getFileName().toString().contains("-tests")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no module jar in " + target));
-        }
         StringBuilder nicList = new StringBuilder();
         for (int i = 0; i < nics; i++) {
             nicList.append(i == 0 ? "" : ",").append("nic").append(i);
         }
-        String opts = serviceJavaOpts();
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(Arrays.asList(opts.trim().split("\\s+")));
+        List<String> jvm = new ArrayList<>(Arrays.asList(serviceJavaOpts().trim().split("\\s+")));
         // Every pause, for gc_pause_max_ms (the collector is the deployment's choice: see docs/OPERATIONS.md).
-        cmd.add("-Xlog:gc:file=" + gcLog(target));
-        cmd.addAll(List.of("-cp", moduleJar + ":" + target.resolve("lib") + "/*",
-                SchedulerApiApplication.class.getName()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(target.resolve("bench-api-service.log").toFile());
-        pb.environment().put("WEFT_JDBC_URL", e.jdbcUrl());
-        pb.environment().put("WEFT_JDBC_USER", e.jdbcUser());
-        pb.environment().put("WEFT_JDBC_PASSWORD", e.jdbcPassword());
-        pb.environment().put("WEFT_KAFKA_BOOTSTRAP", "");
-        pb.environment().put("WEFT_FABRIC_FILE", fabric.toString());
-        pb.environment().put("WEFT_SCHEDULER_PORT", Integer.toString(port));
-        pb.environment().put("WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";agents:agent:" + nicList + "="
-                + AGENT_TOKEN);
-        pb.environment().put("WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
+        jvm.add("-Xlog:gc:file=" + gcLog(target));
+        Map<String, String> env = Map.of(
+                "WEFT_JDBC_URL", e.jdbcUrl(),
+                "WEFT_JDBC_USER", e.jdbcUser(),
+                "WEFT_JDBC_PASSWORD", e.jdbcPassword(),
+                "WEFT_KAFKA_BOOTSTRAP", "",
+                "WEFT_FABRIC_FILE", fabric.toString(),
+                "WEFT_SCHEDULER_PORT", Integer.toString(port),
+                "WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";agents:agent:" + nicList + "=" + AGENT_TOKEN,
+                "WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
         System.err.println("bench: service log " + target.resolve("bench-api-service.log"));
-        return pb.start();
+        return ChildService.startWithJvmOptions(target.getParent().getParent(), target, "bench-api-service",
+                "scheduler-api", SchedulerApiApplication.class.getName(), jvm, env, List.of());
     }
 
     static Path gcLog(Path target) {
@@ -846,16 +833,18 @@ public final class ApiBench {
 
     /**
      * The service's JVM options: $WEFT_SERVICE_JAVA_OPTS, else as {@code ./weft run scheduler} starts it
-     * (a 640 MB heap, the parallel collector: docs/OPERATIONS.md).
+     * (a 640 MB heap, the parallel collector, a class-metadata threshold above what it loads:
+     * docs/OPERATIONS.md).
      */
     static String serviceJavaOpts() {
-        return System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS", "-Xmx640m -XX:+UseParallelGC");
+        return System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS",
+                "-Xmx640m -XX:+UseParallelGC -XX:MetaspaceSize=96m");
     }
 
-    private static void awaitHealthy(HttpClient http, String base, Process service) throws Exception {
+    private static void awaitHealthy(HttpClient http, String base, ChildService service) throws Exception {
         for (int i = 0; i < 600; i++) {
             if (!service.isAlive()) {
-                throw new IllegalStateException("the service exited (see target/bench-api-service.log)");
+                throw new IllegalStateException("the service exited; its log ends:\n" + service.tail(40));
             }
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
