@@ -226,8 +226,12 @@ launch_scheduler() {
   demo_tokens
   export WEFT_SCHEDULER_PORT="$scheduler_port"
   # The parallel collector: a small heap of short-lived request/response garbage, where G1's concurrent
-  # and refinement threads cost CPU on every agent woken (docs/OPERATIONS.md, "scheduler-api").
-  WEFT_JAVA_OPTS="-XX:+UseParallelGC ${WEFT_JAVA_OPTS:-}" \
+  # and refinement threads cost CPU on every agent woken (docs/OPERATIONS.md, "scheduler-api"); a
+  # class-metadata threshold above the service's ~65 MB spares it full collections at start-up.
+  # A collector named in $WEFT_JAVA_OPTS wins (two would stop the JVM).
+  local gc="-XX:+UseParallelGC"
+  [[ "${WEFT_JAVA_OPTS:-}" == *-XX:+Use*GC* ]] && gc=""
+  WEFT_JAVA_OPTS="$gc -XX:MetaspaceSize=96m ${WEFT_JAVA_OPTS:-}" \
     start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
 }
 ready_scheduler() {
