@@ -18,8 +18,9 @@ import java.util.stream.Stream;
  * One Weft deployable run as a child JVM exactly as {@code tools/lib.sh run_java} runs it: the module's
  * jar plus its {@code target/lib/*}, a main class, environment and arguments. Output (stdout and stderr)
  * goes to {@code <logDir>/<name>.log}, whose tail is printed when a test or an experiment fails. Shared
- * by system-tests, the lab experiments and scheduler-api's recovery tests (which SIGKILL it), so all
- * start the services one way. Lives in the devstack module because every one of them depends on it.
+ * by system-tests, the lab experiments, scheduler-api's recovery tests (which SIGKILL it) and its api
+ * bench, so all start the services one way. Lives in the devstack module because every one of them
+ * depends on it.
  */
 public final class ChildService {
     /** JVM options of every child; C1 and the serial collector start a service faster on 2 shared cores. */
