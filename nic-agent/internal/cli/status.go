@@ -41,7 +41,11 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	for _, r := range s.Applied.Routes {
 		var nh []string
 		for _, n := range r.Nexthops {
-			nh = append(nh, fmt.Sprintf("%s w%d", strings.Join(n.Carriers, ","), n.Weight))
+			text := fmt.Sprintf("%s w%d", strings.Join(n.Carriers, ","), n.Weight)
+			if n.Dev != "" { // a next hop out another port of a multi-plane NIC
+				text += " dev " + n.Dev
+			}
+			nh = append(nh, text)
 		}
 		fmt.Fprintf(stdout, "  route %s dev %s via %s: %s\n", r.Dst, r.Dev, r.Via, strings.Join(nh, " | "))
 	}

@@ -14,11 +14,22 @@ import (
 	"weft.io/nic-agent/internal/route"
 )
 
-// Uplink is how this host leaves towards the fabric: every SRv6 route goes out this way.
+// Uplink is how this host leaves towards the fabric: every SRv6 route goes out this way, except
+// the entries that name a port of a multi-plane NIC (Ports).
 type Uplink struct {
 	Dev     string // e.g. eth0
 	Via     string // the leaf's address (often link-local); empty when on-link
 	Address string // this NIC's own IPv6 address (the source in the EV file)
+	// Ports maps the fabric link id of each port of a NIC with one port per plane to the local
+	// interface and gateway of that port. An srv6 entry naming a port leaves by it; one naming a
+	// port not in the map is rejected (sent out another port it would reach the wrong plane).
+	Ports map[string]Port
+}
+
+// Port is one local port of a multi-plane NIC: its interface and its leaf's address.
+type Port struct {
+	Dev string
+	Via string
 }
 
 // Active is an entry the host uses: traffic to Peer is sent with it.
@@ -31,6 +42,11 @@ type Active struct {
 	Carriers []string `json:"carriers,omitempty"` // srv6
 	EV       int      `json:"ev,omitempty"`       // udp-sport
 	Weight   int      `json:"weight"`
+	// Port is the fabric link the entry leaves by (multi-plane NICs), Dev and Via its local
+	// interface and gateway; all empty for the uplink.
+	Port string `json:"port,omitempty"`
+	Dev  string `json:"dev,omitempty"`
+	Via  string `json:"via,omitempty"`
 	// Fallback is true when the entry is not GOOD (or the agent's probes found it bad) and is used
 	// only because minActive asks for more entries than there are good ones.
 	Fallback bool `json:"fallback,omitempty"`
@@ -83,7 +99,7 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 		}
 		var srv6, ev []candidate
 		for j, e := range peer.Entries {
-			c, rej := check(peer, addr.String(), e, fmt.Sprintf("%s.entries[%d]", field, j), bad)
+			c, rej := check(peer, addr.String(), e, fmt.Sprintf("%s.entries[%d]", field, j), up.Ports, bad)
 			if rej != nil {
 				d.Rejected = append(d.Rejected, *rej)
 				continue
@@ -130,7 +146,8 @@ const (
 	rankDenied
 )
 
-func check(peer profile.Peer, addr string, e profile.Entry, field string, bad map[string]bool) (candidate, *contract.Rejection) {
+func check(peer profile.Peer, addr string, e profile.Entry, field string, ports map[string]Port,
+	bad map[string]bool) (candidate, *contract.Rejection) {
 	reject := func(f, why string) (candidate, *contract.Rejection) {
 		return candidate{}, &contract.Rejection{Peer: peer.Peer, Entry: new(e.ID), Field: field + f, Reason: why}
 	}
@@ -169,6 +186,14 @@ func check(peer profile.Peer, addr string, e profile.Entry, field string, bad ma
 			}
 			c.Carriers = append(c.Carriers, a.String())
 		}
+		if port := deref(e.Port); port != "" {
+			// The carriers start at the port's leaf: only that port reaches it (the planes do not meet).
+			p, ok := ports[port]
+			if !ok {
+				return reject(".port", fmt.Sprintf("no local interface for port %q (set --port %s=DEV[,VIA])", port, port))
+			}
+			c.Port, c.Dev, c.Via = port, p.Dev, p.Via
+		}
 	case profile.FormatUDPSport:
 		v, err := strconv.Atoi(deref(e.Value))
 		if err != nil || v < 0 || v > 65535 {
@@ -199,16 +224,28 @@ func choose(cs []candidate, minActive int) []candidate {
 
 // routeOf makes the route to one peer: one next hop per distinct carrier list (entries on the
 // same path add their weights; the kernel refuses two identical next hops), weights scaled to
-// the kernel's 1..256.
+// the kernel's 1..256. Each next hop leaves by its entry's port (multi-plane NICs) or the uplink;
+// the route holds the first one's interface, and the next hops their own only when they differ.
 func routeOf(addr netip.Addr, up Uplink, use []candidate) route.Route {
 	var nhs []route.Nexthop
 	for _, c := range use {
 		i := slices.IndexFunc(nhs, func(n route.Nexthop) bool { return slices.Equal(n.Carriers, c.Carriers) })
 		if i < 0 {
-			nhs = append(nhs, route.Nexthop{Carriers: c.Carriers})
+			dev, via := up.Dev, up.Via
+			if c.Dev != "" {
+				dev, via = c.Dev, c.Via
+			}
+			nhs = append(nhs, route.Nexthop{Carriers: c.Carriers, Dev: dev, Via: via})
 			i = len(nhs) - 1
 		}
 		nhs[i].Weight += c.Weight
+	}
+	dev, via := nhs[0].Dev, nhs[0].Via
+	mixed := slices.ContainsFunc(nhs, func(n route.Nexthop) bool { return n.Dev != dev || n.Via != via })
+	if !mixed {
+		for i := range nhs {
+			nhs[i].Dev, nhs[i].Via = "", ""
+		}
 	}
 	top := 0
 	for _, n := range nhs {
@@ -221,7 +258,7 @@ func routeOf(addr netip.Addr, up Uplink, use []candidate) route.Route {
 		}
 		nhs[i].Weight = max(1, min(route.MaxWeight, int((int64(nhs[i].Weight)*route.MaxWeight+int64(top)/2)/int64(top))))
 	}
-	return route.Route{Dst: netip.PrefixFrom(addr, 128).String(), Dev: up.Dev, Via: up.Via, Nexthops: nhs}
+	return route.Route{Dst: netip.PrefixFrom(addr, 128).String(), Dev: dev, Via: via, Nexthops: nhs}
 }
 
 // deref reads an optional profile field: absent is "", as scheduler-api leaves it out when empty.

@@ -136,3 +136,55 @@ func TestCompileEVPortsHonourStates(t *testing.T) {
 		t.Fatalf("ev = %+v, want only 49920 (b DENIED, c probe-bad, d ASSUMED_BAD)", d.EV)
 	}
 }
+
+// A NIC with one port per fabric plane: each srv6 entry leaves by the port it names, so its
+// carriers reach the leaf of its own plane; a port the agent has no interface for is refused.
+func TestCompileRoutesEachEntryOutItsPort(t *testing.T) {
+	c1, c2 := "fcbb:bb00:11:1:12:e000::", "fcbb:bb00:21:2:22:e000::"
+	multi := Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1",
+		Ports: map[string]Port{"srv1-nic1-up1": {Dev: "eth0", Via: "fe80::1"}, "srv1-nic1-up2": {Dev: "eth1", Via: "fe80::2"}}}
+	withPort := func(e profile.Entry, port string) profile.Entry {
+		e.Port = new(port)
+		return e
+	}
+	tests := []struct {
+		name string
+		peer profile.Peer
+		want route.Route
+	}{
+		{"second port alone: the route leaves by it", peer(1, withPort(srv6("a", "GOOD", 1, c2), "srv1-nic1-up2")),
+			route.Route{Dst: "fd00:ef7:12::2/128", Dev: "eth1", Via: "fe80::2",
+				Nexthops: []route.Nexthop{{Carriers: []string{c2}, Weight: 1}}}},
+		{"first port named: the same as the uplink", peer(1, withPort(srv6("a", "GOOD", 1, c1), "srv1-nic1-up1")),
+			route.Route{Dst: "fd00:ef7:12::2/128", Dev: "eth0", Via: "fe80::1",
+				Nexthops: []route.Nexthop{{Carriers: []string{c1}, Weight: 1}}}},
+		{"both planes: every next hop names its own port", peer(1, withPort(srv6("a", "GOOD", 3, c1), "srv1-nic1-up1"),
+			withPort(srv6("b", "GOOD", 1, c2), "srv1-nic1-up2")),
+			route.Route{Dst: "fd00:ef7:12::2/128", Dev: "eth0", Via: "fe80::1", Nexthops: []route.Nexthop{
+				{Carriers: []string{c1}, Weight: 256, Dev: "eth0", Via: "fe80::1"},
+				{Carriers: []string{c2}, Weight: 85, Dev: "eth1", Via: "fe80::2"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{tt.peer}}, multi, nil)
+			if len(d.Rejected) > 0 {
+				t.Fatalf("rejected %v", d.Rejected)
+			}
+			if len(d.Routes) != 1 || !reflect.DeepEqual(d.Routes[0], tt.want) {
+				t.Fatalf("routes = %+v\nwant %+v", d.Routes, tt.want)
+			}
+			if err := route.Check(d.Routes[0]); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+
+	t.Run("a port without a local interface is refused, naming it", func(t *testing.T) {
+		d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{
+			peer(1, withPort(srv6("a", "GOOD", 1, c2), "srv1-nic1-up2"))}}, up, nil)
+		if len(d.Routes) != 0 || len(d.Rejected) != 1 || d.Rejected[0].Field != "peers[0].entries[0].port" ||
+			!strings.Contains(d.Rejected[0].Reason, "srv1-nic1-up2") {
+			t.Fatalf("routes %+v, rejected %+v", d.Routes, d.Rejected)
+		}
+	})
+}

@@ -31,6 +31,11 @@ import io.weft.fabric.Arc;
  * (weak duality), so every result carries a proven gap bound, converged or not. The first columns
  * are the engine's own single-path placement of the job, so the LP starts at the integral answer.
  *
+ * <p><b>Multi-port NICs</b> (one port per plane): a flow's commodity keeps the port pair, so the
+ * plane, of its integral path; the LP spreads it within that plane only. The optimum, the lower
+ * bound and the gap are then those of that choice of ports, not of every port (splitting one flow
+ * over two planes is not tried).
+ *
  * <p><b>Rounding.</b> A basic LP solution has at most (commodities + tight arcs) positive paths, so
  * most commodities use one or two. A commodity with more than {@link MultipathOptions#pathLimit}
  * keeps its heaviest paths and the LP is solved once more on the kept paths only; then each flow's
@@ -161,8 +166,9 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         for (PlacedFlow pf : integral.placed()) {
             placed.put(pf.flow().id(), pf);
         }
-        // Commodities over switch pairs; flows whose integral path does not start and end on the
-        // NIC's own arcs (multi-homed NICs) or stay on one switch keep that path: a fixed load.
+        // Commodities over switch pairs, from the ports the integral path uses (a multi-port NIC keeps
+        // the port, so the plane, the engine chose for it); flows that stay on one switch keep their
+        // path: a fixed load.
         Map<Long, Commodity> byPair = new LinkedHashMap<>();
         double[] fixed = new double[ix.arcCount];
         for (int a = 0; a < fixed.length; a++) {
@@ -175,11 +181,9 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             if (path == null) {
                 continue;
             }
-            int src = ix.node(f.srcNic());
-            int dst = ix.node(f.dstNic());
-            int s = ix.attach[src];
-            int d = ix.attach[dst];
-            if (s == d || path[0] != ix.nicUpArc[src] || path[path.length - 1] != ix.nicDownArc[dst]) {
+            int s = ix.arcTo[path[0]];
+            int d = ix.arcFrom[path[path.length - 1]];
+            if (s == d) {
                 for (int j = 1; j < path.length - 1; j++) {
                     fixed[path[j]] += f.demandGbps();
                 }
@@ -402,8 +406,9 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             for (int j = 0; j < c.flows.size(); j++) {
                 int fi = c.flows.get(j);
                 Flow f = flows.get(fi);
-                int up = ix.nicUpArc[ix.node(f.srcNic())];
-                int down = ix.nicDownArc[ix.node(f.dstNic())];
+                int[] integralPath = single.pathArcs(f.id());
+                int up = integralPath[0];
+                int down = integralPath[integralPath.length - 1];
                 List<WeightedPath> ws = new ArrayList<>();
                 try {
                     for (int p = 0; p < kept.get(ci).size(); p++) {
@@ -437,7 +442,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             }
             List<WeightedPath> ws = out[i];
             if (ws == null) {
-                // Same switch, a multi-homed NIC, or a spread path that did not encode: the integral path.
+                // Same switch, or a spread path that did not encode: the integral path.
                 ws = List.of(new WeightedPath(pf.path(), pf.encoding(), g, 1.0));
                 int[] p = single.pathArcs(f.id());
                 nicLoad[p[0]] += f.demandGbps();

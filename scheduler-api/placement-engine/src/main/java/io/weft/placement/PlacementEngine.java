@@ -87,6 +87,7 @@ public final class PlacementEngine {
         int[] slots = new int[job.flows().size()];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = ledger.newSlot(job.flows().get(i), job.tenant());
+            ledger.setHomePortsOnly(slots[i], job.homePortsOnly());
         }
         jobs.put(job.id(), slots);
         Map<Integer, int[]> before = new HashMap<>();
@@ -200,7 +201,8 @@ public final class PlacementEngine {
             }
             long d = ledger.demandKbps(s);
             boolean e = ledger.elephant(s);
-            PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS);
+            PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS,
+                    ledger.homePortsOnly(s));
             if (old != null && usable(old)) {
                 ledger.reserve(s, best.beats(chooser.evaluate(old, d, e)) ? best.path : old);
             } else if (best.path != null) {
@@ -233,7 +235,7 @@ public final class PlacementEngine {
     private void placeGreedy(int[] ordered) {
         for (int s : ordered) {
             PathChooser.Choice c = chooser.choose(ledger.src(s), ledger.dst(s), ledger.demandKbps(s),
-                    ledger.elephant(s), ledger.maxLoad() + EPS);
+                    ledger.elephant(s), ledger.maxLoad() + EPS, ledger.homePortsOnly(s));
             if (c.path == null) {
                 ledger.setUnplacedReason(s, c.reason);
             } else {

@@ -89,7 +89,9 @@ class JobService {
             PlacementEngine engine = w.engine();
             Job job;
             try {
-                job = Patterns.expand(JobRequests.toSpec(jobId, tenant, r), engine.index(), limits.maxFlowsPerJob());
+                // EV routing starts on a NIC's home link: an EV-only job keeps to the home ports.
+                job = Patterns.expand(JobRequests.toSpec(jobId, tenant, r), engine.index(), limits.maxFlowsPerJob())
+                        .withHomePortsOnly(encoding == Encoding.EV);
             } catch (PlacementException e) {
                 throw ApiException.badRequest(e.field(), e.getMessage());
             }

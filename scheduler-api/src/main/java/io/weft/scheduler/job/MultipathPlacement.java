@@ -111,7 +111,7 @@ final class MultipathPlacement {
         }
         // Release moves nothing else, so the other jobs' load is what the planner was given.
         engine.release(job.id());
-        Job spread = new Job(job.id(), job.tenant(), slices);
+        Job spread = new Job(job.id(), job.tenant(), slices, job.homePortsOnly());
         PlacementResult added;
         try {
             added = engine.add(spread);

@@ -135,6 +135,9 @@ public final class PlacementBench {
         Supplier<Fabric> ft32 = () -> FatTreeGenerator.generate(FatTreeGenerator.kary(32));
         Supplier<Fabric> rail = () -> RailGenerator.generate(new RailGenerator.Params(null, 128, 8, 16, 16, 1,
                 400, 400, 100, 500));
+        // The evaluation's two-plane rail: every NIC has one port per plane, the planes do not meet.
+        Supplier<Fabric> rail2pl = () -> RailGenerator.generate(new RailGenerator.Params("rail-32x4-2pl", 32, 4, 8, 4,
+                2, 400, 400, 100, 500));
         Supplier<Fabric> df = () -> DragonflyGenerator.generate(DragonflyGenerator.Params.of(4, 8, 4));
         Supplier<Fabric> sf = () -> SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(7));
         c.add(new Case("ls8x8 1:1 ring", "ls8", ls8, 0, PlacementBench::ring, false));
@@ -160,6 +163,10 @@ public final class PlacementBench {
         c.add(new Case("rail8 ring (per rail)", "rail", rail, 0, PlacementBench::ring, false));
         c.add(new Case("rail8 perm", "rail", rail, 0, PlacementBench::perm, false));
         c.add(new Case("rail8 perm 5%fail", "rail", rail, 0.05, PlacementBench::perm, false));
+        c.add(new Case("rail 2 planes ring", "rail2pl", rail2pl, 0, PlacementBench::ring, false));
+        c.add(new Case("rail 2 planes perm", "rail2pl", rail2pl, 0, PlacementBench::perm, false));
+        c.add(new Case("rail 2 planes perm 5%fail", "rail2pl", rail2pl, 0.05, PlacementBench::perm, false));
+        c.add(new Case("rail 2 planes a2a 8 peers", "rail2pl", rail2pl, 0, f -> a2a(f, 8), false));
         c.add(new Case("df(4,8,4) ring", "df", df, 0, PlacementBench::ring, false));
         c.add(new Case("df(4,8,4) perm", "df", df, 0, PlacementBench::perm, false));
         c.add(new Case("df(4,8,4) perm 5%fail", "df", df, 0.05, PlacementBench::perm, false));
