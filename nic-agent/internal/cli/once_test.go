@@ -82,18 +82,9 @@ func TestRunOnceSendsEachEntryOutItsPort(t *testing.T) {
 		[]string{"link", "set", "w0", "up"}, []string{"link", "set", "w1", "up"},
 		[]string{"-6", "addr", "add", "2001:db8:fe::1/64", "dev", "w0", "nodad"},
 		[]string{"-6", "route", "add", "default", "via", "2001:db8:ff::2", "dev", "v0"})
-	cases, err := vectors.AgentProfiles()
+	body, err := vectors.AgentProfile("multi-plane-ports")
 	if err != nil {
 		t.Fatal(err)
-	}
-	var body json.RawMessage
-	for _, c := range cases {
-		if c.Name == "multi-plane-ports" {
-			body = c.Profile
-		}
-	}
-	if body == nil {
-		t.Fatal("agent-profiles.json has no multi-plane-ports case")
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/agents/srv1-nic1/paths" {

@@ -50,7 +50,14 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  route %s dev %s via %s: %s\n", r.Dst, r.Dev, r.Via, strings.Join(nh, " | "))
 	}
 	for _, e := range s.Applied.EV {
-		fmt.Fprintf(stdout, "  ev %s (%s): %v\n", e.Peer, e.Dst, e.Ports)
+		ws := []string{fmt.Sprint(e.Ports)} // a state file written before weights has none
+		if len(e.Weights) > 0 {
+			ws = ws[:0]
+		}
+		for _, w := range e.Weights {
+			ws = append(ws, fmt.Sprintf("%d x%d (weight %d)", w.Port, w.Slots, w.Weight))
+		}
+		fmt.Fprintf(stdout, "  ev %s (%s): %s\n", e.Peer, e.Dst, strings.Join(ws, ", "))
 	}
 	for _, r := range s.Applied.Rejected {
 		fmt.Fprintf(stdout, "  rejected %s\n", r)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"weft.io/nic-agent/internal/contract"
+	"weft.io/nic-agent/internal/ev"
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
 )
@@ -54,10 +55,21 @@ type Active struct {
 
 // EVPorts is the entropy values (UDP source ports) for traffic from this NIC to one peer.
 type EVPorts struct {
-	Peer  string `json:"peer"`
-	Src   string `json:"src"`
-	Dst   string `json:"dst"`
-	Ports []int  `json:"ports"`
+	Peer string `json:"peer"`
+	Src  string `json:"src"`
+	Dst  string `json:"dst"`
+	// Ports is the EV file's list: each port repeated by its slots, in ev.Spray's order.
+	Ports []int `json:"ports"`
+	// Weights is each distinct port once, in entry order, with the weights behind Ports.
+	Weights []PortWeight `json:"weights,omitempty"`
+}
+
+// PortWeight is one source port's weight: the sum of its entries' weights (Mbit/s) and the slots
+// ev.Slots gives it in the port list.
+type PortWeight struct {
+	Port   int `json:"port"`
+	Weight int `json:"weight"`
+	Slots  int `json:"slots"`
 }
 
 // Desired is everything one profile version asks of this host.
@@ -97,7 +109,7 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 				Reason: fmt.Sprintf("peer %q has no IPv6 address (%q)", peer.Peer, deref(peer.Address))})
 			continue
 		}
-		var srv6, ev []candidate
+		var srv6, sports []candidate
 		for j, e := range peer.Entries {
 			c, rej := check(peer, addr.String(), e, fmt.Sprintf("%s.entries[%d]", field, j), up.Ports, bad)
 			if rej != nil {
@@ -107,7 +119,7 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 			if c.Format == profile.FormatSRv6 {
 				srv6 = append(srv6, c)
 			} else {
-				ev = append(ev, c)
+				sports = append(sports, c)
 			}
 		}
 		if use := choose(srv6, peer.MinActive); len(use) > 0 {
@@ -116,15 +128,11 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 				d.Active = append(d.Active, c.Active)
 			}
 		}
-		if use := choose(ev, peer.MinActive); len(use) > 0 {
-			ports := make([]int, 0, len(use))
+		if use := choose(sports, peer.MinActive); len(use) > 0 {
 			for _, c := range use {
-				if !slices.Contains(ports, c.EV) {
-					ports = append(ports, c.EV)
-				}
 				d.Active = append(d.Active, c.Active)
 			}
-			d.EV = append(d.EV, EVPorts{Peer: peer.Peer, Src: up.Address, Dst: addr.String(), Ports: ports})
+			d.EV = append(d.EV, evPortsOf(peer.Peer, up.Address, addr.String(), use))
 		}
 	}
 	slices.SortFunc(d.Routes, func(a, b route.Route) int { return strings.Compare(a.Dst, b.Dst) })
@@ -259,6 +267,30 @@ func routeOf(addr netip.Addr, up Uplink, use []candidate) route.Route {
 		nhs[i].Weight = max(1, min(route.MaxWeight, int((int64(nhs[i].Weight)*route.MaxWeight+int64(top)/2)/int64(top))))
 	}
 	return route.Route{Dst: netip.PrefixFrom(addr, 128).String(), Dev: dev, Via: via, Nexthops: nhs}
+}
+
+// evPortsOf makes the EV ports to one peer: entries with the same port add their weights (two
+// shares of a multipath flow may come to share a path), and each port is repeated in the list in
+// proportion to its weight, so a stack spraying evenly over the list honours the weights.
+func evPortsOf(peer, src, dst string, use []candidate) EVPorts {
+	var ws []PortWeight
+	for _, c := range use {
+		i := slices.IndexFunc(ws, func(w PortWeight) bool { return w.Port == c.EV })
+		if i < 0 {
+			ws = append(ws, PortWeight{Port: c.EV})
+			i = len(ws) - 1
+		}
+		ws[i].Weight += c.Weight
+	}
+	ports, weights := make([]int, len(ws)), make([]int, len(ws))
+	for i, w := range ws {
+		ports[i], weights[i] = w.Port, w.Weight
+	}
+	slots := ev.Slots(weights)
+	for i := range ws {
+		ws[i].Slots = slots[i]
+	}
+	return EVPorts{Peer: peer, Src: src, Dst: dst, Ports: ev.Spray(ports, slots), Weights: ws}
 }
 
 // deref reads an optional profile field: absent is "", as scheduler-api leaves it out when empty.

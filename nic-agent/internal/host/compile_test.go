@@ -1,12 +1,15 @@
 package host
 
 import (
+	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
+	"weft.io/nic-agent/internal/vectors"
 )
 
 var up = Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1"}
@@ -119,7 +122,8 @@ func TestCompileRejectsBadEntriesByNameAndAppliesTheRest(t *testing.T) {
 	if len(d.Routes) != 1 || d.Routes[0].Nexthops[0].Carriers[0] != "fcbb:bb00:11:1:12:e000::" {
 		t.Fatalf("the good entry was not applied: %+v", d.Routes)
 	}
-	wantEV := []EVPorts{{Peer: "nic2", Src: "fd00:ef7:11::1", Dst: "fd00:ef7:12::2", Ports: []int{49920}}}
+	wantEV := []EVPorts{{Peer: "nic2", Src: "fd00:ef7:11::1", Dst: "fd00:ef7:12::2", Ports: []int{49920},
+		Weights: []PortWeight{{Port: 49920, Weight: 1, Slots: 1}}}}
 	if !reflect.DeepEqual(d.EV, wantEV) {
 		t.Fatalf("ev = %+v, want %+v", d.EV, wantEV)
 	}
@@ -134,6 +138,76 @@ func TestCompileEVPortsHonourStates(t *testing.T) {
 	}
 	if len(d.EV) != 1 || !reflect.DeepEqual(d.EV[0].Ports, []int{49920}) {
 		t.Fatalf("ev = %+v, want only 49920 (b DENIED, c probe-bad, d ASSUMED_BAD)", d.EV)
+	}
+}
+
+// TestCompileEVPortsOfTheProfileVectors: for every profile of contracts/vectors/agent-profiles.json
+// that names its EV port lists, the agent publishes exactly those lists (each port repeated by its
+// weight), with the weights behind them.
+func TestCompileEVPortsOfTheProfileVectors(t *testing.T) {
+	cases, err := vectors.AgentProfiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, c := range cases {
+		if c.EVPorts == nil {
+			continue
+		}
+		checked++
+		t.Run(c.Name, func(t *testing.T) {
+			var p profile.Profile
+			if err := json.Unmarshal(c.Profile, &p); err != nil {
+				t.Fatal(err)
+			}
+			d := Compile(p, up, nil)
+			if len(d.EV) != len(c.EVPorts) {
+				t.Fatalf("ev = %+v, want %+v", d.EV, c.EVPorts)
+			}
+			for i, want := range c.EVPorts {
+				got := d.EV[i]
+				if got.Peer != want.Peer || !slices.Equal(got.Ports, want.Ports) {
+					t.Fatalf("ev[%d] = %s %v, want %s %v", i, got.Peer, got.Ports, want.Peer, want.Ports)
+				}
+				sum := 0
+				for _, w := range got.Weights {
+					n := 0
+					for _, port := range got.Ports {
+						if port == w.Port {
+							n++
+						}
+					}
+					if n != w.Slots {
+						t.Fatalf("port %d listed %d times, slots %d", w.Port, n, w.Slots)
+					}
+					sum += w.Weight
+				}
+				if sum == 0 {
+					t.Fatalf("ev[%d] has no weights: %+v", i, got)
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatal("no agent-profiles vector names its EV ports (multipath-weighted-paths should)")
+	}
+}
+
+// TestCompileEVPortsAddWeightsOfEntriesOnOnePort: two shares of one flow that came to share a
+// path (and so an entropy value) count as one port with their weights added.
+func TestCompileEVPortsAddWeightsOfEntriesOnOnePort(t *testing.T) {
+	weighted := func(id, value string, w int) profile.Entry {
+		e := sport(id, "GOOD", value)
+		e.Weight = w
+		return e
+	}
+	p := profile.Profile{NIC: "nic1", Version: 1, Peers: []profile.Peer{peer(1,
+		weighted("f/0.0#ev", "49408", 100000), weighted("f/0.1#ev", "49409", 200000), weighted("f/0.2#ev", "49408", 100000))}}
+	d := Compile(p, up, nil)
+	want := EVPorts{Peer: "nic2", Src: up.Address, Dst: "fd00:ef7:12::2", Ports: []int{49408, 49409},
+		Weights: []PortWeight{{Port: 49408, Weight: 200000, Slots: 1}, {Port: 49409, Weight: 200000, Slots: 1}}}
+	if len(d.EV) != 1 || !reflect.DeepEqual(d.EV[0], want) {
+		t.Fatalf("ev = %+v, want %+v", d.EV, want)
 	}
 }
 

@@ -261,9 +261,14 @@ final class PathChooser {
         if (!(bestB < bMin - EPS)) {
             return null;
         }
-        legCosts(s, d, bestB);
-        double[] cost = new double[inter.length];
-        int[] tied = new int[n1];
+        // Scratch reused across calls (a loaded Dragonfly ties dozens of intermediates per call):
+        // cheapestSimple reads only the entries written here.
+        if (tiedScratch == null) {
+            tiedScratch = new int[inter.length];
+            costScratch = new double[inter.length];
+        }
+        int[] tied = tiedScratch;
+        double[] cost = costScratch;
         int n = 0;
         for (int j = 0; j < n1; j++) {
             int i = q1[j];
@@ -271,13 +276,22 @@ final class PathChooser {
                     || Math.max(base, Math.max(leg1[i], leg2[i])) > bestB + EPS) {
                 continue;
             }
-            cost[kOf[i]] = cost1[i] + cost2[i];
             tied[n++] = kOf[i];
+        }
+        // Costs only order the tied intermediates: one alone needs none (two more leg DPs saved).
+        if (n > 1) {
+            legCosts(s, d, bestB);
+            for (int j = 0; j < n; j++) {
+                int i = inter[tied[j]];
+                cost[tied[j]] = cost1[i] + cost2[i];
+            }
         }
         return cheapestSimple(s, d, bestB, up, down, tied, n, cost);
     }
 
     private int[] kOf;
+    private int[] tiedScratch;
+    private double[] costScratch;
 
     /** Per node: its index in {@link CandidatePaths#intermediates}, or -1. */
     private int[] intermediateIndex() {

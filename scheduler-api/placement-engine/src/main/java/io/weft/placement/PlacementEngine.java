@@ -154,6 +154,7 @@ public final class PlacementEngine {
         if (s < 0 || ledger.path(s) == null) {
             throw new PlacementException("flowId", "no placed flow \"" + flowId + "\"");
         }
+        checkPinnable(flowId, s, path);
         int[] old = ledger.path(s);
         ledger.unreserve(s);
         ledger.reserve(s, path.clone());
@@ -166,6 +167,31 @@ public final class PlacementEngine {
             throw new PlacementException("path", "flow " + flowId + ": " + unplaced.get(0).reason());
         }
         return placed(flowId);
+    }
+
+    /**
+     * A pinned path must be a walk from the flow's own source NIC to its own destination NIC over arcs
+     * of this fabric: the encoding pass proves what the plan forwards, not whose flow the path is, so a
+     * path between two other NICs would otherwise be reserved and served as this flow's.
+     */
+    private void checkPinnable(String flowId, int s, int[] path) throws PlacementException {
+        if (path == null || path.length == 0) {
+            throw new PlacementException("path", "flow " + flowId + ": empty path");
+        }
+        for (int i = 0; i < path.length; i++) {
+            if (path[i] < 0 || path[i] >= ix.arcCount()) {
+                throw new PlacementException("path", "flow " + flowId + ": hop " + i + " is no link of the fabric");
+            }
+            if (i > 0 && ix.from(path[i]) != ix.to(path[i - 1])) {
+                throw new PlacementException("path", "flow " + flowId + ": hop " + i + " does not start where hop "
+                        + (i - 1) + " ends");
+            }
+        }
+        if (ix.from(path[0]) != ledger.src(s) || ix.to(path[path.length - 1]) != ledger.dst(s)) {
+            throw new PlacementException("path", "flow " + flowId + ": the path must run from the flow's source NIC "
+                    + ix.nodeId(ledger.src(s)) + " to its destination NIC " + ix.nodeId(ledger.dst(s)) + ", not from "
+                    + ix.nodeId(ix.from(path[0])) + " to " + ix.nodeId(ix.to(path[path.length - 1])));
+        }
     }
 
     /**

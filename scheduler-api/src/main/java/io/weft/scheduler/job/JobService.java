@@ -101,8 +101,12 @@ class JobService {
             long placeNs;
             try {
                 if (r.multipath() != null) {
-                    spread = MultipathPlacement.place(engine, w.view().plan(), job, r.multipath(), encoding,
-                            limits.multipathBudgetMs());
+                    // An explicit qpSlices 1 says the stack sends each flow on one path (no spraying).
+                    spread = Integer.valueOf(1).equals(r.qpSlices())
+                            ? MultipathPlacement.onePath(engine, job, r.multipath(),
+                                    "qpSlices 1: each flow allows one path (no spraying): one path per flow")
+                            : MultipathPlacement.place(engine, w.view().plan(), job, r.multipath(), encoding,
+                                    limits.multipathBudgetMs());
                     job = spread.job();
                     result = spread.result();
                 } else {
