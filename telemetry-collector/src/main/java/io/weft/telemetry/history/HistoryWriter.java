@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
 import io.weft.telemetry.config.HistoryProperties;
@@ -63,6 +64,7 @@ public class HistoryWriter implements SmartLifecycle {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
     private final TelemetryKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private final HistoryProperties history;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
@@ -72,9 +74,10 @@ public class HistoryWriter implements SmartLifecycle {
     private volatile Thread thread;
     private volatile boolean running;
 
-    HistoryWriter(TelemetryKafkaProperties kafka, HistoryProperties history, JdbcTemplate jdbc, TransactionTemplate tx,
-                  Partitions partitions, TelemetryCounters counters) {
+    HistoryWriter(TelemetryKafkaProperties kafka, KafkaClientSecurity login, HistoryProperties history,
+                  JdbcTemplate jdbc, TransactionTemplate tx, Partitions partitions, TelemetryCounters counters) {
         this.kafka = kafka;
+        this.login = login;
         this.history = history;
         this.jdbc = jdbc;
         this.tx = tx;
@@ -87,7 +90,7 @@ public class HistoryWriter implements SmartLifecycle {
         if (!kafka.enabled()) {
             return;
         }
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, kafka.applicationId() + "-history");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
