@@ -309,6 +309,13 @@ launch_scheduler() {
   demo_tokens
   export WEFT_SCHEDULER_PORT="$scheduler_port"
   # On its own PostgreSQL role (owner of schema scheduler only).
+  # The parallel collector: a small heap of short-lived request/response garbage, where G1's concurrent
+  # and refinement threads cost CPU on every agent woken (docs/OPERATIONS.md, "scheduler-api"); a
+  # class-metadata threshold above the service's ~65 MB spares it full collections at start-up.
+  # A collector named in $WEFT_JAVA_OPTS wins (two would stop the JVM).
+  local gc="-XX:+UseParallelGC"
+  [[ "${WEFT_JAVA_OPTS:-}" == *-XX:+Use*GC* ]] && gc=""
+  WEFT_JAVA_OPTS="$gc -XX:MetaspaceSize=96m ${WEFT_JAVA_OPTS:-}" \
   WEFT_JDBC_USER="${WEFT_SCHEDULER_JDBC_USER:-$WEFT_JDBC_USER}" \
   WEFT_JDBC_PASSWORD="${WEFT_SCHEDULER_JDBC_PASSWORD:-$WEFT_JDBC_PASSWORD}" \
   kafka_login weft-scheduler-api start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m \

@@ -10,7 +10,10 @@ RUN ./mvnw -B -q -pl scheduler-api -am package -DskipTests \
  && rm -f /out/*-tests.jar /out/*-sources.jar
 
 FROM eclipse-temurin:17.0.17_10-jre-noble
-ENV JAVA_OPTS="-XX:MaxRAMPercentage=75"
+# The parallel collector: request/response garbage on a small heap; G1's concurrent and refinement
+# threads cost CPU on every agent woken (docs/OPERATIONS.md, "scheduler-api"). Its full collections at
+# start-up on reaching the class-metadata threshold are avoided by one above the service's ~65 MB.
+ENV JAVA_OPTS="-XX:MaxRAMPercentage=75 -XX:+UseParallelGC -XX:MetaspaceSize=96m"
 WORKDIR /app
 COPY --from=build /out/ /app/
 RUN useradd --system --uid 10001 weft && mkdir -p /var/lib/weft && chown 10001 /var/lib/weft

@@ -18,8 +18,9 @@ import java.util.stream.Stream;
  * One Weft deployable run as a child JVM exactly as {@code tools/lib.sh run_java} runs it: the module's
  * jar plus its {@code target/lib/*}, a main class, environment and arguments. Output (stdout and stderr)
  * goes to {@code <logDir>/<name>.log}, whose tail is printed when a test or an experiment fails. Shared
- * by system-tests, the lab experiments and scheduler-api's recovery tests (which SIGKILL it), so all
- * start the services one way. Lives in the devstack module because every one of them depends on it.
+ * by system-tests, the lab experiments, scheduler-api's recovery tests (which SIGKILL it) and its api
+ * bench, so all start the services one way. Lives in the devstack module because every one of them
+ * depends on it.
  */
 public final class ChildService {
     /** JVM options of every child; C1 and the serial collector start a service faster on 2 shared cores. */
@@ -51,6 +52,24 @@ public final class ChildService {
     public static ChildService start(Path root, Path logDir, String name, String module, String mainClass,
                                      String heap, Map<String, String> env, List<String> args,
                                      List<Path> extraClasspath) {
+        return start(name, moduleClasspath(root, module, extraClasspath), mainClass, heap, env, args,
+                logDir.resolve(name + ".log"), false);
+    }
+
+    /**
+     * {@link #start(Path, Path, String, String, String, String, Map, List)} with the JVM's options given
+     * whole instead of a heap and {@link #JAVA_OPTS}: for a benchmark, which runs the service as it is
+     * deployed (its collector, the full JIT), not as tests start it.
+     */
+    public static ChildService startWithJvmOptions(Path root, Path logDir, String name, String module,
+                                                   String mainClass, List<String> jvmOptions,
+                                                   Map<String, String> env, List<String> args) {
+        return launch(name, moduleClasspath(root, module, List.of()), mainClass, jvmOptions, env, args,
+                logDir.resolve(name + ".log"), false);
+    }
+
+    /** The module's jar and {@code target/lib/*}, then {@code extra}. */
+    private static String moduleClasspath(Path root, String module, List<Path> extra) {
         Path target = root.resolve(module).resolve("target");
         Path jar = moduleJar(target, module);
         Path lib = target.resolve("lib");
@@ -59,8 +78,8 @@ public final class ChildService {
                     + module + " -am install -DskipTests)");
         }
         StringBuilder cp = new StringBuilder(jar + ":" + lib + "/*");
-        extraClasspath.forEach(p -> cp.append(':').append(p));
-        return start(name, cp.toString(), mainClass, heap, env, args, logDir.resolve(name + ".log"), false);
+        extra.forEach(p -> cp.append(':').append(p));
+        return cp.toString();
     }
 
     /**
@@ -70,10 +89,17 @@ public final class ChildService {
      */
     public static ChildService start(String name, String classpath, String mainClass, String heap,
                                      Map<String, String> env, List<String> args, Path log, boolean append) {
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-Xmx" + heap);
+        jvm.addAll(Arrays.asList(JAVA_OPTS.trim().split("\\s+")));
+        return launch(name, classpath, mainClass, jvm, env, args, log, append);
+    }
+
+    private static ChildService launch(String name, String classpath, String mainClass, List<String> jvmOptions,
+                                       Map<String, String> env, List<String> args, Path log, boolean append) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx" + heap);
-        cmd.addAll(Arrays.asList(JAVA_OPTS.trim().split("\\s+")));
+        cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", classpath, mainClass));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 
 import io.weft.devstack.Devstack;
 import io.weft.devstack.DevstackEndpoints;
+import io.weft.harness.ChildService;
 import io.weft.scheduler.SchedulerApiApplication;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,6 +61,9 @@ public final class ApiBench {
     private static final int SPINES = 8;
     /** Kept-alive connections the pulls share (an agent re-uses its connection). */
     private static final int PULL_CONNECTIONS = 64;
+    /** A normal job for the submission latency: a ring over this many NICs, submitted and released. */
+    private static final int SUBMIT_NICS = 16;
+    private static final int SUBMITS = 60;
     private static final java.util.concurrent.atomic.AtomicReference<String> FIRST_ERROR =
             new java.util.concurrent.atomic.AtomicReference<>();
 
@@ -90,6 +94,10 @@ public final class ApiBench {
 
         @Option(names = "--rounds", paramLabel = "N", description = "rounds, at least 2 (default ${DEFAULT-VALUE})")
         int rounds = 4;
+
+        @Option(names = "--readers", paramLabel = "N", description = "client selector threads reading the agents' "
+                + "connections (default: one per core, ${DEFAULT-VALUE})")
+        int readers = Runtime.getRuntime().availableProcessors();
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
@@ -135,7 +143,8 @@ public final class ApiBench {
                 .start()) {
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
-            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream, rounds);
+            Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream, rounds,
+                    Math.max(1, flags.readers));
             results.println(json ? r.json() : r.table());
         } finally {
             deleteTree(dir);
@@ -147,7 +156,8 @@ public final class ApiBench {
                           double rssMb, double parkSeconds,
                   double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
                   double updateServiceCpuMs, double pullServiceCpuMs, Round first, Round second,
-                  double baselineCpuMs, String variant, int rounds, double[] cpuUsPerAgentByRound) {
+                  double baselineCpuMs, String variant, int rounds, double[] cpuUsPerAgentByRound,
+                  double[] submitMs, GcPauses gc, int readers) {
         String json() {
             double[] f = first.latencies();
             double[] fan = second.fanout();
@@ -166,7 +176,9 @@ public final class ApiBench {
                             + "\"update_round1_fanout_p99_ms\":%.1f,"
                             + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f,"
                             + "\"service_cpu_us_per_agent_by_round\":%s,\"service_cpu_us_per_agent_warm_median\":%.1f,"
-                            + "\"service_java_opts\":\"%s\"}",
+                            + "\"service_java_opts\":\"%s\",\"client_readers\":%d,\"service_gc\":\"%s\","
+                            + "\"gc_pauses\":%d,\"gc_pause_max_ms\":%.1f,\"gc_pause_total_ms\":%.1f,\"job_submits\":%d,"
+                            + "\"job_submit_p50_ms\":%.1f,\"job_submit_p99_ms\":%.1f,\"job_submit_max_ms\":%.1f}",
                     variant, agents, nics, updated, jobPostMs, second.publishedAfterPostMs(), pct(fan, 0),
                     pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(), second.cpu().fanoutMs(),
                     second.cpu().jettyMs(), second.cpu().gcMs(), second.cpu().jitMs(), rounds, baselineCpuMs,
@@ -176,7 +188,9 @@ public final class ApiBench {
                     parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
                     pullServiceCpuMs / (pullSeconds * 10.0), pct(f, 50), pct(f, 99), pct(first.fanout(), 99),
                     first.serviceCpuMs(), first.jobPostMs(), byRoundJson(), warmMedian(cpuUsPerAgentByRound),
-                    serviceJavaOpts().trim().replace("\\", "\\\\").replace("\"", "\\\""));
+                    serviceJavaOpts().trim().replace("\\", "\\\\").replace("\"", "\\\""), readers, gc.collector(),
+                    gc.count(), gc.maxMs(), gc.totalMs(), submitMs.length, pct(submitMs, 50), pct(submitMs, 99),
+                    pct(submitMs, 100));
         }
 
         private String byRoundJson() {
@@ -238,8 +252,10 @@ public final class ApiBench {
                     (round 1, cold)          p50 %.1f ms   p99 %.1f ms   fan-out p99 %.1f ms   service CPU %.0f ms
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
                     service RSS              %.0f MB with the agents waiting (goal <= 768 MB)
-                    client CPU               %.0f ms for the update; %.1f %% of a core while pulling
+                    client CPU               %.0f ms for the update (%d reader threads); %.1f %% of a core while pulling
                     service CPU              %.0f ms for the update (%.1f us per agent, job included); %.1f %% of a core while pulling
+                    GC (%s)          %d pauses, max %.1f ms, total %.1f ms (the whole run)
+                    job submit (%d NICs)     p50 %.1f ms   p99 %.1f ms   max %.1f ms   (%d jobs, agents connected)
                     load average             %s""",
                     variant, agents, nics, parkSeconds, updated, nics, jobPostMs, second.publishedAfterPostMs(),
                     pct(fan, 0), pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(),
@@ -248,8 +264,10 @@ public final class ApiBench {
                     second.cpu().gcMs(), second.cpu().jitMs(),
                     updateFirstMs, updateP50Ms, updateP99Ms, updateMaxMs, pct(first.latencies(), 50),
                     pct(first.latencies(), 99), pct(first.fanout(), 99), first.serviceCpuMs(), rate, pullP50Ms,
-                    pullP99Ms, pulls, rssMb, updateClientCpuMs, pullClientCpuPct(), updateServiceCpuMs,
-                    serviceCpuTotalUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), load);
+                    pullP99Ms, pulls, rssMb, updateClientCpuMs, readers, pullClientCpuPct(), updateServiceCpuMs,
+                    serviceCpuTotalUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), gc.collector(), gc.count(),
+                    gc.maxMs(), gc.totalMs(), SUBMIT_NICS, pct(submitMs, 50), pct(submitMs, 99), pct(submitMs, 100),
+                    submitMs.length, load);
         }
     }
 
@@ -305,13 +323,13 @@ public final class ApiBench {
     }
 
     static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream,
-                      int rounds) throws Exception {
+                      int rounds, int readers) throws Exception {
         int port = freePort();
-        Process service = startService(e, fabric, nics, port);
+        ChildService service = startService(e, fabric, nics, port);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30)).build();
         String base = "http://127.0.0.1:" + port;
-        NioHttp nio = new NioHttp("127.0.0.1", port);
+        NioHttp nio = new NioHttp("127.0.0.1", port, readers);
         try {
             awaitHealthy(http, base, service);
             warmUp(http, nio, base, nics);
@@ -328,6 +346,8 @@ public final class ApiBench {
                     Thread.sleep(10); // let the accept queue drain; this is a load test, not a SYN flood
                 }
             }
+            Path gcLog = gcLog(moduleTarget());
+            int gcFrom = GcPauses.lines(gcLog);
             List<Round> all = new ArrayList<>();
             Streams streams = stream ? openStreams(http, nio, base, conns, nics) : null;
             for (int k = 1; k <= rounds; k++) {
@@ -345,6 +365,7 @@ public final class ApiBench {
             }
             double rssMb = Math.max(first.rssMb(), second.rssMb());
             double parkSeconds = first.parkSeconds();
+            double[] submitMs = submits(http, base, nics);
 
             // 3. Open-loop pulls at a fixed rate over a pool of kept-alive connections. A pull due
             // while every connection is busy waits for one, and that wait counts in its latency.
@@ -387,16 +408,14 @@ public final class ApiBench {
             // Unanswered pulls are slower than any answered one: p99 counts them as infinitely slow.
             double pullP99 = unanswered > total / 100 ? Double.POSITIVE_INFINITY : pct(p, 99);
             double[] u = second.latencies();
+            GcPauses gc = GcPauses.read(gcLog, gcFrom);
             return new Result(agents, nics, second.jobPostMs(), pct(u, 50), pct(u, 99), pct(u, 100), u.length,
                     pct(p, 50), pullP99, p.length, rate, rssMb, parkSeconds, second.clientCpuMs(), pullCpuMs, seconds,
                     loadAverage(), pct(u, 0), second.serviceCpuMs(), pullServiceCpuMs, first, second, baselineCpuMs,
-                    stream ? "stream" : "long-poll", rounds, byRound);
+                    stream ? "stream" : "long-poll", rounds, byRound, submitMs, gc, nio.loops());
         } finally {
             nio.close();
-            service.destroy();
-            if (!service.waitFor(20, TimeUnit.SECONDS)) {
-                service.destroyForcibly();
-            }
+            service.stop();
         }
     }
 
@@ -474,7 +493,7 @@ public final class ApiBench {
      * job
      * released again so that the rounds start from the same state.
      */
-    private static double baseline(HttpClient http, String base, Process service, int nics) throws Exception {
+    private static double baseline(HttpClient http, String base, ChildService service, int nics) throws Exception {
         double[] ms = new double[3];
         for (int k = 0; k < ms.length; k++) {
             String job = "{\"name\":\"bench-0\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
@@ -526,8 +545,8 @@ public final class ApiBench {
         return first == Long.MAX_VALUE ? Double.NaN : (first - postEpochUs) / 1e3;
     }
 
-    private static Round updateRound(HttpClient http, NioHttp nio, String base, Process service, NioHttp.Conn[] conns,
-                                     int nics, String name) throws Exception {
+    private static Round updateRound(HttpClient http, NioHttp nio, String base, ChildService service,
+                                     NioHttp.Conn[] conns, int nics, String name) throws Exception {
         int agents = conns.length;
         NioHttp.Conn setup = nio.connect();
         long[] since = new long[nics];
@@ -634,7 +653,7 @@ public final class ApiBench {
     }
 
     /** One job change with every agent's stream open: latencies (ms from the POST) and costs. */
-    private static Round streamRound(HttpClient http, NioHttp nio, String base, Process service, Streams streams,
+    private static Round streamRound(HttpClient http, NioHttp nio, String base, ChildService service, Streams streams,
                                      int nics, String name) throws Exception {
         double rssMb = rssMb(service.pid());
         String job = "{\"name\":\"" + name + "\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
@@ -673,6 +692,35 @@ public final class ApiBench {
         }
         return new Round(jobPostMs, sorted(update), nio.cpuMs() - cpu0, serviceCpuMs, rssMb, streams.parkSeconds,
                 fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads);
+    }
+
+    /**
+     * A normal job submission with the agents still connected: {@link #SUBMITS} rings over
+     * {@link #SUBMIT_NICS} NICs, each POST timed (placement, commit, the publish to its agents) and the
+     * job released again; ms, sorted.
+     */
+    private static double[] submits(HttpClient http, String base, int nics) throws Exception {
+        List<Double> ms = new ArrayList<>();
+        for (int k = 0; k < SUBMITS; k++) {
+            StringBuilder eps = new StringBuilder();
+            for (int i = 0; i < SUBMIT_NICS; i++) {
+                eps.append(i == 0 ? "" : ",").append("\"nic").append((k * SUBMIT_NICS + i) % nics).append('"');
+            }
+            String job = "{\"name\":\"submit-" + k + "\",\"pattern\":\"ring\",\"endpoints\":[" + eps
+                    + "],\"demandGbps\":10}";
+            long t0 = System.nanoTime();
+            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
+            ms.add((System.nanoTime() - t0) / 1e6);
+            if (created.statusCode() != 201) {
+                throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
+            }
+            String id = created.body().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
+            http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/" + id)).DELETE()
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
+        }
+        return sorted(ms);
     }
 
     private static void warmUp(HttpClient http, NioHttp nio, String base, int nics) throws Exception {
@@ -749,49 +797,54 @@ public final class ApiBench {
         }
     }
 
-    private static Process startService(DevstackEndpoints e, Path fabric, int nics, int port) throws IOException {
-        Path jar = Path.of(SchedulerApiApplication.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        Path target = Files.isDirectory(jar) ? jar.getParent() : jar.getParent();
-        Path moduleJar;
-        try (var s = Files.list(target)) {
-            moduleJar = s.filter(f -> f.getFileName().toString().matches("weft-scheduler-api-.*\\.jar")
-                    && !f.getFileName().toString().contains("-tests")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no module jar in " + target));
-        }
+    /** The module's target directory (where its jar, its libraries and the bench's logs are). */
+    private static Path moduleTarget() {
+        return Path.of(SchedulerApiApplication.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+                .getParent();
+    }
+
+    /** The service as a child JVM with its real runtime classpath (module jar + target/lib), as deployed. */
+    private static ChildService startService(DevstackEndpoints e, Path fabric, int nics, int port) {
+        Path target = moduleTarget();
         StringBuilder nicList = new StringBuilder();
         for (int i = 0; i < nics; i++) {
             nicList.append(i == 0 ? "" : ",").append("nic").append(i);
         }
-        String opts = serviceJavaOpts();
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(Arrays.asList(opts.trim().split("\\s+")));
-        cmd.addAll(List.of("-cp", moduleJar + ":" + target.resolve("lib") + "/*",
-                SchedulerApiApplication.class.getName()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(target.resolve("bench-api-service.log").toFile());
-        pb.environment().put("WEFT_JDBC_URL", e.jdbcUrl());
-        pb.environment().put("WEFT_JDBC_USER", e.jdbcUser());
-        pb.environment().put("WEFT_JDBC_PASSWORD", e.jdbcPassword());
-        pb.environment().put("WEFT_KAFKA_BOOTSTRAP", "");
-        pb.environment().put("WEFT_FABRIC_FILE", fabric.toString());
-        pb.environment().put("WEFT_SCHEDULER_PORT", Integer.toString(port));
-        pb.environment().put("WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";agents:agent:" + nicList + "="
-                + AGENT_TOKEN);
-        pb.environment().put("WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
+        List<String> jvm = new ArrayList<>(Arrays.asList(serviceJavaOpts().trim().split("\\s+")));
+        // Every pause, for gc_pause_max_ms (the collector is the deployment's choice: see docs/OPERATIONS.md).
+        jvm.add("-Xlog:gc:file=" + gcLog(target));
+        Map<String, String> env = Map.of(
+                "WEFT_JDBC_URL", e.jdbcUrl(),
+                "WEFT_JDBC_USER", e.jdbcUser(),
+                "WEFT_JDBC_PASSWORD", e.jdbcPassword(),
+                "WEFT_KAFKA_BOOTSTRAP", "",
+                "WEFT_FABRIC_FILE", fabric.toString(),
+                "WEFT_SCHEDULER_PORT", Integer.toString(port),
+                "WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";agents:agent:" + nicList + "=" + AGENT_TOKEN,
+                "WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
         System.err.println("bench: service log " + target.resolve("bench-api-service.log"));
-        return pb.start();
+        return ChildService.startWithJvmOptions(target.getParent().getParent(), target, "bench-api-service",
+                "scheduler-api", SchedulerApiApplication.class.getName(), jvm, env, List.of());
     }
 
-    /** The service's JVM options: $WEFT_SERVICE_JAVA_OPTS, else a 640 MB heap (and the JVM's default collector). */
+    static Path gcLog(Path target) {
+        return target.resolve("bench-api-gc.log");
+    }
+
+    /**
+     * The service's JVM options: $WEFT_SERVICE_JAVA_OPTS, else as {@code ./weft run scheduler} starts it
+     * (a 640 MB heap, the parallel collector, a class-metadata threshold above what it loads:
+     * docs/OPERATIONS.md).
+     */
     static String serviceJavaOpts() {
-        return System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS", "-Xmx640m");
+        return System.getenv().getOrDefault("WEFT_SERVICE_JAVA_OPTS",
+                "-Xmx640m -XX:+UseParallelGC -XX:MetaspaceSize=96m");
     }
 
-    private static void awaitHealthy(HttpClient http, String base, Process service) throws Exception {
+    private static void awaitHealthy(HttpClient http, String base, ChildService service) throws Exception {
         for (int i = 0; i < 600; i++) {
             if (!service.isAlive()) {
-                throw new IllegalStateException("the service exited (see target/bench-api-service.log)");
+                throw new IllegalStateException("the service exited; its log ends:\n" + service.tail(40));
             }
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))

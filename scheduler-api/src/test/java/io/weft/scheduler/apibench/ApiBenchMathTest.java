@@ -28,6 +28,25 @@ class ApiBenchMathTest {
     }
 
     @Test
+    void gcPausesAreReadFromTheUnifiedLogOfEachCollector() {
+        List<String> log = List.of("[0.004s][info][gc] Using Parallel",
+                "[1.1s][info][gc] GC(0) Pause Young (Allocation Failure) 60M->9M(230M) 7.250ms",
+                "[2.0s][info][gc] GC(1) Pause Young (Allocation Failure) 70M->10M(230M) 3.5ms",
+                "[3.0s][info][gc] GC(2) Pause Full (Ergonomics) 80M->20M(230M) 41.000ms",
+                "[3.5s][info][gc] GC(3) Concurrent Mark Cycle 12.0ms");
+        GcPauses all = GcPauses.parse(log, 0);
+        assertThat(all.collector()).isEqualTo("Parallel");
+        assertThat(all.count()).isEqualTo(3);
+        assertThat(all.maxMs()).isEqualTo(41.0);
+        assertThat(all.totalMs()).isEqualTo(51.75);
+        GcPauses later = GcPauses.parse(log, 2);
+        assertThat(later.count()).isEqualTo(2);
+        assertThat(later.maxMs()).isEqualTo(41.0);
+        assertThat(GcPauses.parse(List.of("[0.1s][info][gc] Using G1",
+                "[1s][info][gc] GC(4) Pause Remark 30M->30M(64M) 1.2ms"), 0).collector()).isEqualTo("G1");
+    }
+
+    @Test
     void generatedFabricIsAValidLeafSpine() throws Exception {
         Fabric f = FabricJson.parse(ApiBench.leafSpine(4));
         assertThat(f.nodesWithRole(Role.NIC)).hasSize(64);

@@ -18,11 +18,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A minimal HTTP/1.1 client for the benchmark: one selector thread drives every connection, each
- * connection carries one request at a time and is kept alive. The JDK HttpClient spends far more
- * CPU per request than the service under test once ten thousand connections are open, and then
- * the benchmark measures itself; this client does a read, a header scan and a callback per
- * response. Its thread's CPU time is reported ({@link #cpuMs}) so that a reader can tell.
+ * A minimal HTTP/1.1 client for the benchmark: a few selector threads (one per core by default, as
+ * agents on many hosts read in parallel) share the connections, each connection carries one request
+ * at a time and is kept alive. The JDK HttpClient spends far more CPU per request than the service
+ * under test once ten thousand connections are open, and then the benchmark measures itself; this
+ * client does one read, a header scan and a callback per response. Its threads' CPU time is reported
+ * ({@link #cpuMs}) so that a reader can tell.
  *
  * <p>Understands what the service sends: Content-Length bodies, chunked bodies (as a whole:
  * complete once the terminating chunk arrived) and bodiless 204/304.
@@ -59,6 +60,7 @@ final class NioHttp implements AutoCloseable {
 
     /** One kept-alive connection; at most one request in flight. */
     static final class Conn {
+        private final Loop loop;
         private final SocketChannel channel;
         private SelectionKey key;
         private ByteBuffer out;
@@ -67,40 +69,46 @@ final class NioHttp implements AutoCloseable {
         /** Set while the connection carries a server-sent event stream. */
         private Event streaming;
 
-        private Conn(SocketChannel channel) {
+        private Conn(Loop loop, SocketChannel channel) {
+            this.loop = loop;
             this.channel = channel;
         }
     }
 
     private final InetSocketAddress address;
     private final String hostHeader;
-    private final Selector selector;
-    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final List<Conn> conns = new ArrayList<>();
-    private final Thread loop;
+    private final Loop[] loops;
+    private int nextLoop;
     private volatile boolean open = true;
 
-    NioHttp(String host, int port) throws IOException {
+    /** With {@code loops} selector threads; connections are spread over them in turn. */
+    NioHttp(String host, int port, int loops) throws IOException {
         this.address = new InetSocketAddress(host, port);
         this.hostHeader = host + ":" + port;
-        this.selector = Selector.open();
-        this.loop = new Thread(this::run, "bench-nio-http");
-        loop.setDaemon(true);
-        loop.start();
+        this.loops = new Loop[loops];
+        for (int i = 0; i < loops; i++) {
+            this.loops[i] = new Loop("bench-nio-http-" + i);
+        }
     }
 
-    /** Opens a connection (blocking connect on the caller's thread) and hands it to the selector. */
+    int loops() {
+        return loops.length;
+    }
+
+    /** Opens a connection (blocking connect on the caller's thread) and hands it to a selector. */
     Conn connect() throws IOException {
         SocketChannel ch = SocketChannel.open(address);
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ch.configureBlocking(false);
-        Conn c = new Conn(ch);
+        Conn c;
         synchronized (conns) {
+            c = new Conn(loops[nextLoop++ % loops.length], ch);
             conns.add(c);
         }
-        onLoop(() -> {
+        c.loop.run(() -> {
             try {
-                c.key = ch.register(selector, 0, c);
+                c.key = ch.register(c.loop.selector, 0, c);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot register a connection", e);
             }
@@ -116,7 +124,7 @@ final class NioHttp implements AutoCloseable {
 
     /** Sends a request on an idle connection; {@code done} runs on the selector thread. */
     void send(Conn c, byte[] request, Done done) {
-        onLoop(() -> {
+        c.loop.run(() -> {
             if (c.pending != null) {
                 throw new IllegalStateException("connection busy");
             }
@@ -134,7 +142,7 @@ final class NioHttp implements AutoCloseable {
      * marker included, in one chunk.
      */
     void stream(Conn c, byte[] request, Event event) {
-        onLoop(() -> {
+        c.loop.run(() -> {
             if (c.pending != null || c.streaming != null) {
                 throw new IllegalStateException("connection busy");
             }
@@ -201,43 +209,64 @@ final class NioHttp implements AutoCloseable {
         }
     }
 
-    /** CPU time the selector thread has used so far, ms (-1 when the JVM cannot tell). */
+    /** CPU time the selector threads have used so far, ms (-1 when the JVM cannot tell). */
     double cpuMs() {
-        long ns = ManagementFactory.getThreadMXBean().getThreadCpuTime(loop.getId());
-        return ns < 0 ? -1 : ns / 1e6;
+        long sum = 0;
+        for (Loop l : loops) {
+            long ns = ManagementFactory.getThreadMXBean().getThreadCpuTime(l.thread.getId());
+            if (ns < 0) {
+                return -1;
+            }
+            sum += ns;
+        }
+        return sum / 1e6;
     }
 
-    private void onLoop(Runnable task) {
-        tasks.add(task);
-        selector.wakeup();
-    }
+    /** One selector thread and the connections registered with it. */
+    private final class Loop {
+        private final Selector selector;
+        private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+        private final Thread thread;
 
-    private void run() {
-        while (open) {
-            try {
-                selector.select();
-                for (Runnable t; (t = tasks.poll()) != null; ) {
-                    t.run();
-                }
-                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-                while (it.hasNext()) {
-                    SelectionKey k = it.next();
-                    it.remove();
-                    Conn c = (Conn) k.attachment();
-                    if (!k.isValid()) {
-                        fail(c);
-                        continue;
+        Loop(String name) throws IOException {
+            this.selector = Selector.open();
+            this.thread = new Thread(this::loop, name);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void run(Runnable task) {
+            tasks.add(task);
+            selector.wakeup();
+        }
+
+        private void loop() {
+            while (open) {
+                try {
+                    selector.select();
+                    for (Runnable t; (t = tasks.poll()) != null; ) {
+                        t.run();
                     }
-                    if (k.isWritable()) {
-                        write(c);
+                    Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+                    while (it.hasNext()) {
+                        SelectionKey k = it.next();
+                        it.remove();
+                        Conn c = (Conn) k.attachment();
+                        if (!k.isValid()) {
+                            fail(c);
+                            continue;
+                        }
+                        if (k.isWritable()) {
+                            write(c);
+                        }
+                        if (k.isValid() && k.isReadable()) {
+                            read(c);
+                        }
                     }
-                    if (k.isValid() && k.isReadable()) {
-                        read(c);
+                } catch (IOException | RuntimeException e) {
+                    if (open) {
+                        System.err.println("bench: client loop: " + e);
                     }
-                }
-            } catch (IOException | RuntimeException e) {
-                if (open) {
-                    System.err.println("bench: client loop: " + e);
                 }
             }
         }
@@ -262,12 +291,15 @@ final class NioHttp implements AutoCloseable {
                     bigger.put(c.in);
                     c.in = bigger;
                 }
+                int room = c.in.remaining();
                 int n = c.channel.read(c.in);
                 if (n < 0) {
                     fail(c);
                     return;
                 }
-                if (n == 0) {
+                if (n < room) {
+                    // The socket had less than there was room for: it is drained (no second read
+                    // just to see 0); whatever arrives later selects the key again.
                     break;
                 }
             }
@@ -309,13 +341,17 @@ final class NioHttp implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         open = false;
-        selector.wakeup();
-        loop.join(TimeUnit.SECONDS.toMillis(5));
+        for (Loop l : loops) {
+            l.selector.wakeup();
+            l.thread.join(TimeUnit.SECONDS.toMillis(5));
+        }
         synchronized (conns) {
             for (Conn c : conns) {
                 c.channel.close();
             }
         }
-        selector.close();
+        for (Loop l : loops) {
+            l.selector.close();
+        }
     }
 }
