@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +19,6 @@ import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.contracts.LinkState;
-import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.Fabric;
@@ -59,36 +56,18 @@ class TwoPlaneFabricTest {
     static final String SCHEDULER = "pl-sched-token-0123456789";
     static final String OPERATOR = "pl-oper-token-0123456789";
     static final String AGENT = "pl-agent-token-0123456789";
-    static final String RUN = Long.toString(System.currentTimeMillis(), 36);
     static final String SINGLE_PORT_NIC = "srv8-nic2";
     static final Fabric FABRIC = twoPlanesOneSinglePortNic();
     static final FabricPlan PLAN = plan();
-    static final String FABRIC_TOPIC = "weft.fabric.pl-" + RUN;
+    static String fabricTopic;
 
     @LocalServerPort
     int port;
 
     @DynamicPropertySource
     static void props(DynamicPropertyRegistry r) throws IOException {
-        DevstackEndpoints e = DevstackExtension.endpoints();
-        String hotspots = "weft.hotspots.pl-" + RUN;
-        MultipathSpreadingTest.createTopics(e.kafkaBootstrapServers(), FABRIC_TOPIC, hotspots);
-        Path file = Files.createTempFile("weft-pl-fabric", ".json");
-        Files.writeString(file, FabricJson.write(FABRIC));
-        r.add("spring.datasource.url", e::jdbcUrl);
-        r.add("spring.datasource.username", e::jdbcUser);
-        r.add("spring.datasource.password", e::jdbcPassword);
-        r.add("spring.datasource.hikari.schema", () -> "scheduler_pl");
-        r.add("spring.flyway.schemas", () -> "scheduler_pl");
-        r.add("spring.flyway.default-schema", () -> "scheduler_pl");
-        r.add("weft.scheduler.kafka.bootstrap-servers", e::kafkaBootstrapServers);
-        r.add("weft.scheduler.kafka.fabric-topic", () -> FABRIC_TOPIC);
-        r.add("weft.scheduler.fabric.file", file::toString);
-        r.add("weft.scheduler.auth.tokens", () -> "pls:scheduler=" + SCHEDULER + ";plo:operator=" + OPERATOR
-                + ";pla:agent:"
-                + String.join(",", PLAN.nics()) + "=" + AGENT);
-        r.add("weft.reroute.hotspots-topic", () -> hotspots);
-        r.add("weft.reroute.group-id", () -> "pl-test-" + RUN);
+        fabricTopic = OwnService.register(r, "pl", FABRIC, "pls:scheduler=" + SCHEDULER + ";plo:operator=" + OPERATOR
+                + ";pla:agent:" + String.join(",", PLAN.nics()) + "=" + AGENT);
     }
 
     static Fabric twoPlanesOneSinglePortNic() {
@@ -288,7 +267,7 @@ class TwoPlaneFabricTest {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
-            producer.send(new ProducerRecord<>(FABRIC_TOPIC, FABRIC.id(),
+            producer.send(new ProducerRecord<>(fabricTopic, FABRIC.id(),
                     SnapshotJson.toTree(PLAN, states, version).toString())).get();
         }
     }
