@@ -92,7 +92,9 @@ class ProfileReader {
                                 carriers.isEmpty() ? null : carriers.get(0), carriers.isEmpty() ? null : carriers,
                                 weight, state, port));
                     }
-                    if (!enc.equals("srv6") && (ev != null || !state.equals("GOOD"))) {
+                    // A path without an entropy value (one leaving by a port other than the NIC's home
+                    // link, where EV routing cannot start) still gets its udp-sport entry, DENIED.
+                    if (!enc.equals("srv6")) {
                         entries.add(new EvProfile.Entry(id + "#ev", job, "udp-sport",
                                 ev == null ? null : Integer.toString(ev), null, weight, ev == null ? "DENIED" : state,
                                 ev == null ? null : port));

@@ -9,29 +9,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 
 import io.weft.contracts.EvPortList;
-import io.weft.devstack.DevstackEndpoints;
-import io.weft.devstack.junit.DevstackExtension;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.Fabric;
-import io.weft.fabric.FabricJson;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.scheduler.SchedulerApiApplication;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -53,7 +43,6 @@ import tools.jackson.databind.json.JsonMapper;
 class MultipathSpreadingTest {
     static final String SCHEDULER = "mp-sched-token-0123456789";
     static final String AGENT = "mp-agent-token-0123456789";
-    static final String RUN = Long.toString(System.currentTimeMillis(), 36);
     static final Fabric FABRIC = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 4));
     static final JsonMapper JSON = JsonMapper.builder().build();
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -67,25 +56,8 @@ class MultipathSpreadingTest {
 
     @DynamicPropertySource
     static void props(DynamicPropertyRegistry r) throws IOException {
-        DevstackEndpoints e = DevstackExtension.endpoints();
-        String fabricTopic = "weft.fabric.mp-" + RUN;
-        String hotspots = "weft.hotspots.mp-" + RUN;
-        createTopics(e.kafkaBootstrapServers(), fabricTopic, hotspots);
-        Path file = Files.createTempFile("weft-mp-fabric", ".json");
-        Files.writeString(file, FabricJson.write(FABRIC));
-        r.add("spring.datasource.url", e::jdbcUrl);
-        r.add("spring.datasource.username", e::jdbcUser);
-        r.add("spring.datasource.password", e::jdbcPassword);
-        r.add("spring.datasource.hikari.schema", () -> "scheduler_mp");
-        r.add("spring.flyway.schemas", () -> "scheduler_mp");
-        r.add("spring.flyway.default-schema", () -> "scheduler_mp");
-        r.add("weft.scheduler.kafka.bootstrap-servers", e::kafkaBootstrapServers);
-        r.add("weft.scheduler.kafka.fabric-topic", () -> fabricTopic);
-        r.add("weft.scheduler.fabric.file", file::toString);
-        r.add("weft.scheduler.auth.tokens", () -> "mps:scheduler=" + SCHEDULER + ";mpa:agent:leaf1-nic1,leaf1-nic2="
-                + AGENT);
-        r.add("weft.reroute.hotspots-topic", () -> hotspots);
-        r.add("weft.reroute.group-id", () -> "mp-test-" + RUN);
+        OwnService.register(r, "mp", FABRIC,
+                "mps:scheduler=" + SCHEDULER + ";mpa:agent:leaf1-nic1,leaf1-nic2=" + AGENT);
     }
 
     @Test
@@ -229,22 +201,6 @@ class MultipathSpreadingTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    static void createTopics(String bootstrap, String... topics) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        List<NewTopic> news = new ArrayList<>();
-        for (String t : topics) {
-            news.add(new NewTopic(t, 1, (short) 1));
-        }
-        try (Admin admin = Admin.create(p)) {
-            admin.createTopics(news).all().get();
-        } catch (Exception ex) {
-            if (!(ex.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("creating the multipath test topics: " + ex, ex);
-            }
         }
     }
 }

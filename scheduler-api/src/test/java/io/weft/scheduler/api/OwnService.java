@@ -1,0 +1,69 @@
+package io.weft.scheduler.api;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.junit.DevstackExtension;
+import io.weft.fabric.Fabric;
+import io.weft.fabric.FabricJson;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/**
+ * A scheduler-api test context of its own on the shared devstack: its fabric file, PostgreSQL schema
+ * {@code scheduler_<name>}, fabric and hotspot topics and consumer group, so that it shares nothing
+ * with the API tests on the 2x2 example (which place from weft.fabric).
+ */
+final class OwnService {
+    private OwnService() {
+    }
+
+    /** Registers the service's properties; returns the fabric topic it places from. */
+    static String register(DynamicPropertyRegistry r, String name, Fabric fabric, String tokens) throws IOException {
+        DevstackEndpoints e = DevstackExtension.endpoints();
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        String fabricTopic = "weft.fabric." + name + "-" + run;
+        String hotspots = "weft.hotspots." + name + "-" + run;
+        createTopics(e.kafkaBootstrapServers(), fabricTopic, hotspots);
+        Path file = Files.createTempFile("weft-" + name + "-fabric", ".json");
+        Files.writeString(file, FabricJson.write(fabric));
+        String schema = "scheduler_" + name;
+        r.add("spring.datasource.url", e::jdbcUrl);
+        r.add("spring.datasource.username", e::jdbcUser);
+        r.add("spring.datasource.password", e::jdbcPassword);
+        r.add("spring.datasource.hikari.schema", () -> schema);
+        r.add("spring.flyway.schemas", () -> schema);
+        r.add("spring.flyway.default-schema", () -> schema);
+        r.add("weft.scheduler.kafka.bootstrap-servers", e::kafkaBootstrapServers);
+        r.add("weft.scheduler.kafka.fabric-topic", () -> fabricTopic);
+        r.add("weft.scheduler.fabric.file", file::toString);
+        r.add("weft.scheduler.auth.tokens", () -> tokens);
+        r.add("weft.reroute.hotspots-topic", () -> hotspots);
+        r.add("weft.reroute.group-id", () -> name + "-test-" + run);
+        return fabricTopic;
+    }
+
+    static void createTopics(String bootstrap, String... topics) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        List<NewTopic> news = new ArrayList<>();
+        for (String t : topics) {
+            news.add(new NewTopic(t, 1, (short) 1));
+        }
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(news).all().get();
+        } catch (Exception ex) {
+            if (!(ex.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("creating the test topics " + news + ": " + ex, ex);
+            }
+        }
+    }
+}
