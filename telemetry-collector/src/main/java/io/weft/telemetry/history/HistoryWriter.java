@@ -18,6 +18,7 @@ import io.weft.contracts.LinkLoad;
 import io.weft.telemetry.ConsumerThread;
 import io.weft.telemetry.config.HistoryProperties;
 import io.weft.telemetry.config.TelemetryKafkaProperties;
+import io.weft.telemetry.stream.StreamsTuning;
 import io.weft.telemetry.stream.TelemetryCounters;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -93,6 +94,9 @@ public class HistoryWriter implements SmartLifecycle {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, history.batchSize());
+        // As the topology's group: a killed instance's history partitions move after the same silence.
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) kafka.sessionTimeoutMs());
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, StreamsTuning.heartbeatIntervalMs(kafka.sessionTimeoutMs()));
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
                 new StringDeserializer());
         consumer.subscribe(List.of(kafka.linksLoadTopic(), kafka.hotspotsTopic()));
