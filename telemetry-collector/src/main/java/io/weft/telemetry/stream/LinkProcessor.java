@@ -1,5 +1,6 @@
 package io.weft.telemetry.stream;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,7 +57,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (see {@link InterfaceDirectionIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
  * (one task) owns every direction it sees.
  */
-final class LinkProcessor implements Processor<String, byte[], String, Object> {
+final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     static final Duration SAVE_INTERVAL = Duration.ofSeconds(1);
 
     private final String fabricStoreName;
@@ -158,17 +159,18 @@ final class LinkProcessor implements Processor<String, byte[], String, Object> {
     }
 
     @Override
-    public void process(Record<String, byte[]> record) {
+    public void process(Record<byte[], byte[]> record) {
         counters.count("interfaces.records");
         List<InterfaceSample> samples;
         try {
             samples = parser.parseUtf8(record.value());
         } catch (TelemetryFormatException e) {
             counters.problem("deadletter." + e.code().code(), e.getMessage());
+            String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
             RecordMetadata m = context.recordMetadata().orElse(null);
             DeadLetter d = DeadLetter.of(m == null ? "unknown" : m.topic(), m == null ? 0 : m.partition(),
-                    m == null ? 0 : Math.max(0, m.offset()), record.key(), record.value(), e, clock.instant());
-            context.forward(record.withValue(d));
+                    m == null ? 0 : Math.max(0, m.offset()), key, record.value(), e, clock.instant());
+            context.forward(new Record<>(key, d, record.timestamp(), record.headers()));
             return;
         }
         counters.add("interfaces.samples", samples.size());

@@ -45,6 +45,12 @@ public record TelemetryTopics(String fabric, String interfaces, String flows, St
     static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
 
     /**
+     * weft.telemetry.interfaces as it arrives: the key (the switch, for partitioning) stays bytes, since
+     * only a dead letter needs it as text; decoding it on every record was a share of the per-record cost.
+     */
+    static final Consumed<byte[], byte[]> RAW_KEYS = Consumed.with(Serdes.ByteArray(), Serdes.ByteArray());
+
+    /**
      * Everything the interfaces' processor writes, through one sink: a dead letter or a contract value
      * (a load or a hotspot event), each in its topic's JSON.
      */

@@ -54,7 +54,7 @@ public final class TelemetryTopology {
 
         // One node between source and sink (see LinkProcessor): parse, link directions, and every output,
         // each record routed to its topic by the sink.
-        builder.stream(topics.interfaces(), TelemetryTopics.RAW)
+        builder.stream(topics.interfaces(), TelemetryTopics.RAW_KEYS)
                 .process(() -> new LinkProcessor(FABRIC_STORE, DIRECTIONS_STORE, detection, counters, clock, ids,
                         loadInterval), Named.as("link-directions"), DIRECTIONS_STORE)
                 .to(topics.outputTopic(), TelemetryTopics.OUTPUT);
