@@ -78,15 +78,20 @@ final class BrokerRun {
                 measure(bootstrap, fabric, warmup, produced[0], produced[1], broker, r);
             }
         } finally {
-            broker.getOutputStream().close(); // BrokerMain stops when its stdin closes
-            try {
-                if (!broker.waitFor(30, TimeUnit.SECONDS)) {
-                    broker.destroy();
-                }
-            } catch (InterruptedException e) {
-                broker.destroy();
-                Thread.currentThread().interrupt();
+            stop(broker);
+        }
+    }
+
+    /** Stops a child of this benchmark (BrokerMain, CollectorMain): each ends when its stdin closes. */
+    private static void stop(Process child) throws IOException {
+        child.getOutputStream().close();
+        try {
+            if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
             }
+        } catch (InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -263,17 +268,7 @@ final class BrokerRun {
             r.put("ingest_events_per_cpu_s_with_broker", Math.round(done / ((cpuAll + brokerCpu) / 1e9)));
         } finally {
             for (Process c : children) {
-                c.getOutputStream().close(); // CollectorMain stops when its stdin closes
-            }
-            for (Process c : children) {
-                try {
-                    if (!c.waitFor(30, TimeUnit.SECONDS)) {
-                        c.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    c.destroyForcibly();
-                    Thread.currentThread().interrupt();
-                }
+                stop(c);
             }
         }
     }
