@@ -189,11 +189,13 @@ final class BrokerRun {
         List<AtomicReference<long[]>> progress = new ArrayList<>();
         try {
             for (int i = 0; i < n; i++) {
-                Process c = new ProcessBuilder(JAVA, "-Xms512m", "-Xmx512m", "-cp",
-                        System.getProperty("java.class.path"), CollectorMain.class.getName(), bootstrap, applicationId)
-                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                List<String> command = new ArrayList<>(List.of(JAVA, "-Xms512m", "-Xmx512m"));
+                overrides().forEach((k, v) -> command.add("-D" + OVERRIDE_PREFIX + k + "=" + v)); // to the children
+                command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
+                        bootstrap, applicationId));
+                Process c = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
                 children.add(c);
-                AtomicReference<long[]> latest = new AtomicReference<>(new long[3]);
+                AtomicReference<long[]> latest = new AtomicReference<>(new long[4]);
                 progress.add(latest);
                 Thread reader = new Thread(() -> readProgress(c, latest), "collector-" + i + "-progress");
                 reader.setDaemon(true);
@@ -201,6 +203,7 @@ final class BrokerRun {
             }
             long[] first = null;
             long[] firstCpu = new long[n];
+            long[] firstJit = new long[n];
             long firstBrokerCpu = 0;
             long firstNs = 0;
             long lastNs = 0;
@@ -208,6 +211,7 @@ final class BrokerRun {
             long[] now = new long[n];
             long[] cpu = new long[n];
             int[] partitions = new int[n];
+            long[] jit = new long[n];
             while (System.nanoTime() < deadline) {
                 long total = 0;
                 for (int i = 0; i < n; i++) {
@@ -215,12 +219,14 @@ final class BrokerRun {
                     now[i] = p[0];
                     cpu[i] = p[1];
                     partitions[i] = (int) p[2];
+                    jit[i] = p[3];
                     total += p[0];
                 }
                 if (first == null && total >= Math.max(1, warmup)) {
                     firstNs = System.nanoTime();
                     first = now.clone();
                     System.arraycopy(cpu, 0, firstCpu, 0, n);
+                    System.arraycopy(jit, 0, firstJit, 0, n);
                     firstBrokerCpu = cpuNs(broker);
                 }
                 if (total >= events) {
@@ -237,6 +243,7 @@ final class BrokerRun {
             long done = 0;
             long cpuAll = 0;
             long busiest = 0;
+            long busiestWithoutJit = 0;
             List<Map<String, Object>> instances = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 long e = now[i] - first[i];
@@ -244,10 +251,14 @@ final class BrokerRun {
                 done += e;
                 cpuAll += c;
                 busiest = Math.max(busiest, c);
+                long j = jit[i] - firstJit[i];
+                busiestWithoutJit = Math.max(busiestWithoutJit, c - j);
                 Map<String, Object> one = new LinkedHashMap<>();
                 one.put("events", e);
                 one.put("cpu_s", Math.round(c / 1e7) / 100.0);
                 one.put("events_per_cpu_s", Math.round(e / (c / 1e9)));
+                one.put("jit_cpu_s", Math.round(j / 1e7) / 100.0);
+                one.put("events_per_cpu_s_without_jit", Math.round(e / ((c - j) / 1e9)));
                 one.put("interface_partitions", partitions[i]);
                 instances.add(one);
             }
@@ -255,6 +266,8 @@ final class BrokerRun {
                     + " stream threads each), one consumer group (one application id), the 12 interface partitions "
                     + "split between them; embedded KRaft broker in another child JVM; all on this machine's cores");
             r.put("collectors", n);
+            r.put("streams_overrides", overrides().isEmpty() ? "none (StreamsTuning as the service)"
+                    : overrides().toString());
             r.put("events", done);
             r.put("records_produced", records); // warm-up included
             r.put("wall_s", Math.round(wallNs / 1e7) / 100.0);
@@ -263,6 +276,8 @@ final class BrokerRun {
             r.put("cpu_s", Math.round(cpuAll / 1e7) / 100.0);
             r.put("ingest_events_per_cpu_s", Math.round(done / (cpuAll / 1e9)));
             r.put("events_per_busiest_instance_cpu_s", Math.round(done / (busiest / 1e9)));
+            // The JIT compiles the same code in every JVM: per instance, not per event (see CollectorMain).
+            r.put("events_per_busiest_instance_cpu_s_without_jit", Math.round(done / (busiestWithoutJit / 1e9)));
             r.put("instances", instances);
             r.put("broker_cpu_s", Math.round(brokerCpu / 1e7) / 100.0);
             r.put("ingest_events_per_cpu_s_with_broker", Math.round(done / ((cpuAll + brokerCpu) / 1e9)));
@@ -273,6 +288,17 @@ final class BrokerRun {
         }
     }
 
+    /** Experiments without a rebuild: -Dweft.bench.streams.<streams config>=<value> overrides a setting. */
+    static Map<String, String> overrides() {
+        Map<String, String> overrides = new java.util.TreeMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(OVERRIDE_PREFIX)) {
+                overrides.put(name.substring(OVERRIDE_PREFIX.length()), System.getProperty(name));
+            }
+        }
+        return overrides;
+    }
+
     /** Keeps the latest {@code PROGRESS samples cpuNs partitions} line of a collector child. */
     private static void readProgress(Process c, AtomicReference<long[]> latest) {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(c.getInputStream(),
@@ -280,7 +306,8 @@ final class BrokerRun {
             for (String line; (line = out.readLine()) != null; ) {
                 if (line.startsWith("PROGRESS ")) {
                     String[] f = line.split(" ");
-                    latest.set(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
+                    latest.set(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
+                        Long.parseLong(f[4])});
                 }
             }
         } catch (IOException e) {
@@ -307,13 +334,7 @@ final class BrokerRun {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-state").toString());
         StreamsTuning.apply(p); // as StreamsRunner
-        // Experiments without a rebuild: -Dweft.bench.streams.<streams config>=<value> overrides a setting.
-        Map<String, String> overrides = new java.util.TreeMap<>();
-        for (String name : System.getProperties().stringPropertyNames()) {
-            if (name.startsWith(OVERRIDE_PREFIX)) {
-                overrides.put(name.substring(OVERRIDE_PREFIX.length()), System.getProperty(name));
-            }
-        }
+        Map<String, String> overrides = overrides();
         p.putAll(overrides);
         r.put("streams_overrides", overrides.isEmpty() ? "none (StreamsTuning as the service)" : overrides.toString());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");

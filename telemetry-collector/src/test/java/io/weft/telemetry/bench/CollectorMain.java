@@ -2,7 +2,9 @@ package io.weft.telemetry.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Properties;
 import java.util.UUID;
@@ -43,6 +45,7 @@ public final class CollectorMain {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-collector").toString());
         StreamsTuning.apply(p);
+        p.putAll(BrokerRun.overrides());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -60,7 +63,7 @@ public final class CollectorMain {
             stdin.start();
             while (stdin.isAlive()) {
                 System.out.println("PROGRESS " + counters.get("interfaces.samples") + " " + os.getProcessCpuTime()
-                        + " " + interfacePartitions(streams));
+                        + " " + interfacePartitions(streams) + " " + compilerCpuNs());
                 System.out.flush();
                 try {
                     Thread.sleep(20);
@@ -70,6 +73,35 @@ public final class CollectorMain {
                 }
             }
         }
+    }
+
+    /**
+     * CPU time of this JVM's JIT compiler threads so far, from /proc (0 elsewhere). Each instance compiles
+     * the same code, a cost per JVM rather than per event that a long-running service pays once and a
+     * run of seconds pays throughout; reported apart so that instances can be compared without it.
+     */
+    static long compilerCpuNs() {
+        long ticks = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended
+                }
+                int open = stat.indexOf('(');
+                int close = stat.lastIndexOf(')');
+                if (open < 0 || close < 0 || !stat.substring(open + 1, close).contains("CompilerThre")) {
+                    continue;
+                }
+                String[] f = stat.substring(close + 2).split(" ");
+                ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return ticks * 10_000_000L; // USER_HZ is 100 on Linux: one tick is 10 ms
     }
 
     /** weft.telemetry.interfaces partitions this instance's stream threads hold as active tasks. */
