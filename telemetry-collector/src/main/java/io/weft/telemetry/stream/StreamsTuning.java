@@ -72,10 +72,10 @@ public final class StreamsTuning {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) sessionTimeoutMs);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 heartbeatIntervalMs(sessionTimeoutMs));
-        // Each instance keeps a copy of another's link-direction state (from the changelog), so that the
-        // partitions it takes over run at once instead of after a restore. The state is small (one entry
-        // per measured direction, saved once a second), so the copy costs little.
-        p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
+        // No standby copies (num.standby.replicas stays 0): the link-direction state is small (one entry per
+        // measured direction), so a survivor restores a taken-over partition from the changelog in far less
+        // than the session timeout. Measured with two instances: the kill -9 gap was the same with a standby
+        // (2.8-4.5 s) as without (2.5 s), while keeping it cost each instance ~10 % of its events per CPU second.
         return p;
     }
 }
