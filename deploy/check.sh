@@ -76,6 +76,7 @@ for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
   $PY deploy/checks/k8s_check.py "k8s/$name" <"$rendered"
 done
 $PY deploy/k8s/gen-kafka-topics.py --check
+$PY deploy/k8s/gen-kafka-users.py --check
 
 # compose's gnmic config and the k8s one differ only in their targets (switch addresses).
 $PY - <<'PYCHECK'

@@ -14,6 +14,7 @@ scheduler_port=8082
 web_port=8080
 fabric=""
 scenario=""
+kafka_secure=0
 
 # The options every service start shares; the help texts of demo and run describe them.
 # Usage: services_options "$@"   (unknown arguments are kept, in order, in `rest`)
@@ -28,6 +29,7 @@ services_options() {
       --fabric) fabric="${2:?--fabric needs a value}"; shift 2 ;;
       --scenario) scenario="${2:?--scenario needs a value}"; shift 2 ;;
       --web-port) web_port="${2:?--web-port needs a value}"; shift 2 ;;
+      --kafka-secure) kafka_secure=1; shift ;;
       *) rest+=("$1"); shift ;;
     esac
   done
@@ -154,12 +156,16 @@ services_wait() {
 # Kafka and PostgreSQL; exports the WEFT_* variables of $state_dir/devstack.env to what follows.
 start_devstack() {
   rm -f "$state_dir/devstack.env"
+  local secure=()
+  [ "$kafka_secure" = 1 ] && secure=(--kafka-secure)
   start_service devstack devstack io.weft.devstack.DevstackMain 512m \
-    --state-dir "$state_dir" --kafka-port "$kafka_port" --postgres-port "$postgres_port"
+    --state-dir "$state_dir" --kafka-port "$kafka_port" --postgres-port "$postgres_port" "${secure[@]}"
   await_ready devstack 120 test -s "$state_dir/devstack.env"
   # shellcheck disable=SC1091
   source "$state_dir/devstack.env"
-  export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD
+  export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD \
+    WEFT_SCHEDULER_JDBC_USER WEFT_SCHEDULER_JDBC_PASSWORD WEFT_COLLECTOR_JDBC_USER WEFT_COLLECTOR_JDBC_PASSWORD \
+    WEFT_KAFKA_SECURITY_PROTOCOL WEFT_KAFKA_CA_FILE WEFT_KAFKA_CREDENTIALS_DIR
 }
 
 # Uses the devstack of a running ./weft demo (or ./weft run) of this state directory when its Kafka
@@ -171,10 +177,23 @@ use_or_start_devstack() {
        exec 3<>"/dev/tcp/${WEFT_KAFKA_BOOTSTRAP%:*}/${WEFT_KAFKA_BOOTSTRAP##*:}") 2>/dev/null; then
     # shellcheck disable=SC1091
     source "$state_dir/devstack.env"
-    export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD
+    export WEFT_KAFKA_BOOTSTRAP WEFT_JDBC_URL WEFT_JDBC_USER WEFT_JDBC_PASSWORD \
+    WEFT_SCHEDULER_JDBC_USER WEFT_SCHEDULER_JDBC_PASSWORD WEFT_COLLECTOR_JDBC_USER WEFT_COLLECTOR_JDBC_PASSWORD \
+    WEFT_KAFKA_SECURITY_PROTOCOL WEFT_KAFKA_CA_FILE WEFT_KAFKA_CREDENTIALS_DIR
     say "using the running devstack: Kafka $WEFT_KAFKA_BOOTSTRAP, PostgreSQL $WEFT_JDBC_URL"
   else
     start_devstack
+  fi
+}
+
+# Usage: kafka_login <principal> <command...>: runs the command with the principal's Kafka login
+# (contracts/topics.json) when the devstack's Kafka is the secure one (--kafka-secure), else as it is.
+kafka_login() {
+  local principal="$1"; shift
+  if [ "${WEFT_KAFKA_SECURITY_PROTOCOL:-}" = SASL_SSL ]; then
+    WEFT_KAFKA_USERNAME="$principal" WEFT_KAFKA_PASSWORD_FILE="$WEFT_KAFKA_CREDENTIALS_DIR/$principal" "$@"
+  else
+    "$@"
   fi
 }
 
@@ -198,7 +217,8 @@ demo_tokens() {
 start_controller() { launch_controller; ready_controller; }
 launch_controller() {
   demo_tokens
-  start_service controller controller-app/standalone io.weft.controller.standalone.StandaloneController 512m \
+  kafka_login weft-controller start_service controller controller-app/standalone \
+    io.weft.controller.standalone.StandaloneController 512m \
     --fabric "$fabric" --kafka "$WEFT_KAFKA_BOOTSTRAP" --http-port "$controller_port" --state-dir "$state_dir" \
     --reads open
 }
@@ -212,7 +232,11 @@ ready_controller() {
 start_telemetry() { launch_telemetry; ready_telemetry; }
 launch_telemetry() {
   demo_tokens
-  start_service telemetry telemetry-collector io.weft.telemetry.TelemetryCollectorApplication 512m \
+  # On its own PostgreSQL role (owner of schema telemetry only); an env file of an older devstack has none.
+  WEFT_JDBC_USER="${WEFT_COLLECTOR_JDBC_USER:-$WEFT_JDBC_USER}" \
+  WEFT_JDBC_PASSWORD="${WEFT_COLLECTOR_JDBC_PASSWORD:-$WEFT_JDBC_PASSWORD}" \
+  kafka_login weft-telemetry-collector start_service telemetry telemetry-collector \
+    io.weft.telemetry.TelemetryCollectorApplication 512m \
     --server.port="$telemetry_port" --weft.telemetry.kafka.state-dir="$state_dir/telemetry-streams"
 }
 ready_telemetry() {
@@ -225,7 +249,10 @@ start_scheduler() { launch_scheduler; ready_scheduler; }
 launch_scheduler() {
   demo_tokens
   export WEFT_SCHEDULER_PORT="$scheduler_port"
-  start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
+  # On its own PostgreSQL role (owner of schema scheduler only).
+  WEFT_JDBC_USER="${WEFT_SCHEDULER_JDBC_USER:-$WEFT_JDBC_USER}" \
+  WEFT_JDBC_PASSWORD="${WEFT_SCHEDULER_JDBC_PASSWORD:-$WEFT_JDBC_PASSWORD}" \
+  kafka_login weft-scheduler-api start_service scheduler scheduler-api io.weft.scheduler.SchedulerApiApplication 640m
 }
 ready_scheduler() {
   await_ready scheduler 180 grep -q 'placing on snapshot' "$state_dir/logs/scheduler.log"
@@ -243,7 +270,7 @@ launch_live() {
   local live_args=(--kafka "$WEFT_KAFKA_BOOTSTRAP" --scheduler "http://127.0.0.1:$scheduler_port"
                    --agent-token demo-agent-token-0001 --scheduler-token demo-scheduler-token-01)
   [ -n "$scenario" ] && live_args+=(--scenario "$scenario")
-  start_service live simulator io.weft.simulator.live.LiveMain 384m "${live_args[@]}"
+  kafka_login weft-live-fabric start_service live simulator io.weft.simulator.live.LiveMain 384m "${live_args[@]}"
 }
 ready_live() {
   await_ready live 360 grep -q '^live: fabric ' "$state_dir/logs/live.log"

@@ -10,6 +10,8 @@ import json
 import os
 import sys
 
+from generated_file import write_or_check
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOGUE = os.path.join(ROOT, "contracts", "topics.json")
 OUT = os.path.join(ROOT, "deploy", "k8s", "overlays", "prod", "kafka-topics.yaml")
@@ -46,16 +48,7 @@ def render(catalogue):
 def main(args):
     with open(CATALOGUE) as f:
         text = render(json.load(f))
-    if "--check" in args:
-        current = open(OUT).read() if os.path.exists(OUT) else ""
-        if current != text:
-            print(f"{os.path.relpath(OUT, ROOT)}: stale; run python3 deploy/k8s/gen-kafka-topics.py")
-            return 1
-        print(f"{os.path.relpath(OUT, ROOT)}: matches contracts/topics.json")
-        return 0
-    with open(OUT, "w") as f:
-        f.write(text)
-    return 0
+    return write_or_check(OUT, text, "deploy/k8s/gen-kafka-topics.py", args)
 
 
 if __name__ == "__main__":

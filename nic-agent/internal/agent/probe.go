@@ -83,9 +83,21 @@ func (a *Agent) probePaths() []probe.Path {
 		}
 		for _, e := range peer.Entries {
 			if e.Format == profile.FormatSRv6 && e.State == profile.Good && len(e.Carriers) > 0 {
-				out = append(out, probe.Path{ID: e.ID, Peer: addr.String(), Carriers: e.Carriers})
+				pp := probe.Path{ID: e.ID, Peer: addr.String(), Carriers: e.Carriers}
+				if port, ok := a.cfg.Uplink.Ports[portOf(e)]; ok {
+					pp.Dev, pp.Via = port.Dev, port.Via // a multi-plane NIC probes out the entry's own port
+				}
+				out = append(out, pp)
 			}
 		}
 	}
 	return out
+}
+
+// portOf is the entry's port, "" when it names none (a single-port NIC).
+func portOf(e profile.Entry) string {
+	if e.Port == nil {
+		return ""
+	}
+	return *e.Port
 }

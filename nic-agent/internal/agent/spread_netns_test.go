@@ -34,21 +34,15 @@ const (
 // by each path's share of the demand.
 func spreadProfile(t *testing.T) profile.Profile {
 	t.Helper()
-	cases, err := vectors.AgentProfiles()
+	body, err := vectors.AgentProfile("multipath-weighted-paths")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range cases {
-		if c.Name == "multipath-weighted-paths" {
-			var p profile.Profile
-			if err := json.Unmarshal(c.Profile, &p); err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
+	var p profile.Profile
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("agent-profiles.json has no multipath-weighted-paths case")
-	return profile.Profile{}
+	return p
 }
 
 // TestWeightedSpreadingInNetns follows a weighted multipath profile with the real agent, then

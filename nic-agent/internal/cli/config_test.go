@@ -90,3 +90,19 @@ func TestRunRefusesBadSettingsNamingThem(t *testing.T) {
 		})
 	}
 }
+
+func TestParsePortsReadsEachPortAndNamesABadOne(t *testing.T) {
+	ports, err := parsePorts([]string{"srv1-nic1-up1=eth0,fe80::1", "srv1-nic1-up2=eth1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ports) != 2 || ports["srv1-nic1-up1"].Dev != "eth0" || ports["srv1-nic1-up1"].Via != "fe80::1" ||
+		ports["srv1-nic1-up2"].Dev != "eth1" || ports["srv1-nic1-up2"].Via != "" {
+		t.Fatalf("ports = %+v", ports)
+	}
+	for _, bad := range [][]string{{"eth0"}, {"=eth0"}, {"l1=eth0", "l1=eth1"}, {"l1=eth0,not-an-address"}, {"l1=bad/name"}} {
+		if _, err := parsePorts(bad); err == nil || !strings.Contains(err.Error(), "port") {
+			t.Errorf("parsePorts(%q) = %v, want an error naming the port", bad, err)
+		}
+	}
+}

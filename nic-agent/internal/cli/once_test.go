@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"weft.io/nic-agent/internal/netnstest"
+	"weft.io/nic-agent/internal/vectors"
 )
 
 // TestRunOnceProgramsANamespace runs `nic-agent run --once --netns` against an httptest stand-in
@@ -69,5 +70,49 @@ func TestRunOnceProgramsANamespace(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "state.json")); err != nil {
 		t.Fatalf("no state file: %v", err)
+	}
+}
+
+// TestRunOnceSendsEachEntryOutItsPort: the multi-plane-ports profile of the shared vectors (a NIC
+// with one port per plane) with --port for both ports: the peer reached over plane 1 is routed out
+// v0, the one over plane 2 out w0, each via its own leaf; the DENIED EV entry stays unused.
+func TestRunOnceSendsEachEntryOutItsPort(t *testing.T) {
+	ns := netnstest.New(t, "weft-cli2",
+		[]string{"link", "add", "w0", "type", "veth", "peer", "name", "w1"},
+		[]string{"link", "set", "w0", "up"}, []string{"link", "set", "w1", "up"},
+		[]string{"-6", "addr", "add", "2001:db8:fe::1/64", "dev", "w0", "nodad"},
+		[]string{"-6", "route", "add", "default", "via", "2001:db8:ff::2", "dev", "v0"})
+	body, err := vectors.AgentProfile("multi-plane-ports")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/agents/srv1-nic1/paths" {
+			http.Error(w, "no", http.StatusForbidden)
+			return
+		}
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	t.Setenv("WEFT_AGENT_TOKEN", "tok")
+	var stdout, stderr bytes.Buffer
+	code := Run([]string{"run", "--once", "--nic", "srv1-nic1", "--server", srv.URL, "--netns", ns,
+		"--log-level", "error", "--port", "srv1-nic1-up1=v0,2001:db8:ff::2", "--port", "srv1-nic1-up2=w0,2001:db8:fe::2",
+		"--state-file", filepath.Join(dir, "state.json"), "--ev-file", filepath.Join(dir, "ev")}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if want := "version 4: 2 routes, 1 EV peers, 0 rejected\n"; stdout.String() != want {
+		t.Fatalf("stdout = %q, want %q", stdout.String(), want)
+	}
+	out, _ := exec.Command("ip", "-n", ns, "-6", "route", "show", "proto", "200").CombinedOutput()
+	for _, want := range []string{
+		"fd00:ef7:3::1  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:25:3:e000:: ] via 2001:db8:ff::2 dev v0",
+		"fd00:ef7:5::1  encap seg6 mode encap.red segs 1 [ fcbb:bb00:15:2a:17:e000:: ] via 2001:db8:fe::2 dev w0",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("kernel routes lack %q:\n%s", want, out)
+		}
 	}
 }

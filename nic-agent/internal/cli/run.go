@@ -56,11 +56,16 @@ func runAgent(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "run", err, exitError)
 	}
 	defer prog.Close()
+	ports, err := parsePorts(v.GetStringSlice("port"))
+	if err != nil {
+		return fail(stderr, "run", err, exitUsage)
+	}
 	up, err := host.DetectUplink(prog.Handle(), host.Uplink{Dev: v.GetString("dev"), Via: v.GetString("via"),
 		Address: v.GetString("address")})
 	if err != nil {
 		return fail(stderr, "run", err, exitError)
 	}
+	up.Ports = ports
 	cfg := agent.Config{NIC: v.GetString("nic"), Uplink: up, StateFile: v.GetString("state-file"),
 		EVFile: v.GetString("ev-file"), Wait: v.GetDuration("wait"), BackoffMax: v.GetDuration("backoff-max"),
 		ReportInterval: v.GetDuration("report-interval"), ProbeInterval: v.GetDuration("probe-interval"),
@@ -137,6 +142,8 @@ func runFlags(fs *pflag.FlagSet) {
 	fs.String("dev", "", "uplink interface (default: the IPv6 default route's)")
 	fs.String("via", "", "uplink gateway (default: the IPv6 default route's)")
 	fs.String("address", "", "this NIC's IPv6 address, the source in the EV file (default: the first global one on --dev)")
+	fs.StringArray("port", nil, "LINK=DEV[,VIA]: a NIC with one port per fabric plane: the local interface (and "+
+		"gateway) of the port whose fabric link id is LINK; repeat per port")
 	fs.String("state-file", "/var/lib/weft/nic-agent/state.json", "last applied version and routes (\"\" = none)")
 	fs.String("ev-file", "/run/weft/ev-ports", "HCCL-shaped EV file, one 'src,dst=sport,...' line per peer (\"\" = none)")
 	fs.String("metrics-addr", "127.0.0.1:9464", "Prometheus /metrics listen address (\"\" = off)")
@@ -169,4 +176,28 @@ func newLogger(level, format string, w io.Writer) (*slog.Logger, error) {
 		return slog.New(slog.NewTextHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("log-format: %q is not json or text", format)
+}
+
+// parsePorts reads the --port values (LINK=DEV[,VIA]) into the uplink's port map, naming the bad one.
+func parsePorts(values []string) (map[string]host.Port, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	ports := map[string]host.Port{}
+	for _, v := range values {
+		link, rest, ok := strings.Cut(v, "=")
+		dev, via, _ := strings.Cut(rest, ",")
+		if !ok || link == "" || dev == "" {
+			return nil, fmt.Errorf("port: %q is not LINK=DEV[,VIA]", v)
+		}
+		if _, dup := ports[link]; dup {
+			return nil, fmt.Errorf("port: link %q given twice", link)
+		}
+		asRoute := route.Route{Dst: "::/0", Dev: dev, Via: via, Nexthops: []route.Nexthop{{Carriers: []string{"::1"}}}}
+		if err := route.Check(asRoute); err != nil {
+			return nil, fmt.Errorf("port %s: %w", link, err)
+		}
+		ports[link] = host.Port{Dev: dev, Via: via}
+	}
+	return ports, nil
 }

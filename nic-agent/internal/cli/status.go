@@ -41,12 +41,23 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	for _, r := range s.Applied.Routes {
 		var nh []string
 		for _, n := range r.Nexthops {
-			nh = append(nh, fmt.Sprintf("%s w%d", strings.Join(n.Carriers, ","), n.Weight))
+			text := fmt.Sprintf("%s w%d", strings.Join(n.Carriers, ","), n.Weight)
+			if n.Dev != "" { // a next hop out another port of a multi-plane NIC
+				text += " dev " + n.Dev
+			}
+			nh = append(nh, text)
 		}
 		fmt.Fprintf(stdout, "  route %s dev %s via %s: %s\n", r.Dst, r.Dev, r.Via, strings.Join(nh, " | "))
 	}
 	for _, e := range s.Applied.EV {
-		fmt.Fprintf(stdout, "  ev %s (%s): %v\n", e.Peer, e.Dst, e.Ports)
+		ws := []string{fmt.Sprint(e.Ports)} // a state file written before weights has none
+		if len(e.Weights) > 0 {
+			ws = ws[:0]
+		}
+		for _, w := range e.Weights {
+			ws = append(ws, fmt.Sprintf("%d x%d (weight %d)", w.Port, w.Slots, w.Weight))
+		}
+		fmt.Fprintf(stdout, "  ev %s (%s): %s\n", e.Peer, e.Dst, strings.Join(ws, ", "))
 	}
 	for _, r := range s.Applied.Rejected {
 		fmt.Fprintf(stdout, "  rejected %s\n", r)

@@ -53,6 +53,10 @@ type Entry struct {
 	// JobID corresponds to the JSON schema field "jobId".
 	JobID *string `json:"jobId,omitempty,omitzero"`
 
+	// Fabric link id of the NIC port this entry leaves by; only for a NIC with more
+	// than one port (multi-plane fabrics)
+	Port *string `json:"port,omitempty,omitzero"`
+
 	// State corresponds to the JSON schema field "state".
 	State string `json:"state"`
 

@@ -11,7 +11,9 @@ import (
 	"weft.io/nic-agent/internal/state"
 )
 
-// Format renders one line per peer in HCCL's shape: "srcIP,dstIP=sport0,sport1,...".
+// Format renders one line per peer in HCCL's shape: "srcIP,dstIP=sport0,sport1,...". The ports are
+// the weighted list the host package made (each port repeated by its weight, heaviest first), so
+// a stack that spreads evenly over the listed ports honours the weights; HCCL's shape is kept.
 func Format(evs []host.EVPorts) []byte {
 	var b bytes.Buffer
 	for _, e := range evs {

@@ -10,15 +10,27 @@ import (
 	"strings"
 
 	"weft.io/nic-agent/internal/contract"
+	"weft.io/nic-agent/internal/ev"
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
 )
 
-// Uplink is how this host leaves towards the fabric: every SRv6 route goes out this way.
+// Uplink is how this host leaves towards the fabric: every SRv6 route goes out this way, except
+// the entries that name a port of a multi-plane NIC (Ports).
 type Uplink struct {
 	Dev     string // e.g. eth0
 	Via     string // the leaf's address (often link-local); empty when on-link
 	Address string // this NIC's own IPv6 address (the source in the EV file)
+	// Ports maps the fabric link id of each port of a NIC with one port per plane to the local
+	// interface and gateway of that port. An srv6 entry naming a port leaves by it; one naming a
+	// port not in the map is rejected (sent out another port it would reach the wrong plane).
+	Ports map[string]Port
+}
+
+// Port is one local port of a multi-plane NIC: its interface and its leaf's address.
+type Port struct {
+	Dev string
+	Via string
 }
 
 // Active is an entry the host uses: traffic to Peer is sent with it.
@@ -31,6 +43,11 @@ type Active struct {
 	Carriers []string `json:"carriers,omitempty"` // srv6
 	EV       int      `json:"ev,omitempty"`       // udp-sport
 	Weight   int      `json:"weight"`
+	// Port is the fabric link the entry leaves by (multi-plane NICs), Dev and Via its local
+	// interface and gateway; all empty for the uplink.
+	Port string `json:"port,omitempty"`
+	Dev  string `json:"dev,omitempty"`
+	Via  string `json:"via,omitempty"`
 	// Fallback is true when the entry is not GOOD (or the agent's probes found it bad) and is used
 	// only because minActive asks for more entries than there are good ones.
 	Fallback bool `json:"fallback,omitempty"`
@@ -38,10 +55,21 @@ type Active struct {
 
 // EVPorts is the entropy values (UDP source ports) for traffic from this NIC to one peer.
 type EVPorts struct {
-	Peer  string `json:"peer"`
-	Src   string `json:"src"`
-	Dst   string `json:"dst"`
-	Ports []int  `json:"ports"`
+	Peer string `json:"peer"`
+	Src  string `json:"src"`
+	Dst  string `json:"dst"`
+	// Ports is the EV file's list: each port repeated by its slots, in ev.Spray's order.
+	Ports []int `json:"ports"`
+	// Weights is each distinct port once, in entry order, with the weights behind Ports.
+	Weights []PortWeight `json:"weights,omitempty"`
+}
+
+// PortWeight is one source port's weight: the sum of its entries' weights (Mbit/s) and the slots
+// ev.Slots gives it in the port list.
+type PortWeight struct {
+	Port   int `json:"port"`
+	Weight int `json:"weight"`
+	Slots  int `json:"slots"`
 }
 
 // Desired is everything one profile version asks of this host.
@@ -81,9 +109,9 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 				Reason: fmt.Sprintf("peer %q has no IPv6 address (%q)", peer.Peer, deref(peer.Address))})
 			continue
 		}
-		var srv6, ev []candidate
+		var srv6, sports []candidate
 		for j, e := range peer.Entries {
-			c, rej := check(peer, addr.String(), e, fmt.Sprintf("%s.entries[%d]", field, j), bad)
+			c, rej := check(peer, addr.String(), e, fmt.Sprintf("%s.entries[%d]", field, j), up.Ports, bad)
 			if rej != nil {
 				d.Rejected = append(d.Rejected, *rej)
 				continue
@@ -91,7 +119,7 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 			if c.Format == profile.FormatSRv6 {
 				srv6 = append(srv6, c)
 			} else {
-				ev = append(ev, c)
+				sports = append(sports, c)
 			}
 		}
 		if use := choose(srv6, peer.MinActive); len(use) > 0 {
@@ -100,15 +128,11 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 				d.Active = append(d.Active, c.Active)
 			}
 		}
-		if use := choose(ev, peer.MinActive); len(use) > 0 {
-			ports := make([]int, 0, len(use))
+		if use := choose(sports, peer.MinActive); len(use) > 0 {
 			for _, c := range use {
-				if !slices.Contains(ports, c.EV) {
-					ports = append(ports, c.EV)
-				}
 				d.Active = append(d.Active, c.Active)
 			}
-			d.EV = append(d.EV, EVPorts{Peer: peer.Peer, Src: up.Address, Dst: addr.String(), Ports: ports})
+			d.EV = append(d.EV, evPortsOf(peer.Peer, up.Address, addr.String(), use))
 		}
 	}
 	slices.SortFunc(d.Routes, func(a, b route.Route) int { return strings.Compare(a.Dst, b.Dst) })
@@ -130,7 +154,8 @@ const (
 	rankDenied
 )
 
-func check(peer profile.Peer, addr string, e profile.Entry, field string, bad map[string]bool) (candidate, *contract.Rejection) {
+func check(peer profile.Peer, addr string, e profile.Entry, field string, ports map[string]Port,
+	bad map[string]bool) (candidate, *contract.Rejection) {
 	reject := func(f, why string) (candidate, *contract.Rejection) {
 		return candidate{}, &contract.Rejection{Peer: peer.Peer, Entry: new(e.ID), Field: field + f, Reason: why}
 	}
@@ -169,6 +194,14 @@ func check(peer profile.Peer, addr string, e profile.Entry, field string, bad ma
 			}
 			c.Carriers = append(c.Carriers, a.String())
 		}
+		if port := deref(e.Port); port != "" {
+			// The carriers start at the port's leaf: only that port reaches it (the planes do not meet).
+			p, ok := ports[port]
+			if !ok {
+				return reject(".port", fmt.Sprintf("no local interface for port %q (set --port %s=DEV[,VIA])", port, port))
+			}
+			c.Port, c.Dev, c.Via = port, p.Dev, p.Via
+		}
 	case profile.FormatUDPSport:
 		v, err := strconv.Atoi(deref(e.Value))
 		if err != nil || v < 0 || v > 65535 {
@@ -199,16 +232,28 @@ func choose(cs []candidate, minActive int) []candidate {
 
 // routeOf makes the route to one peer: one next hop per distinct carrier list (entries on the
 // same path add their weights; the kernel refuses two identical next hops), weights scaled to
-// the kernel's 1..256.
+// the kernel's 1..256. Each next hop leaves by its entry's port (multi-plane NICs) or the uplink;
+// the route holds the first one's interface, and the next hops their own only when they differ.
 func routeOf(addr netip.Addr, up Uplink, use []candidate) route.Route {
 	var nhs []route.Nexthop
 	for _, c := range use {
 		i := slices.IndexFunc(nhs, func(n route.Nexthop) bool { return slices.Equal(n.Carriers, c.Carriers) })
 		if i < 0 {
-			nhs = append(nhs, route.Nexthop{Carriers: c.Carriers})
+			dev, via := up.Dev, up.Via
+			if c.Dev != "" {
+				dev, via = c.Dev, c.Via
+			}
+			nhs = append(nhs, route.Nexthop{Carriers: c.Carriers, Dev: dev, Via: via})
 			i = len(nhs) - 1
 		}
 		nhs[i].Weight += c.Weight
+	}
+	dev, via := nhs[0].Dev, nhs[0].Via
+	mixed := slices.ContainsFunc(nhs, func(n route.Nexthop) bool { return n.Dev != dev || n.Via != via })
+	if !mixed {
+		for i := range nhs {
+			nhs[i].Dev, nhs[i].Via = "", ""
+		}
 	}
 	top := 0
 	for _, n := range nhs {
@@ -221,7 +266,31 @@ func routeOf(addr netip.Addr, up Uplink, use []candidate) route.Route {
 		}
 		nhs[i].Weight = max(1, min(route.MaxWeight, int((int64(nhs[i].Weight)*route.MaxWeight+int64(top)/2)/int64(top))))
 	}
-	return route.Route{Dst: netip.PrefixFrom(addr, 128).String(), Dev: up.Dev, Via: up.Via, Nexthops: nhs}
+	return route.Route{Dst: netip.PrefixFrom(addr, 128).String(), Dev: dev, Via: via, Nexthops: nhs}
+}
+
+// evPortsOf makes the EV ports to one peer: entries with the same port add their weights (two
+// shares of a multipath flow may come to share a path), and each port is repeated in the list in
+// proportion to its weight, so a stack spraying evenly over the list honours the weights.
+func evPortsOf(peer, src, dst string, use []candidate) EVPorts {
+	var ws []PortWeight
+	for _, c := range use {
+		i := slices.IndexFunc(ws, func(w PortWeight) bool { return w.Port == c.EV })
+		if i < 0 {
+			ws = append(ws, PortWeight{Port: c.EV})
+			i = len(ws) - 1
+		}
+		ws[i].Weight += c.Weight
+	}
+	ports, weights := make([]int, len(ws)), make([]int, len(ws))
+	for i, w := range ws {
+		ports[i], weights[i] = w.Port, w.Weight
+	}
+	slots := ev.Slots(weights)
+	for i := range ws {
+		ws[i].Slots = slots[i]
+	}
+	return EVPorts{Peer: peer, Src: src, Dst: dst, Ports: ev.Spray(ports, slots), Weights: ws}
 }
 
 // deref reads an optional profile field: absent is "", as scheduler-api leaves it out when empty.

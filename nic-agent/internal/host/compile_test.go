@@ -1,12 +1,15 @@
 package host
 
 import (
+	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"weft.io/nic-agent/internal/profile"
 	"weft.io/nic-agent/internal/route"
+	"weft.io/nic-agent/internal/vectors"
 )
 
 var up = Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1"}
@@ -119,7 +122,8 @@ func TestCompileRejectsBadEntriesByNameAndAppliesTheRest(t *testing.T) {
 	if len(d.Routes) != 1 || d.Routes[0].Nexthops[0].Carriers[0] != "fcbb:bb00:11:1:12:e000::" {
 		t.Fatalf("the good entry was not applied: %+v", d.Routes)
 	}
-	wantEV := []EVPorts{{Peer: "nic2", Src: "fd00:ef7:11::1", Dst: "fd00:ef7:12::2", Ports: []int{49920}}}
+	wantEV := []EVPorts{{Peer: "nic2", Src: "fd00:ef7:11::1", Dst: "fd00:ef7:12::2", Ports: []int{49920},
+		Weights: []PortWeight{{Port: 49920, Weight: 1, Slots: 1}}}}
 	if !reflect.DeepEqual(d.EV, wantEV) {
 		t.Fatalf("ev = %+v, want %+v", d.EV, wantEV)
 	}
@@ -135,4 +139,126 @@ func TestCompileEVPortsHonourStates(t *testing.T) {
 	if len(d.EV) != 1 || !reflect.DeepEqual(d.EV[0].Ports, []int{49920}) {
 		t.Fatalf("ev = %+v, want only 49920 (b DENIED, c probe-bad, d ASSUMED_BAD)", d.EV)
 	}
+}
+
+// TestCompileEVPortsOfTheProfileVectors: for every profile of contracts/vectors/agent-profiles.json
+// that names its EV port lists, the agent publishes exactly those lists (each port repeated by its
+// weight), with the weights behind them.
+func TestCompileEVPortsOfTheProfileVectors(t *testing.T) {
+	cases, err := vectors.AgentProfiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, c := range cases {
+		if c.EVPorts == nil {
+			continue
+		}
+		checked++
+		t.Run(c.Name, func(t *testing.T) {
+			var p profile.Profile
+			if err := json.Unmarshal(c.Profile, &p); err != nil {
+				t.Fatal(err)
+			}
+			d := Compile(p, up, nil)
+			if len(d.EV) != len(c.EVPorts) {
+				t.Fatalf("ev = %+v, want %+v", d.EV, c.EVPorts)
+			}
+			for i, want := range c.EVPorts {
+				got := d.EV[i]
+				if got.Peer != want.Peer || !slices.Equal(got.Ports, want.Ports) {
+					t.Fatalf("ev[%d] = %s %v, want %s %v", i, got.Peer, got.Ports, want.Peer, want.Ports)
+				}
+				sum := 0
+				for _, w := range got.Weights {
+					n := 0
+					for _, port := range got.Ports {
+						if port == w.Port {
+							n++
+						}
+					}
+					if n != w.Slots {
+						t.Fatalf("port %d listed %d times, slots %d", w.Port, n, w.Slots)
+					}
+					sum += w.Weight
+				}
+				if sum == 0 {
+					t.Fatalf("ev[%d] has no weights: %+v", i, got)
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatal("no agent-profiles vector names its EV ports (multipath-weighted-paths should)")
+	}
+}
+
+// TestCompileEVPortsAddWeightsOfEntriesOnOnePort: two shares of one flow that came to share a
+// path (and so an entropy value) count as one port with their weights added.
+func TestCompileEVPortsAddWeightsOfEntriesOnOnePort(t *testing.T) {
+	weighted := func(id, value string, w int) profile.Entry {
+		e := sport(id, "GOOD", value)
+		e.Weight = w
+		return e
+	}
+	p := profile.Profile{NIC: "nic1", Version: 1, Peers: []profile.Peer{peer(1,
+		weighted("f/0.0#ev", "49408", 100000), weighted("f/0.1#ev", "49409", 200000), weighted("f/0.2#ev", "49408", 100000))}}
+	d := Compile(p, up, nil)
+	want := EVPorts{Peer: "nic2", Src: up.Address, Dst: "fd00:ef7:12::2", Ports: []int{49408, 49409},
+		Weights: []PortWeight{{Port: 49408, Weight: 200000, Slots: 1}, {Port: 49409, Weight: 200000, Slots: 1}}}
+	if len(d.EV) != 1 || !reflect.DeepEqual(d.EV[0], want) {
+		t.Fatalf("ev = %+v, want %+v", d.EV, want)
+	}
+}
+
+// A NIC with one port per fabric plane: each srv6 entry leaves by the port it names, so its
+// carriers reach the leaf of its own plane; a port the agent has no interface for is refused.
+func TestCompileRoutesEachEntryOutItsPort(t *testing.T) {
+	c1, c2 := "fcbb:bb00:11:1:12:e000::", "fcbb:bb00:21:2:22:e000::"
+	multi := Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1",
+		Ports: map[string]Port{"srv1-nic1-up1": {Dev: "eth0", Via: "fe80::1"}, "srv1-nic1-up2": {Dev: "eth1", Via: "fe80::2"}}}
+	withPort := func(e profile.Entry, port string) profile.Entry {
+		e.Port = new(port)
+		return e
+	}
+	tests := []struct {
+		name string
+		peer profile.Peer
+		want route.Route
+	}{
+		{"second port alone: the route leaves by it", peer(1, withPort(srv6("a", "GOOD", 1, c2), "srv1-nic1-up2")),
+			route.Route{Dst: "fd00:ef7:12::2/128", Dev: "eth1", Via: "fe80::2",
+				Nexthops: []route.Nexthop{{Carriers: []string{c2}, Weight: 1}}}},
+		{"first port named: the same as the uplink", peer(1, withPort(srv6("a", "GOOD", 1, c1), "srv1-nic1-up1")),
+			route.Route{Dst: "fd00:ef7:12::2/128", Dev: "eth0", Via: "fe80::1",
+				Nexthops: []route.Nexthop{{Carriers: []string{c1}, Weight: 1}}}},
+		{"both planes: every next hop names its own port", peer(1, withPort(srv6("a", "GOOD", 3, c1), "srv1-nic1-up1"),
+			withPort(srv6("b", "GOOD", 1, c2), "srv1-nic1-up2")),
+			route.Route{Dst: "fd00:ef7:12::2/128", Dev: "eth0", Via: "fe80::1", Nexthops: []route.Nexthop{
+				{Carriers: []string{c1}, Weight: 256, Dev: "eth0", Via: "fe80::1"},
+				{Carriers: []string{c2}, Weight: 85, Dev: "eth1", Via: "fe80::2"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{tt.peer}}, multi, nil)
+			if len(d.Rejected) > 0 {
+				t.Fatalf("rejected %v", d.Rejected)
+			}
+			if len(d.Routes) != 1 || !reflect.DeepEqual(d.Routes[0], tt.want) {
+				t.Fatalf("routes = %+v\nwant %+v", d.Routes, tt.want)
+			}
+			if err := route.Check(d.Routes[0]); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+
+	t.Run("a port without a local interface is refused, naming it", func(t *testing.T) {
+		d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{
+			peer(1, withPort(srv6("a", "GOOD", 1, c2), "srv1-nic1-up2"))}}, up, nil)
+		if len(d.Routes) != 0 || len(d.Rejected) != 1 || d.Rejected[0].Field != "peers[0].entries[0].port" ||
+			!strings.Contains(d.Rejected[0].Reason, "srv1-nic1-up2") {
+			t.Fatalf("routes %+v, rejected %+v", d.Routes, d.Rejected)
+		}
+	})
 }

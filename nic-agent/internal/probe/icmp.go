@@ -38,6 +38,8 @@ type Path struct {
 	ID       string
 	Peer     string // the peer's IPv6 address
 	Carriers []string
+	Dev      string // the port the entry leaves by (multi-plane NICs); empty: the uplink
+	Via      string // that port's gateway, with Dev
 }
 
 // ICMP probes with ICMPv6 echo from the namespace of h.
@@ -221,13 +223,17 @@ func (p *ICMP) prepare(_ context.Context, path Path) (int, error) {
 		}
 		p.slot[path.ID] = s
 	}
-	key := path.Peer + "|" + strings.Join(path.Carriers, ",")
+	dev, via := p.up.Dev, p.up.Via
+	if path.Dev != "" {
+		dev, via = path.Dev, path.Via
+	}
+	key := path.Peer + "|" + strings.Join(path.Carriers, ",") + "|" + dev + "|" + via
 	if p.routed[s] == key {
 		return s, nil
 	}
-	link, err := p.h.LinkByName(p.up.Dev)
+	link, err := p.h.LinkByName(dev)
 	if err != nil {
-		return 0, fmt.Errorf("dev: %q: %w", p.up.Dev, err)
+		return 0, fmt.Errorf("dev: %q: %w", dev, err)
 	}
 	segs := make([]net.IP, len(path.Carriers))
 	for i, c := range path.Carriers {
@@ -236,8 +242,8 @@ func (p *ICMP) prepare(_ context.Context, path Path) (int, error) {
 	r := &netlink.Route{Dst: &net.IPNet{IP: net.ParseIP(path.Peer), Mask: net.CIDRMask(128, 128)},
 		Table: FirstTable + s, Protocol: route.Protocol, LinkIndex: link.Attrs().Index,
 		Encap: &netlink.SEG6Encap{Mode: 3 /* encap.red */, Segments: segs}}
-	if p.up.Via != "" {
-		r.Gw = net.ParseIP(p.up.Via)
+	if via != "" {
+		r.Gw = net.ParseIP(via)
 	}
 	if err := p.h.RouteReplace(r); err != nil {
 		return 0, fmt.Errorf("probe %s: route in table %d: %w", path.ID, FirstTable+s, err)

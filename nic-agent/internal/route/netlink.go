@@ -114,9 +114,20 @@ func (n *Netlink) toKernel(r Route) (*netlink.Route, error) {
 		nr.LinkIndex, nr.Gw, nr.Encap = link.Attrs().Index, gw, encapOf(r.Nexthops[0].Carriers)
 		return nr, nil
 	}
-	for _, nh := range r.Nexthops {
+	for i, nh := range r.Nexthops {
+		idx, ngw := link.Attrs().Index, gw
+		if nh.Dev != "" {
+			l, err := n.h.LinkByName(nh.Dev)
+			if err != nil {
+				return nil, fmt.Errorf("nexthops[%d].dev: %q: %w", i, nh.Dev, err)
+			}
+			idx, ngw = l.Attrs().Index, nil
+			if nh.Via != "" {
+				ngw = net.ParseIP(nh.Via)
+			}
+		}
 		nr.MultiPath = append(nr.MultiPath, &netlink.NexthopInfo{
-			LinkIndex: link.Attrs().Index, Gw: gw, Hops: nh.Weight - 1, Encap: encapOf(nh.Carriers)})
+			LinkIndex: idx, Gw: ngw, Hops: nh.Weight - 1, Encap: encapOf(nh.Carriers)})
 	}
 	return nr, nil
 }
@@ -258,11 +269,11 @@ func parseRoute(m []byte, devName func(int) string) (Route, bool, error) {
 		if !ok {
 			return Route{}, false, nil
 		}
-		r.Dev, r.Via = devName(int(nh.RtNexthop.Ifindex)), ipText(ngw)
-		r.Nexthops = append(r.Nexthops, Nexthop{Carriers: carriers, Weight: int(nh.RtNexthop.Hops) + 1})
+		r.Nexthops = append(r.Nexthops, Nexthop{Carriers: carriers, Weight: int(nh.RtNexthop.Hops) + 1,
+			Dev: devName(int(nh.RtNexthop.Ifindex)), Via: ipText(ngw)})
 		multi = multi[min(len(multi), (size+unix.RTA_ALIGNTO-1)&^(unix.RTA_ALIGNTO-1)):]
 	}
-	return r, true, nil
+	return uniformNexthops(r), true, nil
 }
 
 // seg6Carriers decodes an RTA_ENCAP of type seg6 (one nested SEG6_IPTUNNEL_SRH attribute).
@@ -301,4 +312,23 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	return err
+}
+
+// uniformNexthops puts a multipath route read from the kernel in the one form routes are compared
+// in: the route's Dev and Via are the first next hop's, and the next hops keep their own only when
+// some differ (a NIC with one port per plane).
+func uniformNexthops(r Route) Route {
+	if len(r.Nexthops) == 0 {
+		return r
+	}
+	r.Dev, r.Via = r.Nexthops[0].Dev, r.Nexthops[0].Via
+	for _, nh := range r.Nexthops {
+		if nh.Dev != r.Dev || nh.Via != r.Via {
+			return r
+		}
+	}
+	for i := range r.Nexthops {
+		r.Nexthops[i].Dev, r.Nexthops[i].Via = "", ""
+	}
+	return r
 }

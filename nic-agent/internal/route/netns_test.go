@@ -11,6 +11,17 @@ import (
 	"weft.io/nic-agent/internal/netnstest"
 )
 
+// assertShows fails unless the kernel's own text view holds every wanted line.
+func assertShows(t *testing.T, ns string, wants ...string) {
+	t.Helper()
+	text := showRoutes(t, ns)
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Fatalf("ip -6 route show lacks %q:\n%s", want, text)
+		}
+	}
+}
+
 // showRoutes is the kernel's own text view, read independently of List.
 func showRoutes(t *testing.T, ns string) string {
 	t.Helper()
@@ -24,22 +35,11 @@ func showRoutes(t *testing.T, ns string) string {
 func TestNetlinkInNetns(t *testing.T) {
 	ns := newTestNetns(t)
 	ctx := context.Background()
-	r, err := NewNetlink(ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openNetlink(t, ns)
 	path1 := []string{"fcbb:bb00:1:12:2:e000::"}
 	path2 := []string{"fcbb:bb00:1:2:3:4:5:6", "fcbb:bb00:7::"}
 	one := Route{Dst: "2001:db8:100::/64", Dev: "v0", Via: "2001:db8:ff::2", Nexthops: []Nexthop{{Carriers: path1, Weight: 1}}}
-
-	err = r.Replace(ctx, one)
-	if errors.Is(err, ErrUnsupported) {
-		netnstest.CannotRun(t, fmt.Sprintf("kernel lacks SRv6 encap: %v", err))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	firstReplace(t, r, one)
 	onLink := Route{Dst: "2001:db8:1::5/128", Dev: "v0", Nexthops: []Nexthop{{Carriers: path1, Weight: 1}}}
 	if err := r.Replace(ctx, onLink); err != nil {
 		t.Fatal(err)
@@ -51,15 +51,9 @@ func TestNetlinkInNetns(t *testing.T) {
 		t.Fatalf("adding the foreign route: %s", out)
 	}
 
-	text := showRoutes(t, ns)
-	for _, want := range []string{
+	assertShows(t, ns,
 		"2001:db8:100::/64  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] via 2001:db8:ff::2 dev v0 proto 200",
-		"2001:db8:1::5  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] dev v0 proto 200",
-	} {
-		if !strings.Contains(text, want) {
-			t.Fatalf("ip -6 route show lacks %q:\n%s", want, text)
-		}
-	}
+		"2001:db8:1::5  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] dev v0 proto 200")
 	assertList(t, r, []Route{onLink, one})
 
 	// Replacing moves the destination to the new path in place: still one route for it, and the
@@ -69,7 +63,7 @@ func TestNetlinkInNetns(t *testing.T) {
 	if err := r.Replace(ctx, two); err != nil {
 		t.Fatal(err)
 	}
-	text = showRoutes(t, ns)
+	text := showRoutes(t, ns)
 	if want := "segs 2 [ fcbb:bb00:1:2:3:4:5:6 fcbb:bb00:7:: ] via 2001:db8:ff::2"; !strings.Contains(text, want) {
 		t.Fatalf("after replace, ip -6 route show lacks %q:\n%s", want, text)
 	}
@@ -179,4 +173,57 @@ func assertList(t *testing.T, r *Netlink, want []Route) {
 func newTestNetns(t *testing.T) string {
 	t.Helper()
 	return netnstest.New(t, "weft-rt")
+}
+
+// A NIC with one port per fabric plane: one multipath route whose next hops leave by different
+// interfaces, each with its own gateway, read back in the same form.
+func TestNetlinkNexthopsOnTwoPorts(t *testing.T) {
+	ns := netnstest.New(t, "weft-rt2",
+		[]string{"link", "add", "w0", "type", "veth", "peer", "name", "w1"},
+		[]string{"link", "set", "w0", "up"},
+		[]string{"link", "set", "w1", "up"},
+		[]string{"-6", "addr", "add", "2001:db8:fe::1/64", "dev", "w0", "nodad"})
+	ctx := context.Background()
+	r := openNetlink(t, ns)
+	plane1 := []string{"fcbb:bb00:1:12:2:e000::"}
+	plane2 := []string{"fcbb:bb00:21:32:22:e000::"}
+	both := Route{Dst: "2001:db8:100::/64", Dev: "v0", Via: "2001:db8:ff::2", Nexthops: []Nexthop{
+		{Carriers: plane1, Weight: 2, Dev: "v0", Via: "2001:db8:ff::2"},
+		{Carriers: plane2, Weight: 1, Dev: "w0", Via: "2001:db8:fe::2"}}}
+	firstReplace(t, r, both)
+	assertShows(t, ns,
+		"nexthop  encap seg6 mode encap.red segs 1 [ fcbb:bb00:1:12:2:e000:: ] via 2001:db8:ff::2 dev v0 weight 2",
+		"nexthop  encap seg6 mode encap.red segs 1 [ fcbb:bb00:21:32:22:e000:: ] via 2001:db8:fe::2 dev w0 weight 1")
+	assertList(t, r, []Route{both})
+
+	// The second port alone: the route itself leaves by it.
+	second := Route{Dst: "2001:db8:100::/64", Dev: "w0", Via: "2001:db8:fe::2", Nexthops: []Nexthop{{Carriers: plane2, Weight: 1}}}
+	if err := r.Replace(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	assertShows(t, ns, "segs 1 [ fcbb:bb00:21:32:22:e000:: ] via 2001:db8:fe::2 dev w0 proto 200")
+	assertList(t, r, []Route{second})
+}
+
+// openNetlink is a programmer for the namespace, closed when t ends.
+func openNetlink(t *testing.T, ns string) *Netlink {
+	t.Helper()
+	r, err := NewNetlink(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+// firstReplace installs a test's first route, skipping the test when the kernel has no SRv6 encap.
+func firstReplace(t *testing.T, r *Netlink, route Route) {
+	t.Helper()
+	err := r.Replace(context.Background(), route)
+	if errors.Is(err, ErrUnsupported) {
+		netnstest.CannotRun(t, fmt.Sprintf("kernel lacks SRv6 encap: %v", err))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

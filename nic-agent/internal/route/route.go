@@ -24,6 +24,27 @@ type Route struct {
 type Nexthop struct {
 	Carriers []string // uSID carriers: [0] becomes the outer destination, the rest the SRH
 	Weight   int      // 1..256, relative share of flows; ignored with a single next hop
+	// Dev and Via, when set, send this next hop out another interface than the route's (a NIC
+	// with one port per fabric plane); empty means the route's Dev and Via. Routes are kept in one
+	// form: either no next hop sets them, or (their interfaces differ) every next hop does.
+	Dev string
+	Via string
+}
+
+// NexthopDev is the interface next hop i leaves by.
+func (r Route) NexthopDev(i int) string {
+	if r.Nexthops[i].Dev != "" {
+		return r.Nexthops[i].Dev
+	}
+	return r.Dev
+}
+
+// NexthopVia is the gateway of next hop i ("" when on-link).
+func (r Route) NexthopVia(i int) string {
+	if r.Nexthops[i].Dev != "" {
+		return r.Nexthops[i].Via
+	}
+	return r.Via
 }
 
 // MaxWeight is the largest next-hop weight the kernel holds (rtnh_hops + 1 in one byte).
@@ -99,6 +120,18 @@ func Check(r Route) error {
 		if len(r.Nexthops) > 1 && (nh.Weight < 1 || nh.Weight > MaxWeight) {
 			return fmt.Errorf("nexthops[%d].weight: %d is outside 1..%d: %w", i, nh.Weight, MaxWeight, ErrInvalid)
 		}
+		if nh.Dev != "" {
+			if err := checkDev(nh.Dev); err != nil {
+				return fmt.Errorf("nexthops[%d].%w", i, err)
+			}
+		} else if nh.Via != "" {
+			return fmt.Errorf("nexthops[%d].via: set without a dev: %w", i, ErrInvalid)
+		}
+		if nh.Via != "" {
+			if _, err := checkAddr(fmt.Sprintf("nexthops[%d].via", i), nh.Via); err != nil {
+				return err
+			}
+		}
 	}
 	if err := checkDev(r.Dev); err != nil {
 		return err
@@ -120,6 +153,9 @@ func Equal(a, b Route) bool {
 	for i := range a.Nexthops {
 		x, y := a.Nexthops[i], b.Nexthops[i]
 		if len(a.Nexthops) > 1 && x.Weight != y.Weight || len(x.Carriers) != len(y.Carriers) {
+			return false
+		}
+		if a.NexthopDev(i) != b.NexthopDev(i) || !sameAddr(a.NexthopVia(i), b.NexthopVia(i)) {
 			return false
 		}
 		for j := range x.Carriers {

@@ -113,6 +113,29 @@ func FlowReports() ([]FlowReportCase, error) {
 type AgentProfileCase struct {
 	Name    string          `json:"name"`
 	Profile json.RawMessage `json:"profile"`
+	// EVPorts, when present, is the EV port list the agent publishes per peer for Profile when
+	// every GOOD entry is in use.
+	EVPorts []PeerPorts `json:"evPorts"`
+}
+
+// AgentProfile is the profile of the agent-profiles.json case called name.
+func AgentProfile(name string) (json.RawMessage, error) {
+	cases, err := AgentProfiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		if c.Name == name {
+			return c.Profile, nil
+		}
+	}
+	return nil, fmt.Errorf("shared vectors agent-profiles.json: no case %q", name)
+}
+
+// PeerPorts is one peer's EV port list.
+type PeerPorts struct {
+	Peer  string `json:"peer"`
+	Ports []int  `json:"ports"`
 }
 
 // AgentProfiles reads agent-profiles.json.
@@ -122,6 +145,29 @@ func AgentProfiles() ([]AgentProfileCase, error) {
 		Cases   []AgentProfileCase `json:"cases"`
 	}
 	if err := load("agent-profiles.json", &f.Version, &f); err != nil {
+		return nil, err
+	}
+	return f.Cases, nil
+}
+
+// EVPortsCase is one case of ev-ports.json: weighted source ports, their slots and the list.
+type EVPortsCase struct {
+	Name    string `json:"name"`
+	Entries []struct {
+		Port   int `json:"port"`
+		Weight int `json:"weight"`
+	} `json:"entries"`
+	Slots []int `json:"slots"`
+	Ports []int `json:"ports"`
+}
+
+// EVPorts reads ev-ports.json.
+func EVPorts() ([]EVPortsCase, error) {
+	var f struct {
+		Version int           `json:"version"`
+		Cases   []EVPortsCase `json:"cases"`
+	}
+	if err := load("ev-ports.json", &f.Version, &f); err != nil {
 		return nil, err
 	}
 	return f.Cases, nil

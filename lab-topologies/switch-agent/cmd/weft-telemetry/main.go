@@ -60,11 +60,16 @@ func run(brokers, topic, fabricTopic string, follow bool, targets, targetsFile s
 		return fmt.Errorf("--interval %s: below 10ms", interval)
 	}
 	seeds := strings.Split(brokers, ",")
+	// Logs in as the environment says (principal weft-gnmic of contracts/topics.json over SASL_SSL).
+	login, err := telemetry.KafkaLogin(os.Getenv)
+	if err != nil {
+		return err
+	}
 	// franz-go lingers 10 ms by default to fill batches; a port's oper-status change is one small
 	// record that the loop waits for, and at 100 ms sampling batches fill while a request is in
 	// flight anyway: 1 ms, as the collector's producer.
-	client, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic(topic),
-		kgo.ProducerLinger(time.Millisecond))
+	client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(seeds...), kgo.DefaultProduceTopic(topic),
+		kgo.ProducerLinger(time.Millisecond)}, login...)...)
 	if err != nil {
 		return fmt.Errorf("--brokers: %w", err)
 	}
@@ -82,7 +87,7 @@ func run(brokers, topic, fabricTopic string, follow bool, targets, targetsFile s
 		logger.Printf("subscribed to %v", sub.Targets())
 		<-ctx.Done()
 	} else {
-		err = telemetry.FollowFabric(ctx, seeds, fabricTopic, logger, func(f *telemetry.Fabrics) {
+		err = telemetry.FollowFabric(ctx, seeds, login, fabricTopic, logger, func(f *telemetry.Fabrics) {
 			ts, missing := f.Targets(addrs)
 			if len(missing) > 0 {
 				logger.Printf("switches without a gNMI address (not subscribed): %v", missing)

@@ -31,10 +31,12 @@ func (k *KafkaSink) Write(key string, value []byte) {
 }
 
 // FollowFabric consumes weft.fabric from the start (compacted: the latest snapshot of every
-// fabric) and calls onChange with the fabrics after each batch of records.
-func FollowFabric(ctx context.Context, brokers []string, topic string, logger *log.Logger, onChange func(*Fabrics)) error {
-	c, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ConsumeTopics(topic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+// fabric) and calls onChange with the fabrics after each batch of records. login: KafkaLogin's options.
+func FollowFabric(ctx context.Context, brokers []string, login []kgo.Opt, topic string, logger *log.Logger,
+	onChange func(*Fabrics)) error {
+	opts := append([]kgo.Opt{kgo.SeedBrokers(brokers...), kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart())}, login...)
+	c, err := kgo.NewClient(opts...)
 	if err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func TestSubscriberFollowsFabricAndStreamsCountersToKafka(t *testing.T) {
 	followCtx, stopFollow := context.WithCancel(ctx)
 	defer func() { stopFollow(); sub.Wait() }()
 	go func() {
-		_ = FollowFabric(followCtx, brokers, FabricTopic, logger, func(f *Fabrics) {
+		_ = FollowFabric(followCtx, brokers, nil, FabricTopic, logger, func(f *Fabrics) {
 			ts, _ := f.Targets(map[string]string{"sw1": addr}) // sw2 has no agent: not subscribed
 			sub.SetTargets(followCtx, ts)
 		})

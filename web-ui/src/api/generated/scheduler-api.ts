@@ -439,6 +439,8 @@ export interface components {
             weight: number;
             /** @enum {string} */
             state: "GOOD" | "ASSUMED_BAD" | "DENIED" | "UNKNOWN";
+            /** @description Fabric link id of the NIC port this entry leaves by; only for a NIC with more than one port (multi-plane fabrics) */
+            port?: string;
         };
         EvProfile: {
             nic: string;

@@ -15,7 +15,7 @@ class VectorFilesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"usid-carriers", "ev", "gnmic-events", "counter-rates", "flow-reports", "hotspot-events",
-            "link-loads", "agent-profiles"})
+            "link-loads", "agent-profiles", "ev-ports"})
     void everyVectorFileMatchesItsSchemaAndHasUniqueCaseNames(String name) {
         JsonNode vectors = SchemaSupport.json("vectors/" + name + ".json");
         String schema = "vectors/schemas/" + name + ".schema.json";

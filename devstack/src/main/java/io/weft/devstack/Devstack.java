@@ -5,13 +5,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * Weft's embedded default infrastructure: one KRaft Kafka broker and one PostgreSQL, both on loopback,
@@ -78,6 +76,7 @@ public final class Devstack implements AutoCloseable {
         private Duration readyTimeout = Duration.ofSeconds(60);
         private Consumer<String> progress = line -> { };
         private boolean postgresTemplate;
+        private boolean kafkaSecure;
 
         /** Data goes to {@code stateDir/kafka} and {@code stateDir/postgres}; a later start reuses it. */
         public Builder stateDir(Path dir) {
@@ -112,6 +111,15 @@ public final class Devstack implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Kafka's client listener is SASL/SCRAM over TLS with the ACLs of contracts/topics.json
+         * ({@link KafkaSecureListener}); its data goes to {@code stateDir/kafka-secure}. Default: plaintext.
+         */
+        public Builder kafkaSecure(boolean enabled) {
+            this.kafkaSecure = enabled;
+            return this;
+        }
+
         public Builder readyTimeout(Duration timeout) {
             this.readyTimeout = Objects.requireNonNull(timeout, "readyTimeout");
             return this;
@@ -125,12 +133,12 @@ public final class Devstack implements AutoCloseable {
 
         public Devstack start() {
             List<TopicSpec> specs = topics != null ? topics : KafkaTopicSetup.catalogue();
-            Path kafkaDir = stateDir.resolve("kafka");
+            Path kafkaDir = stateDir.resolve(kafkaSecure ? "kafka-secure" : "kafka");
             Path pgDir = stateDir.resolve("postgres");
             progress.accept("starting Kafka (KRaft, data in " + kafkaDir + ")");
             CompletableFuture<EmbeddedKafka> kafkaStart = CompletableFuture.supplyAsync(() -> {
                 long t0 = System.nanoTime();
-                EmbeddedKafka k = EmbeddedKafka.start(kafkaDir, kafkaPort, readyTimeout);
+                EmbeddedKafka k = EmbeddedKafka.start(kafkaDir, kafkaPort, readyTimeout, kafkaSecure);
                 progress.accept("Kafka ready on " + k.bootstrapServers() + " in " + millisSince(t0) + " ms");
                 return k;
             }, Devstack::runOnNewThread);
@@ -172,9 +180,7 @@ public final class Devstack implements AutoCloseable {
             if (specs.isEmpty()) {
                 return List.of();
             }
-            Properties props = new Properties();
-            props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-            try (Admin admin = Admin.create(props)) {
+            try (Admin admin = Admin.create(kafka.adminClientProperties())) {
                 return KafkaTopicSetup.ensure(admin, specs);
             }
         }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -60,13 +61,18 @@ public final class DevstackMain {
                     .stateDir(options.stateDir)
                     .kafkaPort(options.kafkaPort)
                     .postgresPort(options.postgresPort)
+                    .kafkaSecure(options.kafkaSecure)
                     .progress(line -> out.println("devstack: " + line))
                     .start();
             running.set(stack);
             DevstackEndpoints e = stack.endpoints();
-            e.writeEnvFile(envFile);
+            Map<String, String> kafkaLogin = stack.kafka().secureListener().map(KafkaSecureListener::sharedEnv)
+                    .orElse(Map.of());
+            e.writeEnvFile(envFile, kafkaLogin);
             out.println();
-            out.println("  Kafka        " + e.kafkaBootstrapServers() + "   (bootstrap servers)");
+            out.println("  Kafka        " + e.kafkaBootstrapServers() + "   (bootstrap servers"
+                    + (kafkaLogin.isEmpty() ? ", plaintext)" : "; SASL_SSL, a SCRAM user per service, passwords in "
+                            + kafkaLogin.get("WEFT_KAFKA_CREDENTIALS_DIR") + ")"));
             out.println("  PostgreSQL   " + e.jdbcUrl() + "   user " + e.jdbcUser() + ", password " + e.jdbcPassword());
             out.println("  state        " + options.stateDir.toAbsolutePath());
             out.println("  env file     " + envFile + "   (source it to reach the devstack from a shell)");
@@ -121,6 +127,11 @@ public final class DevstackMain {
         @Option(names = "--postgres-port", paramLabel = "N",
                 description = "PostgreSQL port on 127.0.0.1 (default ${DEFAULT-VALUE}, 0 = free)")
         int postgresPort = Devstack.DEFAULT_POSTGRES_PORT;
+
+        @Option(names = "--kafka-secure",
+                description = "Kafka's listener speaks SASL/SCRAM over TLS with the ACLs of contracts/topics.json"
+                        + " (data in <state-dir>/kafka-secure)")
+        boolean kafkaSecure;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;

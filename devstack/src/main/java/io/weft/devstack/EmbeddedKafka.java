@@ -8,7 +8,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +29,8 @@ import org.apache.kafka.common.utils.Time;
  *
  * <p>The data directory is formatted only on first use; later starts on the same directory reuse its
  * cluster id (kept by Kafka in {@code meta.properties}) and every topic and record in it.
- * The broker needs at least 256 MB of heap.
+ * The broker needs at least 256 MB of heap. Plaintext on loopback by default; with the secure listener
+ * ({@link KafkaSecureListener}) its one client listener is SASL/SCRAM over TLS with the catalogue's ACLs.
  */
 public final class EmbeddedKafka implements AutoCloseable {
     private static final String NODE_ID = "1";
@@ -33,12 +38,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final KafkaRaftServer server;
     private final int port;
     private final String clusterId;
+    private final KafkaSecureListener secure;
     private boolean closed;
 
-    private EmbeddedKafka(KafkaRaftServer server, int port, String clusterId) {
+    private EmbeddedKafka(KafkaRaftServer server, int port, String clusterId, KafkaSecureListener secure) {
         this.server = server;
         this.port = port;
         this.clusterId = clusterId;
+        this.secure = secure;
     }
 
     /**
@@ -46,22 +53,46 @@ public final class EmbeddedKafka implements AutoCloseable {
      * port) and returns once an admin client sees the cluster, or fails after {@code readyTimeout}.
      */
     public static EmbeddedKafka start(Path dataDir, int port, Duration readyTimeout) {
+        return start(dataDir, port, readyTimeout, false);
+    }
+
+    /**
+     * As {@link #start(Path, int, Duration)}; {@code secure}: the client listener is SASL_SSL with
+     * SCRAM users and ACLs for every principal of contracts/topics.json (see {@link KafkaSecureListener}).
+     */
+    public static EmbeddedKafka start(Path dataDir, int port, Duration readyTimeout, boolean secure) {
         int brokerPort = Ports.claim("Kafka", port);
         // The controller listener is internal: any free port will do, on every start.
         int controllerPort = Ports.free();
         Path logDir = dataDir.resolve("logs");
         Properties props = brokerProperties(logDir, brokerPort, controllerPort);
+        KafkaSecureListener listener = secure
+                ? KafkaSecureListener.prepare(dataDir, Files.exists(logDir.resolve("meta.properties"))) : null;
+        if (listener != null) {
+            listener.configure(props, brokerPort, controllerPort);
+        }
         try {
             Files.createDirectories(logDir);
-            String clusterId = formatIfNeeded(dataDir, logDir, props);
+            String clusterId = formatIfNeeded(dataDir, logDir, props,
+                    listener == null ? List.of() : listener.formatArguments());
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
-            EmbeddedKafka kafka = new EmbeddedKafka(server, brokerPort, clusterId);
+            EmbeddedKafka kafka = new EmbeddedKafka(server, brokerPort, clusterId, listener);
             try {
                 server.startup();
                 kafka.awaitReady(readyTimeout);
-            } catch (RuntimeException e) {
+                if (listener != null) {
+                    try (Admin admin = Admin.create(kafka.adminClientProperties())) {
+                        listener.apply(admin, readyTimeout.toMillis());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 kafka.close();
-                throw e;
+                throw new DevstackException("Kafka: interrupted while setting up users and ACLs");
+            } catch (Exception e) {
+                kafka.close();
+                throw e instanceof DevstackException d ? d
+                        : new DevstackException("Kafka: secure set-up failed: " + e.getMessage(), e);
             }
             return kafka;
         } catch (IOException e) {
@@ -80,6 +111,18 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     public String clusterId() {
         return clusterId;
+    }
+
+    /** The secure listener's users, passwords and CA file; empty when the broker is plaintext. */
+    public Optional<KafkaSecureListener> secureListener() {
+        return Optional.ofNullable(secure);
+    }
+
+    /** Settings for an admin client of this broker: the bootstrap servers, and the super user's login when secure. */
+    public Properties adminClientProperties() {
+        Properties p = secure == null ? new Properties() : secure.adminClientProperties();
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return p;
     }
 
     /** Stops the broker and waits until its threads are gone. Safe to call twice. */
@@ -129,7 +172,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** Formats the log directory unless a previous start did; returns the cluster id either way. */
-    private static String formatIfNeeded(Path dataDir, Path logDir, Properties props) throws IOException {
+    private static String formatIfNeeded(Path dataDir, Path logDir, Properties props, List<String> extraArguments)
+            throws IOException {
         Path meta = logDir.resolve("meta.properties");
         if (Files.exists(meta)) {
             Properties existing = new Properties();
@@ -148,10 +192,14 @@ public final class EmbeddedKafka implements AutoCloseable {
         try (OutputStream out = Files.newOutputStream(configFile)) {
             props.store(out, "written by weft devstack for kafka-storage format; regenerated on every start");
         }
+        // With the secure listener it holds the key store's and the super user's passwords.
+        Files.setPosixFilePermissions(configFile, PosixFilePermissions.fromString("rw-------"));
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         int rc;
         try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-            rc = StorageTool.execute(new String[] {"format", "-t", clusterId, "-c", configFile.toString()}, print);
+            List<String> args = new ArrayList<>(List.of("format", "-t", clusterId, "-c", configFile.toString()));
+            args.addAll(extraArguments);
+            rc = StorageTool.execute(args.toArray(new String[0]), print);
         } catch (RuntimeException e) {
             throw new DevstackException("Kafka: formatting " + logDir + " failed: " + e.getMessage(), e);
         }
@@ -164,8 +212,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private void awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Properties props = new Properties();
-        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        Properties props = adminClientProperties();
         props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
         String lastError = "no answer";

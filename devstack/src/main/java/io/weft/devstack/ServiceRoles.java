@@ -16,8 +16,8 @@ import java.sql.Statement;
  * embedded server trusts every other local login, as a dev database does).
  *
  * <p>The devstack's own user {@value EmbeddedPostgres#USER} is made a member of both roles: it is the
- * devstack's administrator, migrating and reading every schema, as the services and tests on the
- * devstack connect with it.
+ * devstack's administrator, reading every schema for tests and making throw-away schemas for them. The
+ * services started on the devstack (the demo, the system tests) log in as their own role.
  */
 public final class ServiceRoles {
     /** Owns schema {@code scheduler}; scheduler-api's login in deploy/. */
@@ -28,6 +28,34 @@ public final class ServiceRoles {
     public static final String COLLECTOR_PASSWORD = "weft-collector-dev";
 
     private static final String SQL = "roles.sql";
+    /**
+     * A devstack database made before the roles existed has both schemas and their tables owned by
+     * {@value EmbeddedPostgres#USER} (the services logged in as it); hand them to the roles so the services
+     * can log in as themselves. Sequences and indexes of a table follow it; partitions do not, so each
+     * relation is handed over on its own. A no-op once done.
+     */
+    private static final String ADOPT_OLDER_OBJECTS = """
+            DO $$
+            DECLARE
+                r record;
+                owner text;
+            BEGIN
+                FOR r IN SELECT n.nspname AS schema, c.relname AS rel, c.relkind AS kind
+                         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                         WHERE n.nspname IN ('scheduler', 'telemetry') AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+                           -- a serial or identity sequence follows its table (and refuses to move alone)
+                           AND NOT (c.relkind = 'S' AND EXISTS (SELECT 1 FROM pg_depend d
+                                    WHERE d.objid = c.oid AND d.deptype IN ('a', 'i')))
+                LOOP
+                    owner := CASE r.schema WHEN 'scheduler' THEN '%1$s' ELSE '%2$s' END;
+                    EXECUTE format('ALTER %%s %%I.%%I OWNER TO %%I', CASE r.kind WHEN 'S' THEN 'SEQUENCE'
+                        WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END,
+                        r.schema, r.rel, owner);
+                END LOOP;
+                ALTER SCHEMA scheduler OWNER TO %1$s;
+                ALTER SCHEMA telemetry OWNER TO %2$s;
+            END
+            $$""".formatted(SCHEDULER, COLLECTOR);
     private static final String HBA_MARKER = "# weft service roles: password logins";
 
     private ServiceRoles() {
@@ -41,6 +69,7 @@ public final class ServiceRoles {
             s.execute("alter role " + SCHEDULER + " password '" + SCHEDULER_PASSWORD + "'");
             s.execute("alter role " + COLLECTOR + " password '" + COLLECTOR_PASSWORD + "'");
             s.execute("grant " + SCHEDULER + ", " + COLLECTOR + " to " + EmbeddedPostgres.USER);
+            s.execute(ADOPT_OLDER_OBJECTS);
             requirePasswords(s);
         }
     }

@@ -56,7 +56,12 @@ public final class Waits {
     public static void consumerGroupAssigned(String bootstrapServers, String group, Duration timeout, Runnable alive) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(p)) {
+        consumerGroupAssigned(p, group, timeout, alive);
+    }
+
+    /** As above, with an admin client's whole settings (a secure broker's login among them). */
+    public static void consumerGroupAssigned(Properties adminClient, String group, Duration timeout, Runnable alive) {
+        try (Admin admin = Admin.create(adminClient)) {
             until("consumer group " + group + " holding its partitions", timeout, alive, () -> {
                 try {
                     ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all()

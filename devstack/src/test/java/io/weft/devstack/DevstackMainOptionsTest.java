@@ -16,16 +16,19 @@ class DevstackMainOptionsTest {
         assertThat(o.kafkaPort).isEqualTo(19092);
         assertThat(o.postgresPort).isEqualTo(15432);
         assertThat(o.stateDir).isEqualTo(Path.of(".weft"));
+        assertThat(o.kafkaSecure).as("the demo's Kafka is plaintext on loopback unless asked").isFalse();
     }
 
     @Test
     void flagsOverrideTheDefaults() {
         DevstackMain.Options o = DevstackMain.Options.parse(
-                new String[] {"--state-dir", "/tmp/x", "--kafka-port", "0", "--postgres-port", "25432"});
+                new String[] {"--state-dir", "/tmp/x", "--kafka-port", "0", "--postgres-port", "25432",
+                    "--kafka-secure"});
 
         assertThat(o.stateDir).isEqualTo(Path.of("/tmp/x"));
         assertThat(o.kafkaPort).isZero();
         assertThat(o.postgresPort).isEqualTo(25432);
+        assertThat(o.kafkaSecure).isTrue();
     }
 
     @Test

@@ -107,6 +107,28 @@ class ServiceRolesTest {
         }
     }
 
+    @Test
+    void tablesMadeBeforeTheRolesAreHandedToThemOnTheNextStart() throws SQLException {
+        // Before the services logged in as themselves, the devstack's user made their tables (and owned them).
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("create table scheduler.legacy (id bigint generated always as identity, v text)");
+            s.execute("create table telemetry.legacy_history (t timestamptz) partition by range (t)");
+            s.execute("create table telemetry.legacy_history_1 partition of telemetry.legacy_history"
+                    + " for values from ('2026-01-01') to ('2026-01-02')");
+        }
+        pg.close();
+        pg = EmbeddedPostgres.start(dir.resolve("pg"), 0, Duration.ofSeconds(120), true);
+        try (Connection c = scheduler(); Statement s = c.createStatement()) {
+            s.execute("insert into scheduler.legacy (v) values ('mine now')");
+            s.execute("drop table scheduler.legacy");
+        }
+        try (Connection c = collector(); Statement s = c.createStatement()) {
+            s.execute("insert into telemetry.legacy_history values ('2026-01-01T10:00:00Z')");
+            s.execute("drop table telemetry.legacy_history_1");
+            s.execute("drop table telemetry.legacy_history");
+        }
+    }
+
     private static void assertDenied(Statement s, String sql) {
         assertThatThrownBy(() -> s.execute(sql)).as(sql)
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo(DENIED));

@@ -86,9 +86,9 @@ class CollectorFailoverSystemTest {
             for (String name : List.of("collector-a", "collector-b")) {
                 int port = WeftSystem.freePort();
                 ports.put(name, port);
-                Map<String, String> env = new HashMap<>(Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(),
-                        "WEFT_JDBC_URL", devstack.jdbcUrl(), "WEFT_JDBC_USER", devstack.jdbcUser(),
-                        "WEFT_JDBC_PASSWORD", devstack.jdbcPassword(), "WEFT_TELEMETRY_PORT", Integer.toString(port),
+                // The collector on its own role (weft_collector), as deployed.
+                Map<String, String> env = new HashMap<>(devstack.collectorEnv());
+                env.putAll(Map.of("WEFT_TELEMETRY_PORT", Integer.toString(port),
                         "WEFT_TELEMETRY_STATE_DIR", stateDirs.get(name).toString(),
                         // The test reads status, hotspots and loads without a token; the doors have their own tests.
                         "WEFT_COLLECTOR_READS", "open"));

@@ -18,6 +18,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.ServiceRoles;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.fabric.Role;
@@ -75,6 +76,14 @@ final class WeftSystem implements AutoCloseable {
 
     /** Starts the three services on {@code fabric}; on failure stops what started and throws with their log tails. */
     static WeftSystem start(Fabric fabric, DevstackEndpoints devstack) {
+        return start(fabric, devstack, KafkaLogins.NONE);
+    }
+
+    /**
+     * As {@link #start(Fabric, DevstackEndpoints)}, each service (and this JVM's switches and checks) logging
+     * in to Kafka as its own principal of contracts/topics.json.
+     */
+    static WeftSystem start(Fabric fabric, DevstackEndpoints devstack, KafkaLogins logins) {
         Path target = SystemTestPaths.target();
         Path fabricFile = target.resolve("fabric.json");
         Path controllerState = target.resolve("controller-state");
@@ -90,9 +99,6 @@ final class WeftSystem implements AutoCloseable {
         int controllerPort = freePort();
         int collectorPort = freePort();
         int schedulerPort = freePort();
-        Map<String, String> db = Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(),
-                "WEFT_JDBC_URL", devstack.jdbcUrl(), "WEFT_JDBC_USER", devstack.jdbcUser(),
-                "WEFT_JDBC_PASSWORD", devstack.jdbcPassword());
         List<ChildService> children = new ArrayList<>();
         ScriptedSwitches switches = null;
         try {
@@ -102,13 +108,17 @@ final class WeftSystem implements AutoCloseable {
             String tokens = "system-test:scheduler=" + SCHEDULER_TOKEN + ";ops:operator=" + OPERATOR_TOKEN
                     + ";scheduler-api:operator=" + FORWARD_TOKEN + ";agents:agent:" + String.join(",", nics(fabric))
                     + "=" + AGENT_TOKEN;
+            Map<String, String> controllerEnv = new java.util.HashMap<>(logins.env("weft-controller"));
+            controllerEnv.putAll(Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(),
+                    "WEFT_TOKENS", tokens));
             children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(), "controller",
                     "controller-app/standalone",
-                    "io.weft.controller.standalone.StandaloneController", "256m",
-                    Map.of("WEFT_KAFKA_BOOTSTRAP", devstack.kafkaBootstrapServers(), "WEFT_TOKENS", tokens),
+                    "io.weft.controller.standalone.StandaloneController", "256m", controllerEnv,
                     List.of("--fabric", fabricFile.toString(), "--http-port", Integer.toString(controllerPort),
                             "--state-dir", controllerState.toString(), "--reads", "token")));
-            Map<String, String> collectorEnv = new java.util.HashMap<>(db);
+            // Each service on its own PostgreSQL role, as deployed (deploy/postgres/roles.sql).
+            Map<String, String> collectorEnv = new java.util.HashMap<>(devstack.collectorEnv());
+            collectorEnv.putAll(logins.env("weft-telemetry-collector"));
             collectorEnv.put("WEFT_TELEMETRY_PORT", Integer.toString(collectorPort));
             collectorEnv.put("WEFT_TELEMETRY_STATE_DIR", streamsState.toString());
             collectorEnv.put("WEFT_TOKENS", tokens);
@@ -116,7 +126,8 @@ final class WeftSystem implements AutoCloseable {
             children.add(ChildService.start(SystemTestPaths.root(), SystemTestPaths.target(),
                     "telemetry-collector", "telemetry-collector",
                     "io.weft.telemetry.TelemetryCollectorApplication", "512m", collectorEnv, List.of(QUIET_KAFKA)));
-            Map<String, String> schedulerEnv = new java.util.HashMap<>(db);
+            Map<String, String> schedulerEnv = new java.util.HashMap<>(devstack.schedulerEnv());
+            schedulerEnv.putAll(logins.env("weft-scheduler-api"));
             schedulerEnv.put("WEFT_SCHEDULER_PORT", Integer.toString(schedulerPort));
             schedulerEnv.put("WEFT_TOKENS", tokens);
             schedulerEnv.put("WEFT_CONTROLLER_URL", "http://127.0.0.1:" + controllerPort);
@@ -138,10 +149,13 @@ final class WeftSystem implements AutoCloseable {
                             && Http.get(schedulerPort, "/v1/agents/" + someNic + "/paths", AGENT_TOKEN)
                                     .status() == 200);
             // Both follow weft.hotspots from "latest": an event sent before they hold a partition is lost to them.
-            awaitGroupAssigned(devstack, "weft-scheduler-reroute", children);
-            awaitGroupAssigned(devstack, "weft-controller-standalone." + fabric.id(), children);
+            // Each group described by its owner: only it may on a secure broker.
+            awaitGroupAssigned(devstack, logins.client("weft-scheduler-api"), "weft-scheduler-reroute", children);
+            awaitGroupAssigned(devstack, logins.client("weft-controller"), "weft-controller-standalone." + fabric.id(),
+                    children);
 
-            switches = new ScriptedSwitches(fabric, producer(devstack)).start(TICK_MS);
+            // The scripted switches write as gnmic does.
+            switches = new ScriptedSwitches(fabric, producer(devstack, logins.client("weft-gnmic"))).start(TICK_MS);
             String probeLink = fabric.links().stream().filter(l -> fabric.node(l.a().node()).role() != Role.NIC
                     && fabric.node(l.b().node()).role() != Role.NIC).findFirst().orElseThrow().id();
             ScriptedSwitches s = switches;
@@ -195,13 +209,21 @@ final class WeftSystem implements AutoCloseable {
         });
     }
 
-    static void awaitGroupAssigned(DevstackEndpoints devstack, String group, List<ChildService> children) {
-        Waits.consumerGroupAssigned(devstack.kafkaBootstrapServers(), group, READY_TIMEOUT,
-                () -> children.forEach(ChildService::checkAlive));
+    static void awaitGroupAssigned(DevstackEndpoints devstack, Properties login, String group,
+                                   List<ChildService> children) {
+        Properties p = new Properties();
+        p.putAll(login);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
+        Waits.consumerGroupAssigned(p, group, READY_TIMEOUT, () -> children.forEach(ChildService::checkAlive));
     }
 
     static KafkaProducer<String, String> producer(DevstackEndpoints devstack) {
+        return producer(devstack, new Properties());
+    }
+
+    static KafkaProducer<String, String> producer(DevstackEndpoints devstack, Properties login) {
         Properties p = new Properties();
+        p.putAll(login);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, devstack.kafkaBootstrapServers());
         p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         p.put(ProducerConfig.ACKS_CONFIG, "1");
@@ -238,7 +260,8 @@ final class WeftSystem implements AutoCloseable {
     /**
      * Every class on this JVM's devstack starts from empty service tables: the scheduler restores the
      * jobs it finds on start, so another class's jobs (on another fabric) would occupy paths or fail
-     * to re-place. Flyway recreates both schemas.
+     * to re-place. Both schemas are made again, empty, owned by the services' roles (which may not
+     * create schemas themselves); Flyway migrates them.
      */
     static void dropServiceSchemas(DevstackEndpoints devstack) {
         try (Connection c = DriverManager.getConnection(devstack.jdbcUrl(), devstack.jdbcUser(),
@@ -246,6 +269,8 @@ final class WeftSystem implements AutoCloseable {
              Statement s = c.createStatement()) {
             s.execute("drop schema if exists scheduler cascade");
             s.execute("drop schema if exists telemetry cascade");
+            s.execute("create schema scheduler authorization " + ServiceRoles.SCHEDULER);
+            s.execute("create schema telemetry authorization " + ServiceRoles.COLLECTOR);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reset the services' schemas: " + e.getMessage(), e);
         }

@@ -14,6 +14,7 @@ import io.weft.fabric.Link;
 import io.weft.fabric.Node;
 import io.weft.fabric.Role;
 import io.weft.plan.srv6.Usid;
+import io.weft.plan.walk.CompiledWalk;
 
 /**
  * What the switches of one fabric are told: SRv6 node ids, locators and functions, tenant VRFs,
@@ -67,6 +68,8 @@ public final class FabricPlan {
      * An entry is immutable (final fields), so a racy write of one is safe to read from any thread.
      */
     private final AtomicReferenceArray<Hops[]> hopsTo;
+    /** The walk's tables in integers, compiled on first use (two racing threads may both build one). */
+    private volatile CompiledWalk compiledWalk;
 
     /** One pair's next hops, and whether the from switch's stage-1 / stage-2 EV table covers them. */
     private static final class Hops {
@@ -360,6 +363,19 @@ public final class FabricPlan {
             throw new IllegalArgumentException("no link \"" + linkId + "\"");
         }
         return l.a().node().equals(nodeId) ? "fe80::1" : "fe80::2";
+    }
+
+    /**
+     * This plan's tables compiled for {@link CompiledWalk} (node and arc numbers instead of ids),
+     * built once on first use and shared by every thread.
+     */
+    public CompiledWalk compiledWalk() {
+        CompiledWalk w = compiledWalk;
+        if (w == null) {
+            w = new CompiledWalk(this);
+            compiledWalk = w;
+        }
+        return w;
     }
 
     /** Switch-to-switch arcs leaving a switch, ordered by neighbour id then link id. */

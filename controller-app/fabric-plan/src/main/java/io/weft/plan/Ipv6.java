@@ -1,6 +1,6 @@
 package io.weft.plan;
 
-import java.util.Locale;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Minimal IPv6 text handling: parse to eight 16-bit groups and write RFC 5952 canonical text
@@ -8,6 +8,8 @@ import java.util.Locale;
  * such run on a tie). No embedded IPv4 and no zone ids: plan addresses never use them.
  */
 public final class Ipv6 {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
+
     private Ipv6() {
     }
 
@@ -74,19 +76,25 @@ public final class Ipv6 {
             }
             i = j;
         }
-        StringBuilder sb = new StringBuilder(40);
+        // Written by hand into one buffer: every encoded path formats its carriers here.
+        byte[] out = new byte[39];
+        int n = 0;
         for (int i = 0; i < 8; i++) {
             if (i == bestStart) {
-                sb.append("::");
+                out[n++] = ':';
+                out[n++] = ':';
                 i += bestLen - 1;
                 continue;
             }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
+            if (n > 0 && out[n - 1] != ':') {
+                out[n++] = ':';
             }
-            sb.append(Integer.toHexString(g[i] & 0xFFFF));
+            int v = g[i] & 0xFFFF;
+            for (int shift = v >= 0x1000 ? 12 : v >= 0x100 ? 8 : v >= 0x10 ? 4 : 0; shift >= 0; shift -= 4) {
+                out[n++] = HEX[v >> shift & 0xF];
+            }
         }
-        return sb.toString().toLowerCase(Locale.ROOT);
+        return new String(out, 0, n, StandardCharsets.ISO_8859_1);
     }
 
     /** Canonical form of any IPv6 text (throws IllegalArgumentException when it is not one). */

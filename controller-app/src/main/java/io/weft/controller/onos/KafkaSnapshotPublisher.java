@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.Topics;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -57,9 +58,17 @@ public final class KafkaSnapshotPublisher implements SnapshotPublisher {
         this.consumers = consumers;
     }
 
-    /** A publisher on a real cluster; fails fast on a malformed bootstrap list. */
+    /**
+     * A publisher on a real cluster, logged in as the ONOS process's environment says (principal
+     * weft-controller of contracts/topics.json: {@code WEFT_KAFKA_*}, see weft-auth's KafkaClientSecurity);
+     * fails fast on a malformed bootstrap list or login.
+     */
     public static KafkaSnapshotPublisher connect(String bootstrap) {
-        Properties p = new Properties();
+        return connect(bootstrap, KafkaClientSecurity.fromEnvironment());
+    }
+
+    static KafkaSnapshotPublisher connect(String bootstrap, KafkaClientSecurity login) {
+        Properties p = login.applyTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "weft-onos");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -72,11 +81,11 @@ public final class KafkaSnapshotPublisher implements SnapshotPublisher {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(DELIVERY_TIMEOUT_MS));
         Producer<String, byte[]> producer = withKafkaClassLoader(
                 () -> new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer()));
-        return new KafkaSnapshotPublisher(TOPIC + " on " + bootstrap, producer, () -> consumer(bootstrap));
+        return new KafkaSnapshotPublisher(TOPIC + " on " + bootstrap, producer, () -> consumer(bootstrap, login));
     }
 
-    private static Consumer<String, byte[]> consumer(String bootstrap) {
-        Properties p = new Properties();
+    private static Consumer<String, byte[]> consumer(String bootstrap, KafkaClientSecurity login) {
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "weft-onos-seed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

@@ -9,25 +9,37 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
- * The real client path (lz4, idempotent producer, read-to-end consumer) against a running broker
- * that already has the weft.fabric topic, e.g. the devstack:
- * {@code WEFT_KAFKA_BOOTSTRAP=127.0.0.1:9092 ./mvnw -pl controller-app test -Dtest=KafkaSnapshotPublisherBrokerTest}.
- * Skipped when WEFT_KAFKA_BOOTSTRAP is not set: this module cannot embed a broker (the broker needs a
- * newer Jackson than the ONOS 2.11 these tests run on).
+ * The real client path (lz4, idempotent producer, read-to-end consumer) against a real broker with the
+ * topic catalogue: the devstack, started as a child process ({@link DevstackChild}: this module's ONOS
+ * Jackson cannot host the broker), or the broker named by {@code WEFT_KAFKA_BOOTSTRAP}.
  */
-@EnabledIfEnvironmentVariable(named = "WEFT_KAFKA_BOOTSTRAP", matches = ".+")
 class KafkaSnapshotPublisherBrokerTest {
-    private static final String BOOTSTRAP = System.getenv("WEFT_KAFKA_BOOTSTRAP");
+    private static DevstackChild devstack;
+    private static String bootstrap;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        devstack = DevstackChild.start();
+        bootstrap = devstack.bootstrap();
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (devstack != null) {
+            devstack.close();
+        }
+    }
 
     @Test
     void publishedSnapshotsAreReadBackLastOneWins() throws Exception {
         String fabricId = "onos-test-" + UUID.randomUUID();
         ObjectMapper mapper = new ObjectMapper();
-        try (KafkaSnapshotPublisher publisher = KafkaSnapshotPublisher.connect(BOOTSTRAP)) {
+        try (KafkaSnapshotPublisher publisher = KafkaSnapshotPublisher.connect(bootstrap)) {
             for (long version = 1; version <= 2; version++) {
                 ObjectNode s = mapper.createObjectNode().put("fabricId", fabricId).put("version", version);
                 publisher.publish(fabricId, version, s);
@@ -53,7 +65,7 @@ class KafkaSnapshotPublisherBrokerTest {
         first.configs.putDevice("device:leaf2", Fixtures.inline("{'role':'leaf','name':'leaf2','srv6NodeId':65}"));
         PlanProvisioner a = new PlanProvisioner();
         PlanProvisionerTest.wire(a, first, new FakeMastershipService(), new ArrayList<>());
-        a.activate(new ContextWith(REPLAN_DEBOUNCE_MS, 0, KAFKA_BOOTSTRAP, BOOTSTRAP));
+        a.activate(new ContextWith(REPLAN_DEBOUNCE_MS, 0, KAFKA_BOOTSTRAP, bootstrap));
         a.awaitIdle();
         long published = a.current().version();
         a.deactivate();
@@ -63,13 +75,13 @@ class KafkaSnapshotPublisherBrokerTest {
         second.configs.putApp(TestFabric.APP_ID, Fixtures.inline("{'fabricId':'" + fabricId + "'" + nics));
         PlanProvisioner b = new PlanProvisioner();
         PlanProvisionerTest.wire(b, second, new FakeMastershipService(), new ArrayList<>());
-        b.activate(new ContextWith(REPLAN_DEBOUNCE_MS, 0, KAFKA_BOOTSTRAP, BOOTSTRAP));
+        b.activate(new ContextWith(REPLAN_DEBOUNCE_MS, 0, KAFKA_BOOTSTRAP, bootstrap));
         b.awaitIdle();
         try {
             assertThat(b.current().version()).isEqualTo(published + 1);
             assertThat(b.current().plan().nodeId("leaf1")).isEqualTo(64);
             assertThat(b.current().plan().nodeId("leaf2")).isEqualTo(65);
-            try (KafkaSnapshotPublisher reader = KafkaSnapshotPublisher.connect(BOOTSTRAP)) {
+            try (KafkaSnapshotPublisher reader = KafkaSnapshotPublisher.connect(bootstrap)) {
                 assertThat(reader.lastPublished(fabricId).path("version").asLong()).isEqualTo(published + 1);
             }
         } finally {

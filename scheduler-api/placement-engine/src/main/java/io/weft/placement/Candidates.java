@@ -7,7 +7,9 @@ import java.util.Random;
 /**
  * The engine's candidate paths between two NICs, made explicit for tools: the LP lower bound and the
  * ECMP baseline of the benchmark, and anyone who wants to list alternatives. Paths are NIC-to-NIC
- * arc indices of the {@link DenseFabric}. Not thread-safe.
+ * arc indices of the {@link DenseFabric}; a multi-port NIC's paths start at every working port and
+ * end at every working port of the destination that the fabric connects to it (a plane's switches
+ * reach only that plane's ports). Not thread-safe.
  */
 public final class Candidates {
     private final DenseFabric ix;
@@ -24,8 +26,12 @@ public final class Candidates {
 
     /** Number of shortest (Clos: valley-free; direct: minimal) paths, 0 when none survives. */
     public long countShortest(int srcNic, int dstNic) {
-        PathDag g = dag(srcNic, dstNic);
-        return g == null ? 0 : g.pathCount();
+        long n = 0;
+        for (int[] pair : portPairs(srcNic, dstNic)) {
+            long c = cands.between(ix.arcTo[pair[0]], ix.arcFrom[pair[1]]).pathCount();
+            n = n + c < 0 ? Long.MAX_VALUE : n + c;
+        }
+        return n;
     }
 
     /**
@@ -34,32 +40,34 @@ public final class Candidates {
      */
     public List<int[]> enumerate(int srcNic, int dstNic, boolean valiant, int limit) {
         List<int[]> out = new ArrayList<>();
-        PathDag g = dag(srcNic, dstNic);
-        if (g == null) {
-            return out;
-        }
-        int up = ix.nicUpArc[srcNic];
-        int down = ix.nicDownArc[dstNic];
-        for (int[] mid : all(g, limit)) {
-            out.add(wrap(up, mid, new int[0], down));
+        List<int[]> pairs = portPairs(srcNic, dstNic);
+        for (int[] pair : pairs) {
+            PathDag g = cands.between(ix.arcTo[pair[0]], ix.arcFrom[pair[1]]);
+            for (int[] mid : all(g, limit - out.size())) {
+                out.add(wrap(pair[0], mid, new int[0], pair[1]));
+            }
         }
         if (valiant && ix.direct) {
-            int s = ix.attach[srcNic];
-            int d = ix.attach[dstNic];
-            for (int i : cands.intermediates()) {
-                if (i == s || i == d || out.size() >= limit) {
-                    continue;
-                }
-                PathDag g1 = cands.between(s, i);
-                PathDag g2 = g1 == null ? null : cands.between(i, d);
-                if (g2 == null) {
-                    continue;
-                }
-                for (int[] a : all(g1, limit)) {
-                    for (int[] b : all(g2, limit)) {
-                        int[] p = wrap(up, a, b, down);
-                        if (out.size() < limit && loopFree(p)) {
-                            out.add(p);
+            for (int[] pair : pairs) {
+                int up = pair[0];
+                int down = pair[1];
+                int s = ix.arcTo[up];
+                int d = ix.arcFrom[down];
+                for (int i : cands.intermediates()) {
+                    if (i == s || i == d || out.size() >= limit) {
+                        continue;
+                    }
+                    PathDag g1 = cands.between(s, i);
+                    PathDag g2 = g1 == null ? null : cands.between(i, d);
+                    if (g2 == null) {
+                        continue;
+                    }
+                    for (int[] a : all(g1, limit)) {
+                        for (int[] b : all(g2, limit)) {
+                            int[] p = wrap(up, a, b, down);
+                            if (out.size() < limit && loopFree(p)) {
+                                out.add(p);
+                            }
                         }
                     }
                 }
@@ -70,10 +78,13 @@ public final class Candidates {
 
     /** One shortest path drawn uniformly at random (ECMP with an ideal hash), or null. */
     public int[] sampleShortest(int srcNic, int dstNic, Random rnd) {
-        PathDag g = dag(srcNic, dstNic);
-        if (g == null) {
+        List<int[]> pairs = portPairs(srcNic, dstNic);
+        if (pairs.isEmpty()) {
             return null;
         }
+        // A multi-port NIC spreads over its ports (uniformly over the connected port pairs) first.
+        int[] pair = pairs.size() == 1 ? pairs.get(0) : pairs.get(rnd.nextInt(pairs.size()));
+        PathDag g = cands.between(ix.arcTo[pair[0]], ix.arcFrom[pair[1]]);
         g.index();
         IntList mid = new IntList();
         int u = 0;
@@ -134,16 +145,20 @@ public final class Candidates {
             mid.add(g.downArc[next]);
             dSlot = g.downTo[next];
         }
-        return wrap(ix.nicUpArc[srcNic], mid.toArray(), new int[0], ix.nicDownArc[dstNic]);
+        return wrap(pair[0], mid.toArray(), new int[0], pair[1]);
     }
 
-    private PathDag dag(int srcNic, int dstNic) {
-        int up = ix.nicUpArc[srcNic];
-        int down = ix.nicDownArc[dstNic];
-        if (up < 0 || down < 0 || !ix.usable[up] || !ix.usable[down]) {
-            return null;
+    /** Every (up arc, down arc) pair of working ports of the two NICs that some path connects, in port order. */
+    private List<int[]> portPairs(int srcNic, int dstNic) {
+        List<int[]> out = new ArrayList<>(1);
+        for (int up : ix.nicPorts[srcNic]) {
+            for (int p : ix.nicPorts[dstNic]) {
+                if (cands.between(ix.arcTo[up], ix.arcTo[p]) != null) {
+                    out.add(new int[] {up, p ^ 1});
+                }
+            }
         }
-        return cands.between(ix.attach[srcNic], ix.attach[dstNic]);
+        return out;
     }
 
     private boolean loopFree(int[] p) {

@@ -28,11 +28,16 @@ import io.weft.fabric.Role;
  * optimal on two tiers for equal demands and equal uplink capacities. The engine adopts the result
  * only when it lowers the max load of its heuristic placement.
  *
+ * <p>Multi-plane NICs (one port into each of P disjoint fabric planes, as on a multi-plane rail
+ * fabric): a first colouring picks each flow's plane so that every plane carries at most
+ * ceil(D / P) flows per leaf each way, then each plane is coloured as above from the flows' ports
+ * in it ({@code assignPlanes}): ceil(D / (P x U)) flows per uplink.
+ *
  * <p>Preconditions (checked; {@link #assign} returns null when any fails): no routers; all demands
- * equal; NICs on leaves with their links up; leaves wired to every spine of their pod with the same
- * multiplicity, spines of a plane wired to every superspine of the plane with the same multiplicity,
- * every fabric arc at least the demand. Complexity: O(F · (L + P)) worst case for F flows, L leaves,
- * P pods.
+ * equal; NICs on leaves with their links up (with several planes: one working port per plane each);
+ * leaves wired to every spine of their pod with the same multiplicity, spines of a plane wired to
+ * every superspine of the plane with the same multiplicity, every fabric arc at least the demand.
+ * Complexity: O(F · (L + P)) worst case for F flows, L leaves, P pods.
  */
 final class ClosExact {
     private static final double EPS = 1e-9;
@@ -41,25 +46,174 @@ final class ClosExact {
     }
 
     static int[][] assign(DenseFabric ix, int[] src, int[] dst, double[] demand) {
+        return assign(ix, src, dst, demand, false);
+    }
+
+    /**
+     * The same; with {@code homePortsOnly} (some flow must keep its NICs' home ports) every flow is
+     * assigned from its home ports, on one plane when those are all in one (else null).
+     */
+    static int[][] assign(DenseFabric ix, int[] src, int[] dst, double[] demand, boolean homePortsOnly) {
         int f = src.length;
         if (ix.direct || f == 0) {
             return null;
         }
         double d0 = demand[0];
         for (int i = 0; i < f; i++) {
-            int up = ix.nicUpArc[src[i]];
-            int down = ix.nicDownArc[dst[i]];
-            if (up < 0 || down < 0 || !ix.usable[up] || !ix.usable[down]) {
-                return null;
-            }
             if (Math.abs(demand[i] - d0) > EPS * d0) {
                 return null;
             }
-            if (ix.roles[ix.attach[src[i]]] != Role.LEAF || ix.roles[ix.attach[dst[i]]] != Role.LEAF) {
+        }
+        int[] plane = planes(ix);
+        int planes = 0;
+        for (int n = 0; n < ix.nodeCount; n++) {
+            planes = Math.max(planes, plane[n] + 1);
+        }
+        if (planes <= 1 || homePortsOnly) {
+            int[] up = new int[f];
+            int[] down = new int[f];
+            for (int i = 0; i < f; i++) {
+                up[i] = ix.nicUpArc[src[i]];
+                down[i] = ix.nicDownArc[dst[i]];
+                if (up[i] < 0 || down[i] < 0 || (planes > 1
+                        && (plane[ix.arcTo[up[i]]] != plane[ix.arcTo[up[0]]]
+                        || plane[ix.arcFrom[down[i]]] != plane[ix.arcTo[up[0]]]))) {
+                    return null;
+                }
+            }
+            return planes <= 1 ? assignIn(ix, null, -1, up, down, d0)
+                    : assignIn(ix, plane, plane[ix.arcTo[up[0]]], up, down, d0);
+        }
+        return assignPlanes(ix, plane, planes, src, dst, d0);
+    }
+
+    /**
+     * Fabric planes: switches numbered by connected component (over working switch-to-switch links),
+     * counting only components that hold some NIC's attachment switch (an isolated spine is no plane);
+     * -1 for NICs and for switches outside those components.
+     */
+    static int[] planes(DenseFabric ix) {
+        int[] comp = new int[ix.nodeCount];
+        Arrays.fill(comp, -1);
+        int next = 0;
+        int[] queue = new int[ix.nodeCount];
+        for (int nic = 0; nic < ix.nodeCount; nic++) {
+            for (int port : ix.nicPorts[nic]) {
+                int root = ix.arcTo[port];
+                if (comp[root] >= 0) {
+                    continue;
+                }
+                int head = 0;
+                int tail = 0;
+                queue[tail++] = root;
+                comp[root] = next;
+                while (head < tail) {
+                    int u = queue[head++];
+                    for (int a : ix.out[u]) {
+                        int w = ix.arcTo[a];
+                        if (ix.roles[w].isSwitch() && comp[w] < 0) {
+                            comp[w] = next;
+                            queue[tail++] = w;
+                        }
+                    }
+                }
+                next++;
+            }
+        }
+        return comp;
+    }
+
+    /**
+     * Multi-plane NICs (one port into each of P disjoint planes, e.g. a two-plane rail fabric): the
+     * NICs are grouped by the tuple of leaves they attach to (a "virtual leaf" with P x U uplinks);
+     * a first colouring of virtual leaf x virtual leaf with the max degree rounded up to a multiple
+     * of P colours picks each flow's plane (colour mod P), so each plane sees at most
+     * ceil(D / P) flows per leaf each way; then each plane is assigned on its own as a one-plane
+     * Clos from the flows' ports in it. Together: ceil(D / (P x U)) flows per uplink, which the
+     * busiest virtual leaf needs anyway. Null unless every NIC of a flow has exactly one working
+     * port into every plane, on a leaf.
+     */
+    private static int[][] assignPlanes(DenseFabric ix, int[] plane, int planes, int[] src, int[] dst, double d0) {
+        int f = src.length;
+        Map<Integer, int[]> ports = new HashMap<>();
+        Map<String, Integer> vleaf = new HashMap<>();
+        int[] l = new int[f];
+        int[] r = new int[f];
+        for (int i = 0; i < f; i++) {
+            for (int end = 0; end < 2; end++) {
+                int nic = end == 0 ? src[i] : dst[i];
+                int[] p = ports.get(nic);
+                if (p == null) {
+                    p = new int[planes];
+                    Arrays.fill(p, -1);
+                    for (int a : ix.nicPorts[nic]) {
+                        int c = plane[ix.arcTo[a]];
+                        if (c < 0 || p[c] >= 0 || ix.roles[ix.arcTo[a]] != Role.LEAF) {
+                            return null;
+                        }
+                        p[c] = a;
+                    }
+                    for (int a : p) {
+                        if (a < 0) {
+                            return null;
+                        }
+                    }
+                    ports.put(nic, p);
+                }
+                int[] leaves = new int[planes];
+                for (int c = 0; c < planes; c++) {
+                    leaves[c] = ix.arcTo[p[c]];
+                }
+                int slot = vleaf.computeIfAbsent(Arrays.toString(leaves), k -> vleaf.size());
+                if (end == 0) {
+                    l[i] = slot;
+                } else {
+                    r[i] = slot;
+                }
+            }
+        }
+        int[] colour = BipartiteEdgeColouring.colour(vleaf.size(), vleaf.size(), l, r,
+                coloursFor(vleaf.size(), l, r, planes));
+        int[][] paths = new int[f][];
+        for (int c = 0; c < planes; c++) {
+            IntList mine = new IntList();
+            for (int i = 0; i < f; i++) {
+                if (colour[i] % planes == c) {
+                    mine.add(i);
+                }
+            }
+            int[] up = new int[mine.size()];
+            int[] down = new int[mine.size()];
+            for (int j = 0; j < up.length; j++) {
+                up[j] = ports.get(src[mine.get(j)])[c];
+                down[j] = ports.get(dst[mine.get(j)])[c] ^ 1;
+            }
+            int[][] sub = up.length == 0 ? new int[0][] : assignIn(ix, plane, c, up, down, d0);
+            if (sub == null) {
+                return null;
+            }
+            for (int j = 0; j < up.length; j++) {
+                paths[mine.get(j)] = sub[j];
+            }
+        }
+        return paths;
+    }
+
+    /**
+     * One plane (all switches when {@code planeOf} is null, else those with {@code planeOf[n] == which}):
+     * flow i leaves by arc {@code up[i]} (NIC to leaf) and arrives by {@code down[i]} (leaf to NIC).
+     */
+    private static int[][] assignIn(DenseFabric ix, int[] planeOf, int which, int[] up, int[] down, double d0) {
+        int f = up.length;
+        for (int i = 0; i < f; i++) {
+            if (!ix.usable[up[i]] || !ix.usable[down[i]]) {
+                return null;
+            }
+            if (ix.roles[ix.arcTo[up[i]]] != Role.LEAF || ix.roles[ix.arcFrom[down[i]]] != Role.LEAF) {
                 return null;
             }
         }
-        Structure st = Structure.of(ix, d0);
+        Structure st = Structure.of(ix, d0, planeOf, which);
         if (st == null) {
             return null;
         }
@@ -67,10 +221,10 @@ final class ClosExact {
         // Level 1: leaves x leaves, colour = (plane, parallel link).
         IntList inter = new IntList();
         for (int i = 0; i < f; i++) {
-            int ls = ix.attach[src[i]];
-            int ld = ix.attach[dst[i]];
+            int ls = ix.arcTo[up[i]];
+            int ld = ix.arcFrom[down[i]];
             if (ls == ld) {
-                paths[i] = new int[] {ix.nicUpArc[src[i]], ix.nicDownArc[dst[i]]};
+                paths[i] = new int[] {up[i], down[i]};
             } else {
                 inter.add(i);
             }
@@ -80,8 +234,8 @@ final class ClosExact {
         int[] r = new int[n1];
         for (int k = 0; k < n1; k++) {
             int i = inter.get(k);
-            l[k] = st.leafSlot.get(ix.attach[src[i]]);
-            r[k] = st.leafSlot.get(ix.attach[dst[i]]);
+            l[k] = st.leafSlot.get(ix.arcTo[up[i]]);
+            r[k] = st.leafSlot.get(ix.arcFrom[down[i]]);
         }
         int u1 = st.planes * st.m1;
         int[] col1 = BipartiteEdgeColouring.colour(st.leaves.length, st.leaves.length, l, r,
@@ -123,14 +277,14 @@ final class ClosExact {
             int upLeaf = st.parallel(ix, st.leaves[l[k]], spS, k1);
             int downLeaf = st.parallel(ix, st.leaves[r[k]], spD, k1) ^ 1;
             if (podS == podD) {
-                paths[i] = new int[] {ix.nicUpArc[src[i]], upLeaf, downLeaf, ix.nicDownArc[dst[i]]};
+                paths[i] = new int[] {up[i], upLeaf, downLeaf, down[i]};
             } else {
                 int q = st.supers[plane][col2[k] / st.m2];
                 int k2 = col2[k] % st.m2;
                 int upSpine = st.parallel(ix, spS, q, k2);
                 int downSpine = st.parallel(ix, spD, q, k2) ^ 1;
-                paths[i] = new int[] {ix.nicUpArc[src[i]], upLeaf, upSpine, downSpine, downLeaf,
-                    ix.nicDownArc[dst[i]]};
+                paths[i] = new int[] {up[i], upLeaf, upSpine, downSpine, downLeaf,
+                    down[i]};
             }
         }
         return paths;
@@ -171,11 +325,12 @@ final class ClosExact {
             throw new IllegalStateException("missing parallel link " + ix.nodeIds[from] + " -> " + ix.nodeIds[to]);
         }
 
-        static Structure of(DenseFabric ix, double demand) {
+        /** The structure of the whole fabric ({@code planeOf} null) or of the switches of plane {@code which}. */
+        static Structure of(DenseFabric ix, double demand, int[] planeOf, int which) {
             Structure st = new Structure();
             List<Integer> leafList = new ArrayList<>();
             for (int n = 0; n < ix.nodeCount; n++) {
-                if (ix.roles[n] == Role.LEAF) {
+                if (ix.roles[n] == Role.LEAF && (planeOf == null || planeOf[n] == which)) {
                     st.leafSlot.put(n, leafList.size());
                     leafList.add(n);
                 }

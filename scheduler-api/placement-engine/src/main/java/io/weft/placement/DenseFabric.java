@@ -53,10 +53,19 @@ public final class DenseFabric {
     final boolean[] usable;
     /** Usable arcs leaving each node, in fabric file order (deterministic searches). */
     final int[][] out;
-    /** For a NIC: its attachment switch, its up arc (NIC to switch) and down arc; -1 otherwise or when down. */
+    /**
+     * For a NIC: its attachment switch, its up arc (NIC to switch) and down arc; -1 otherwise or when
+     * down. This is the NIC's first working port in fabric file order (its home link while that is up).
+     */
     final int[] attach;
     final int[] nicUpArc;
     final int[] nicDownArc;
+    /**
+     * For a NIC: the up arc (NIC to switch) of every working port, in fabric file order; a port's down
+     * arc is {@code up ^ 1}. A multi-plane NIC has one per plane, and a path may start at any of the
+     * source's ports and end at any of the destination's that the fabric connects. Empty for other nodes.
+     */
+    final int[][] nicPorts;
     /** True when the fabric has routers (Dragonfly, Slim Fly): direct network, minimal + Valiant paths. */
     final boolean direct;
 
@@ -148,17 +157,25 @@ public final class DenseFabric {
         Arrays.fill(attach, -1);
         Arrays.fill(nicUpArc, -1);
         Arrays.fill(nicDownArc, -1);
+        nicPorts = new int[nodeCount][];
+        int[] none = new int[0];
         for (int n = 0; n < nodeCount; n++) {
+            nicPorts[n] = none;
             if (roles[n] != Role.NIC) {
                 continue;
             }
+            IntList ports = new IntList();
             for (int a : out[n]) {
                 if (roles[arcTo[a]].isSwitch()) {
-                    attach[n] = arcTo[a];
-                    nicUpArc[n] = a;
-                    nicDownArc[n] = a ^ 1;
-                    break;
+                    ports.add(a);
                 }
+            }
+            if (ports.size() > 0) {
+                int a = ports.get(0);
+                attach[n] = arcTo[a];
+                nicUpArc[n] = a;
+                nicDownArc[n] = a ^ 1;
+                nicPorts[n] = ports.toArray();
             }
         }
     }
@@ -232,6 +249,11 @@ public final class DenseFabric {
 
     public boolean usable(int arc) {
         return usable[arc];
+    }
+
+    /** Up arcs (NIC to switch) of every working port of a NIC, in fabric file order (a copy). */
+    public int[] nicPorts(int nic) {
+        return nicPorts[nic].clone();
     }
 
     public double capacityGbps(int arc) {

@@ -92,11 +92,13 @@ final class ExactClosPass {
         int[] src = new int[slots.length];
         int[] dst = new int[slots.length];
         double[] demand = new double[slots.length];
+        boolean homeOnly = false;
         for (int i = 0; i < slots.length; i++) {
             src[i] = ledger.src(slots[i]);
             dst[i] = ledger.dst(slots[i]);
             demand[i] = ledger.flow(slots[i]).demandGbps();
+            homeOnly |= ledger.homePortsOnly(slots[i]);
         }
-        return ClosExact.assign(ix, src, dst, demand);
+        return ClosExact.assign(ix, src, dst, demand, homeOnly);
     }
 }

@@ -2,9 +2,24 @@ package io.weft.placement;
 
 import java.util.List;
 
-/** A named set of flows placed and released together, in one tenant. */
-public record Job(String id, String tenant, List<Flow> flows) {
+/**
+ * A named set of flows placed and released together, in one tenant.
+ *
+ * @param homePortsOnly every flow leaves and arrives by its NICs' home ports (their first working
+ *                      link): a job routed by entropy values needs it on a multi-plane fabric, since
+ *                      EV routing starts on a NIC's home link; otherwise paths may use any port
+ */
+public record Job(String id, String tenant, List<Flow> flows, boolean homePortsOnly) {
     public Job {
         flows = List.copyOf(flows);
+    }
+
+    /** A job whose flows may use every port of their NICs. */
+    public Job(String id, String tenant, List<Flow> flows) {
+        this(id, tenant, flows, false);
+    }
+
+    public Job withHomePortsOnly(boolean v) {
+        return new Job(id, tenant, flows, v);
     }
 }

@@ -47,7 +47,8 @@ final class LocalSearch {
                 return;
             }
             potential = pot;
-            // NIC arcs carry the same load on every path: when they set the maximum, no move can lower it.
+            // A single-port NIC's arcs carry the same load on every path: when they set the maximum, no move can
+            // lower it (a multi-port NIC's flows can change port, so its arcs count as movable).
             ReservationLedger.MaxSplit split = ledger.maxSplit();
             boolean loadMoves = split.fabricBound();
             int[] victims = victims(loadMoves, split.fabricMax(), isFresh, onlyFresh);
@@ -61,7 +62,8 @@ final class LocalSearch {
                 long d = ledger.demandKbps(s);
                 boolean e = ledger.elephant(s);
                 PathChooser.Choice now = chooser.evaluate(old, d, e);
-                PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS);
+                PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS,
+                        ledger.homePortsOnly(s));
                 if (best.beats(now)) {
                     before.putIfAbsent(s, old);
                     ledger.reserve(s, best.path);
@@ -84,11 +86,12 @@ final class LocalSearch {
         int[] elephants = ledger.elephants();
         for (int a = 0; a < ledger.arcCount(); a++) {
             IntList on = ledger.flowsOn(a);
-            if (on == null || on.size() == 0 || ledger.nicArc(a)) {
+            if (on == null || on.size() == 0 || ledger.fixedArc(a)) {
                 continue;
             }
             // Collision victims only where one move can clear the collision (t + 1 elephants).
-            boolean hot = (loadMoves && ledger.util(a) >= fabricMax - EPS) || elephants[a] == clears;
+            boolean hot = (loadMoves && ledger.util(a) >= fabricMax - EPS)
+                    || (!ledger.nicArc(a) && elephants[a] == clears);
             if (!hot) {
                 continue;
             }

@@ -11,7 +11,8 @@ import java.util.List;
  * @param fallback null when the flows are spread; otherwise why the result is the integral
  *     (one path per flow) placement
  * @param singlePathMaxLoad the integral placement's max load (the engine's, for comparison)
- * @param splittableOptimum the LP optimum over the candidate paths (NaN on fallback)
+ * @param splittableOptimum the LP optimum over the candidate paths (NaN on fallback, and when column
+ *     generation stopped at its time budget before converging: then only the lower bound is proven)
  * @param lowerBound a proven lower bound on the max load of any splittable routing over the
  *     candidate paths (from the LP duals; equals the optimum when column generation converged)
  * @param fractionalMaxLoad max load of the weights before rounding, after the path-count limit

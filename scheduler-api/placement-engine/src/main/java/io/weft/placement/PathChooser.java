@@ -80,24 +80,46 @@ final class PathChooser {
      *     for a flow being moved off a max-loaded arc
      */
     Choice choose(int src, int dst, long demandKbps, boolean isElephant, double valiantAbove) {
+        return choose(src, dst, demandKbps, isElephant, valiantAbove, false);
+    }
+
+    /** The same, with {@code homePortsOnly}: only the NICs' home ports (first working links), see {@link Job}. */
+    Choice choose(int src, int dst, long demandKbps, boolean isElephant, double valiantAbove, boolean homePortsOnly) {
         this.demand = demandKbps;
         this.elephant = isElephant;
-        int up = ix.nicUpArc[src];
-        int down = ix.nicDownArc[dst];
-        if (up < 0 || !ix.usable[up]) {
+        int[] ups = homePortsOnly ? home(src) : ix.nicPorts[src];
+        int[] downs = homePortsOnly ? home(dst) : ix.nicPorts[dst];
+        if (ups.length == 0) {
             return new Choice(null, 0, 0, "the link of " + ix.nodeIds[src] + " is down");
         }
-        if (down < 0 || !ix.usable[down]) {
+        if (downs.length == 0) {
             return new Choice(null, 0, 0, "the link of " + ix.nodeIds[dst] + " is down");
         }
-        int s = ix.attach[src];
-        int d = ix.attach[dst];
-        PathDag dag = cands.between(s, d);
-        if (dag == null) {
-            return new Choice(null, 0, 0, "no surviving path from " + ix.nodeIds[s] + " to " + ix.nodeIds[d]);
+        int up = ups[0];
+        int down = downs[0] ^ 1;
+        PathDag dag;
+        double bMin;
+        if (ups.length == 1 && downs.length == 1) {
+            dag = cands.between(ix.arcTo[up], ix.arcTo[downs[0]]);
+            if (dag == null) {
+                return new Choice(null, 0, 0, "no surviving path from " + ix.nodeIds[ix.arcTo[up]] + " to "
+                        + ix.nodeIds[ix.arcTo[downs[0]]]);
+            }
+            bMin = Math.max(Math.max(after(up), after(down)), bottleneck(dag));
+        } else {
+            int[] pair = bestPorts(ups, downs);
+            if (pair == null) {
+                return new Choice(null, 0, 0, "no surviving path from any port of " + ix.nodeIds[src]
+                        + " to any port of " + ix.nodeIds[dst]);
+            }
+            up = pair[0];
+            down = pair[1];
+            dag = cands.between(ix.arcTo[up], ix.arcFrom[down]);
+            bMin = Math.max(Math.max(after(up), after(down)), bottleneck(dag));
         }
+        int s = ix.arcTo[up];
+        int d = ix.arcFrom[down];
         double base = Math.max(after(up), after(down));
-        double bMin = Math.max(base, bottleneck(dag));
         int[] best = null;
         if (ix.direct && bMin > valiantAbove) {
             best = valiant(s, d, base, bMin, up, down);
@@ -108,6 +130,51 @@ final class PathChooser {
             best = join(up, mid, null, down);
         }
         return evaluate(best, demandKbps, isElephant);
+    }
+
+    /**
+     * A multi-port NIC pair: the (source port, destination port) whose best path has the least
+     * bottleneck, then the least additive cost counting both NIC arcs (so ties go to the less loaded
+     * ports and planes), then fabric order. Pairs the fabric does not connect (a port in another
+     * plane) have no DAG and are skipped. Returns {up arc, down arc}, or null when no pair connects.
+     */
+    private int[] bestPorts(int[] ups, int[] downs) {
+        double bestB = Double.MAX_VALUE;
+        double[] b = new double[ups.length * downs.length];
+        for (int i = 0; i < ups.length; i++) {
+            for (int j = 0; j < downs.length; j++) {
+                int k = i * downs.length + j;
+                PathDag g = cands.between(ix.arcTo[ups[i]], ix.arcTo[downs[j]]);
+                b[k] = g == null ? Double.MAX_VALUE
+                        : Math.max(Math.max(after(ups[i]), after(downs[j] ^ 1)), bottleneck(g));
+                bestB = Math.min(bestB, b[k]);
+            }
+        }
+        if (bestB == Double.MAX_VALUE) {
+            return null;
+        }
+        int[] best = null;
+        double bestCost = Double.MAX_VALUE;
+        for (int i = 0; i < ups.length; i++) {
+            for (int j = 0; j < downs.length; j++) {
+                if (b[i * downs.length + j] > bestB + EPS) {
+                    continue;
+                }
+                int down = downs[j] ^ 1;
+                double c = step(ups[i]) + step(down)
+                        + additive(cands.between(ix.arcTo[ups[i]], ix.arcTo[downs[j]]), bestB, null);
+                if (c < bestCost) {
+                    bestCost = c;
+                    best = new int[] {ups[i], down};
+                }
+            }
+        }
+        return best;
+    }
+
+    private int[] home(int nic) {
+        int[] ports = ix.nicPorts[nic];
+        return ports.length <= 1 ? ports : new int[] {ports[0]};
     }
 
     /** The cost of putting the flow on this path (the flow itself not reserved). */
@@ -194,9 +261,14 @@ final class PathChooser {
         if (!(bestB < bMin - EPS)) {
             return null;
         }
-        legCosts(s, d, bestB);
-        double[] cost = new double[inter.length];
-        int[] tied = new int[n1];
+        // Scratch reused across calls (a loaded Dragonfly ties dozens of intermediates per call):
+        // cheapestSimple reads only the entries written here.
+        if (tiedScratch == null) {
+            tiedScratch = new int[inter.length];
+            costScratch = new double[inter.length];
+        }
+        int[] tied = tiedScratch;
+        double[] cost = costScratch;
         int n = 0;
         for (int j = 0; j < n1; j++) {
             int i = q1[j];
@@ -204,13 +276,22 @@ final class PathChooser {
                     || Math.max(base, Math.max(leg1[i], leg2[i])) > bestB + EPS) {
                 continue;
             }
-            cost[kOf[i]] = cost1[i] + cost2[i];
             tied[n++] = kOf[i];
+        }
+        // Costs only order the tied intermediates: one alone needs none (two more leg DPs saved).
+        if (n > 1) {
+            legCosts(s, d, bestB);
+            for (int j = 0; j < n; j++) {
+                int i = inter[tied[j]];
+                cost[tied[j]] = cost1[i] + cost2[i];
+            }
         }
         return cheapestSimple(s, d, bestB, up, down, tied, n, cost);
     }
 
     private int[] kOf;
+    private int[] tiedScratch;
+    private double[] costScratch;
 
     /** Per node: its index in {@link CandidatePaths#intermediates}, or -1. */
     private int[] intermediateIndex() {

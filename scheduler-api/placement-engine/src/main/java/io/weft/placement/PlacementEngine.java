@@ -87,6 +87,7 @@ public final class PlacementEngine {
         int[] slots = new int[job.flows().size()];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = ledger.newSlot(job.flows().get(i), job.tenant());
+            ledger.setHomePortsOnly(slots[i], job.homePortsOnly());
         }
         jobs.put(job.id(), slots);
         Map<Integer, int[]> before = new HashMap<>();
@@ -153,6 +154,7 @@ public final class PlacementEngine {
         if (s < 0 || ledger.path(s) == null) {
             throw new PlacementException("flowId", "no placed flow \"" + flowId + "\"");
         }
+        checkPinnable(flowId, s, path);
         int[] old = ledger.path(s);
         ledger.unreserve(s);
         ledger.reserve(s, path.clone());
@@ -165,6 +167,31 @@ public final class PlacementEngine {
             throw new PlacementException("path", "flow " + flowId + ": " + unplaced.get(0).reason());
         }
         return placed(flowId);
+    }
+
+    /**
+     * A pinned path must be a walk from the flow's own source NIC to its own destination NIC over arcs
+     * of this fabric: the encoding pass proves what the plan forwards, not whose flow the path is, so a
+     * path between two other NICs would otherwise be reserved and served as this flow's.
+     */
+    private void checkPinnable(String flowId, int s, int[] path) throws PlacementException {
+        if (path == null || path.length == 0) {
+            throw new PlacementException("path", "flow " + flowId + ": empty path");
+        }
+        for (int i = 0; i < path.length; i++) {
+            if (path[i] < 0 || path[i] >= ix.arcCount()) {
+                throw new PlacementException("path", "flow " + flowId + ": hop " + i + " is no link of the fabric");
+            }
+            if (i > 0 && ix.from(path[i]) != ix.to(path[i - 1])) {
+                throw new PlacementException("path", "flow " + flowId + ": hop " + i + " does not start where hop "
+                        + (i - 1) + " ends");
+            }
+        }
+        if (ix.from(path[0]) != ledger.src(s) || ix.to(path[path.length - 1]) != ledger.dst(s)) {
+            throw new PlacementException("path", "flow " + flowId + ": the path must run from the flow's source NIC "
+                    + ix.nodeId(ledger.src(s)) + " to its destination NIC " + ix.nodeId(ledger.dst(s)) + ", not from "
+                    + ix.nodeId(ix.from(path[0])) + " to " + ix.nodeId(ix.to(path[path.length - 1])));
+        }
     }
 
     /**
@@ -200,7 +227,8 @@ public final class PlacementEngine {
             }
             long d = ledger.demandKbps(s);
             boolean e = ledger.elephant(s);
-            PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS);
+            PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS,
+                    ledger.homePortsOnly(s));
             if (old != null && usable(old)) {
                 ledger.reserve(s, best.beats(chooser.evaluate(old, d, e)) ? best.path : old);
             } else if (best.path != null) {
@@ -233,7 +261,7 @@ public final class PlacementEngine {
     private void placeGreedy(int[] ordered) {
         for (int s : ordered) {
             PathChooser.Choice c = chooser.choose(ledger.src(s), ledger.dst(s), ledger.demandKbps(s),
-                    ledger.elephant(s), ledger.maxLoad() + EPS);
+                    ledger.elephant(s), ledger.maxLoad() + EPS, ledger.homePortsOnly(s));
             if (c.path == null) {
                 ledger.setUnplacedReason(s, c.reason);
             } else {

@@ -34,6 +34,7 @@ final class ReservationLedger {
     private FlowEncoding[] encodings = new FlowEncoding[64];
     private String[] tenants = new String[64];
     private String[] unplacedReason = new String[64];
+    private boolean[] homePortsOnly = new boolean[64];
     private int slotCount;
     private final IntList freeSlots = new IntList();
     private final Map<String, Integer> slotById = new HashMap<>();
@@ -48,7 +49,10 @@ final class ReservationLedger {
     /** Fabric arcs with more than t elephants. */
     private int collided;
 
-    /** The largest utilisation on fabric arcs and on NIC arcs (a NIC arc carries the same load on any path). */
+    /**
+     * The largest utilisation on arcs a move can unload (fabric arcs, ports of multi-port NICs) and on
+     * the arcs of single-port NICs (the same load on any path).
+     */
     record MaxSplit(double fabricMax, double nicMax) {
         /** True when some move could lower the max: a fabric arc, not a NIC link, sets it. */
         boolean fabricBound() {
@@ -98,6 +102,7 @@ final class ReservationLedger {
                 encodings = Arrays.copyOf(encodings, n);
                 tenants = Arrays.copyOf(tenants, n);
                 unplacedReason = Arrays.copyOf(unplacedReason, n);
+                homePortsOnly = Arrays.copyOf(homePortsOnly, n);
             }
             s = slotCount++;
         }
@@ -109,6 +114,7 @@ final class ReservationLedger {
         encodings[s] = null;
         tenants[s] = tenant;
         unplacedReason[s] = "not placed yet";
+        homePortsOnly[s] = false;
         slotById.put(f.id(), s);
         return s;
     }
@@ -300,8 +306,29 @@ final class ReservationLedger {
         return loadKbps.length;
     }
 
+    /** The flow may use only its NICs' home ports ({@link Job#homePortsOnly}). */
+    boolean homePortsOnly(int s) {
+        return homePortsOnly[s];
+    }
+
+    void setHomePortsOnly(int s, boolean v) {
+        homePortsOnly[s] = v;
+    }
+
     boolean nicArc(int a) {
         return nicArc[a];
+    }
+
+    /**
+     * True for an arc of a NIC with one working port: it carries that NIC's flows on every routing,
+     * so no move lowers its load. A multi-port NIC's arcs are not fixed: flows can change port.
+     */
+    boolean fixedArc(int a) {
+        if (!nicArc[a]) {
+            return false;
+        }
+        int nic = ix.tier[ix.arcFrom[a]] == 0 ? ix.arcFrom[a] : ix.arcTo[a];
+        return ix.nicPorts[nic].length <= 1;
     }
 
     double util(int a) {
@@ -336,7 +363,7 @@ final class ReservationLedger {
         double nicMax = 0;
         for (int a = 0; a < loadKbps.length; a++) {
             if (loadKbps[a] != 0) {
-                if (nicArc[a]) {
+                if (fixedArc(a)) {
                     nicMax = Math.max(nicMax, util(a));
                 } else {
                     fabricMax = Math.max(fabricMax, util(a));

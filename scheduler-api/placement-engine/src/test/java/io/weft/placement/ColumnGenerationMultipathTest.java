@@ -122,6 +122,46 @@ class ColumnGenerationMultipathTest {
         assertThat(r.maxPathsPerFlow()).isGreaterThan(1).isLessThanOrEqualTo(8);
     }
 
+    /**
+     * Column generation stopped after a few rounds, or before any (as a spent budget stops it), hands
+     * out its best answer when it beats one path per flow: no optimum claimed, and a gap bound that
+     * holds against the optimum a full run finds.
+     */
+    @Test
+    void anEarlyStopHandsOutItsBestAnswerWithItsGap() throws Exception {
+        Fabric f = slimFly();
+        DenseFabric ix = DenseFabric.of(f);
+        Job job = permutation(f, ix, 1, false);
+        MultipathOptions o = new MultipathOptions(8, 16, 30_000);
+        FabricPlan plan = Planner.plan(f, null);
+        MultipathResult full = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS)
+                .place(job, o);
+        ColumnGenerationMultipath early = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
+                PlacementConfig.DEFAULTS);
+        for (int limit : new int[] {2, 0}) {
+            early.roundLimit = limit;
+            assertEarlyAnswer(early.place(job, o), full, limit, ix, plan, job, o);
+        }
+    }
+
+    /**
+     * An early answer: after some LP rounds the restricted master's, after none the warm start's
+     * Frank-Wolfe splitting; either way spread, well formed, below one path per flow, and
+     * with a lower bound that holds against the full run's optimum.
+     */
+    static void assertEarlyAnswer(MultipathResult r, MultipathResult full, int rounds, DenseFabric ix,
+                                  FabricPlan plan, Job job, MultipathOptions o) throws Exception {
+        assertThat(r.fallback()).isNull();
+        assertThat(r.iterations()).isEqualTo(rounds);
+        assertThat(r.splittableOptimum()).isNaN();
+        assertThat(r.maxLoad()).isLessThan(r.singlePathMaxLoad());
+        assertThat(r.lowerBound()).isLessThanOrEqualTo(full.splittableOptimum() + 1e-9);
+        assertThat(r.maxLoad()).isGreaterThanOrEqualTo(full.lowerBound() - 1e-9);
+        assertThat(r.gapBound()).isCloseTo(r.maxLoad() / r.lowerBound() - 1, within(1e-12));
+        assertThat(measuredMaxLoad(ix, r, o.granularity())).isCloseTo(r.maxLoad(), within(1e-9));
+        assertWellFormed(ix, plan, job, r, o);
+    }
+
     @Test
     void onePathPerFlowFallsBackToTheIntegralPlacementAndSaysWhy() throws Exception {
         Fabric f = slimFly();

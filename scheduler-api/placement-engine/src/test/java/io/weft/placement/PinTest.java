@@ -50,6 +50,25 @@ class PinTest {
     }
 
     @Test
+    void aPathBetweenOtherNicsIsRefusedAndTheFlowStays() throws Exception {
+        var nics = Fixtures.nics(fabric);
+        String id = placeOneFlow();
+        int[] before = engine.pathArcs(id);
+        String other = "{\"name\":\"other\",\"pattern\":\"explicit\",\"demandGbps\":100,"
+                + "\"flows\":[{\"src\":\"" + nics.get(1) + "\",\"dst\":\"" + nics.get(0) + "\"}]}";
+        PlacementResult r = engine.add(Patterns.expand(JobSpecJson.parse(other), engine.index(), 1 << 20));
+        int[] othersPath = engine.pathArcs(r.placed().get(0).flow().id());
+
+        assertThatThrownBy(() -> engine.pin(id, othersPath))
+                .isInstanceOf(PlacementException.class)
+                .hasMessageContaining("source NIC " + nics.get(0));
+        assertThatThrownBy(() -> engine.pin(id, new int[] {before[0], -1}))
+                .isInstanceOf(PlacementException.class)
+                .hasMessageContaining("no link of the fabric");
+        assertThat(engine.pathArcs(id)).containsExactly(before);
+    }
+
+    @Test
     void unknownFlowIsNamed() {
         assertThatThrownBy(() -> engine.pin("nope", new int[0]))
                 .isInstanceOf(PlacementException.class)

@@ -36,6 +36,9 @@ public record EvProfile(@Schema(requiredMode = RequiredMode.REQUIRED) String nic
      *                 the RoCEv2 UDP source port, in decimal)
      * @param weight   relative share of traffic, the slice's demand in Mbit/s
      * @param state    GOOD, ASSUMED_BAD, DENIED (do not use: no path) or UNKNOWN
+     * @param port     the fabric link id of the NIC port the entry leaves by (the path's first link);
+     *                 only for a NIC with more than one port (one per plane of a multi-plane fabric),
+     *                 absent otherwise: a single-port NIC has one way out
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(@Schema(requiredMode = RequiredMode.REQUIRED) String id, String jobId,
@@ -45,6 +48,9 @@ public record EvProfile(@Schema(requiredMode = RequiredMode.REQUIRED) String nic
                         @Schema(requiredMode = RequiredMode.REQUIRED) int weight,
                         @Schema(requiredMode = RequiredMode.REQUIRED,
                                 allowableValues = {"GOOD", "ASSUMED_BAD", "DENIED", "UNKNOWN"})
-                        String state) {
+                        String state,
+                        @Schema(description = "Fabric link id of the NIC port this entry leaves by; only for a NIC "
+                                + "with more than one port (multi-plane fabrics)")
+                        String port) {
     }
 }

@@ -69,7 +69,9 @@ class ProfileReader {
         jdbc.sql("select nic, version from nic_versions where nic = any(?)").param(ids)
                 .query((rs, n) -> versions.put(rs.getString(1), rs.getLong(2))).list();
         Map<String, Map<String, List<EvProfile.Entry>>> bySrc = new HashMap<>();
-        jdbc.sql("select f.src_nic, f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, p.carriers, p.ev, j.encoding "
+        FabricPlan plan = placement.ready() ? placement.view().plan() : null;
+        jdbc.sql("select f.src_nic, f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, p.carriers, p.ev, j.encoding, "
+                        + "p.arcs[1] "
                         + "from flows f join path_assignments p on p.flow_id = f.id join jobs j on j.id = f.job_id "
                         + "where f.src_nic = any(?) and j.state = 'ACTIVE' "
                         + "order by f.src_nic, f.dst_nic, j.seq, f.flow_index, f.slice")
@@ -82,22 +84,23 @@ class ProfileReader {
                     List<String> carriers = Arrays.asList((String[]) rs.getArray(7).getArray());
                     Integer ev = (Integer) rs.getObject(8);
                     String enc = rs.getString(9);
+                    String port = portOf(plan, rs.getString(1), rs.getString(10));
                     List<EvProfile.Entry> entries = bySrc.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
                             .computeIfAbsent(rs.getString(4), k -> new ArrayList<>());
                     if (!enc.equals("ev")) {
                         entries.add(new EvProfile.Entry(id + "#srv6", job, "srv6",
                                 carriers.isEmpty() ? null : carriers.get(0), carriers.isEmpty() ? null : carriers,
-                                weight, state));
+                                weight, state, port));
                     }
                     if (!enc.equals("srv6") && (ev != null || !state.equals("GOOD"))) {
                         entries.add(new EvProfile.Entry(id + "#ev", job, "udp-sport",
-                                ev == null ? null : Integer.toString(ev), null, weight, ev == null ? "DENIED" : state));
+                                ev == null ? null : Integer.toString(ev), null, weight, ev == null ? "DENIED" : state,
+                                ev == null ? null : port));
                     }
                     return null;
                 })
                 .list();
         Map<String, EvProfile> out = new HashMap<>();
-        FabricPlan plan = placement.ready() ? placement.view().plan() : null;
         for (String nic : nics) {
             List<EvProfile.Peer> peers = new ArrayList<>();
             bySrc.getOrDefault(nic, Map.of()).forEach((peer, entries) -> peers.add(new EvProfile.Peer(peer,
@@ -105,6 +108,19 @@ class ProfileReader {
             out.put(nic, new EvProfile(nic, versions.getOrDefault(nic, 0L), peers));
         }
         return out;
+    }
+
+    /**
+     * The link the entry's path leaves the NIC by (its first arc, {@code link>node}), for a NIC with
+     * more than one port in the plan's fabric; null for a single-port NIC, a path-less entry or no plan.
+     */
+    static String portOf(FabricPlan plan, String nic, String firstArc) {
+        if (plan == null || firstArc == null || plan.fabric().node(nic) == null
+                || plan.fabric().linksOf(nic).size() < 2) {
+            return null;
+        }
+        int end = firstArc.lastIndexOf('>');
+        return end < 0 ? null : firstArc.substring(0, end);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.web.ApiException;
 import jakarta.annotation.PreDestroy;
@@ -27,10 +28,12 @@ class ReportSink {
     private static final long SEND_TIMEOUT_MS = 5_000;
 
     private final SchedulerKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private volatile KafkaProducer<String, String> producer;
 
-    ReportSink(SchedulerKafkaProperties kafka) {
+    ReportSink(SchedulerKafkaProperties kafka, KafkaClientSecurity login) {
         this.kafka = kafka;
+        this.login = login;
     }
 
     void send(String nic, String json) {
@@ -59,7 +62,7 @@ class ReportSink {
         if (p == null) {
             synchronized (this) {
                 if (producer == null) {
-                    Properties props = new Properties();
+                    Properties props = login.applyTo(new Properties());
                     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
                     props.put(ProducerConfig.CLIENT_ID_CONFIG, kafka.clientId() + "-reports");
                     props.put(ProducerConfig.ACKS_CONFIG, "all");

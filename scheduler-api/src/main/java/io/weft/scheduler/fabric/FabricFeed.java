@@ -8,6 +8,7 @@ import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.plan.PlanException;
 import io.weft.scheduler.config.SchedulerKafkaProperties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -34,11 +35,13 @@ class FabricFeed implements SmartLifecycle {
 
     private final SchedulerKafkaProperties kafka;
     private final FabricService fabric;
+    private final KafkaClientSecurity login;
     private volatile KafkaConsumer<String, String> consumer;
     private volatile Thread thread;
 
-    FabricFeed(SchedulerKafkaProperties kafka, FabricService fabric) {
+    FabricFeed(SchedulerKafkaProperties kafka, KafkaClientSecurity login, FabricService fabric) {
         this.kafka = kafka;
+        this.login = login;
         this.fabric = fabric;
     }
 
@@ -49,7 +52,7 @@ class FabricFeed implements SmartLifecycle {
                     kafka.fabricTopic());
             return;
         }
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, kafka.clientId() + "-fabric");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

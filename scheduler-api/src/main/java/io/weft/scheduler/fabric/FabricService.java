@@ -32,6 +32,7 @@ import io.weft.plan.SnapshotJson;
 import io.weft.scheduler.config.FabricProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.job.Changes;
+import io.weft.scheduler.job.Encoding;
 import io.weft.scheduler.job.JobStore;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.job.PathLedger.PathChange;
@@ -249,7 +250,7 @@ public class FabricService {
         for (JobStore.FlowRow f : j.flows()) {
             flows.add(new Flow(f.id(), j.id(), f.src(), f.dst(), f.demandGbps(), f.slice()));
         }
-        return new Job(j.id(), j.tenant(), flows);
+        return new Job(j.id(), j.tenant(), flows, j.encoding() == Encoding.EV);
     }
 
     /**

@@ -88,24 +88,7 @@ class OperatorFabricController {
             description = "Forwarded to the controller, which owns link states; answers once the controller's "
                     + "snapshot carrying the drain (version) has been applied here, with the flows it moved.")
     @ApiResponse(responseCode = "200", description = "the link is drained; what moved")
-    @ApiResponse(responseCode = "404", description = "no such link",
-            content = @Content(mediaType = "application/problem+json",
-                    schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "502",
-            description = "the controller (the owner of link states) refused or did not answer",
-                    content = @Content(mediaType = "application/problem+json",
-                            schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503",
-            description = Problems.DRAIN_UNAVAILABLE,
-            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying; sent by a standby "
-                    + "only (a missing controller or feed is configuration: a retry does not help)",
-                    schema = @Schema(type = "integer")),
-            content = @Content(mediaType = "application/problem+json",
-                    schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "504",
-            description = "the controller took the change but its snapshot did not arrive in time; flows move when it "
-                    + "does", content = @Content(mediaType = "application/problem+json",
-                            schema = @Schema(implementation = ProblemDetail.class)))
+    @DrainFailureResponses
     DrainOutcome drain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, true, caller.name());
@@ -116,24 +99,7 @@ class OperatorFabricController {
             description = "Forwarded to the controller like a drain; flows stay where they are until they need"
                     + " to move.")
     @ApiResponse(responseCode = "200", description = "the link is back in service")
-    @ApiResponse(responseCode = "404", description = "no such link",
-            content = @Content(mediaType = "application/problem+json",
-                    schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "502",
-            description = "the controller (the owner of link states) refused or did not answer",
-                    content = @Content(mediaType = "application/problem+json",
-                            schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503",
-            description = Problems.DRAIN_UNAVAILABLE,
-            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying; sent by a standby "
-                    + "only (a missing controller or feed is configuration: a retry does not help)",
-                    schema = @Schema(type = "integer")),
-            content = @Content(mediaType = "application/problem+json",
-                    schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "504",
-            description = "the controller took the change but its snapshot did not arrive in time; flows move when it "
-                    + "does", content = @Content(mediaType = "application/problem+json",
-                            schema = @Schema(implementation = ProblemDetail.class)))
+    @DrainFailureResponses
     DrainOutcome undrain(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return service.setDrained(id, false, caller.name());

@@ -22,8 +22,9 @@ import jakarta.validation.constraints.Size;
  * @param concurrentPeers all-to-all only: each NIC talks to at most this many peers at a time
  * @param order ring only: {@code given} keeps the endpoint order, {@code auto} lets Weft group ranks by
  *              leaf to cut fabric crossings
- * @param multipath spread each flow over weighted paths (then {@code qpSlices} must be absent or 1:
- *                  the paths are the slices)
+ * @param multipath spread each flow over weighted paths; {@code qpSlices} must then be absent (the
+ *                  paths are the slices) or 1, which says each flow allows one path (no spraying): the
+ *                  job is placed one path per flow and {@code multipath.fallback} says so
  */
 public record JobRequest(
         // No control characters: a name is shown in logs and stored as PostgreSQL text (no NUL there).

@@ -89,7 +89,9 @@ class JobService {
             PlacementEngine engine = w.engine();
             Job job;
             try {
-                job = Patterns.expand(JobRequests.toSpec(jobId, tenant, r), engine.index(), limits.maxFlowsPerJob());
+                // EV routing starts on a NIC's home link: an EV-only job keeps to the home ports.
+                job = Patterns.expand(JobRequests.toSpec(jobId, tenant, r), engine.index(), limits.maxFlowsPerJob())
+                        .withHomePortsOnly(encoding == Encoding.EV);
             } catch (PlacementException e) {
                 throw ApiException.badRequest(e.field(), e.getMessage());
             }
@@ -99,8 +101,12 @@ class JobService {
             long placeNs;
             try {
                 if (r.multipath() != null) {
-                    spread = MultipathPlacement.place(engine, w.view().plan(), job, r.multipath(), encoding,
-                            limits.multipathBudgetMs());
+                    // An explicit qpSlices 1 says the stack sends each flow on one path (no spraying).
+                    spread = Integer.valueOf(1).equals(r.qpSlices())
+                            ? MultipathPlacement.onePath(engine, job, r.multipath(),
+                                    "qpSlices 1: each flow allows one path (no spraying): one path per flow")
+                            : MultipathPlacement.place(engine, w.view().plan(), job, r.multipath(), encoding,
+                                    limits.multipathBudgetMs());
                     job = spread.job();
                     result = spread.result();
                 } else {

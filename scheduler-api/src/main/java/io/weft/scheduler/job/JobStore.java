@@ -29,7 +29,7 @@ public class JobStore {
     public static final String RELEASED = "RELEASED";
 
     /** A job row as needed to place it again (restart, new fabric). */
-    public record ActiveJob(String id, String tenant, List<FlowRow> flows) {
+    public record ActiveJob(String id, String tenant, List<FlowRow> flows, Encoding encoding) {
     }
 
     /** One flow slice as stored; {@code demandGbps} is the slice's share. */
@@ -192,8 +192,8 @@ public class JobStore {
 
     /** Active jobs in admission order, for placing them again after a restart or a new fabric. */
     public List<ActiveJob> activeJobs() {
-        List<String[]> jobs = jdbc.sql("select id, tenant from jobs where state = 'ACTIVE' order by seq")
-                .query((rs, n) -> new String[] {rs.getString(1), rs.getString(2)}).list();
+        List<String[]> jobs = jdbc.sql("select id, tenant, encoding from jobs where state = 'ACTIVE' order by seq")
+                .query((rs, n) -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}).list();
         List<ActiveJob> out = new ArrayList<>(jobs.size());
         for (String[] j : jobs) {
             List<FlowRow> flows = jdbc.sql("select id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps "
@@ -202,7 +202,7 @@ public class JobStore {
                     .query((rs, n) -> new FlowRow(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4),
                             rs.getString(5), rs.getString(6), rs.getDouble(7)))
                     .list();
-            out.add(new ActiveJob(j[0], j[1], flows));
+            out.add(new ActiveJob(j[0], j[1], flows, Encoding.fromJson(j[2])));
         }
         return out;
     }

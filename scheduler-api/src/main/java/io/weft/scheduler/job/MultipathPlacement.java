@@ -59,23 +59,48 @@ final class MultipathPlacement {
     }
 
     /**
+     * What spreads a job's flows: the planner, or in tests a stand-in that fails as the test needs
+     * (through the package-private overload of {@code place}).
+     */
+    @FunctionalInterface
+    interface Spreader {
+        MultipathResult spread(Job job, MultipathOptions options, double[] backgroundGbps) throws PlacementException;
+    }
+
+    /**
      * @param budgetMs wall time the planner may spend ({@code weft.scheduler.limits.multipath-budget-ms})
      */
     static Outcome place(PlacementEngine engine, FabricPlan plan, Job job, MultipathRequest req, Encoding encoding,
                          long budgetMs) throws PlacementException {
+        return place(engine, job, req, encoding, budgetMs, (j, options, background) ->
+                new ColumnGenerationMultipath(engine.index(), new PlanFlowEncoder(plan), engine.config())
+                        .place(j, options, background));
+    }
+
+    /**
+     * The job one path per flow, with the reason it was not spread (e.g. its flows allow one path
+     * each, {@code qpSlices} 1): the integral placement, as when spreading falls back.
+     */
+    static Outcome onePath(PlacementEngine engine, Job job, MultipathRequest req, String why)
+            throws PlacementException {
+        PlacementResult single = engine.add(job);
+        return keep(job, single, MultipathView.of(req, null, single.quality().maxLoad(), why));
+    }
+
+    static Outcome place(PlacementEngine engine, Job job, MultipathRequest req, Encoding encoding, long budgetMs,
+                         Spreader spreader) throws PlacementException {
+        if (!req.spreads()) {
+            return onePath(engine, job, req, "maxPaths 1: one path per flow");
+        }
         // The engine's own one-path-per-flow placement first: it validates the job, it is what
         // spreading must beat, and what stays when it does not (other flows it moved stay moved).
         PlacementResult single = engine.add(job);
         double singleMax = single.quality().maxLoad();
-        if (!req.spreads()) {
-            return keep(job, single, MultipathView.of(req, null, singleMax, "maxPaths 1: one path per flow"));
-        }
         MultipathOptions options = new MultipathOptions(req.maxPaths(), req.granularity(), budgetMs);
         DenseFabric ix = engine.index();
         MultipathResult m;
         try {
-            m = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan), engine.config())
-                    .place(job, options, othersLoad(engine, job.id()));
+            m = spreader.spread(job, options, othersLoad(engine, job.id()));
         } catch (RuntimeException e) {
             // A solver failure (native library, broken invariant) must not refuse a valid job.
             LOG.error("multipath planner failed on job {}: {}", job.id(), e.toString(), e);
@@ -111,7 +136,7 @@ final class MultipathPlacement {
         }
         // Release moves nothing else, so the other jobs' load is what the planner was given.
         engine.release(job.id());
-        Job spread = new Job(job.id(), job.tenant(), slices);
+        Job spread = new Job(job.id(), job.tenant(), slices, job.homePortsOnly());
         PlacementResult added;
         try {
             added = engine.add(spread);

@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.HotspotEvent;
 import io.weft.placement.Candidates;
 import io.weft.placement.DenseFabric;
@@ -62,6 +63,7 @@ public class HotspotListener implements SmartLifecycle {
     private final EventLog events;
     private final TransactionTemplate tx;
     private final SchedulerKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private final RerouteProperties props;
     private final ReunionPolicy policy;
     private final LoopTimings timings;
@@ -96,12 +98,14 @@ public class HotspotListener implements SmartLifecycle {
     private volatile Term term;
 
     HotspotListener(Placement placement, PathLedger ledger, EventLog events, TransactionTemplate tx,
-                    SchedulerKafkaProperties kafka, RerouteProperties props, MeterRegistry meters) {
+                    SchedulerKafkaProperties kafka, KafkaClientSecurity login, RerouteProperties props,
+                    MeterRegistry meters) {
         this.placement = placement;
         this.ledger = ledger;
         this.events = events;
         this.tx = tx;
         this.kafka = kafka;
+        this.login = login;
         this.props = props;
         this.policy = new ReunionPolicy(props.k(), props.t());
         this.timings = new LoopTimings(meters);
@@ -173,7 +177,7 @@ public class HotspotListener implements SmartLifecycle {
     }
 
     private KafkaConsumer<String, String> consumer() {
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, kafka.clientId() + "-reroute");
         p.put(ConsumerConfig.GROUP_ID_CONFIG, props.groupId());

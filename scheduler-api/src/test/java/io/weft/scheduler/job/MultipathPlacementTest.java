@@ -3,6 +3,7 @@ package io.weft.scheduler.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -10,15 +11,20 @@ import java.util.Map;
 import java.util.Set;
 
 import io.weft.contracts.LinkState;
+import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
+import io.weft.placement.MultipathFlow;
+import io.weft.placement.MultipathResult;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlanFlowEncoder;
+import io.weft.placement.WeightedPath;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.walk.ForwardingWalk;
@@ -130,6 +136,103 @@ class MultipathPlacementTest {
         assertThat(o.view().fallback()).contains("maxPaths 1");
         assertThat(o.job().flows()).extracting(Flow::id).containsExactly("mp/0", "mp/1", "mp/2");
         assertThat(o.result().quality().maxLoad()).isEqualTo(2.0);
+    }
+
+    @Test
+    void anExplicitQpSlicesOneIsOnePathPerFlowWithTheReason() throws Exception {
+        MultipathPlacement.Outcome o = MultipathPlacement.onePath(engine, threeLineRateFlows(), EIGHTHS,
+                "qpSlices 1: each flow allows one path");
+        assertThat(o.view().fallback()).contains("qpSlices 1");
+        assertOnePathPerFlow(o);
+    }
+
+    @Test
+    void aPlannerCrashKeepsOnePathPerFlowAndNamesTheFailure() throws Exception {
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, threeLineRateFlows(), EIGHTHS, Encoding.BOTH,
+                BUDGET_MS, (job, options, background) -> {
+                    throw new IllegalStateException("native solver gone");
+                });
+        assertThat(o.view().fallback())
+                .isEqualTo("the multipath planner failed (native solver gone): one path per flow");
+        assertOnePathPerFlow(o);
+    }
+
+    @Test
+    void aSpentTimeBudgetKeepsOnePathPerFlowAndSaysSo() throws Exception {
+        // 16 leaves x 8 spines x 16 NICs (2:1), fifteen line-rate flows from each leaf to the next:
+        // the planner's own one-path placement of 240 flows (walk proofs included) alone takes more
+        // than the millisecond, so neither an LP round nor a warm-start pass fits.
+        Fabric big = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(16, 8, 16));
+        FabricPlan bigPlan = Planner.plan(big, null);
+        PlacementEngine e = new PlacementEngine(DenseFabric.of(big), new PlanFlowEncoder(bigPlan),
+                PlacementConfig.DEFAULTS);
+        List<Flow> flows = new ArrayList<>();
+        for (int leaf = 1; leaf <= 16; leaf++) {
+            for (int n = 1; n <= 15; n++) {
+                flows.add(flow("big", flows.size(), "leaf" + leaf + "-nic" + n, "leaf" + (leaf % 16 + 1) + "-nic" + n,
+                        400));
+            }
+        }
+        Job job = new Job("big", "default", flows);
+        MultipathPlacement.Outcome o = MultipathPlacement.place(e, bigPlan, job, EIGHTHS, Encoding.BOTH, 1);
+        assertThat(o.view().fallback()).startsWith("time budget 1 ms spent after");
+        assertThat(o.job()).isEqualTo(job);
+        assertThat(o.weights()).isEmpty();
+        assertThat(e.placedFlows("big")).hasSize(240);
+    }
+
+    @Test
+    void anEngineRefusingTheSlicesKeepsOnePathPerFlowAndSaysWhy() throws Exception {
+        // An engine that takes one slice per NIC pair: a flow spread over two paths is two slices.
+        engine = new PlacementEngine(DenseFabric.of(fabric), new PlanFlowEncoder(plan),
+                new PlacementConfig(1, 0.0, 262_144, 1, 8, 1L, true));
+        engine.add(new Job("other", "default", List.of(flow("other", 0, "leaf1-nic4", "leaf2-nic4", 200))));
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, threeLineRateFlows(), EIGHTHS,
+                Encoding.BOTH, BUDGET_MS);
+        assertThat(o.view().fallback())
+                .startsWith("the engine refused the spread slices (qpSlices: more than 1 slices between");
+        assertThat(o.view().maxPathsPerFlow()).isEqualTo(1);
+        assertOnePathPerFlow(o);
+    }
+
+    @Test
+    void aPathThatCannotBePinnedKeepsOnePathPerFlowAndSaysWhy() throws Exception {
+        // The planner's answer with flow 0's first path cut to its two NIC arcs (no switch between
+        // the leaves): no carrier reproduces it, so the engine cannot encode it and the pin fails.
+        MultipathPlacement.Outcome o = MultipathPlacement.place(engine, threeLineRateFlows(), EIGHTHS, Encoding.BOTH,
+                BUDGET_MS, (job, options, background) -> {
+                    MultipathResult m = new ColumnGenerationMultipath(engine.index(), new PlanFlowEncoder(plan),
+                            engine.config()).place(job, options, background);
+                    List<MultipathFlow> flows = new ArrayList<>(m.flows());
+                    MultipathFlow f0 = flows.get(0);
+                    List<WeightedPath> paths = new ArrayList<>(f0.paths());
+                    WeightedPath p0 = paths.get(0);
+                    List<Arc> cut = List.of(p0.path().get(0), p0.path().get(p0.path().size() - 1));
+                    paths.set(0, new WeightedPath(cut, p0.encoding(), p0.units(), p0.weight()));
+                    flows.set(0, new MultipathFlow(f0.flow(), paths, f0.note()));
+                    return new MultipathResult(flows, m.unplaced(), m.fallback(), m.singlePathMaxLoad(),
+                            m.splittableOptimum(), m.lowerBound(), m.fractionalMaxLoad(), m.maxLoad(),
+                            m.roundingBound(), m.gapBound(), m.iterations(), m.columns());
+                });
+        assertThat(o.view().fallback()).startsWith("a spread path could not be pinned (path: flow mp/0.0: encoding:");
+        assertOnePathPerFlow(o);
+    }
+
+    /**
+     * A fallback's outcome: the job as asked, no weights, its three flows on one path each in the
+     * engine (no slice left behind), and the uplinks holding the background and the three flows only.
+     */
+    void assertOnePathPerFlow(MultipathPlacement.Outcome o) {
+        assertThat(o.job()).isEqualTo(threeLineRateFlows());
+        assertThat(o.weights()).isEmpty();
+        assertThat(o.view().maxPathsPerFlow()).isEqualTo(1);
+        assertThat(o.result().quality().maxLoad()).isEqualTo(2.0);
+        assertThat(engine.placedFlows("mp")).extracting(p -> p.flow().id())
+                .containsExactlyInAnyOrder("mp/0", "mp/1", "mp/2");
+        double[] load = engine.arcLoadsGbps();
+        DenseFabric ix = engine.index();
+        assertThat(load[ix.arcOf("leaf1-spine1", "leaf1")] + load[ix.arcOf("leaf1-spine2", "leaf1")])
+                .isCloseTo(1400, within(1e-6));
     }
 
     /** The slices of each pattern flow carry its whole demand and their weights sum to 1. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Properties;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.placement.PlacementConfig;
@@ -41,8 +42,10 @@ class HotspotListenerRoleTest {
         RerouteProperties props = new RerouteProperties(true, 1, 1, 500, topic, "role-test-" + run);
         Placement a = placement();
         Placement b = placement();
-        HotspotListener onA = new HotspotListener(a, null, null, null, kafka, props, new SimpleMeterRegistry());
-        HotspotListener onB = new HotspotListener(b, null, null, null, kafka, props, new SimpleMeterRegistry());
+        HotspotListener onA = new HotspotListener(a, null, null, null, kafka, KafkaClientSecurity.plaintext(), props,
+                new SimpleMeterRegistry());
+        HotspotListener onB = new HotspotListener(b, null, null, null, kafka, KafkaClientSecurity.plaintext(), props,
+                new SimpleMeterRegistry());
         try {
             a.becomeWriter(1);
             onA.start();

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.placement.PlacementConfig;
 import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.fabric.Placement;
@@ -40,7 +41,8 @@ class LoopWarmUpTest {
         SchedulerKafkaProperties kafka = new SchedulerKafkaProperties("127.0.0.1:9", "weft.fabric",
                 "weft.telemetry.flows", "warm-up");
         RerouteProperties props = new RerouteProperties(true, 1, 1, 500, "weft.hotspots", "warm-up-test");
-        HotspotListener listener = new HotspotListener(placement, null, null, null, kafka, props, meters);
+        HotspotListener listener = new HotspotListener(placement, null, null, null, kafka,
+                KafkaClientSecurity.plaintext(), props, meters);
         List<String> metersBefore = names(meters);
         try {
             listener.start();
@@ -63,7 +65,8 @@ class LoopWarmUpTest {
         SchedulerKafkaProperties kafka = new SchedulerKafkaProperties("127.0.0.1:9", "weft.fabric",
                 "weft.telemetry.flows", "warm-up");
         RerouteProperties off = new RerouteProperties(false, 1, 1, 500, "weft.hotspots", "warm-up-test");
-        HotspotListener listener = new HotspotListener(placement, null, null, null, kafka, off,
+        HotspotListener listener = new HotspotListener(placement, null, null, null, kafka,
+                KafkaClientSecurity.plaintext(), off,
                 new SimpleMeterRegistry());
         listener.start();
         assertThat(listener.warmUpReport()).isNull();

@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -32,8 +33,8 @@ final class HotspotWatcher implements Runnable, AutoCloseable {
     private final KafkaConsumer<String, String> consumer;
     private final Consumer<Seen> onEvent;
 
-    HotspotWatcher(String bootstrap, Consumer<Seen> onEvent) {
-        Properties p = new Properties();
+    HotspotWatcher(String bootstrap, KafkaClientSecurity login, Consumer<Seen> onEvent) {
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "weft-live-hotspots-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

@@ -23,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.Topics;
 import io.weft.fabric.Role;
 import io.weft.plan.FabricPlan;
@@ -77,18 +78,20 @@ public final class LiveMain implements AutoCloseable {
     private HotspotWatcher hotspots;
     private Incident incident;
     private final List<Thread> threadsStarted = new ArrayList<>();
+    /** Principal weft-live-fabric of contracts/topics.json: WEFT_KAFKA_* from the environment. */
+    private final KafkaClientSecurity login = KafkaClientSecurity.fromEnvironment();
 
     LiveMain(Options options, PrintStream out) {
         this.options = options;
         this.out = out;
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka());
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.put(ProducerConfig.ACKS_CONFIG, "1");
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
         this.reporter = new FlowReporter(options.scheduler(), options.agentToken());
-        this.snapshots = new SnapshotFollower(options.kafka(), options.fabricId(), this::onPlan);
+        this.snapshots = new SnapshotFollower(options.kafka(), login, options.fabricId(), this::onPlan);
     }
 
     public static void main(String[] args) {
@@ -136,7 +139,7 @@ public final class LiveMain implements AutoCloseable {
         ticker.scheduleAtFixedRate(this::reportTicks, 30, 30, TimeUnit.SECONDS);
         if (options.incident() != null) {
             incident = new Incident(options.incident(), f, options.scheduler(), options.schedulerToken(), out);
-            hotspots = new HotspotWatcher(options.kafka(), incident::onHotspot);
+            hotspots = new HotspotWatcher(options.kafka(), login, incident::onHotspot);
             startThread(hotspots, "live-hotspots");
         }
         agents = new AgentPlayer(options.scheduler(), options.agentToken(), f,

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.Topics;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PlanException;
@@ -34,8 +35,8 @@ final class SnapshotFollower implements Runnable, AutoCloseable {
     private volatile String fabricId;
     private long version = -1;
 
-    SnapshotFollower(String bootstrap, String fabricId, Consumer<FabricPlan> onPlan) {
-        Properties p = new Properties();
+    SnapshotFollower(String bootstrap, KafkaClientSecurity login, String fabricId, Consumer<FabricPlan> onPlan) {
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "weft-live-fabric-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

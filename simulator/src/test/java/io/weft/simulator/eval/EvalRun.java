@@ -507,12 +507,11 @@ public final class EvalRun {
                 + "routing changes that). Tail latency itself needs queues this model does not have, so Reunion's "
                 + "latency claim is not tested here.%n", tAtBound, withBound, ecmpT / n, weftT / n,
                 ecmpFabricT / n, weftFabricT / n));
-        md.append("- Multi-plane rails: Weft's placement engine keeps one attachment per NIC (its home port, "
-                + "plane 1), so it places every flow in plane 1 (checked: none of its paths crosses plane 2). Its "
-                + "numbers there are those of the single-plane fabric or worse, while the LP bound, free to use "
-                + "both planes, halves; ECMP, hashing over both planes, gains from the second plane and comes "
-                + "close to Weft in the all-to-all rows. Using a NIC's other planes is a gap of the placement "
-                + "engine, not of the simulator.\n");
+        md.append("- Multi-plane rails: Weft's candidate paths for a flow start at every port of its NIC (one per "
+                + "plane) and end at the destination's port in the same plane (the planes do not meet), and the "
+                + "exact Clos assignment first spreads the flows over the planes, so both planes carry Weft's "
+                + "flows. EV routing starts on a NIC's home (plane-1) link, so only the plane-1 paths have an "
+                + "EV (the \"EV reaches\" count); the plane-2 paths are SRv6 only.\n");
         md.append("- The SRv6 paper (+28.7 % delivered) needs queueing and transport dynamics this model does not "
                 + "have; not addressed here.\n");
     }

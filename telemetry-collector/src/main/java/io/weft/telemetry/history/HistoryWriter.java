@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
 import io.weft.telemetry.ConsumerThread;
@@ -66,6 +67,7 @@ public class HistoryWriter implements SmartLifecycle {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
     private final TelemetryKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private final HistoryProperties history;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
@@ -73,9 +75,10 @@ public class HistoryWriter implements SmartLifecycle {
     private final TelemetryCounters counters;
     private final ConsumerThread<String, String> thread = new ConsumerThread<>("weft-history-writer");
 
-    HistoryWriter(TelemetryKafkaProperties kafka, HistoryProperties history, JdbcTemplate jdbc, TransactionTemplate tx,
-                  Partitions partitions, TelemetryCounters counters) {
+    HistoryWriter(TelemetryKafkaProperties kafka, KafkaClientSecurity login, HistoryProperties history,
+                  JdbcTemplate jdbc, TransactionTemplate tx, Partitions partitions, TelemetryCounters counters) {
         this.kafka = kafka;
+        this.login = login;
         this.history = history;
         this.jdbc = jdbc;
         this.tx = tx;
@@ -88,7 +91,7 @@ public class HistoryWriter implements SmartLifecycle {
         if (!kafka.enabled()) {
             return;
         }
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, kafka.applicationId() + "-history");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.ContractException;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
@@ -17,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.context.SmartLifecycle;
@@ -36,13 +38,16 @@ import org.springframework.stereotype.Component;
 @Component
 class LiveLoadFeed implements SmartLifecycle {
     private final TelemetryKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private final LiveLoads loads;
     private final LoadStreams streams;
     private final TelemetryCounters counters;
     private final ConsumerThread<String, String> thread = new ConsumerThread<>("weft-live-loads-feed");
 
-    LiveLoadFeed(TelemetryKafkaProperties kafka, LiveLoads loads, LoadStreams streams, TelemetryCounters counters) {
+    LiveLoadFeed(TelemetryKafkaProperties kafka, KafkaClientSecurity login, LiveLoads loads, LoadStreams streams,
+                 TelemetryCounters counters) {
         this.kafka = kafka;
+        this.login = login;
         this.loads = loads;
         this.streams = streams;
         this.counters = counters;
@@ -53,7 +58,7 @@ class LiveLoadFeed implements SmartLifecycle {
         if (!kafka.enabled()) {
             return;
         }
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -79,7 +84,14 @@ class LiveLoadFeed implements SmartLifecycle {
     private List<TopicPartition> partitions(Consumer<String, String> consumer, String topic)
             throws InterruptedException {
         while (thread.running()) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            List<PartitionInfo> infos;
+            try {
+                infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            } catch (TimeoutException slow) {
+                // The first metadata fetch includes the broker's TLS and SASL handshakes: on a busy
+                // machine that can take longer than the wait. Asking again is all there is to do.
+                continue;
+            }
             if (infos != null && !infos.isEmpty()) {
                 return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
             }

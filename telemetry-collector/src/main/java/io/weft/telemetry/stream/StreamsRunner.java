@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.telemetry.config.DetectionProperties;
 import io.weft.telemetry.config.TelemetryKafkaProperties;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -33,12 +34,15 @@ public class StreamsRunner implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsRunner.class);
 
     private final TelemetryKafkaProperties kafka;
+    private final KafkaClientSecurity login;
     private final DetectionProperties detection;
     private final TelemetryCounters counters;
     private volatile KafkaStreams streams;
 
-    StreamsRunner(TelemetryKafkaProperties kafka, DetectionProperties detection, TelemetryCounters counters) {
+    StreamsRunner(TelemetryKafkaProperties kafka, KafkaClientSecurity login, DetectionProperties detection,
+                  TelemetryCounters counters) {
         this.kafka = kafka;
+        this.login = login;
         this.detection = detection;
         this.counters = counters;
     }
@@ -63,7 +67,7 @@ public class StreamsRunner implements SmartLifecycle {
     }
 
     Properties properties() {
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, kafka.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, kafka.stateDir());

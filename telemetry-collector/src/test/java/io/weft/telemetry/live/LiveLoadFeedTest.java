@@ -8,6 +8,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.Contracts;
 import io.weft.contracts.LinkLoad;
 import io.weft.contracts.Topics;
@@ -32,7 +33,8 @@ class LiveLoadFeedTest {
     private final LiveLoadFeed feed = new LiveLoadFeed(
             new TelemetryKafkaProperties("", "app", "/tmp", Topics.FABRIC, Topics.TELEMETRY_INTERFACES,
                     Topics.TELEMETRY_FLOWS, Topics.HOTSPOTS, Topics.LINKS_LOAD, Topics.TELEMETRY_DEADLETTER, 0, 6000),
-            loads, new LoadStreams(loads, new LiveProperties(100, 15_000), counters), counters);
+            KafkaClientSecurity.plaintext(), loads, new LoadStreams(loads, new LiveProperties(100, 15_000), counters),
+            counters);
     private long offset;
 
     private void record(String topic, String key, String value) {

@@ -1,6 +1,7 @@
 package io.weft.plan.srv6;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.weft.plan.EncodingException;
@@ -42,17 +43,19 @@ public final class Usid {
                         "usids[" + i + "]: " + usids[i] + " does not fit in 16 bits");
             }
         }
-        List<String> out = new ArrayList<>((usids.length + PER_CARRIER - 1) / PER_CARRIER);
-        for (int start = 0; start < usids.length; start += PER_CARRIER) {
-            int[] g = new int[8];
+        String[] out = new String[(usids.length + PER_CARRIER - 1) / PER_CARRIER];
+        int[] g = new int[8];
+        for (int c = 0; c < out.length; c++) {
+            Arrays.fill(g, 0);
             g[0] = b[0];
             g[1] = b[1];
-            for (int k = 0; k < PER_CARRIER && start + k < usids.length; k++) {
-                g[2 + k] = usids[start + k];
+            for (int k = 0; k < PER_CARRIER && c * PER_CARRIER + k < usids.length; k++) {
+                g[2 + k] = usids[c * PER_CARRIER + k];
             }
-            out.add(Ipv6.format(g));
+            out[c] = Ipv6.format(g);
         }
-        return out;
+        // Unmodifiable: PathEncoding and FlowEncoding keep it without another copy.
+        return List.of(out);
     }
 
     /**

@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
  * The client against the real Go switch agent ({@code lab-topologies/switch-agent}, built here with
  * {@code go build}) operating a fresh network namespace with leaf1's ports of leaf-spine-2x2: the
  * push is confirmed by a Get read back from the kernel; the agent killed makes the switch
- * UNREACHABLE; restarted on an empty namespace it is re-synced with no manual step. Needs root and
+ * UNREACHABLE; restarted on an empty namespace it is re-synced with no manual step. Over TLS (the
+ * agent's certificate signed by a CA made here): the client pinning that CA as {@code gnmi.caFile}
+ * pushes, one pinning another CA or speaking plaintext never does. Needs root and
  * Go: skipped with the reason locally, failed under CI=true. Skipped when the agent's source is not
  * in this tree.
  */
@@ -55,12 +57,7 @@ class RealSwitchAgentTest {
 
     @Test
     void pushConfirmedFromTheKernelThenKillAndEmptyRestartResync() throws Exception {
-        assumeTrue(Files.isDirectory(AGENT_SRC.resolve("cmd/weft-switch")),
-                "the switch agent's source is not in this tree (" + AGENT_SRC + ")");
-        require("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
-        Path bin = Path.of("target/weft-switch").toAbsolutePath();
-        require(run(true, AGENT_SRC.toFile(), "go", "build", "-o", bin.toString(), "./cmd/weft-switch") == 0,
-                "go build of the switch agent failed");
+        Path bin = buildAgent();
         freshNamespace();
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -154,6 +151,53 @@ class RealSwitchAgentTest {
         assertThat(routes()).contains("action End flavors next-csid");
     }
 
+    @Test
+    void tlsPinnedToTheSwitchesCaConnectsAnotherCaAndPlaintextAreRefused() throws Exception {
+        Path bin = buildAgent();
+        Path dir = Files.createDirectories(Path.of("target/switch-tls-" + ns).toAbsolutePath());
+        TestCertificates certs = new TestCertificates(dir);
+        Path ca = certs.authority("switch-ca");
+        Path otherCa = certs.authority("other-ca");
+        Path[] leaf = certs.signed("switch-ca", "leaf1");
+        freshNamespace();
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        startAgent(bin, port, "--tls-cert", leaf[0].toString(), "--tls-key", leaf[1].toString());
+        FabricPlan plan = Planner.plan(FabricJson.parse(Contracts.read("examples/leaf-spine-2x2.json")), null);
+
+        for (GnmiTarget refused : List.of(
+                new GnmiTarget("leaf1", "127.0.0.1", port, true, otherCa.toString(), null, null, null, null),
+                GnmiTarget.plaintext("leaf1", "127.0.0.1", port))) {
+            provisioner = new Provisioner(new ProvisionerConfig(4, 3000, 100, 1000, 500), new NettyChannels(),
+                    log::add);
+            provisioner.provision(Map.of("leaf1", refused), plan, sw -> DeviceIntent.render(plan, sw));
+            awaitState(DeviceState.UNREACHABLE, 20_000);
+            assertThat(provisioner.device("leaf1").sets()).isZero();
+            provisioner.close();
+            provisioner = null;
+        }
+        assertThat(routes()).as("nothing reached the kernel").doesNotContain("seg6local");
+
+        provisioner = new Provisioner(new ProvisionerConfig(4, 3000, 100, 1000, 500), new NettyChannels(), log::add);
+        provisioner.provision(Map.of("leaf1", new GnmiTarget("leaf1", "127.0.0.1", port, true, ca.toString(), null,
+                null, null, null)), plan, sw -> DeviceIntent.render(plan, sw));
+        awaitState(DeviceState.IN_SYNC, 20_000);
+        assertThat(routes()).contains("action End flavors next-csid");
+    }
+
+    /** The agent binary, built from this tree; skips (fails under CI=true) without root, Go or the source. */
+    private static Path buildAgent() throws Exception {
+        assumeTrue(Files.isDirectory(AGENT_SRC.resolve("cmd/weft-switch")),
+                "the switch agent's source is not in this tree (" + AGENT_SRC + ")");
+        require("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
+        Path bin = Path.of("target/weft-switch").toAbsolutePath();
+        require(run(true, AGENT_SRC.toFile(), "go", "build", "-o", bin.toString(), "./cmd/weft-switch") == 0,
+                "go build of the switch agent failed");
+        return bin;
+    }
+
     private void freshNamespace() throws Exception {
         run(false, "ip", "netns", "del", ns);
         require(run(true, "ip", "netns", "add", ns) == 0, "ip netns add failed");
@@ -167,9 +211,12 @@ class RealSwitchAgentTest {
         run(true, "ip", "-n", ns, "link", "set", "lo", "up");
     }
 
-    private void startAgent(Path bin, int port) throws Exception {
-        agent = new ProcessBuilder(bin.toString(), "--netns", ns, "--listen", "127.0.0.1:" + port, "--target", "leaf1")
-                .redirectErrorStream(true).redirectOutput(new File("target/weft-switch-" + ns + ".log")).start();
+    private void startAgent(Path bin, int port, String... extraArgs) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(bin.toString(), "--netns", ns, "--listen", "127.0.0.1:" + port,
+                "--target", "leaf1"));
+        cmd.addAll(List.of(extraArgs));
+        agent = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(new File("target/weft-switch-" + ns + ".log")).start();
         long end = System.currentTimeMillis() + 15_000;
         while (true) {
             try (Socket s = new Socket("127.0.0.1", port)) {

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.Contracts;
 import io.weft.contracts.Topics;
 import io.weft.fabric.FabricJson;
@@ -39,10 +40,12 @@ final class KafkaSnapshotSink implements SnapshotSink {
     private static final long TIMEOUT_MS = 15_000;
 
     private final String bootstrap;
+    private final KafkaClientSecurity login;
     private final KafkaProducer<String, byte[]> producer;
 
-    KafkaSnapshotSink(String bootstrap) {
+    KafkaSnapshotSink(String bootstrap, KafkaClientSecurity login) {
         this.bootstrap = bootstrap;
+        this.login = login;
         Properties p = common();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -150,7 +153,7 @@ final class KafkaSnapshotSink implements SnapshotSink {
     }
 
     private Properties common() {
-        Properties p = new Properties();
+        Properties p = login.applyTo(new Properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         return p;
     }

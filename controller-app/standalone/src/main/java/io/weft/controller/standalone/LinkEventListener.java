@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.function.Consumer;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,8 +31,9 @@ final class LinkEventListener implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    LinkEventListener(String bootstrap, String fabricId, SnapshotKeeper controller, Consumer<String> problem) {
-        Properties p = new Properties();
+    LinkEventListener(String bootstrap, KafkaClientSecurity login, String fabricId, SnapshotKeeper controller,
+                      Consumer<String> problem) {
+        Properties p = login.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP_PREFIX + fabricId);
         // A first start has no history to catch up on: the link states it starts from are in the snapshot.

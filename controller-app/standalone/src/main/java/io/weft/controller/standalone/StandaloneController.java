@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.auth.TokenStore;
 import io.weft.southbound.gnmi.NettyChannels;
 import io.weft.southbound.gnmi.Provisioner;
@@ -72,9 +73,16 @@ public final class StandaloneController implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new StartException(e.getMessage());
         }
+        KafkaClientSecurity kafkaLogin;
+        try {
+            // Principal weft-controller of contracts/topics.json: WEFT_KAFKA_* from the environment.
+            kafkaLogin = KafkaClientSecurity.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            throw new StartException(e.getMessage());
+        }
         KafkaSnapshotSink kafka = null;
         if (options.kafkaBootstrap() != null) {
-            kafka = new KafkaSnapshotSink(options.kafkaBootstrap());
+            kafka = new KafkaSnapshotSink(options.kafkaBootstrap(), kafkaLogin);
             try {
                 kafka.ensureTopic();
             } catch (Exception e) {
@@ -131,8 +139,8 @@ public final class StandaloneController implements AutoCloseable {
             }
         }, options.pollMs(), options.pollMs(), TimeUnit.MILLISECONDS);
         LinkEventListener hotspots = kafka == null ? null
-                : new LinkEventListener(options.kafkaBootstrap(), controller.current().fabricId(), controller,
-                        line -> err.println("controller: " + line)).start();
+                : new LinkEventListener(options.kafkaBootstrap(), kafkaLogin, controller.current().fabricId(),
+                        controller, line -> err.println("controller: " + line)).start();
         return new StandaloneController(options, controller, kafka, http, watcher, hotspots, devices);
     }
 

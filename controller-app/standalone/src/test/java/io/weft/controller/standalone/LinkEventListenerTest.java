@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.Contracts;
 import io.weft.fabric.FabricJson;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,7 +26,8 @@ class LinkEventListenerTest {
         SnapshotKeeper controller = new SnapshotKeeper(file, new SnapshotStore(dir), null, line -> { }, problems::add);
         controller.start();
         // Never started: handle() is called directly, no broker needed.
-        LinkEventListener listener = new LinkEventListener("127.0.0.1:9", "fab", controller, problems::add);
+        LinkEventListener listener = new LinkEventListener("127.0.0.1:9", KafkaClientSecurity.plaintext(), "fab",
+                controller, problems::add);
         JsonNode vectors = FabricJson.mapper().readTree(Contracts.read("vectors/hotspot-events.json"));
         long offset = 0;
         int invalid = 0;

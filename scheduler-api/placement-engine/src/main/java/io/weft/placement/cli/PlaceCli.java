@@ -197,18 +197,25 @@ public final class PlaceCli {
             unplaced.addObject().put("id", u.flow().id()).put("reason", u.reason());
         }
         ObjectNode q = root.putObject("multipath");
-        q.put("maxLoad", r.maxLoad());
-        q.put("singlePathMaxLoad", r.singlePathMaxLoad());
-        q.put("splittableOptimum", r.splittableOptimum());
-        q.put("lowerBound", r.lowerBound());
-        q.put("fractionalMaxLoad", r.fractionalMaxLoad());
-        q.put("roundingBound", r.roundingBound());
-        q.put("gapBound", r.gapBound());
+        finite(q, "maxLoad", r.maxLoad());
+        finite(q, "singlePathMaxLoad", r.singlePathMaxLoad());
+        finite(q, "splittableOptimum", r.splittableOptimum());
+        finite(q, "lowerBound", r.lowerBound());
+        finite(q, "fractionalMaxLoad", r.fractionalMaxLoad());
+        finite(q, "roundingBound", r.roundingBound());
+        finite(q, "gapBound", r.gapBound());
         q.put("maxPathsPerFlow", r.maxPathsPerFlow());
         if (r.fallback() != null) {
             q.put("fallback", r.fallback());
         }
         return m.writeValueAsString(root);
+    }
+
+    /** A number the planner did not establish (NaN: no optimum, e.g. on a fallback) is left out: JSON has no NaN. */
+    private static void finite(ObjectNode o, String name, double v) {
+        if (Double.isFinite(v)) {
+            o.put(name, v);
+        }
     }
 
     static String toJson(Fabric fabric, Job job, PlacementResult r) throws IOException {

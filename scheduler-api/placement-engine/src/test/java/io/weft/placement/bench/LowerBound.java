@@ -19,8 +19,10 @@ import io.weft.placement.DenseFabric;
  * Lower bounds on the max arc load any placement over the engine's candidate paths can reach.
  *
  * <p>"lp": the fractional min-max multicommodity flow over the candidate paths, solved with
- * OR-Tools GLOP. NIC arcs carry a fixed load whatever the paths, so they enter as a constant and the
- * commodities are aggregated per (ingress switch, egress switch) pair, which is exact. Used when the
+ * OR-Tools GLOP. A single-port NIC's arcs carry a fixed load whatever the paths, so they enter as a
+ * constant and those commodities are aggregated per (ingress switch, egress switch) pair, which is
+ * exact; a flow of a multi-port (multi-plane) NIC is its own commodity over every port pair, its
+ * NIC arcs rows like switch arcs. Used when the
  * LP has at most {@link #MAX_LP_VARIABLES} path variables.
  *
  * <p>"cut": for larger inputs, max over NIC arcs of their load and over switch sets (each switch;
@@ -47,15 +49,22 @@ final class LowerBound {
         for (int i = 0; i < src.length; i++) {
             int s = attach(ix, src[i]);
             int d = attach(ix, dst[i]);
-            if (s < 0 || d < 0 || s == d) {
+            if (s < 0 || d < 0) {
                 continue;
             }
-            long key = (long) s * ix.arcCount() + d;
+            // A multi-port NIC may split its flow over its ports: its own commodity, NIC arcs as rows
+            // (negative keys); single-port NICs aggregate per switch pair as before.
+            boolean multi = multiPort(ix, src[i]) || multiPort(ix, dst[i]);
+            if (!multi && s == d) {
+                continue;
+            }
+            long key = multi ? -1 - ((long) src[i] * ix.arcCount() + dst[i]) : (long) s * ix.arcCount() + d;
             pairs.computeIfAbsent(key, k -> new double[1])[0] += demand[i];
             rep.putIfAbsent(key, new int[] {src[i], dst[i]});
         }
         List<double[]> dem = new ArrayList<>();
         List<List<int[]>> paths = new ArrayList<>();
+        List<Long> keys = new ArrayList<>();
         long vars = 0;
         for (Map.Entry<Long, double[]> e : pairs.entrySet()) {
             int[] r = rep.get(e.getKey());
@@ -71,6 +80,7 @@ final class LowerBound {
             }
             dem.add(e.getValue());
             paths.add(ps);
+            keys.add(e.getKey());
         }
         if (paths.isEmpty()) {
             return new Bound(nic, "lp");
@@ -86,11 +96,13 @@ final class LowerBound {
         Map<Integer, MPConstraint> arcRows = new HashMap<>();
         for (int k = 0; k < paths.size(); k++) {
             MPConstraint sum = solver.makeConstraint(dem.get(k)[0], dem.get(k)[0]);
+            boolean nicRows = keys.get(k) < 0;
             for (int[] p : paths.get(k)) {
                 MPVariable x = solver.makeNumVar(0, MPSolver.infinity(), "");
                 sum.setCoefficient(x, 1);
-                // Switch arcs only: NIC arcs (first and last) are accounted for by the constant bound.
-                for (int j = 1; j < p.length - 1; j++) {
+                // Switch arcs only: NIC arcs (first and last) of single-port NICs are accounted for by
+                // the constant bound; a multi-port NIC's ports are rows like switch arcs.
+                for (int j = nicRows ? 0 : 1; j < (nicRows ? p.length : p.length - 1); j++) {
                     int a = p[j];
                     MPConstraint row = arcRows.get(a);
                     if (row == null) {
@@ -181,10 +193,19 @@ final class LowerBound {
         for (int n = 0; n < out.length; n++) {
             int up = upArc(ix, n);
             if (up >= 0) {
-                b = Math.max(b, Math.max(out[n], in[n]) / ix.capacityGbps(up));
+                double cap = 0;
+                for (int p : ix.nicPorts(n)) {
+                    cap += ix.capacityGbps(p);
+                }
+                b = Math.max(b, Math.max(out[n], in[n]) / cap);
             }
         }
         return b;
+    }
+
+    /** A NIC with more than one working port (multi-plane): its flows may use any of them. */
+    private static boolean multiPort(DenseFabric ix, int nic) {
+        return ix.role(nic) == io.weft.fabric.Role.NIC && ix.nicPorts(nic).length > 1;
     }
 
     /**
@@ -214,8 +235,8 @@ final class LowerBound {
         for (int i = 0; i < src.length; i++) {
             int us = upArc(ix, src[i]);
             int ud = upArc(ix, dst[i]);
-            if (us < 0 || ud < 0) {
-                continue;
+            if (us < 0 || ud < 0 || multiPort(ix, src[i]) || multiPort(ix, dst[i])) {
+                continue; // leaving out demand keeps the bound valid; a multi-port NIC's side is not fixed
             }
             Integer ga = ix.fabric().nodes().get(ix.to(us)).group();
             Integer gb = ix.fabric().nodes().get(ix.to(ud)).group();
@@ -275,8 +296,8 @@ final class LowerBound {
             for (int i = 0; i < src.length; i++) {
                 int us = upArc(ix, src[i]);
                 int ud = upArc(ix, dst[i]);
-                if (us < 0 || ud < 0) {
-                    continue;
+                if (us < 0 || ud < 0 || multiPort(ix, src[i]) || multiPort(ix, dst[i])) {
+                    continue; // leaving out demand keeps the bound valid; a multi-port NIC's side is not fixed
                 }
                 Integer a = setOf.get(ix.to(us));
                 Integer b = setOf.get(ix.to(ud));

@@ -110,6 +110,13 @@ class PlaceCliTest {
             }
             assertThat(sum).isEqualTo(1.0);
         }
+        // One path per flow: no optimum computed, so none printed (JSON has no NaN), and the reason.
+        String single = PlaceCli.run(new String[] {"--fabric", f.toString(), "--job", job.toString(),
+            "--multipath", "1/16"});
+        assertThat(single).doesNotContain("NaN");
+        JsonNode one = new ObjectMapper().readTree(single).get("multipath");
+        assertThat(one.has("splittableOptimum")).isFalse();
+        assertThat(one.get("fallback").asText()).contains("one path per flow");
         assertThatThrownBy(() -> PlaceCli.run(new String[] {"--fabric", f.toString(), "--job", job.toString(),
             "--multipath", "0/16"})).hasMessageContaining("--multipath");
     }
