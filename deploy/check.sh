@@ -2,7 +2,7 @@
 # Offline checks of the deployment files (no Docker engine and no cluster on the build machines):
 # compose renders with the example secrets and refuses to without them; every Dockerfile passes
 # the image rules; every kustomize overlay builds and its objects pass the structural rules; the
-# generated Strimzi topics match contracts/topics.json; the two gnmic configs agree.
+# generated Strimzi topics match contracts/topics.json; the gnmic configs agree, and prod's logs in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
@@ -61,7 +61,8 @@ PYCHECK
 echo "docker-compose.yml: ok"
 
 # The checkers' own tests plant each violation first, so a rule that stops matching fails here.
-$PY -m unittest -q deploy/checks/test_dockerfile_lint.py deploy/checks/test_k8s_check.py
+$PY -m unittest -q deploy/checks/test_dockerfile_lint.py deploy/checks/test_k8s_check.py \
+    deploy/checks/test_gnmic_login_check.py
 $PY deploy/checks/dockerfile_lint.py deploy/docker/*.Dockerfile deploy/nic-agent/Dockerfile
 
 for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
@@ -75,6 +76,8 @@ for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
   echo "k8s/$name: schemas (Kubernetes $K8S_VERSION, strict): ok"
   $PY deploy/checks/k8s_check.py "k8s/$name" <"$rendered"
 done
+# prod's gnmic logs in to Kafka (SCRAM over TLS, password from a secret) and 9092 stays closed.
+$PY deploy/checks/gnmic_login_check.py <"$tmp/prod.yaml"
 $PY deploy/k8s/gen-kafka-topics.py --check
 $PY deploy/k8s/gen-kafka-users.py --check
 

@@ -60,7 +60,7 @@ func run(brokers, topic, fabricTopic string, follow bool, targets, targetsFile s
 		return fmt.Errorf("--interval %s: below 10ms", interval)
 	}
 	seeds := strings.Split(brokers, ",")
-	// Logs in as the environment says (principal weft-gnmic of contracts/topics.json over SASL_SSL).
+	// Logs in as the environment says (principal weft-telemetry of contracts/topics.json over SASL_SSL).
 	login, err := telemetry.KafkaLogin(os.Getenv)
 	if err != nil {
 		return err

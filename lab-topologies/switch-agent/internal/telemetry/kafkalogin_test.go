@@ -10,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"log"
 	"math/big"
 	"net"
 	"os"
@@ -48,8 +49,9 @@ func selfSigned(t *testing.T) (*tls.Config, string) {
 	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}, caFile
 }
 
-// A broker speaking only SCRAM-SHA-512 over TLS, weft-gnmic allowed to write the telemetry topic
-// and nothing else (contracts/topics.json).
+// A broker speaking only SCRAM-SHA-512 over TLS with the grants of contracts/topics.json: weft-gnmic
+// may write the telemetry topic and nothing else; weft-telemetry (this publisher) may also read the
+// fabric.
 func secureCluster(t *testing.T) (addr, caFile string) {
 	t.Helper()
 	server, ca := selfSigned(t)
@@ -58,12 +60,27 @@ func secureCluster(t *testing.T) (addr, caFile string) {
 		kfake.User(scram512, "weft-gnmic", "gnmic-secret", kfake.ACL{Resource: kmsg.ACLResourceTypeTopic,
 			Name: TelemetryTopic, Pattern: kmsg.ACLResourcePatternTypeLiteral, Operation: kmsg.ACLOperationWrite,
 			Allow: true}),
+		kfake.User(scram512, "weft-telemetry", "telemetry-secret",
+			kfake.ACL{Resource: kmsg.ACLResourceTypeTopic, Name: TelemetryTopic,
+				Pattern: kmsg.ACLResourcePatternTypeLiteral, Operation: kmsg.ACLOperationWrite, Allow: true},
+			kfake.ACL{Resource: kmsg.ACLResourceTypeTopic, Name: FabricTopic,
+				Pattern: kmsg.ACLResourcePatternTypeLiteral, Operation: kmsg.ACLOperationRead, Allow: true}),
 		kfake.SeedTopics(1, TelemetryTopic, FabricTopic))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
 	return c.ListenAddrs()[0], ca
+}
+
+func login(t *testing.T, user, password, caFile string) []kgo.Opt {
+	t.Helper()
+	env := map[string]string{EnvProtocol: "SASL_SSL", EnvUsername: user, EnvPassword: password, EnvCAFile: caFile}
+	opts, err := KafkaLogin(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts
 }
 
 func produce(t *testing.T, addr string, login []kgo.Opt, topic string) error {
@@ -116,6 +133,51 @@ func TestKafkaLoginOnASecureBroker(t *testing.T) {
 				t.Logf("refused: %v", err)
 			}
 		})
+	}
+}
+
+// --follow-fabric as weft-telemetry reads the snapshot and writes counters; weft-gnmic (a fixed
+// target list in deploy/) gets no fabric.
+func TestTheLabPublisherFollowsTheFabricAsItsOwnPrincipal(t *testing.T) {
+	addr, ca := secureCluster(t)
+	admin := login(t, "weft-admin", "admin-secret", ca)
+	snapshot := `{"schemaVersion":1,"fabricId":"t","version":1,"fabric":{"nodes":[{"id":"sw1","role":"leaf"}]}}`
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(addr)}, admin...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cl.ProduceSync(ctx, &kgo.Record{Topic: FabricTopic, Key: []byte("t"), Value: []byte(snapshot)}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	// follow returns the switches FollowFabric saw within the time given, and what it logged.
+	follow := func(creds []kgo.Opt, within time.Duration) ([]Target, string) {
+		var logged strings.Builder
+		var seen []Target
+		fctx, stop := context.WithTimeout(ctx, within)
+		defer stop()
+		err := FollowFabric(fctx, []string{addr}, creds, FabricTopic, log.New(&logged, "", 0), func(f *Fabrics) {
+			seen, _ = f.Targets(map[string]string{"sw1": "sw1:9339"})
+			stop()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seen, logged.String()
+	}
+	telemetry := login(t, "weft-telemetry", "telemetry-secret", ca)
+	if seen, logged := follow(telemetry, 8*time.Second); len(seen) != 1 {
+		t.Fatalf("weft-telemetry following %s: switches %v, logged %q", FabricTopic, seen, logged)
+	}
+	if err := produce(t, addr, telemetry, TelemetryTopic); err != nil {
+		t.Fatalf("weft-telemetry writing %s: %v", TelemetryTopic, err)
+	}
+	seen, logged := follow(login(t, "weft-gnmic", "gnmic-secret", ca), 2*time.Second)
+	if len(seen) != 0 || !strings.Contains(logged, "TOPIC_AUTHORIZATION_FAILED") {
+		t.Fatalf("weft-gnmic following %s: switches %v, logged %q; want an authorization failure", FabricTopic,
+			seen, logged)
 	}
 }
 

@@ -18,7 +18,7 @@ class KafkaAccessTest {
     @Test
     void everyServiceIsAPrincipalAndAgentsAreNone() {
         assertThat(access.principals()).containsExactly("weft-controller", "weft-scheduler-api",
-                "weft-telemetry-collector", "weft-gnmic", "weft-live-fabric");
+                "weft-telemetry-collector", "weft-gnmic", "weft-telemetry", "weft-live-fabric");
         assertThat(access.principals()).noneMatch(p -> p.contains("agent"));
     }
 
@@ -40,6 +40,16 @@ class KafkaAccessTest {
                 "weft-scheduler-api WRITE TOPIC weft.telemetry.flows",
                 "weft-scheduler-api READ TOPIC weft.fabric",
                 "weft-scheduler-api READ TOPIC weft.hotspots");
+    }
+
+    @Test
+    void gnmicOnlyWritesTheCountersAndTheLabPublisherAlsoReadsTheFabric() {
+        assertThat(access.grantsOf("weft-gnmic").stream().map(Grant::toString))
+                .containsExactly("weft-gnmic WRITE TOPIC weft.telemetry.interfaces");
+        // weft-telemetry picks its switches from the fabric snapshots; it needs no consumer group.
+        assertThat(access.grantsOf("weft-telemetry").stream().map(Grant::toString)).containsExactlyInAnyOrder(
+                "weft-telemetry WRITE TOPIC weft.telemetry.interfaces",
+                "weft-telemetry READ TOPIC weft.fabric");
     }
 
     @Test

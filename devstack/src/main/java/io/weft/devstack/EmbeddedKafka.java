@@ -162,6 +162,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         // Small and quick: the machine has two cores shared with everything else.
         p.setProperty("offsets.topic.num.partitions", "4");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
+        // Consumer groups may time a silent member out after 500 ms (stock minimum 6 s): the collector's
+        // instances run 1 s so that a killed one's partitions move within about a second.
+        p.setProperty("group.min.session.timeout.ms", "500");
         p.setProperty("num.network.threads", "2");
         p.setProperty("num.io.threads", "2");
         p.setProperty("background.threads", "2");

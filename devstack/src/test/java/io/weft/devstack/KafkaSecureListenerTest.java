@@ -109,7 +109,8 @@ class KafkaSecureListenerTest {
                 .containsEntry("weft-scheduler-api WRITE weft.telemetry.flows", true)
                 .containsEntry("weft-scheduler-api WRITE weft.hotspots", false)
                 .containsEntry("weft-scheduler-api READ weft.hotspots", true)
-                .containsEntry("weft-gnmic READ weft.fabric", false);
+                .containsEntry("weft-gnmic READ weft.fabric", false)
+                .containsEntry("weft-telemetry READ weft.fabric", true);
     }
 
     @Test

@@ -46,15 +46,16 @@ import org.junit.jupiter.api.Test;
  * whose partition the victim holds, the victim is killed with SIGKILL under the scripted switches'
  * steady load. Asserted: the survivor takes every partition; the open hotspot's state came back from
  * the changelog (no second hotspot-start, and the survivor ends it when the load falls); a new
- * hotspot on the victim's switch is detected by the survivor. Printed: the gap in the hot direction's
- * loads on weft.links.load across the kill (the group notices a killed member only after its
- * session timeout), not asserted.
+ * hotspot on the victim's switch is detected by the survivor; the gap in the hot direction's loads on
+ * weft.links.load across the kill (the group notices a killed member only after its session timeout,
+ * 1 s here as in deploy/) stays under 6 s.
  */
 @WeftDevstackTest
 class CollectorFailoverSystemTest {
     private static final String APPLICATION_ID = "weft-telemetry-collector";
     private static final String GROUP = APPLICATION_ID;
     private static final int INTERFACE_PARTITIONS = 12;
+    private static final long SESSION_TIMEOUT_MS = 1000;
     private static final java.util.regex.Pattern CLIENT_ID =
             java.util.regex.Pattern.compile("clientId=" + APPLICATION_ID + "-([0-9a-f]{8}-[0-9a-f-]{27})-");
 
@@ -91,6 +92,8 @@ class CollectorFailoverSystemTest {
                         "WEFT_TELEMETRY_STATE_DIR", stateDirs.get(name).toString(),
                         // The test reads status, hotspots and loads without a token; the doors have their own tests.
                         "WEFT_COLLECTOR_READS", "open"));
+                // As deploy/ runs it: the devstack broker allows a 1 s session (group.min.session.timeout.ms).
+                env.put("WEFT_KAFKA_SESSION_TIMEOUT_MS", Long.toString(SESSION_TIMEOUT_MS));
                 children.add(ChildService.start(root, target, name, "telemetry-collector",
                         "io.weft.telemetry.TelemetryCollectorApplication", "512m", env,
                                 List.of(WeftSystem.QUIET_KAFKA)));
@@ -163,9 +166,11 @@ class CollectorFailoverSystemTest {
                 return seen.loads(hotArc) > loadsBefore + 2;
             });
             long gapMs = seen.maxGapMs(hotArc, killedAtNs);
-            // Not a speed goal: a pause well beyond the 1 s load interval shows the victim really measured
-            // the hot direction, so the checks below are about state it handed over.
-            assertThat(gapMs).as("pause in %s loads after the kill", hotArc).isGreaterThan(5000);
+            // The group drops the victim after its 1 s session, the survivor restores its partitions' state
+            // from the changelog: measured 2.5-4.5 s between two loads at load average 23-33 (with a 10 s
+            // session it was 12-14 s). The bound is what a 6 s session (a stock broker's minimum)
+            // could not meet, with room for a loaded machine.
+            assertThat(gapMs).as("pause in %s loads after the kill", hotArc).isLessThan(6000);
 
             // The hotspot stayed open across the kill: its state came from the changelog.
             WeftSystem.sleep(2000);

@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param record the raw record value as text
  */
 public record DeadLetter(String sourceTopic, int partition, long offset, String key, String error, String detail,
-                         Instant receivedAt, String record) implements Parsed {
+                         Instant receivedAt, String record) {
     public static final int SCHEMA_VERSION = 1;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

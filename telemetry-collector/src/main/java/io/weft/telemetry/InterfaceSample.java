@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param operStatus  upper-case oper-status without module prefix (UP, DOWN, ...), null when absent
  */
 public record InterfaceSample(String target, String interfaceName, String queue, long timestampNs,
-                              Map<Counter, Long> counters, String operStatus) implements Parsed {
+                              Map<Counter, Long> counters, String operStatus) {
 
     public InterfaceSample {
         Objects.requireNonNull(target, "target");

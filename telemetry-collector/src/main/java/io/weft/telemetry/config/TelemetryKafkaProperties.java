@@ -1,6 +1,7 @@
 package io.weft.telemetry.config;
 
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
@@ -10,6 +11,9 @@ import org.springframework.validation.annotation.Validated;
  * An empty {@code bootstrapServers} turns the Streams topology and the history writer off: the
  * service then only answers history queries. {@code linksLoadIntervalMs}: weft.links.load gets at most
  * one record per link direction per this many ms of sample time (0: one per rate sample); hotspots are never delayed.
+ * {@code sessionTimeoutMs}: how long the consumer groups (the topology's and the history writer's) wait
+ * before a silent instance (kill -9, a lost node) is dropped and its partitions move; the broker must
+ * allow it ({@code group.min.session.timeout.ms}, 6000 by default, lower in the devstack and deploy/).
  */
 @Validated
 @ConfigurationProperties("weft.telemetry.kafka")
@@ -23,7 +27,8 @@ public record TelemetryKafkaProperties(
         @NotBlank String hotspotsTopic,
         @NotBlank String linksLoadTopic,
         @NotBlank String deadletterTopic,
-        @PositiveOrZero long linksLoadIntervalMs) {
+        @PositiveOrZero long linksLoadIntervalMs,
+        @Positive long sessionTimeoutMs) {
 
     public boolean enabled() {
         return bootstrapServers != null && !bootstrapServers.isBlank();

@@ -16,9 +16,12 @@ import java.util.Properties;
 import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
+import io.weft.telemetry.ConsumerThread;
 import io.weft.telemetry.config.HistoryProperties;
 import io.weft.telemetry.config.TelemetryKafkaProperties;
+import io.weft.telemetry.stream.StreamsTuning;
 import io.weft.telemetry.stream.TelemetryCounters;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -70,9 +73,7 @@ public class HistoryWriter implements SmartLifecycle {
     private final TransactionTemplate tx;
     private final Partitions partitions;
     private final TelemetryCounters counters;
-    private volatile KafkaConsumer<String, String> consumer;
-    private volatile Thread thread;
-    private volatile boolean running;
+    private final ConsumerThread<String, String> thread = new ConsumerThread<>("weft-history-writer");
 
     HistoryWriter(TelemetryKafkaProperties kafka, KafkaClientSecurity login, HistoryProperties history,
                   JdbcTemplate jdbc, TransactionTemplate tx, Partitions partitions, TelemetryCounters counters) {
@@ -96,52 +97,47 @@ public class HistoryWriter implements SmartLifecycle {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, history.batchSize());
-        consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        // As the topology's group: a killed instance's history partitions move after the same silence.
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) kafka.sessionTimeoutMs());
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, StreamsTuning.heartbeatIntervalMs(kafka.sessionTimeoutMs()));
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
+                new StringDeserializer());
         consumer.subscribe(List.of(kafka.linksLoadTopic(), kafka.hotspotsTopic()));
-        running = true;
-        thread = new Thread(this::run, "weft-history-writer");
-        thread.setDaemon(true);
-        thread.start();
+        thread.start(consumer, this::run);
     }
 
-    private void run() {
+    private void run(Consumer<String, String> consumer) {
         RollupBuffer rollups = new RollupBuffer();
         List<HotspotEvent> events = new ArrayList<>();
         long lastFlush = System.nanoTime();
-        try {
-            while (running) {
-                ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
-                for (ConsumerRecord<String, String> r : records) {
-                    if (r.value() == null) {
-                        continue; // a tombstone on the compacted load topic: nothing to keep
-                    }
-                    try {
-                        // The contract types' strict readers: a record that breaks its contract is counted, not stored.
-                        if (r.topic().equals(kafka.hotspotsTopic())) {
-                            events.add(HotspotEvent.fromJson(r.value()));
-                        } else {
-                            rollups.add(LinkLoad.fromJson(r.value()));
-                        }
-                    } catch (RuntimeException e) { // a ContractException above all: one bad record must not stop this
-                        counters.problem("history.unreadable",
-                                r.topic() + " offset " + r.offset() + ": " + e.getMessage());
-                    }
+        while (thread.running()) {
+            ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+            for (ConsumerRecord<String, String> r : records) {
+                if (r.value() == null) {
+                    continue; // a tombstone on the compacted load topic: nothing to keep
                 }
-                boolean due = System.nanoTime() - lastFlush >= FLUSH_MS * 1_000_000L;
-                if ((rollups.size() + events.size() > 0) && (due || records.isEmpty()
-                        || rollups.size() + events.size() >= history.batchSize())) {
-                    flush(rollups, events);
-                    lastFlush = System.nanoTime();
+                try {
+                    // The contract types' strict readers: a record that breaks its contract is counted, not stored.
+                    if (r.topic().equals(kafka.hotspotsTopic())) {
+                        events.add(HotspotEvent.fromJson(r.value()));
+                    } else {
+                        rollups.add(LinkLoad.fromJson(r.value()));
+                    }
+                } catch (RuntimeException e) { // a ContractException above all: one bad record must not stop this
+                    counters.problem("history.unreadable",
+                            r.topic() + " offset " + r.offset() + ": " + e.getMessage());
                 }
             }
-        } catch (WakeupException e) {
-            // stop() was called
-        } finally {
-            consumer.close(Duration.ofSeconds(5));
+            boolean due = System.nanoTime() - lastFlush >= FLUSH_MS * 1_000_000L;
+            if ((rollups.size() + events.size() > 0) && (due || records.isEmpty()
+                    || rollups.size() + events.size() >= history.batchSize())) {
+                flush(consumer, rollups, events);
+                lastFlush = System.nanoTime();
+            }
         }
     }
 
-    private void flush(RollupBuffer rollups, List<HotspotEvent> events) {
+    private void flush(Consumer<String, String> consumer, RollupBuffer rollups, List<HotspotEvent> events) {
         List<RollupBuffer.Rollup> rows = rollups.drain();
         List<HotspotEvent> evs = new ArrayList<>(events);
         events.clear();
@@ -154,7 +150,7 @@ public class HistoryWriter implements SmartLifecycle {
             throw e;
         } catch (RuntimeException e) {
             counters.problem("history.write-failed", e.getMessage());
-            rewind();
+            rewind(consumer);
         }
     }
 
@@ -194,7 +190,7 @@ public class HistoryWriter implements SmartLifecycle {
     }
 
     /** After a failed batch: wait, then read again from the last committed offsets. */
-    private void rewind() {
+    private void rewind(Consumer<String, String> consumer) {
         try {
             Thread.sleep(1000);
         } catch (InterruptedException e) {
@@ -234,26 +230,11 @@ public class HistoryWriter implements SmartLifecycle {
 
     @Override
     public void stop() {
-        running = false;
-        KafkaConsumer<String, String> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        Thread t = thread;
-        if (t != null) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        // The consumer is not cleared: when the join above times out (a slow first rebalance on a
-        // loaded machine) the writer thread still closes it in its finally block.
-        thread = null;
+        thread.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.running();
     }
 }

@@ -9,8 +9,10 @@ import io.weft.auth.KafkaClientSecurity;
 import io.weft.contracts.ContractException;
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
+import io.weft.telemetry.ConsumerThread;
 import io.weft.telemetry.config.TelemetryKafkaProperties;
 import io.weft.telemetry.stream.TelemetryCounters;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,9 +42,7 @@ class LiveLoadFeed implements SmartLifecycle {
     private final LiveLoads loads;
     private final LoadStreams streams;
     private final TelemetryCounters counters;
-    private volatile KafkaConsumer<String, String> consumer;
-    private volatile Thread thread;
-    private volatile boolean running;
+    private final ConsumerThread<String, String> thread = new ConsumerThread<>("weft-live-loads-feed");
 
     LiveLoadFeed(TelemetryKafkaProperties kafka, KafkaClientSecurity login, LiveLoads loads, LoadStreams streams,
                  TelemetryCounters counters) {
@@ -62,33 +62,21 @@ class LiveLoadFeed implements SmartLifecycle {
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
-        running = true;
-        thread = new Thread(this::run, "weft-live-loads-feed");
-        thread.setDaemon(true);
-        thread.start();
+        thread.start(new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer()), this::run);
     }
 
-    private void run() {
-        try {
-            List<TopicPartition> loadParts = partitions(kafka.linksLoadTopic());
-            List<TopicPartition> hotspotParts = partitions(kafka.hotspotsTopic());
-            List<TopicPartition> all = new ArrayList<>(loadParts);
-            all.addAll(hotspotParts);
-            consumer.assign(all);
-            consumer.seekToBeginning(loadParts);
-            consumer.seekToEnd(hotspotParts);
-            while (running) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    accept(r);
-                }
+    private void run(Consumer<String, String> consumer) throws InterruptedException {
+        List<TopicPartition> loadParts = partitions(consumer, kafka.linksLoadTopic());
+        List<TopicPartition> hotspotParts = partitions(consumer, kafka.hotspotsTopic());
+        List<TopicPartition> all = new ArrayList<>(loadParts);
+        all.addAll(hotspotParts);
+        consumer.assign(all);
+        consumer.seekToBeginning(loadParts);
+        consumer.seekToEnd(hotspotParts);
+        while (thread.running()) {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                accept(r);
             }
-        } catch (WakeupException e) {
-            // stop() was called
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            consumer.close(Duration.ofSeconds(5));
         }
     }
 
@@ -96,8 +84,9 @@ class LiveLoadFeed implements SmartLifecycle {
      * The topic's partitions, waiting while Kafka or the topic is not there yet (the devstack or a
      * deployment creates it).
      */
-    private List<TopicPartition> partitions(String topic) throws InterruptedException {
-        while (running) {
+    private List<TopicPartition> partitions(Consumer<String, String> consumer, String topic)
+            throws InterruptedException {
+        while (thread.running()) {
             List<PartitionInfo> infos;
             try {
                 infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
@@ -142,24 +131,11 @@ class LiveLoadFeed implements SmartLifecycle {
 
     @Override
     public void stop() {
-        running = false;
-        KafkaConsumer<String, String> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        Thread t = thread;
-        if (t != null) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        thread = null;
+        thread.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.running();
     }
 }

@@ -1,5 +1,6 @@
 package io.weft.telemetry.stream;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,17 +11,29 @@ import java.util.Map;
 
 import io.weft.contracts.LinkLoad;
 import io.weft.contracts.TopicValue;
+import io.weft.telemetry.DeadLetter;
+import io.weft.telemetry.GnmicEventParser;
 import io.weft.telemetry.InterfaceSample;
-import io.weft.telemetry.Samples;
+import io.weft.telemetry.TelemetryFormatException;
 import io.weft.telemetry.config.DetectionProperties;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Samples to link-direction state and decisions. Each sample is mapped through the fabric index to
+ * weft.telemetry.interfaces records to link-direction state and decisions, in one processor node.
+ * A record is parsed into its samples (all the record's events), or, when it cannot be normalised
+ * (all or nothing, see {@link GnmicEventParser}), forwarded as one {@link DeadLetter} carrying its
+ * partition and offset. Parsing here rather than in a node of its own, and forwarding every output
+ * (dead letter, load, hotspot event) to one sink that picks the topic by value type
+ * ({@link TelemetryTopics#OUTPUT_TOPIC}), keeps a record to three nodes (source, this, sink):
+ * the split and map nodes between them cost a forward, a record context and a branch test per
+ * record, which with one event per record (gnmic with split-events) was a visible share of the work.
+ *
+ * <p>Each sample is mapped through the fabric index to
  * the direction(s) its interface measures; each direction's {@link LinkDirection} is read from the
  * store, updated and written back, and what it emitted is forwarded keyed by its output topic key.
  *
@@ -44,7 +57,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (see {@link InterfaceDirectionIndex}), and weft.telemetry.interfaces is keyed by switch, so one partition
  * (one task) owns every direction it sees.
  */
-final class LinkProcessor implements Processor<String, Samples, String, TopicValue> {
+final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     static final Duration SAVE_INTERVAL = Duration.ofSeconds(1);
 
     private final String fabricStoreName;
@@ -55,12 +68,13 @@ final class LinkProcessor implements Processor<String, Samples, String, TopicVal
     private final LinkDirection.Ids ids;
     private final Duration loadInterval;
     private final long loadIntervalNs;
+    private final GnmicEventParser parser = new GnmicEventParser();
     private final List<TopicValue> out = new ArrayList<>();
     /** Live state by arc key; one hash lookup per sample finds the direction and its bookkeeping. */
     private final Map<String, Slot> live = new HashMap<>();
     private final List<Slot> dirty = new ArrayList<>();
     private final List<Slot> waiting = new ArrayList<>();
-    private ProcessorContext<String, TopicValue> context;
+    private ProcessorContext<String, Object> context;
     private InterfaceDirectionIndexStore fabric;
     private KeyValueStore<String, LinkDirection> state;
 
@@ -77,7 +91,7 @@ final class LinkProcessor implements Processor<String, Samples, String, TopicVal
     }
 
     @Override
-    public void init(ProcessorContext<String, TopicValue> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.fabric = context.getStateStore(fabricStoreName);
         this.state = context.getStateStore(stateStoreName);
@@ -145,8 +159,20 @@ final class LinkProcessor implements Processor<String, Samples, String, TopicVal
     }
 
     @Override
-    public void process(Record<String, Samples> record) {
-        List<InterfaceSample> samples = record.value().samples();
+    public void process(Record<byte[], byte[]> record) {
+        counters.count("interfaces.records");
+        List<InterfaceSample> samples;
+        try {
+            samples = parser.parseUtf8(record.value());
+        } catch (TelemetryFormatException e) {
+            counters.problem("deadletter." + e.code().code(), e.getMessage());
+            String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+            RecordMetadata m = context.recordMetadata().orElse(null);
+            DeadLetter d = DeadLetter.of(m == null ? "unknown" : m.topic(), m == null ? 0 : m.partition(),
+                    m == null ? 0 : Math.max(0, m.offset()), key, record.value(), e, clock.instant());
+            context.forward(new Record<>(key, d, record.timestamp(), record.headers()));
+            return;
+        }
         counters.add("interfaces.samples", samples.size());
         Instant now = null;
         for (InterfaceSample s : samples) {

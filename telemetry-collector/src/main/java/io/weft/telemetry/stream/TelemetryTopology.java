@@ -3,15 +3,9 @@ package io.weft.telemetry.stream;
 import java.time.Clock;
 import java.time.Duration;
 
-import io.weft.contracts.LinkLoad;
-import io.weft.telemetry.DeadLetter;
-import io.weft.telemetry.Parsed;
-import io.weft.telemetry.Samples;
 import io.weft.telemetry.config.DetectionProperties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Branched;
-import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -22,10 +16,10 @@ import org.apache.kafka.streams.state.Stores;
  * The collector's Kafka Streams topology, built in one place:
  * <pre>
  *   weft.fabric ──(global store: InterfaceDirectionIndexStore)
- *   weft.telemetry.interfaces ─ parse ─┬─ dead letter ──────────────────────────────▶ weft.telemetry.deadletter
- *                                      └─ samples ─ link directions (store) ─┬─ hotspot events ▶ weft.hotspots
- *                                         (one per record)                   └─ link loads ─────▶ weft.links.load
- *                                                                               (coalesced per loadInterval)
+ *   weft.telemetry.interfaces ─ parse + link directions (store, one node) ─┬─ dead letter ─▶ weft.telemetry.deadletter
+ *                                                  (one sink, topic by value) ├─ hotspot events ▶ weft.hotspots
+ *                                                                             └─ link loads ──▶ weft.links.load
+ *                                                                                (coalesced per loadInterval)
  *   weft.telemetry.flows ─ check + count ─┬─ per-flow view (store nic-flows)
  *                                         └─ invalid ───────────────────────────────▶ weft.telemetry.deadletter
  * </pre>
@@ -58,22 +52,12 @@ public final class TelemetryTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(DIRECTIONS_STORE),
                 Serdes.String(), new LinkDirectionSerde()));
 
-        KStream<String, Parsed> parsed = builder.stream(topics.interfaces(), TelemetryTopics.RAW)
-                .process(() -> new ParseProcessor(counters, clock), Named.as("parse-interfaces"));
-        parsed.split(Named.as("interfaces-"))
-                .branch((k, v) -> v instanceof DeadLetter, Branched.withConsumer(bad -> bad
-                        .mapValues(v -> (DeadLetter) v)
-                        .to(topics.deadletter(), TelemetryTopics.DEAD_LETTERS)))
-                .defaultBranch(Branched.withConsumer(ok -> ok
-                        .mapValues(v -> (Samples) v)
-                        .process(() -> new LinkProcessor(FABRIC_STORE, DIRECTIONS_STORE, detection, counters,
-                                clock, ids, loadInterval), Named.as("link-directions"), DIRECTIONS_STORE)
-                        // One split (each record visits one branch) rather than two filters (each visits both).
-                        .split(Named.as("emitted-"))
-                        .branch((k, e) -> e instanceof LinkLoad, Branched.withConsumer(loads -> loads
-                                .to(topics.linksLoad(), TelemetryTopics.EMITTED), "link-loads"))
-                        .defaultBranch(Branched.withConsumer(hotspots -> hotspots
-                                .to(topics.hotspots(), TelemetryTopics.EMITTED), "hotspot-events"))));
+        // One node between source and sink (see LinkProcessor): parse, link directions, and every output,
+        // each record routed to its topic by the sink.
+        builder.stream(topics.interfaces(), TelemetryTopics.RAW_KEYS)
+                .process(() -> new LinkProcessor(FABRIC_STORE, DIRECTIONS_STORE, detection, counters, clock, ids,
+                        loadInterval), Named.as("link-directions"), DIRECTIONS_STORE)
+                .to(topics.outputTopic(), TelemetryTopics.OUTPUT);
 
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FLOWS_STORE),
                 Serdes.String(), Serdes.String()));

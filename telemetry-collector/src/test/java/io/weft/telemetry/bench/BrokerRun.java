@@ -10,10 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,13 +47,19 @@ import org.apache.kafka.streams.StreamsConfig;
 final class BrokerRun {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     static final String OVERRIDE_PREFIX = "weft.bench.streams.";
+    private static final String JAVA = System.getProperty("java.home") + File.separator + "bin" + File.separator
+            + "java";
 
     private BrokerRun() {
     }
 
-    static void run(Fabric fabric, Workload w, long events, Map<String, Object> r) throws IOException {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        Process broker = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+    /**
+     * {@code collectors} = 0: the topology in this JVM; N > 0: in N child JVMs of one consumer group
+     * ({@link #measureChildren}).
+     */
+    static void run(Fabric fabric, Workload w, long events, int collectors, Map<String, Object> r)
+            throws IOException {
+        Process broker = new ProcessBuilder(JAVA, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                 BrokerMain.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
             String bootstrap = awaitBootstrap(broker);
@@ -62,17 +72,26 @@ final class BrokerRun {
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 pool.resetPeakUsage();
             }
-            measure(bootstrap, fabric, warmup, produced[0], produced[1], broker, r);
-        } finally {
-            broker.getOutputStream().close(); // BrokerMain stops when its stdin closes
-            try {
-                if (!broker.waitFor(30, TimeUnit.SECONDS)) {
-                    broker.destroy();
-                }
-            } catch (InterruptedException e) {
-                broker.destroy();
-                Thread.currentThread().interrupt();
+            if (collectors > 0) {
+                measureChildren(bootstrap, collectors, warmup, produced[0], produced[1], broker, r);
+            } else {
+                measure(bootstrap, fabric, warmup, produced[0], produced[1], broker, r);
             }
+        } finally {
+            stop(broker);
+        }
+    }
+
+    /** Stops a child of this benchmark (BrokerMain, CollectorMain): each ends when its stdin closes. */
+    private static void stop(Process child) throws IOException {
+        child.getOutputStream().close();
+        try {
+            if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -151,6 +170,159 @@ final class BrokerRun {
         }
     }
 
+    /**
+     * N collector instances, each a child JVM ({@link CollectorMain}: -Xmx512m, the service's
+     * StreamsTuning with its two stream threads) under one application id, so one consumer group
+     * splits the 12 interface partitions between them. The clock runs from the moment all instances
+     * together have consumed the warm-up share (the group has settled by then) until they have
+     * consumed every event. Every process shares this machine's cores with the others and the
+     * broker, so the wall rate cannot show how instances scale; what can is CPU: each instance's
+     * events and process CPU, and {@code events_per_busiest_instance_cpu_s} = all events / the busiest
+     * instance's CPU seconds, the rate the group sustains when each instance has cores of its own
+     * (with one instance it is its events per CPU second). Compare that figure between
+     * {@code --collectors 1} and {@code --collectors 2}.
+     */
+    private static void measureChildren(String bootstrap, int n, long warmup, long events, long records,
+                                        Process broker, Map<String, Object> r) throws IOException {
+        String applicationId = "weft-loop-bench-" + UUID.randomUUID();
+        List<Process> children = new ArrayList<>();
+        List<AtomicReference<long[]>> progress = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                List<String> command = new ArrayList<>(List.of(JAVA, "-Xms512m", "-Xmx512m"));
+                overrides().forEach((k, v) -> command.add("-D" + OVERRIDE_PREFIX + k + "=" + v)); // to the children
+                command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
+                        bootstrap, applicationId));
+                Process c = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                children.add(c);
+                AtomicReference<long[]> latest = new AtomicReference<>(new long[4]);
+                progress.add(latest);
+                Thread reader = new Thread(() -> readProgress(c, latest), "collector-" + i + "-progress");
+                reader.setDaemon(true);
+                reader.start();
+            }
+            long[] first = null;
+            long[] firstCpu = new long[n];
+            long[] firstJit = new long[n];
+            long firstBrokerCpu = 0;
+            long firstNs = 0;
+            long lastNs = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+            long[] now = new long[n];
+            long[] cpu = new long[n];
+            int[] partitions = new int[n];
+            long[] jit = new long[n];
+            while (System.nanoTime() < deadline) {
+                long total = 0;
+                for (int i = 0; i < n; i++) {
+                    long[] p = progress.get(i).get();
+                    now[i] = p[0];
+                    cpu[i] = p[1];
+                    partitions[i] = (int) p[2];
+                    jit[i] = p[3];
+                    total += p[0];
+                }
+                if (first == null && total >= Math.max(1, warmup)) {
+                    firstNs = System.nanoTime();
+                    first = now.clone();
+                    System.arraycopy(cpu, 0, firstCpu, 0, n);
+                    System.arraycopy(jit, 0, firstJit, 0, n);
+                    firstBrokerCpu = cpuNs(broker);
+                }
+                if (total >= events) {
+                    lastNs = System.nanoTime();
+                    break;
+                }
+                sleep(5);
+            }
+            if (first == null) {
+                throw new IllegalStateException("the collectors did not get through the warm-up in 10 minutes");
+            }
+            long brokerCpu = cpuNs(broker) - firstBrokerCpu;
+            long wallNs = (lastNs == 0 ? System.nanoTime() : lastNs) - firstNs;
+            long done = 0;
+            long cpuAll = 0;
+            long busiest = 0;
+            long busiestWithoutJit = 0;
+            List<Map<String, Object>> instances = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                long e = now[i] - first[i];
+                long c = cpu[i] - firstCpu[i];
+                done += e;
+                cpuAll += c;
+                busiest = Math.max(busiest, c);
+                long j = jit[i] - firstJit[i];
+                busiestWithoutJit = Math.max(busiestWithoutJit, c - j);
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("events", e);
+                one.put("cpu_s", Math.round(c / 1e7) / 100.0);
+                one.put("events_per_cpu_s", Math.round(e / (c / 1e9)));
+                one.put("jit_cpu_s", Math.round(j / 1e7) / 100.0);
+                one.put("events_per_cpu_s_without_jit", Math.round(e / ((c - j) / 1e9)));
+                one.put("interface_partitions", partitions[i]);
+                instances.add(one);
+            }
+            r.put("mode", n + " collector JVM(s) as child processes (-Xmx512m, " + StreamsTuning.STREAM_THREADS
+                    + " stream threads each), one consumer group (one application id), the 12 interface partitions "
+                    + "split between them; embedded KRaft broker in another child JVM; all on this machine's cores");
+            r.put("collectors", n);
+            r.put("streams_overrides", overrides().isEmpty() ? "none (StreamsTuning as the service)"
+                    : overrides().toString());
+            r.put("events", done);
+            r.put("records_produced", records); // warm-up included
+            r.put("wall_s", Math.round(wallNs / 1e7) / 100.0);
+            r.put("complete", lastNs != 0);
+            r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
+            r.put("cpu_s", Math.round(cpuAll / 1e7) / 100.0);
+            r.put("ingest_events_per_cpu_s", Math.round(done / (cpuAll / 1e9)));
+            r.put("events_per_busiest_instance_cpu_s", Math.round(done / (busiest / 1e9)));
+            // The JIT compiles the same code in every JVM: per instance, not per event (see CollectorMain).
+            r.put("events_per_busiest_instance_cpu_s_without_jit", Math.round(done / (busiestWithoutJit / 1e9)));
+            r.put("instances", instances);
+            r.put("broker_cpu_s", Math.round(brokerCpu / 1e7) / 100.0);
+            r.put("ingest_events_per_cpu_s_with_broker", Math.round(done / ((cpuAll + brokerCpu) / 1e9)));
+        } finally {
+            for (Process c : children) {
+                stop(c);
+            }
+        }
+    }
+
+    /** Experiments without a rebuild: -Dweft.bench.streams.<streams config>=<value> overrides a setting. */
+    static Map<String, String> overrides() {
+        Map<String, String> overrides = new java.util.TreeMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(OVERRIDE_PREFIX)) {
+                overrides.put(name.substring(OVERRIDE_PREFIX.length()), System.getProperty(name));
+            }
+        }
+        return overrides;
+    }
+
+    /** Keeps the latest {@code PROGRESS samples cpuNs partitions} line of a collector child. */
+    private static void readProgress(Process c, AtomicReference<long[]> latest) {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(c.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line; (line = out.readLine()) != null; ) {
+                if (line.startsWith("PROGRESS ")) {
+                    String[] f = line.split(" ");
+                    latest.set(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
+                        Long.parseLong(f[4])});
+                }
+            }
+        } catch (IOException e) {
+            // the child ended
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static void measure(String bootstrap, Fabric fabric, long warmup, long events, long records,
                                 Process broker, Map<String, Object> r) throws IOException {
         StreamsBuilder b = new StreamsBuilder();
@@ -162,13 +334,7 @@ final class BrokerRun {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-state").toString());
         StreamsTuning.apply(p); // as StreamsRunner
-        // Experiments without a rebuild: -Dweft.bench.streams.<streams config>=<value> overrides a setting.
-        Map<String, String> overrides = new java.util.TreeMap<>();
-        for (String name : System.getProperties().stringPropertyNames()) {
-            if (name.startsWith(OVERRIDE_PREFIX)) {
-                overrides.put(name.substring(OVERRIDE_PREFIX.length()), System.getProperty(name));
-            }
-        }
+        Map<String, String> overrides = overrides();
         p.putAll(overrides);
         r.put("streams_overrides", overrides.isEmpty() ? "none (StreamsTuning as the service)" : overrides.toString());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");

@@ -93,6 +93,10 @@ public final class LoopBench {
         @Option(names = "--broker", description = "through the in-process broker, not the test driver")
         boolean broker;
 
+        @Option(names = "--collectors", paramLabel = "N",
+                description = "with --broker: N collector child JVMs in one consumer group (default 0: in this JVM)")
+        int collectors;
+
         @Option(names = "--events", paramLabel = "N", description = "events (default 2000000)")
         Long events;
 
@@ -125,6 +129,10 @@ public final class LoopBench {
             line.usage(System.out);
             return;
         }
+        if (flags.collectors < 0 || flags.collectors > 0 && !flags.broker) {
+            System.err.println("weft bench loop: --collectors N needs --broker and N >= 1");
+            System.exit(2);
+        }
         boolean json = flags.json;
         long events = flags.events != null ? flags.events : flags.quick ? 200_000 : 2_000_000;
         int leaves = flags.leaves;
@@ -145,7 +153,7 @@ public final class LoopBench {
         r.put("sample_interval_ms", sampleIntervalMs);
         r.put("links_load_interval_ms", LOAD_INTERVAL.toMillis());
         if (broker) {
-            BrokerRun.run(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, r);
+            BrokerRun.run(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, flags.collectors, r);
         } else {
             driverRun(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, r);
             domainRun(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, r);

@@ -1,0 +1,118 @@
+package io.weft.telemetry.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Properties;
+import java.util.UUID;
+
+import io.weft.telemetry.config.DetectionProperties;
+import io.weft.telemetry.stream.StreamsTuning;
+import io.weft.telemetry.stream.TelemetryCounters;
+import io.weft.telemetry.stream.TelemetryTopics;
+import io.weft.telemetry.stream.TelemetryTopology;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.ThreadMetadata;
+
+/**
+ * One collector instance of {@code ./weft bench loop --broker --collectors N}, in its own JVM: the
+ * service's topology and {@link StreamsTuning} under the given application id (every instance of a
+ * run joins one consumer group and takes some of the partitions), its own state dir. Every 20 ms it
+ * prints {@code PROGRESS <samples> <process cpu ns> <interface partitions held>} on stdout; it
+ * stops when its stdin closes.
+ *
+ * <p>Arguments: bootstrap servers, application id.
+ */
+public final class CollectorMain {
+    private CollectorMain() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        String bootstrap = args[0];
+        String applicationId = args[1];
+        StreamsBuilder b = new StreamsBuilder();
+        TelemetryCounters counters = new TelemetryCounters();
+        TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
+                () -> UUID.randomUUID().toString(), LoopBench.LOAD_INTERVAL);
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-collector").toString());
+        StreamsTuning.apply(p);
+        p.putAll(BrokerRun.overrides());
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
+            streams.start();
+            Thread stdin = new Thread(() -> {
+                try {
+                    while (System.in.read() >= 0) {
+                        // the parent closes our stdin to stop us
+                    }
+                } catch (IOException e) {
+                    // parent gone: stop as well
+                }
+            }, "stdin-watch");
+            stdin.start();
+            while (stdin.isAlive()) {
+                System.out.println("PROGRESS " + counters.get("interfaces.samples") + " " + os.getProcessCpuTime()
+                        + " " + interfacePartitions(streams) + " " + compilerCpuNs());
+                System.out.flush();
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * CPU time of this JVM's JIT compiler threads so far, from /proc (0 elsewhere). Each instance compiles
+     * the same code, a cost per JVM rather than per event that a long-running service pays once and a
+     * run of seconds pays throughout; reported apart so that instances can be compared without it.
+     */
+    static long compilerCpuNs() {
+        long ticks = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended
+                }
+                int open = stat.indexOf('(');
+                int close = stat.lastIndexOf(')');
+                if (open < 0 || close < 0 || !stat.substring(open + 1, close).contains("CompilerThre")) {
+                    continue;
+                }
+                String[] f = stat.substring(close + 2).split(" ");
+                ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return ticks * 10_000_000L; // USER_HZ is 100 on Linux: one tick is 10 ms
+    }
+
+    /** weft.telemetry.interfaces partitions this instance's stream threads hold as active tasks. */
+    private static int interfacePartitions(KafkaStreams streams) {
+        int n = 0;
+        for (ThreadMetadata t : streams.metadataForLocalThreads()) {
+            for (var task : t.activeTasks()) {
+                n += (int) task.topicPartitions().stream()
+                        .filter(tp -> tp.topic().equals(TelemetryTopics.DEFAULT.interfaces())).count();
+            }
+        }
+        return n;
+    }
+}
