@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.weft.fabric.Arc;
 import io.weft.fabric.Link;
+import io.weft.fabric.Role;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.plan.walk.WalkException;
@@ -27,13 +28,32 @@ public final class Router {
     private final java.util.Map<String, Integer> switchIndex = new java.util.HashMap<>();
     private final java.util.Map<String, int[]> survivingDistance = new java.util.HashMap<>();
     private long distanceVersion = -1;
+    /** UGAL-L's Valiant intermediates: the switches of the top tier (every router of a Dragonfly or Slim Fly). */
+    private final List<String> intermediates = new java.util.ArrayList<>();
+
+    /**
+     * UGAL-L's threshold, in flows x hops: the non-minimal path is taken only when the minimal output's
+     * load times its hops exceeds the non-minimal one's by more than this. Zero: the plain comparison.
+     */
+    public static final int UGAL_THRESHOLD = 0;
+
+    /** How far congestion backs up into the source switch's output queue (see {@link #ugalL}). */
+    public static final int BACKPRESSURE_HOPS = 1;
 
     public Router(FabricPlan plan, ArcTable arcs, EcmpHasher hasher) {
         this.plan = plan;
         this.arcs = arcs;
         this.hasher = hasher;
+        Role top = Role.LEAF;
         for (String s : plan.switches()) {
             switchIndex.put(s, switchIndex.size());
+            Role r = plan.fabric().node(s).role();
+            top = r.ordinal() > top.ordinal() ? r : top;
+        }
+        for (String s : plan.switches()) {
+            if (plan.fabric().node(s).role() == top) {
+                intermediates.add(s);
+            }
         }
     }
 
@@ -99,6 +119,105 @@ public final class Router {
         }
         int[] out = java.util.Arrays.copyOf(route, n);
         return conditions.crossesFailure(out) ? null : out;
+    }
+
+    /**
+     * The UGAL-L route (Kim et al., ISCA 2008) of a flow, or null when the destination is cut off. At the
+     * source switch it compares the minimal route (the ECMP route of this five-tuple) with a Valiant route
+     * through one random intermediate of the top tier (chosen by hashing the five-tuple at the source
+     * switch: seeded, stable per flow), each hashed hop by hop over shortest paths, and takes the Valiant
+     * route when (flows on the minimal output) x (minimal hops) > (flows on the Valiant output) x (Valiant
+     * hops) + {@link #UGAL_THRESHOLD}. "Output" is the source switch's own outgoing link on each route
+     * (local information only, the "-L"); {@code flowsOn} counts the flows already routed on each arc,
+     * which stands in for queue occupancy in a fluid model. Hops count switch-to-switch links.
+     */
+    public int[] ugalL(String srcNic, String dstNic, int srcPort, LinkConditions conditions, int[] flowsOn) {
+        int[] minimal = ecmp(srcNic, dstNic, srcPort, conditions);
+        if (minimal == null || minimal.length <= 2) {
+            return minimal; // cut off, or delivered by the source switch itself: nothing to choose
+        }
+        int[] valiant = valiant(srcNic, dstNic, srcPort, minimal, conditions);
+        if (valiant == null) {
+            return minimal;
+        }
+        long minimalCost = (long) occupancy(minimal, flowsOn) * (minimal.length - 2);
+        long valiantCost = (long) occupancy(valiant, flowsOn) * (valiant.length - 2);
+        return minimalCost > valiantCost + UGAL_THRESHOLD ? valiant : minimal;
+    }
+
+    /**
+     * The fluid stand-in for the queue at the source switch's output on this route: the flows on that
+     * output, or on the next {@link #BACKPRESSURE_HOPS} links of the route if more. A lossless fabric's
+     * credits (or PFC) stop an output whose next hop is oversubscribed, so its queue fills with the
+     * downstream congestion; a fluid model has no queues to carry that back, so it is read from there.
+     */
+    private static int occupancy(int[] route, int[] flowsOn) {
+        int most = 0;
+        for (int k = 1; k <= 1 + BACKPRESSURE_HOPS && k < route.length; k++) {
+            most = Math.max(most, flowsOn[route[k]]);
+        }
+        return most;
+    }
+
+    /**
+     * The Valiant route: the minimal route's first arc (NIC to source switch), then hashed over
+     * shortest paths to a random top-tier switch other than the source and destination switches, then
+     * on to the destination. Null when no such route exists or it would cross one link direction twice.
+     */
+    private int[] valiant(String srcNic, String dstNic, int srcPort, int[] minimal, LinkConditions conditions) {
+        String src = arcs.arc(minimal[0]).to();
+        String dst = arcs.arc(minimal[minimal.length - 1]).from();
+        List<String> choices = new java.util.ArrayList<>(intermediates);
+        choices.remove(src);
+        choices.remove(dst);
+        if (choices.isEmpty()) {
+            return null;
+        }
+        byte[] tuple = FiveTuple.rocev2(address(srcNic), address(dstNic), srcPort).bytes();
+        String via = choices.get(hasher.pick(src + "/valiant", tuple, choices.size()));
+        int[] route = new int[2 * ForwardingWalk.HOP_LIMIT + 2];
+        route[0] = minimal[0];
+        int n = hashTo(src, via, tuple, conditions, route, 1);
+        if (n < 0) {
+            return null;
+        }
+        String dstSwitch = destinationSwitch(via, dstNic);
+        n = dstSwitch == null ? -1 : hashTo(via, dstSwitch, tuple, conditions, route, n);
+        Arc delivery = n < 0 ? null : deliveryArc(dstSwitch, dstNic);
+        if (delivery == null) {
+            return null;
+        }
+        route[n++] = arcs.id(delivery);
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                if (route[i] == route[j]) {
+                    return null;
+                }
+            }
+        }
+        int[] out = java.util.Arrays.copyOf(route, n);
+        return conditions.crossesFailure(out) ? null : out;
+    }
+
+    /** Hashes hop by hop over the working shortest-path next hops from {@code at} to {@code target}; -1 if stuck. */
+    private int hashTo(String at, String target, byte[] tuple, LinkConditions conditions, int[] route, int n) {
+        while (!at.equals(target)) {
+            List<Arc> hops = conditions.failedLinks() == 0 ? plan.nextHops(at, target)
+                    : survivingNextHops(at, target, conditions);
+            List<Arc> live = new java.util.ArrayList<>(hops.size());
+            for (Arc h : hops) {
+                if (!conditions.failed(arcs.id(h))) {
+                    live.add(h);
+                }
+            }
+            if (live.isEmpty() || n >= route.length - 1) {
+                return -1;
+            }
+            Arc next = live.get(hasher.pick(at, tuple, live.size()));
+            route[n++] = arcs.id(next);
+            at = next.to();
+        }
+        return n;
     }
 
     /**

@@ -311,31 +311,92 @@ public final class Simulation {
             }
             dirty = true;
         }
+        // UGAL-L's local load: flows routed per arc, counted once a UGAL-L flow arrives, then kept up to date
+        // in arrival order.
+        int[] flowsOn = null;
         while (nextArrival < arrivalOrder.length && specs.get(arrivalOrder[nextArrival]).startS() <= now) {
             int i = arrivalOrder[nextArrival++];
             state[i] = FlowResult.State.ACTIVE;
-            if (routing.get(i).mode() == Routing.Mode.ECMP) {
-                route[i] = router.ecmp(specs.get(i).srcNic(), specs.get(i).dstNic(), routing.get(i).srcPort(),
-                        conditions);
+            if (routing.get(i).mode() == Routing.Mode.UGAL_L && flowsOn == null) {
+                flowsOn = flowsOnArcs();
+            }
+            if (routing.get(i).routedByFabric()) {
+                route[i] = routeByFabric(i, flowsOn);
             }
             if (route[i] == null || conditions.crossesFailure(route[i])) {
                 state[i] = FlowResult.State.STALLED;
+            } else if (flowsOn != null) {
+                for (int a : route[i]) {
+                    flowsOn[a]++;
+                }
             }
             dirty = true;
         }
         if (topology) {
-            for (int i = 0; i < specs.size(); i++) {
-                if (state[i] != FlowResult.State.ACTIVE && state[i] != FlowResult.State.STALLED) {
-                    continue;
+            reroute();
+        }
+    }
+
+    /**
+     * After a failure or a restore: ECMP flows re-hash, steered flows stall or resume; then UGAL-L flows
+     * choose again, in flow order, each seeing the others' routes and the UGAL-L flows before it.
+     */
+    private void reroute() {
+        boolean ugal = false;
+        for (int i = 0; i < specs.size(); i++) {
+            if (state[i] != FlowResult.State.ACTIVE && state[i] != FlowResult.State.STALLED) {
+                continue;
+            }
+            if (routing.get(i).mode() == Routing.Mode.UGAL_L) {
+                route[i] = null;
+                ugal = true;
+                continue;
+            }
+            if (routing.get(i).routedByFabric()) {
+                route[i] = routeByFabric(i, null);
+            }
+            state[i] = route[i] == null || conditions.crossesFailure(route[i])
+                    ? FlowResult.State.STALLED : FlowResult.State.ACTIVE;
+        }
+        if (!ugal) {
+            return;
+        }
+        int[] flowsOn = flowsOnArcs();
+        for (int i = 0; i < specs.size(); i++) {
+            if ((state[i] != FlowResult.State.ACTIVE && state[i] != FlowResult.State.STALLED)
+                    || routing.get(i).mode() != Routing.Mode.UGAL_L) {
+                continue;
+            }
+            route[i] = routeByFabric(i, flowsOn);
+            state[i] = route[i] == null || conditions.crossesFailure(route[i])
+                    ? FlowResult.State.STALLED : FlowResult.State.ACTIVE;
+            if (state[i] == FlowResult.State.ACTIVE) {
+                for (int a : route[i]) {
+                    flowsOn[a]++;
                 }
-                if (routing.get(i).mode() == Routing.Mode.ECMP) {
-                    route[i] = router.ecmp(specs.get(i).srcNic(), specs.get(i).dstNic(), routing.get(i).srcPort(),
-                            conditions);
-                }
-                state[i] = route[i] == null || conditions.crossesFailure(route[i])
-                        ? FlowResult.State.STALLED : FlowResult.State.ACTIVE;
             }
         }
+    }
+
+    /** The route the fabric gives flow i now: its ECMP hash, or UGAL-L's choice against {@code flowsOn}. */
+    private int[] routeByFabric(int i, int[] flowsOn) {
+        FlowSpec f = specs.get(i);
+        Routing r = routing.get(i);
+        return r.mode() == Routing.Mode.UGAL_L ? router.ugalL(f.srcNic(), f.dstNic(), r.srcPort(), conditions, flowsOn)
+                : router.ecmp(f.srcNic(), f.dstNic(), r.srcPort(), conditions);
+    }
+
+    /** Per arc: how many active flows are routed over it now. */
+    private int[] flowsOnArcs() {
+        int[] n = new int[arcs.size()];
+        for (int i = 0; i < specs.size(); i++) {
+            if (state[i] == FlowResult.State.ACTIVE && route[i] != null) {
+                for (int a : route[i]) {
+                    n[a]++;
+                }
+            }
+        }
+        return n;
     }
 
     private void advance(double to) {
@@ -380,7 +441,7 @@ public final class Simulation {
         if (r == null) {
             throw new SimulationException("routing: flow \"" + f.id() + "\" has none");
         }
-        if (r.mode() == Routing.Mode.ECMP) {
+        if (r.routedByFabric()) {
             if (r.srcPort() <= 0 || r.srcPort() > 0xFFFF) {
                 throw new SimulationException("srcPort: " + r.srcPort() + " is not a UDP source port (1..65535)");
             }

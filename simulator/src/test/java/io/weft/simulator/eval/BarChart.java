@@ -19,8 +19,8 @@ import javax.imageio.ImageIO;
  * one bar per series. Enough for the evaluation's plots without a plotting dependency.
  */
 final class BarChart {
-    private static final Color[] COLOURS = {new Color(0xD5, 0x5E, 0x00), new Color(0x00, 0x72, 0xB2),
-        new Color(0x99, 0x99, 0x99)};
+    private static final Color[] COLOURS = {new Color(0xD5, 0x5E, 0x00), new Color(0xE6, 0x9F, 0x00),
+        new Color(0x00, 0x72, 0xB2), new Color(0x99, 0x99, 0x99)};
 
     private final String title;
     private final String yLabel;
