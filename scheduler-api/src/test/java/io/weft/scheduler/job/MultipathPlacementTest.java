@@ -198,7 +198,7 @@ class MultipathPlacementTest {
     @Test
     void aPathThatCannotBePinnedKeepsOnePathPerFlowAndSaysWhy() throws Exception {
         // The planner's answer with flow 0's first path cut to its two NIC arcs (no switch between
-        // the leaves): no carrier reproduces it, so the engine cannot encode it and the pin fails.
+        // the leaves): not a walk, so the engine refuses to pin it, naming the hop.
         MultipathPlacement.Outcome o = MultipathPlacement.place(engine, threeLineRateFlows(), EIGHTHS, Encoding.BOTH,
                 BUDGET_MS, (job, options, background) -> {
                     MultipathResult m = new ColumnGenerationMultipath(engine.index(), new PlanFlowEncoder(plan),
@@ -214,7 +214,7 @@ class MultipathPlacementTest {
                             m.splittableOptimum(), m.lowerBound(), m.fractionalMaxLoad(), m.maxLoad(),
                             m.roundingBound(), m.gapBound(), m.iterations(), m.columns());
                 });
-        assertThat(o.view().fallback()).startsWith("a spread path could not be pinned (path: flow mp/0.0: encoding:");
+        assertThat(o.view().fallback()).startsWith("a spread path could not be pinned (path: flow mp/0.0: hop 1 does not start where hop 0 ends)");
         assertOnePathPerFlow(o);
     }
 
