@@ -10,8 +10,9 @@ import java.util.Map;
  * potential (max load, arcs at it, collisions) falls lexicographically, within a move budget of
  * 4 per fresh flow (plus 1,024 when older flows may move too) and the configured pass count.
  *
- * <p>Each pass scans the arcs once (O(arcs)) and costs one {@link PathChooser#choose} per victim.
- * Victims: fresh flows first, then larger demands, then slot order, so the result is deterministic.
+ * <p>Each pass scans the arcs once (O(arcs)) and costs one {@link PathChooser#choose} per victim
+ * still on a hot arc at its turn and not known to be refused again (see {@link #dirty}). Victims:
+ * fresh flows first, then larger demands, then slot order, so the result is deterministic.
  */
 final class LocalSearch {
     private static final double EPS = ReservationLedger.EPS;
@@ -36,6 +37,14 @@ final class LocalSearch {
         }
         int budget = 4 * fresh.length + (onlyFresh ? 0 : 1024);
         double[] potential = null;
+        // Dirty sets, by a clock that ticks per evaluation: when a flow was refused, when an arc's
+        // load last changed, when a move last freed an arc at a switch.
+        long clock = 0;
+        long[] refusedAt = new long[ledger.slotCount()];
+        Arrays.fill(refusedAt, -1);
+        long[] changedAt = new long[ledger.arcCount()];
+        DenseFabric ix = ledger.index();
+        long[] touchedAt = new long[ix.nodeCount];
         for (int pass = 0; pass < cfg.localSearchPasses() && budget > 0; pass++) {
             double m = ledger.maxLoad();
             if (m <= EPS) {
@@ -54,22 +63,34 @@ final class LocalSearch {
             int[] victims = victims(loadMoves, split.fabricMax(), isFresh, onlyFresh);
             boolean improved = false;
             for (int s : victims) {
-                if (budget-- <= 0) {
+                if (budget <= 0) {
                     break;
                 }
                 int[] old = ledger.path(s);
+                // Victims were listed at the pass's start: one whose hot arcs a move has cooled since
+                // (the other flow of a collision moved off) has nothing left to gain for the potential.
+                if (!onHotArc(old, loadMoves, split.fabricMax())
+                        || !dirty(ix, old, refusedAt[s], changedAt, touchedAt)) {
+                    continue;
+                }
                 ledger.unreserve(s);
                 long d = ledger.demandKbps(s);
                 boolean e = ledger.elephant(s);
                 PathChooser.Choice now = chooser.evaluate(old, d, e);
                 PathChooser.Choice best = chooser.choose(ledger.src(s), ledger.dst(s), d, e, m - 2 * EPS,
                         ledger.homePortsOnly(s));
+                budget--;
+                clock++;
                 if (best.beats(now)) {
                     before.putIfAbsent(s, old);
                     ledger.reserve(s, best.path);
                     improved = true;
+                    stamp(ix, old, clock, changedAt, touchedAt);
+                    stamp(ix, best.path, clock, changedAt, null);
+                    refusedAt[s] = -1;
                 } else {
                     ledger.reserve(s, old);
+                    refusedAt[s] = clock;
                 }
             }
             if (!improved) {
@@ -78,21 +99,68 @@ final class LocalSearch {
         }
     }
 
+    /**
+     * True when the flow was never refused, or since its refusal a move changed the load on one of
+     * its arcs or freed an arc at its source or destination switch (where its detours start and
+     * end). A heuristic, not a proof: a move farther away can open a detour for a clean flow; but
+     * refused flows rarely move later, and on a loaded Dragonfly each re-evaluation is a Valiant scan
+     * (the df(4,8,4) ring: about half the choices gone, the same max load and collisions).
+     */
+    private static boolean dirty(DenseFabric ix, int[] path, long refusedAt, long[] changedAt, long[] touchedAt) {
+        if (refusedAt < 0 || touchedAt[ix.arcTo[path[0]]] > refusedAt
+                || touchedAt[ix.arcFrom[path[path.length - 1]]] > refusedAt) {
+            return true;
+        }
+        for (int a : path) {
+            if (changedAt[a] > refusedAt) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A move's old path ({@code touchedAt} given: its arcs were freed) or new path. */
+    private static void stamp(DenseFabric ix, int[] path, long clock, long[] changedAt, long[] touchedAt) {
+        for (int a : path) {
+            changedAt[a] = clock;
+            if (touchedAt != null) {
+                touchedAt[ix.arcFrom[a]] = clock;
+                touchedAt[ix.arcTo[a]] = clock;
+            }
+        }
+    }
+
+    /**
+     * An arc a move could improve: at the fabric max (when a fabric arc sets it), or, off the NIC
+     * links, with t + 1 elephants (one move can clear the collision). Fixed arcs never are.
+     */
+    private boolean hot(int a, boolean loadMoves, double fabricMax) {
+        if (ledger.fixedArc(a)) {
+            return false;
+        }
+        return (loadMoves && ledger.util(a) >= fabricMax - EPS)
+                || (!ledger.nicArc(a) && ledger.elephants()[a] == cfg.elephantTolerance() + 1);
+    }
+
+    private boolean onHotArc(int[] path, boolean loadMoves, double fabricMax) {
+        for (int a : path) {
+            if (hot(a, loadMoves, fabricMax)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Flows on hot fabric arcs, in move order: fresh first, then larger demand, then slot. */
     private int[] victims(boolean loadMoves, double fabricMax, boolean[] isFresh, boolean onlyFresh) {
         boolean[] seen = new boolean[ledger.slotCount()];
         IntList victims = new IntList();
-        int clears = cfg.elephantTolerance() + 1;
-        int[] elephants = ledger.elephants();
         for (int a = 0; a < ledger.arcCount(); a++) {
             IntList on = ledger.flowsOn(a);
-            if (on == null || on.size() == 0 || ledger.fixedArc(a)) {
+            if (on == null || on.size() == 0) {
                 continue;
             }
-            // Collision victims only where one move can clear the collision (t + 1 elephants).
-            boolean hot = (loadMoves && ledger.util(a) >= fabricMax - EPS)
-                    || (!ledger.nicArc(a) && elephants[a] == clears);
-            if (!hot) {
+            if (!hot(a, loadMoves, fabricMax)) {
                 continue;
             }
             for (int i = 0; i < on.size(); i++) {

@@ -302,6 +302,10 @@ final class ReservationLedger {
         return arcFlows[a];
     }
 
+    DenseFabric index() {
+        return ix;
+    }
+
     int arcCount() {
         return loadKbps.length;
     }
