@@ -214,7 +214,8 @@ class MultipathPlacementTest {
                             m.splittableOptimum(), m.lowerBound(), m.fractionalMaxLoad(), m.maxLoad(),
                             m.roundingBound(), m.gapBound(), m.iterations(), m.columns());
                 });
-        assertThat(o.view().fallback()).startsWith("a spread path could not be pinned (path: flow mp/0.0: hop 1 does not start where hop 0 ends)");
+        assertThat(o.view().fallback()).startsWith(
+                "a spread path could not be pinned (path: flow mp/0.0: hop 1 does not start where hop 0 ends)");
         assertOnePathPerFlow(o);
     }
 
