@@ -57,8 +57,9 @@ public class StreamsRunner implements SmartLifecycle {
         }
         TelemetryTopics topics = TelemetryTopics.of(kafka);
         try {
-            TopicsWait.await(kafka.bootstrapServers(), List.of(topics.fabric(), topics.interfaces(), topics.flows(),
-                    topics.hotspots(), topics.linksLoad(), topics.deadletter()), TOPICS_WAIT, Duration.ofSeconds(1));
+            TopicsWait.await(kafka.bootstrapServers(), login, List.of(topics.fabric(), topics.interfaces(),
+                    topics.flows(), topics.hotspots(), topics.linksLoad(), topics.deadletter()), TOPICS_WAIT,
+                    Duration.ofSeconds(1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.weft.auth.KafkaClientSecurity;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
@@ -26,10 +27,14 @@ final class TopicsWait {
     private TopicsWait() {
     }
 
-    /** True once every topic exists; false after the timeout (what is missing is logged). */
-    static boolean await(String bootstrapServers, Collection<String> topics, Duration timeout, Duration retry)
-            throws InterruptedException {
-        Properties p = new Properties();
+    /**
+     * True once every topic exists; false after the timeout (what is missing is logged). The admin client
+     * logs in as the collector's other clients do: a plaintext client on a SASL_SSL listener reads the TLS
+     * handshake as a response size and runs out of heap.
+     */
+    static boolean await(String bootstrapServers, KafkaClientSecurity login, Collection<String> topics,
+                         Duration timeout, Duration retry) throws InterruptedException {
+        Properties p = login.applyTo(new Properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) retry.toMillis());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) retry.toMillis());
