@@ -13,10 +13,8 @@ import java.time.Duration;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import io.weft.scheduler.SchedulerApiApplication;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -46,20 +44,11 @@ class DrainHandoverTest {
             s.execute("insert into " + schema + ".link_drains (link_id, drained_by) values ('" + link + "', 'ops')");
         }
         int controller = TestController.port(e);
-        ConfigurableApplicationContext app = new SpringApplicationBuilder(SchedulerApiApplication.class).run(
-                "--server.port=0",
-                "--spring.datasource.url=" + e.jdbcUrl(),
-                "--spring.datasource.hikari.schema=" + schema,
-                "--spring.flyway.schemas=" + schema,
-                "--spring.flyway.default-schema=" + schema,
-                "--spring.datasource.username=" + e.jdbcUser(),
-                "--spring.datasource.password=" + e.jdbcPassword(),
+        ConfigurableApplicationContext app = SchemaService.start(e, schema,
                 "--weft.scheduler.kafka.bootstrap-servers=" + e.kafkaBootstrapServers(),
-                "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
                 "--weft.scheduler.controller.url=http://127.0.0.1:" + controller,
                 "--weft.scheduler.controller.token=" + TestController.TOKEN,
-                "--weft.scheduler.auth.tokens=o:operator=" + TOKEN,
-                "--spring.jmx.enabled=false");
+                "--weft.scheduler.auth.tokens=o:operator=" + TOKEN);
         try {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);

@@ -10,9 +10,7 @@ import java.nio.charset.StandardCharsets;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import io.weft.scheduler.SchedulerApiApplication;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -28,18 +26,8 @@ class PathStreamEndTest {
     @Test
     void aStreamEndsWithTheLastChunkWhenTheServiceStops(DevstackEndpoints e) throws Exception {
         String schema = "stream_end_" + System.nanoTime();
-        ConfigurableApplicationContext app = new SpringApplicationBuilder(SchedulerApiApplication.class).run(
-                "--server.port=0",
-                "--spring.datasource.url=" + e.jdbcUrl(),
-                "--spring.datasource.hikari.schema=" + schema,
-                "--spring.flyway.schemas=" + schema,
-                "--spring.flyway.default-schema=" + schema,
-                "--spring.datasource.username=" + e.jdbcUser(),
-                "--spring.datasource.password=" + e.jdbcPassword(),
-                "--weft.scheduler.kafka.bootstrap-servers=",
-                "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
-                "--weft.scheduler.auth.tokens=a:agent:nic1=" + AGENT,
-                "--spring.jmx.enabled=false");
+        ConfigurableApplicationContext app = SchemaService.start(e, schema,
+                "--weft.scheduler.auth.tokens=a:agent:nic1=" + AGENT);
         boolean closed = false;
         try {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();

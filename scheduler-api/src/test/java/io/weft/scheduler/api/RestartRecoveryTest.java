@@ -18,9 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import io.weft.scheduler.SchedulerApiApplication;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -187,21 +185,12 @@ class RestartRecoveryTest {
     private static ConfigurableApplicationContext start(String schema, DevstackEndpoints e, boolean followController) {
         String kafka = followController ? e.kafkaBootstrapServers() : "";
         String controller = followController ? "http://127.0.0.1:" + TestController.port(e) : "";
-        return new SpringApplicationBuilder(SchedulerApiApplication.class).run(
-                "--server.port=0",
-                "--spring.datasource.url=" + e.jdbcUrl(),
-                "--spring.datasource.hikari.schema=" + schema,
-                "--spring.flyway.schemas=" + schema,
-                "--spring.flyway.default-schema=" + schema,
-                "--spring.datasource.username=" + e.jdbcUser(),
-                "--spring.datasource.password=" + e.jdbcPassword(),
+        return SchemaService.start(e, schema,
                 "--weft.scheduler.kafka.bootstrap-servers=" + kafka,
                 "--weft.scheduler.controller.url=" + controller,
                 "--weft.scheduler.controller.token=" + TestController.TOKEN,
-                "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
                 "--weft.scheduler.auth.tokens=s:scheduler=" + TOKEN + ";a:agent:nic1=" + AGENT
-                        + ";o:operator=" + OPERATOR,
-                "--spring.jmx.enabled=false");
+                        + ";o:operator=" + OPERATOR);
     }
 
     private HttpResponse<String> submit(int port, int i) throws Exception {

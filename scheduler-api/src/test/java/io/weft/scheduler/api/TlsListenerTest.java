@@ -18,10 +18,8 @@ import javax.net.ssl.TrustManagerFactory;
 
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.WeftDevstackTest;
-import io.weft.scheduler.SchedulerApiApplication;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -46,22 +44,12 @@ class TlsListenerTest {
                 "-dname", "CN=weft-scheduler-api", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
                 "-keystore", store.toString(), "-storepass", "changeit-0123");
         String schema = "tls_" + System.nanoTime();
-        ConfigurableApplicationContext app = new SpringApplicationBuilder(SchedulerApiApplication.class).run(
-                "--server.port=0",
+        ConfigurableApplicationContext app = SchemaService.start(e, schema,
                 "--server.ssl.enabled=true",
                 "--server.ssl.key-store=" + store,
                 "--server.ssl.key-store-type=PKCS12",
                 "--server.ssl.key-store-password=changeit-0123",
-                "--spring.datasource.url=" + e.jdbcUrl(),
-                "--spring.datasource.hikari.schema=" + schema,
-                "--spring.flyway.schemas=" + schema,
-                "--spring.flyway.default-schema=" + schema,
-                "--spring.datasource.username=" + e.jdbcUser(),
-                "--spring.datasource.password=" + e.jdbcPassword(),
-                "--weft.scheduler.kafka.bootstrap-servers=",
-                "--weft.scheduler.fabric.file=" + ApiTestSupport.FABRIC,
-                "--weft.scheduler.auth.tokens=s:scheduler=" + SCHED + ";a:agent:nic1=" + AGENT,
-                "--spring.jmx.enabled=false");
+                "--weft.scheduler.auth.tokens=s:scheduler=" + SCHED + ";a:agent:nic1=" + AGENT);
         try {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             HttpClient https = HttpClient.newBuilder().sslContext(trusting(store)).connectTimeout(Duration.ofSeconds(5))
