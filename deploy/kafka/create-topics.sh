@@ -3,10 +3,10 @@
 # Usage: create-topics.sh <bootstrap> <topics.json> [<client.properties>]   (runs in the apache/kafka
 # image: no jq, so sed; setup.sh passes weft-admin's login)
 set -eu
-bootstrap="$1"; catalogue="$2"
+bootstrap="$1"; catalogue="$2"; client="${3:-}"
 set -- --bootstrap-server "$bootstrap"
-if [ -n "${3:-}" ]; then set -- "$@" --command-config "$3"; fi
-kt=/opt/kafka/bin/kafka-topics.sh
+if [ -n "$client" ]; then set -- "$@" --command-config "$client"; fi
+kt="${KAFKA_HOME:-/opt/kafka}/bin/kafka-topics.sh"
 # One topic object per line: flatten the JSON, then split on the "name" keys.
 tr -d '\n' < "$catalogue" | sed 's/{ *"name"/\n{"name"/g' | grep '^{"name"' | while read -r t; do
   name=$(echo "$t" | sed -n 's/^{"name" *: *"\([^"]*\)".*/\1/p')

@@ -9,6 +9,7 @@
 # An existing broker.p12 and ca.crt are kept. Nothing secret is printed.
 set -eu
 here=$(dirname "$0")
+# shellcheck source=deploy/kafka/secret.sh
 . "$here/secret.sh"
 tls_dir="$1"; ca_dir="$2"; secrets="${3:-}"
 WEFT_STORE_PASS=$(secret WEFT_KAFKA_KEYSTORE_PASSWORD); export WEFT_STORE_PASS

@@ -9,9 +9,10 @@
 # demo's publishers are not deployed).
 set -eu
 here=$(dirname "$0")
+# shellcheck source=deploy/kafka/secret.sh
 . "$here/secret.sh"
 bootstrap="$1"; catalogue="$2"; acls="$3"; ca="$4"
-bin=/opt/kafka/bin
+bin="${KAFKA_HOME:-/opt/kafka}/bin"
 umask 077
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -37,8 +38,9 @@ grep -v '^#' "$acls" | cut -d' ' -f1 | sort -u | while read -r principal; do
     echo "kafka setup: no $var: $principal gets no login"
     continue
   fi
-  # The password goes through a private file, never the command line.
-  printf 'SCRAM-SHA-512=[password=%s]\n' "$(secret "$var")" > "$work/scram.properties"
+  # The password goes through a private file, never the command line. In a file the value is taken
+  # as is (--add-config would strip the [ ] of SCRAM-SHA-512=[password=...]), so no brackets.
+  printf 'SCRAM-SHA-512=password=%s\n' "$(secret "$var")" > "$work/scram.properties"
   "$bin/kafka-configs.sh" --bootstrap-server "$bootstrap" --command-config "$admin" --alter \
       --entity-type users --entity-name "$principal" --add-config-file "$work/scram.properties" >/dev/null
   rm -f "$work/scram.properties"

@@ -8,6 +8,7 @@
 # needs kafka-configs (as for any user).
 set -eu
 here=$(dirname "$0")
+# shellcheck source=deploy/kafka/secret.sh
 . "$here/secret.sh"
 : "${WEFT_KAFKA_ADVERTISED_HOST:?set WEFT_KAFKA_ADVERTISED_HOST}"
 admin_pass=$(secret WEFT_KAFKA_ADMIN_PASSWORD)
@@ -36,7 +37,7 @@ plain="org.apache.kafka.common.security.plain.PlainLoginModule required"
   echo "ssl.truststore.type=PEM"
   echo "ssl.truststore.location=${WEFT_KAFKA_CA_FILE:-/etc/weft/kafka-ca/ca.crt}"
 } > "$run/admin.properties"
-bin=/opt/kafka/bin
+bin="${KAFKA_HOME:-/opt/kafka}/bin"
 "$bin/kafka-storage.sh" format --ignore-formatted -c "$conf" -t "$("$bin/kafka-storage.sh" random-uuid)" \
     --add-scram "SCRAM-SHA-512=[name=weft-admin,password=$admin_pass]"
 exec "$bin/kafka-server-start.sh" "$conf"
