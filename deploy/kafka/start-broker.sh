@@ -38,6 +38,11 @@ plain="org.apache.kafka.common.security.plain.PlainLoginModule required"
   echo "ssl.truststore.location=${WEFT_KAFKA_CA_FILE:-/etc/weft/kafka-ca/ca.crt}"
 } > "$run/admin.properties"
 bin="${KAFKA_HOME:-/opt/kafka}/bin"
-"$bin/kafka-storage.sh" format --ignore-formatted -c "$conf" -t "$("$bin/kafka-storage.sh" random-uuid)" \
-    --add-scram "SCRAM-SHA-512=[name=weft-admin,password=$admin_pass]"
+# Formatted once: a formatted store keeps its cluster id, which format would refuse to change
+# (--ignore-formatted does not help against a new random id).
+data=$(sed -n 's/^log.dirs=//p' "$conf")
+if [ ! -f "$data/meta.properties" ]; then
+  "$bin/kafka-storage.sh" format -c "$conf" -t "$("$bin/kafka-storage.sh" random-uuid)" \
+      --add-scram "SCRAM-SHA-512=[name=weft-admin,password=$admin_pass]"
+fi
 exec "$bin/kafka-server-start.sh" "$conf"
