@@ -153,6 +153,14 @@ class KubernetesTest(unittest.TestCase):
         self.assertReported(lambda d, b: container(d, "Deployment").pop("env"),
                             "scheduler-api: WEFT_KAFKA_USERNAME None", "no WEFT_KAFKA_PASSWORD")
 
+    def test_a_container_with_its_own_kafka_settings_is_a_client_too(self):
+        # ONOS's pods set no bootstrap (the app's config does) but log in from WEFT_KAFKA_*.
+        def onos_like(d, b):
+            c = container(d, "Deployment")
+            c.pop("envFrom")
+            c["env"] = [{"name": "WEFT_KAFKA_USERNAME", "value": "weft-controller"}]
+        self.assertReported(onos_like, "want SASL_SSL", "no WEFT_KAFKA_PASSWORD", "no WEFT_KAFKA_CA_FILE")
+
     def test_the_endpoints_on_plaintext(self):
         def plaintext(d, b):
             d[0]["data"].update(WEFT_KAFKA_SECURITY_PROTOCOL="PLAINTEXT", WEFT_KAFKA_BOOTSTRAP="kafka:9092")

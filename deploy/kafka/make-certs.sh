@@ -14,6 +14,12 @@ here=$(dirname "$0")
 tls_dir="$1"; ca_dir="$2"; secrets="${3:-}"
 WEFT_STORE_PASS=$(secret WEFT_KAFKA_KEYSTORE_PASSWORD); export WEFT_STORE_PASS
 : "${WEFT_KAFKA_TLS_SAN:?set WEFT_KAFKA_TLS_SAN, e.g. dns:kafka,dns:localhost}"
+# The image's JRE (PATH has it too; JAVA_HOME first where it is set).
+# Its chatter is shown only when a step fails (no password is on its command line: -storepass:env).
+keytool() {
+  if [ -n "${JAVA_HOME:-}" ]; then set -- "$JAVA_HOME/bin/keytool" "$@"; else set -- command keytool "$@"; fi
+  keytool_out=$("$@" 2>&1) || { printf '%s\n' "$keytool_out" >&2; return 1; }
+}
 umask 077
 if [ -s "$tls_dir/broker.p12" ] && [ -s "$ca_dir/ca.crt" ]; then
   echo "kafka certs: keeping the existing broker certificate and CA"
@@ -22,18 +28,18 @@ else
   trap 'rm -rf "$work"' EXIT
   WEFT_CA_PASS=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'); export WEFT_CA_PASS
   keytool -genkeypair -alias ca -dname CN=weft-kafka-ca -ext bc:c -keyalg EC -groupname secp256r1 \
-      -validity 3650 -storetype PKCS12 -keystore "$work/ca.p12" -storepass:env WEFT_CA_PASS 2>/dev/null
-  keytool -exportcert -rfc -alias ca -keystore "$work/ca.p12" -storepass:env WEFT_CA_PASS -file "$work/ca.crt" 2>/dev/null
+      -validity 3650 -storetype PKCS12 -keystore "$work/ca.p12" -storepass:env WEFT_CA_PASS
+  keytool -exportcert -rfc -alias ca -keystore "$work/ca.p12" -storepass:env WEFT_CA_PASS -file "$work/ca.crt"
   keytool -genkeypair -alias kafka -dname CN=kafka -keyalg EC -groupname secp256r1 -validity 825 \
-      -storetype PKCS12 -keystore "$work/broker.p12" -storepass:env WEFT_STORE_PASS 2>/dev/null
-  keytool -certreq -alias kafka -keystore "$work/broker.p12" -storepass:env WEFT_STORE_PASS -file "$work/kafka.csr" 2>/dev/null
+      -storetype PKCS12 -keystore "$work/broker.p12" -storepass:env WEFT_STORE_PASS
+  keytool -certreq -alias kafka -keystore "$work/broker.p12" -storepass:env WEFT_STORE_PASS -file "$work/kafka.csr"
   keytool -gencert -alias ca -keystore "$work/ca.p12" -storepass:env WEFT_CA_PASS -infile "$work/kafka.csr" \
       -outfile "$work/kafka.crt" -rfc -validity 825 -ext "SAN=$WEFT_KAFKA_TLS_SAN" \
       -ext KU=digitalSignature -ext EKU=serverAuth
   keytool -importcert -noprompt -alias ca -file "$work/ca.crt" -keystore "$work/broker.p12" \
-      -storepass:env WEFT_STORE_PASS >/dev/null 2>&1
+      -storepass:env WEFT_STORE_PASS
   keytool -importcert -alias kafka -file "$work/kafka.crt" -keystore "$work/broker.p12" \
-      -storepass:env WEFT_STORE_PASS >/dev/null 2>&1
+      -storepass:env WEFT_STORE_PASS
   mkdir -p "$tls_dir" "$ca_dir"
   cp "$work/broker.p12" "$tls_dir/broker.p12"
   cp "$work/ca.crt" "$ca_dir/ca.crt"
