@@ -262,7 +262,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         long pricingDeadline = deadline - opt.timeBudgetMs() * 250_000L;
         if (System.nanoTime() >= pricingDeadline) {
             return fallback(integral, opt, "time budget " + opt.timeBudgetMs()
-                    + " ms spent before spreading (the single-path placement took it)");
+                    + " ms spent after the single-path placement, before any spreading");
         }
         PathGradientProjection.Pool[] pools = pools(comms, flows);
         // The LP when asked for, or when GLOP solves it fast; then gradient projection only warms it up.
@@ -285,11 +285,11 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             if (Math.max(nic, gp.maxLoad()) >= single * (1 - TOL)) {
                 String why = single <= lower * (1 + opt.targetGap())
                         ? "one path per flow is within the target gap (max load %.4f, proven lower bound %.4f)"
-                        : "time budget %d ms spent: spreading did not beat one path per flow (%.4f, proven lower"
-                                + " bound %.4f)";
+                        : "time budget %d ms spent after %d passes that did not beat one path per flow (%.4f,"
+                                + " proven lower bound %.4f)";
                 return fallback(integral, opt, why.startsWith("one")
                         ? String.format(java.util.Locale.ROOT, why, single, lower)
-                        : String.format(java.util.Locale.ROOT, why, opt.timeBudgetMs(), single, lower));
+                        : String.format(java.util.Locale.ROOT, why, opt.timeBudgetMs(), gp.passes(), single, lower));
             }
             for (Commodity c : comms) {
                 c.x = c.averaged;
