@@ -678,7 +678,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     double after = 0;
                     int[] from = ks.get(p);
                     for (int b : ks.get(q)) {
-                        double extra = contains(from, b) ? 0 : unit;
+                        double extra = PathGradientProjection.contains(from, b) ? 0 : unit;
                         after = Math.max(after, (load[b] + extra) / ix.capacityGbps[b]);
                     }
                     if (after < bestAfter) {
@@ -703,15 +703,6 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             load[b] += unit;
         }
         return true;
-    }
-
-    private static boolean contains(int[] path, int arc) {
-        for (int a : path) {
-            if (a == arc) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private final Map<Integer, Double> nicLoads = new HashMap<>();

@@ -346,7 +346,7 @@ final class PathGradientProjection {
         return s;
     }
 
-    private static boolean contains(int[] path, int arc) {
+    static boolean contains(int[] path, int arc) {
         for (int a : path) {
             if (a == arc) {
                 return true;

@@ -44,6 +44,16 @@ class ColumnGenerationMultipathTest {
                 Arguments.of("slim fly q=5", slimFly(), Map.of()));
     }
 
+    /** The given link states, or (null) the first core link of the fat-tree down. */
+    static Map<String, LinkState> withCoreLinkDown(Fabric f, Map<String, LinkState> states) {
+        if (states != null) {
+            return states;
+        }
+        String core = f.links().stream().filter(l -> l.a().node().startsWith("ss")
+                || l.b().node().startsWith("ss")).findFirst().orElseThrow().id();
+        return Map.of(core, LinkState.DOWN);
+    }
+
     static Fabric slimFly() {
         return SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(5));
     }
@@ -72,12 +82,7 @@ class ColumnGenerationMultipathTest {
     @MethodSource("fabrics")
     void nearTheSplittableOptimumOnSeededPermutations(String name, Fabric f, Map<String, LinkState> states)
             throws Exception {
-        if (states == null) {
-            String core = f.links().stream().filter(l -> l.a().node().startsWith("ss")
-                    || l.b().node().startsWith("ss")).findFirst().orElseThrow().id();
-            states = Map.of(core, LinkState.DOWN);
-        }
-        DenseFabric ix = DenseFabric.of(f, states);
+        DenseFabric ix = DenseFabric.of(f, withCoreLinkDown(f, states));
         FabricPlan plan = Planner.plan(f, null);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
                 PlacementConfig.DEFAULTS);
@@ -114,12 +119,7 @@ class ColumnGenerationMultipathTest {
     @MethodSource("fabrics")
     void gradientProjectionIsWithinFivePercentWithAValidBound(String name, Fabric f, Map<String, LinkState> states)
             throws Exception {
-        if (states == null) {
-            String core = f.links().stream().filter(l -> l.a().node().startsWith("ss")
-                    || l.b().node().startsWith("ss")).findFirst().orElseThrow().id();
-            states = Map.of(core, LinkState.DOWN);
-        }
-        DenseFabric ix = DenseFabric.of(f, states);
+        DenseFabric ix = DenseFabric.of(f, withCoreLinkDown(f, states));
         FabricPlan plan = Planner.plan(f, null);
         ColumnGenerationMultipath mp = new ColumnGenerationMultipath(ix, new PlanFlowEncoder(plan),
                 PlacementConfig.DEFAULTS);
