@@ -1,8 +1,8 @@
 package io.weft.placement;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+
+import com.carrotsearch.hppc.ObjectIntHashMap;
 
 /**
  * The one owner of the engine's state: every registered flow (a slot: the flow, its demand, ends,
@@ -37,7 +37,7 @@ final class ReservationLedger {
     private boolean[] homePortsOnly = new boolean[64];
     private int slotCount;
     private final IntList freeSlots = new IntList();
-    private final Map<String, Integer> slotById = new HashMap<>();
+    private final ObjectIntHashMap<String> slotById = new ObjectIntHashMap<>();
 
     private long totalHops;
     private int placedCount;
@@ -134,8 +134,7 @@ final class ReservationLedger {
 
     /** The slot of a registered flow, or -1. */
     int slotOf(String flowId) {
-        Integer s = slotById.get(flowId);
-        return s == null ? -1 : s;
+        return slotById.getOrDefault(flowId, -1);
     }
 
     /** Slots are 0 .. slotCount() - 1; a free one has no flow. */
