@@ -228,7 +228,10 @@ final class ReservationLedger {
 
     // ---------------------------------------------------------------- reservations
 
-    /** Puts the slot on {@code path} (it must hold none) and adds its demand to every arc. */
+    /**
+     * Puts the slot on {@code path} (it must hold none) and adds its demand to every arc. The array is kept as
+     * it is: the ledger and the results viewing it never change a path array in place.
+     */
     void reserve(int s, int[] path) {
         if (paths[s] != null) {
             throw new IllegalStateException("reserve: flow " + flows[s].id() + " already holds a path");
