@@ -25,6 +25,8 @@ final class ReservationLedger {
     private final IntList[] arcFlows;
     private final double[] invCapKbps;
     private final boolean[] nicArc;
+    /** Per arc: {@link #fixedArc}, kept for the snapshot (the aggregates scan every arc with it). */
+    private final boolean[] fixed;
 
     private Flow[] flows = new Flow[64];
     private long[] demandKbps = new long[64];
@@ -70,9 +72,19 @@ final class ReservationLedger {
         arcFlows = new IntList[n];
         invCapKbps = new double[n];
         nicArc = new boolean[n];
+        fixed = new boolean[n];
         for (int a = 0; a < n; a++) {
             invCapKbps[a] = 1.0 / (index.capacityGbps[a] * 1e6);
             nicArc[a] = index.tier[index.arcFrom[a]] == 0 || index.tier[index.arcTo[a]] == 0;
+        }
+        markFixed();
+    }
+
+    /** A single-port NIC's arcs: how many ports a NIC has left depends on the snapshot's link states. */
+    private void markFixed() {
+        for (int a = 0; a < fixed.length; a++) {
+            int nic = ix.tier[ix.arcFrom[a]] == 0 ? ix.arcFrom[a] : ix.arcTo[a];
+            fixed[a] = nicArc[a] && ix.nicPorts[nic].length <= 1;
         }
     }
 
@@ -82,6 +94,7 @@ final class ReservationLedger {
             throw new IllegalStateException("reindex: " + index.arcCount + " arcs, the ledger has " + loadKbps.length);
         }
         this.ix = index;
+        markFixed();
     }
 
     // ---------------------------------------------------------------- slots
@@ -330,11 +343,7 @@ final class ReservationLedger {
      * so no move lowers its load. A multi-port NIC's arcs are not fixed: flows can change port.
      */
     boolean fixedArc(int a) {
-        if (!nicArc[a]) {
-            return false;
-        }
-        int nic = ix.tier[ix.arcFrom[a]] == 0 ? ix.arcFrom[a] : ix.arcTo[a];
-        return ix.nicPorts[nic].length <= 1;
+        return fixed[a];
     }
 
     double util(int a) {
