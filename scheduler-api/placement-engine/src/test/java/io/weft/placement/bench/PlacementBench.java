@@ -1,5 +1,6 @@
 package io.weft.placement.bench;
 
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -314,11 +315,27 @@ public final class PlacementBench {
         final double[] wallMs;
         final double[] cpuMs;
         final long[] allocBytes;
+        /** Collections that ended during each timed run, and the time the collectors report for them. */
+        final int[] gcCount;
+        final double[] gcMs;
+        /** CPU time of the first warm-up run (the case's first call in this JVM), or NaN without warm-up. */
+        double firstCpuMs = Double.NaN;
 
         Runs(int n) {
             wallMs = new double[n];
             cpuMs = new double[n];
             allocBytes = new long[n];
+            gcCount = new int[n];
+            gcMs = new double[n];
+        }
+
+        /** Timed runs during which a collection ran. */
+        int runsWithGc() {
+            return (int) Arrays.stream(gcCount).filter(c -> c > 0).count();
+        }
+
+        double maxGcMs() {
+            return Arrays.stream(gcMs).max().orElse(0);
         }
 
         Timing wall() {
@@ -341,6 +358,18 @@ public final class PlacementBench {
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final List<GarbageCollectorMXBean> COLLECTORS = ManagementFactory.getGarbageCollectorMXBeans();
+
+    /** {collections, milliseconds} over every collector so far. */
+    private static long[] gcTotals() {
+        long n = 0;
+        long ms = 0;
+        for (GarbageCollectorMXBean gc : COLLECTORS) {
+            n += Math.max(0, gc.getCollectionCount());
+            ms += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[] {n, ms};
+    }
 
     /**
      * Times {@code body} {@code warm + runs} times, keeping the last {@code runs}; {@code between} runs untimed before
@@ -355,6 +384,7 @@ public final class PlacementBench {
             if (between != null) {
                 between.run();
             }
+            long[] g0 = gcTotals();
             long a0 = alloc == null ? 0 : alloc.getThreadAllocatedBytes(tid);
             long c0 = THREADS.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
@@ -362,10 +392,16 @@ public final class PlacementBench {
             long t1 = System.nanoTime();
             long c1 = THREADS.getCurrentThreadCpuTime();
             long a1 = alloc == null ? 0 : alloc.getThreadAllocatedBytes(tid);
+            long[] g1 = gcTotals();
+            if (i == 0 && warm > 0) {
+                r.firstCpuMs = (c1 - c0) / 1e6;
+            }
             if (i >= warm) {
                 r.wallMs[i - warm] = (t1 - t0) / 1e6;
                 r.cpuMs[i - warm] = (c1 - c0) / 1e6;
                 r.allocBytes[i - warm] = a1 - a0;
+                r.gcCount[i - warm] = (int) (g1[0] - g0[0]);
+                r.gcMs[i - warm] = g1[1] - g0[1];
             }
         }
         return r;
@@ -583,6 +619,13 @@ public final class PlacementBench {
         System.out.flush();
     }
 
+    /**
+     * Warm-up calls of the ~10 ms targets with --quick: enough for the JIT to compile the case's own paths (the
+     * Dragonfly's Valiant DPs are first met there), as in a service that has placed jobs before; what the first
+     * call cost is in each target's note.
+     */
+    private static final int TARGET_QUICK_WARM = 10;
+
     private void targets() throws Exception {
         if (!json) {
             System.out.println();
@@ -598,7 +641,7 @@ public final class PlacementBench {
             FlowEncoder enc = mode.equals("none") ? NO_ENCODING : encoder("clos-4096", clos);
             PlacementEngine e = new PlacementEngine(ix, enc, PlacementConfig.DEFAULTS);
             long[] p0 = proofCounts(enc);
-            Runs r = timeAdd(e, ring, enc, mode.equals("cold"), quick ? 3 : 60, quick ? 10 : 100);
+            Runs r = timeAdd(e, ring, enc, mode.equals("cold"), quick ? TARGET_QUICK_WARM : 60, quick ? 10 : 100);
             timeTarget("4096-GPU ring, 3-tier Clos, p99" + suffix(mode), r, 10, "max load "
                     + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
         }
@@ -615,7 +658,7 @@ public final class PlacementBench {
                 FlowEncoder enc = encoder((String) c[0], f);
                 PlacementEngine e = new PlacementEngine(dix, enc, PlacementConfig.DEFAULTS);
                 long[] p0 = proofCounts(enc);
-                Runs r = timeAdd(e, job, enc, mode.equals("cold"), quick ? 3 : 20, quick ? 10 : 100);
+                Runs r = timeAdd(e, job, enc, mode.equals("cold"), quick ? TARGET_QUICK_WARM : 20, quick ? 10 : 100);
                 timeTarget(job.flows().size() + " flows, " + c[3] + ", p99" + suffix(mode), r, 20, "max load "
                         + round(e.quality().maxLoad()) + proofNote(enc, p0, r));
             }
@@ -739,12 +782,19 @@ public final class PlacementBench {
                 + "; cpu p99 " + f + ", median " + f, w.p99Ms(), w.medianMs(), r.minWallMs(), c.p99Ms(),
                 c.medianMs());
         target(name, value, "<= " + (long) goalMs + " ms", w.p99Ms() <= goalMs,
-                note + String.format(Locale.ROOT, "; %.1f MB allocated per call (median)", r.medianAllocMb()));
+                note + String.format(Locale.ROOT, "; %.1f MB allocated per call (median); GC in %d of %d timed calls"
+                        + " (longest %.0f ms); first warm-up call %.1f ms cpu", r.medianAllocMb(), r.runsWithGc(),
+                        r.wallMs.length, r.maxGcMs(), r.firstCpuMs));
     }
 
-    /** {@code add(job)} timed on a live engine (released between runs); {@code cold} empties the encoder's cache. */
+    /**
+     * {@code add(job)} timed on a live engine (released between runs); {@code cold} empties the encoder's cache.
+     * The garbage of earlier cases (their engines, plans, baselines) is collected first, untimed, so a collection
+     * inside these runs is this case's own.
+     */
     private static Runs timeAdd(PlacementEngine e, Job job, FlowEncoder enc, boolean cold, int warm, int runs)
             throws Exception {
+        System.gc();
         boolean[] placed = {false};
         return measure(warm, runs, () -> {
             if (placed[0]) {
