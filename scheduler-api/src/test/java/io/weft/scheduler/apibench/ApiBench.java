@@ -442,6 +442,7 @@ public final class ApiBench {
         member(b, "fanout_system_us_per_agent_by_round", rounds, r -> r.parts().fanoutSystemMs() * 1000 / n(r));
         member(b, "client_cpu_us_per_agent_by_round", rounds, r -> r.clientCpuMs() * 1000 / n(r));
         member(b, "postgres_cpu_ms_by_round", rounds, r -> r.parts().postgresMs());
+        b.append(String.format(Locale.ROOT, ",\"postgres_baseline_cpu_ms\":%.1f", baselinePostgresMs));
         member(b, "gc_thread_cpu_ms_by_round", rounds, r -> r.cpu().gcMs());
         member(b, "gc_pause_ms_by_round", rounds, r -> r.parts().gcPauseMs());
         member(b, "service_profiles_read_ms_by_round", rounds, r -> r.parts().profilesReadMs());
@@ -529,9 +530,14 @@ public final class ApiBench {
      * job
      * released again so that the rounds start from the same state.
      */
+    /** PostgreSQL's CPU for the same job change with no agent waiting (median of three), ms. */
+    private static volatile double baselinePostgresMs = Double.NaN;
+
     private static double baseline(HttpClient http, String base, ChildService service, int nics) throws Exception {
         double[] ms = new double[3];
+        double[] pg = new double[3];
         for (int k = 0; k < ms.length; k++) {
+            double pg0 = RoundParts.postgresCpuMs();
             String job = "{\"name\":\"bench-0\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
                     + "],\"demandGbps\":10}";
             ThreadCpu c0 = threadCpu(service.pid());
@@ -539,6 +545,7 @@ public final class ApiBench {
                     .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
             ms[k] = threadCpu(service.pid()).minus(c0).withoutJitMs();
+            pg[k] = RoundParts.postgresCpuMs() - pg0;
             if (created.statusCode() != 201) {
                 throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
             }
@@ -547,6 +554,8 @@ public final class ApiBench {
                     .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
         }
         Arrays.sort(ms);
+        Arrays.sort(pg);
+        baselinePostgresMs = pg[1];
         return ms[1];
     }
 

@@ -109,6 +109,11 @@ record RoundParts(double fanoutUserMs, double fanoutSystemMs, double postgresMs,
         return out;
     }
 
+    /** CPU ms so far of the devstack's PostgreSQL, all processes. */
+    static double postgresCpuMs() {
+        return postgresNs().values().stream().mapToLong(Long::longValue).sum() / 1e6;
+    }
+
     /**
      * CPU ns so far of the devstack's PostgreSQL server and its backends, by pid (the server is not
      * the bench's child: pg_ctl starts it detached; it is the postgres process given the data directory).
