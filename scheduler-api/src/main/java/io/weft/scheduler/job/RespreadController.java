@@ -2,16 +2,11 @@ package io.weft.scheduler.job;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.headers.Header;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.weft.auth.Caller;
 import io.weft.scheduler.job.JobViews.RespreadView;
-import io.weft.scheduler.web.Problems;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -34,12 +29,7 @@ class RespreadController {
                     + "(new slices and weights, one new version per affected agent) when it lowers the max link "
                     + "load; otherwise the placement stays and 'reason' says why. With dryRun nothing changes.")
     @ApiResponse(responseCode = "200", description = "what the re-spread did, or (dry run, or not better) would do")
-    @ApiResponse(responseCode = "503",
-            description = Problems.STANDBY_WRITE,
-            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
-                    schema = @Schema(type = "integer")),
-            content = @Content(mediaType = "application/problem+json",
-                    schema = @Schema(implementation = ProblemDetail.class)))
+    @StandbyWriteResponse
     RespreadView respread(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
                           @Parameter(description = "report what would change, change nothing")
                           @RequestParam(name = "dryRun", defaultValue = "false") boolean dryRun) {
