@@ -131,7 +131,8 @@ class MultipathRespread {
                             ? String.format(java.util.Locale.ROOT, "max load %.4f is within %.1f %% of the optimum "
                                     + "%.4f: the placement stays", plan.maxLoadBefore(), props.margin() * 100,
                                     bound(plan))
-                    : plan.changed().isEmpty() ? "the flows are already where the re-spread puts them"
+                    : plan.changed().isEmpty()
+                            ? "the flows are already where the re-spread puts them: the placement stays"
                     : plan.maxLoadAfter() >= plan.maxLoadBefore() - FabricSpread.LOAD_EPSILON
                             ? String.format(java.util.Locale.ROOT, "the re-spread (max load %.4f) does not beat the "
                                     + "placement now (%.4f): the placement stays", plan.maxLoadAfter(),
