@@ -54,8 +54,8 @@ import org.junit.jupiter.api.Test;
  * the changelog (no second hotspot-start, and the survivor ends it when the load falls); a new
  * hotspot on the victim's switch is detected by the survivor; the gap in the hot direction's loads on
  * weft.links.load across the kill (broker append times; the group notices a killed member only after
- * its session timeout, 1 s here on the streams rebalance protocol as in compose and the k8s dev
- * overlay) stays under 5 s.
+ * its session timeout, 1 s here on the streams rebalance protocol, which the devstack's broker
+ * allows) stays under 5 s.
  */
 @WeftDevstackTest
 class CollectorFailoverSystemTest {
@@ -63,7 +63,7 @@ class CollectorFailoverSystemTest {
     private static final String GROUP = APPLICATION_ID;
     private static final int INTERFACE_PARTITIONS = 12;
     private static final long SESSION_TIMEOUT_MS = Long.getLong("weft.failover.session-ms", 1000);
-    // As compose and the k8s dev overlay run it; -Dweft.failover.group-protocol=classic and
+    // Faster than classic (telemetry-collector/README.md); -Dweft.failover.group-protocol=classic and
     // -Dweft.failover.session-ms=N measure the alternatives.
     private static final String GROUP_PROTOCOL = System.getProperty("weft.failover.group-protocol", "streams");
     private static final java.util.regex.Pattern CLIENT_ID =
