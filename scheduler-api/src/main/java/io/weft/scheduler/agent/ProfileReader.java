@@ -70,10 +70,12 @@ class ProfileReader {
                 .query((rs, n) -> versions.put(rs.getString(1), rs.getLong(2))).list();
         Map<String, Map<String, List<EvProfile.Entry>>> bySrc = new HashMap<>();
         FabricPlan plan = placement.ready() ? placement.view().plan() : null;
+        // The filter matches the partial index flows_served_by_src (released and retired flows left
+        // out), so a read does not grow with history; JobLifecycleTest checks the two still agree.
         jdbc.sql("select f.src_nic, f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, p.carriers, p.ev, j.encoding, "
                         + "p.arcs[1] "
                         + "from flows f join path_assignments p on p.flow_id = f.id join jobs j on j.id = f.job_id "
-                        + "where f.src_nic = any(?) and j.state = 'ACTIVE' and f.retired_at is null "
+                        + "where f.src_nic = any(?) and not f.released and f.retired_at is null and j.state = 'ACTIVE' "
                         + "order by f.src_nic, f.dst_nic, j.seq, f.flow_index, f.slice")
                 .param(ids)
                 .query((rs, n) -> {

@@ -82,10 +82,17 @@ public class JobStore {
                 .optional();
     }
 
-    /** Marks the job released; false when it was not active. */
+    /**
+     * Marks the job and its flows released; false when it was not active. The flows' flag keeps
+     * them out of the index agents' profile reads use ({@code flows_served_by_src}).
+     */
     boolean markReleased(String id) {
-        return jdbc.sql("update jobs set state = 'RELEASED', released_at = now() where id = ? and state = 'ACTIVE'")
-                .param(id).update() == 1;
+        if (jdbc.sql("update jobs set state = 'RELEASED', released_at = now() where id = ? and state = 'ACTIVE'")
+                .param(id).update() != 1) {
+            return false;
+        }
+        jdbc.sql("update flows set released = true where job_id = ?").param(id).update();
+        return true;
     }
 
     /**
