@@ -361,6 +361,7 @@ export interface components {
             slicesAfter?: number;
             agents?: string[];
             movedFlows?: string[];
+            flowsLeft?: string[];
             /** Format: int64 */
             elapsedMs?: number;
         };

@@ -89,13 +89,15 @@ public final class JobViews {
      * @param slicesAfter       slices of those flows after
      * @param agents            source NICs whose agents get (or would get) one new version
      * @param movedFlows        ids of the pattern flows that change ({@code <job>/<k>})
+     * @param flowsLeft         flows the planner found no path for, left as they are: {@code <job>/<k>: why}
      * @param elapsedMs         time the pass took, planner included
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record RespreadView(boolean applied, boolean dryRun, String trigger, String reason, double maxLoadBefore,
                                Double maxLoadAfter, Double splittableOptimum, Double lowerBound, Double gapBefore,
                                Double gapAfter, int jobs, int flows, int flowsMoved, int slicesBefore,
-                               int slicesAfter, List<String> agents, List<String> movedFlows, long elapsedMs) {
+                               int slicesAfter, List<String> agents, List<String> movedFlows,
+                               List<String> flowsLeft, long elapsedMs) {
         static RespreadView of(FabricSpread.Plan plan, boolean applied, boolean dryRun, String trigger,
                                String reason, java.util.Collection<String> agents, int slicesBefore,
                                int slicesAfter, long startNs) {
@@ -107,7 +109,7 @@ public final class JobViews {
                     lb == null || after == null ? null : MultipathView.finite(after / lb - 1),
                     (int) plan.flows().stream().map(f -> f.job().id()).distinct().count(), plan.flows().size(),
                     plan.changed().size(), slicesBefore, slicesAfter, List.copyOf(agents),
-                    plan.changed().stream().map(f -> f.flow().id()).toList(),
+                    plan.changed().stream().map(f -> f.flow().id()).toList(), List.copyOf(plan.left()),
                     (System.nanoTime() - startNs) / 1_000_000);
         }
 
@@ -115,14 +117,15 @@ public final class JobViews {
         static RespreadView kept(boolean dryRun, String trigger, String reason, double maxLoad, Double lowerBound,
                                  long startNs) {
             return new RespreadView(false, dryRun, trigger, reason, maxLoad, null, null, lowerBound, null, null, 0,
-                    0, 0, 0, 0, List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
+                    0, 0, 0, 0, List.of(), List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
         }
 
         /** The same with the engine's max load after applying. */
         RespreadView withMaxLoadAfter(double after) {
             return new RespreadView(applied, dryRun, trigger, reason, maxLoadBefore, after, splittableOptimum,
                     lowerBound, gapBefore, lowerBound == null ? null : MultipathView.finite(after / lowerBound - 1),
-                    jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, elapsedMs);
+                    jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, flowsLeft,
+                    elapsedMs);
         }
     }
 
