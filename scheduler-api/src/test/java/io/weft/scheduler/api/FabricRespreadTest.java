@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.weft.contracts.LinkState;
 import io.weft.devstack.junit.WeftDevstackTest;
@@ -23,12 +24,15 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.scheduler.SchedulerApiApplication;
+import io.weft.scheduler.fabric.HotspotPassApplied;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -57,6 +61,8 @@ class FabricRespreadTest {
 
     @LocalServerPort
     int port;
+    @Autowired
+    ApplicationEventPublisher events;
 
     @DynamicPropertySource
     static void props(DynamicPropertyRegistry r) throws IOException {
@@ -184,6 +190,48 @@ class FabricRespreadTest {
             delete(a);
             delete(b);
         }
+    }
+
+    /**
+     * A hotspot pass is the loop's own (Kafka, telemetry): here its announcement is published as the
+     * loop does after its commit. One that moved only another job's slices starts no re-spread; one
+     * that moved a slice of a, with both jobs at 1.5, re-spreads them to the joint optimum.
+     */
+    @Test
+    @Order(3)
+    void aHotspotPassThatMovedAMultipathSliceTriggersARespread() throws Exception {
+        String a = post(job("a", 1, 2));
+        String b = post(job("b", 3, 3));
+        try {
+            assertThat(maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
+            events.publishEvent(new HotspotPassApplied("hotspot:elsewhere", Set.of("a-job-that-does-not-spread")));
+            // min-interval-ms is 0 here: the pass would have run at once (and took < 1 s in the tests above).
+            Thread.sleep(3_000);
+            assertThat(maxLoad()).as("nothing of a multipath job moved").isCloseTo(1.5, within(1e-9));
+            assertThat(respreads(a, b)).isZero();
+
+            events.publishEvent(new HotspotPassApplied("hotspot:test", Set.of(a)));
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (respreads(a, b) == 0 && System.nanoTime() < until) {
+                MultipathSpreadingTest.sleep();
+            }
+            assertThat(respreads(a, b)).as("a re-spread followed the hotspot pass").isPositive();
+            assertThat(maxLoad()).isBetween(4.0 / 3 - 1e-9, SIXTEENTHS_OPTIMUM + 1e-9);
+        } finally {
+            delete(a);
+            delete(b);
+        }
+    }
+
+    /** Path changes with reason respread in both jobs' history. */
+    private long respreads(String a, String b) {
+        long n = 0;
+        for (String id : List.of(a, b)) {
+            for (JsonNode c : get("/v1/jobs/" + id + "/history").get("changes")) {
+                n += c.get("reason").asString().startsWith("respread") ? 1 : 0;
+            }
+        }
+        return n;
     }
 
     /** True once both jobs' history shows a re-spread after the link-down pass. */
