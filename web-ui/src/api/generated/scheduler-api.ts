@@ -325,6 +325,8 @@ export interface components {
             lowerBound?: number;
             /** Format: double */
             gapBound?: number;
+            /** Format: date-time */
+            respreadAt?: string;
         };
         QualityView: {
             /** Format: double */

@@ -271,8 +271,10 @@ class MultipathRespread {
                         PathLedger.DENIED, REASON + ": slice retired"));
             }
         }
+        Map<String, Map<String, Object>> summaries = summaries(engine, plan, after);
         Map<String, Long> versions = w.commit(status -> {
             store.respread(rows, weights, retired);
+            store.respreadSummaries(summaries);
             Map<String, Long> v = ledger.record(changes);
             RespreadView view = RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(v.keySet()),
                     oldSlices.size(), rows.size(), start).withMaxLoadAfter(after);
@@ -284,6 +286,39 @@ class MultipathRespread {
                 versions.size(), (System.nanoTime() - start) / 1_000_000);
         return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
                 rows.size(), start).withMaxLoadAfter(after);
+    }
+
+    /**
+     * Each spread job's multipath summary after an applied pass: the most paths any of its flows has
+     * now, the fabric's max load, the joint optimum and bound, when.
+     */
+    private static Map<String, Map<String, Object>> summaries(PlacementEngine engine, FabricSpread.Plan plan,
+                                                             double after) {
+        String at = java.time.Instant.now().toString();
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        for (FabricSpread.PatternFlow f : plan.flows()) {
+            out.computeIfAbsent(f.job().id(), id -> {
+                Map<Integer, Integer> paths = new HashMap<>();
+                for (PlacedFlow p : engine.placedFlows(id)) {
+                    paths.merge(JobRequests.flowIndex(id, p.flow().id()), 1, Integer::sum);
+                }
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("maxPathsPerFlow", paths.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+                m.put("maxLoad", after);
+                putFinite(m, "splittableOptimum", plan.optimum());
+                putFinite(m, "lowerBound", plan.lowerBound());
+                putFinite(m, "gapBound", after / plan.lowerBound() - 1);
+                m.put("respreadAt", at);
+                return m;
+            });
+        }
+        return out;
+    }
+
+    private static void putFinite(Map<String, Object> m, String key, double v) {
+        if (Double.isFinite(v)) {
+            m.put(key, v);
+        }
     }
 
     /** An EV-only job's slice whose path EV routing cannot reach, or null. */

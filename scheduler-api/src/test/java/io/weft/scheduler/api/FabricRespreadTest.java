@@ -94,6 +94,9 @@ class FabricRespreadTest {
             assertThat(maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
             Map<String, Long> versions = agentVersions();
             JsonNode jobA = get("/v1/jobs/" + a);
+            assertThat(jobA.get("multipath").has("respreadAt")).as("the admission's figures").isFalse();
+            Map<String, Double> baselines = Map.of(a, jobA.get("multipath").get("singlePathMaxLoad").asDouble(),
+                    b, get("/v1/jobs/" + b).get("multipath").get("singlePathMaxLoad").asDouble());
 
             // The dry run says what would change and changes nothing.
             JsonNode dry = call(RESPREAD + "?dryRun=true", OPERATOR, 200);
@@ -136,7 +139,19 @@ class FabricRespreadTest {
                 }
             }
             for (String id : List.of(a, b)) {
-                assertSpreadAndProven(get("/v1/jobs/" + id), now);
+                JsonNode job = get("/v1/jobs/" + id);
+                assertSpreadAndProven(job, now);
+                // The job's multipath summary is the pass's now, stored with the slices.
+                JsonNode mp = job.get("multipath");
+                assertThat(mp.has("respreadAt")).as(mp.toString()).isTrue();
+                assertThat(mp.has("fallback")).isFalse();
+                assertThat(mp.get("maxLoad").asDouble()).isCloseTo(after, within(1e-9));
+                assertThat(mp.get("lowerBound").asDouble()).isCloseTo(done.get("lowerBound").asDouble(),
+                        within(1e-9));
+                assertThat(mp.get("gapBound").asDouble()).isCloseTo(done.get("gapAfter").asDouble(), within(1e-9));
+                assertThat(mp.get("maxPathsPerFlow").asInt()).isBetween(1, 2);
+                assertThat(mp.get("singlePathMaxLoad").asDouble()).as("the admission's baseline stays")
+                        .isEqualTo(baselines.get(id));
             }
 
             // At the optimum a second pass finds nothing better and keeps the placement.
