@@ -85,6 +85,27 @@ class FabricSpreadClassesTest {
     }
 
     @Test
+    void anEvOnlyJobKeepsHomePortsAndTheBoundComesFromTheCallWithout() throws Exception {
+        place(FabricSpreadTest.FABRIC, "default", "default");
+        List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.EV, 2, 16),
+                new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 2, 16));
+        List<Boolean> homePorts = new ArrayList<>();
+        MultipathPlacement.Spreader recording = (j, options, background) -> {
+            homePorts.add(j.homePortsOnly());
+            return planner().spread(j, options, background);
+        };
+
+        FabricSpread.Plan p = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, recording);
+
+        assertThat(p.fallback()).isNull();
+        // The answer with every flow on its home ports (one port each here), then the bound without.
+        assertThat(homePorts).containsExactly(true, false);
+        assertThat(p.optimum()).as("not proven for the mixed rule").isNaN();
+        assertThat(p.lowerBound()).isLessThanOrEqualTo(FabricSpreadTest.leafSpineOptimum() + 1e-9);
+        assertThat(p.maxLoadAfter()).isLessThanOrEqualTo(1.375 + 1e-9);
+    }
+
+    @Test
     void aFlowWithoutAPathIsLeftAsItIsAndTheRestSpread() throws Exception {
         place(FabricSpreadTest.FABRIC, "default", "default");
         Map<String, List<String>> before = new HashMap<>();
