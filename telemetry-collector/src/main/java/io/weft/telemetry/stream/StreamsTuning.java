@@ -17,11 +17,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * 32 events per record, 100 ms sampling, 2 M events, against runs of these settings around them,
  * which themselves spread 128-147 k events per collector CPU second): compression none 148 k,
  * linger.ms 5 150 k (hotspot p50 3.8 -> 8.6 ms), max.poll.records 1000 135 k, one stream thread
- * 124 k (and 93 k/s wall against 130 k): nothing beat the noise, so nothing changed. With one event
- * per record, where loads are a larger share of the records (1.33 per event at 1 s sampling), compression
- * none beat lz4 in every one of four alternating pairs (load 18-43): 1 s sampling 50 k -> 71 k and 44 k
- * -> 63 k events per collector CPU second, broker CPU 15.6 -> 9.8 s and 9.4 -> 6.2 s; 100 ms 78 k -> 100 k
- * (the last two pairs also with LinkProcessor's clock read only on decisions, ~1 % of the profile).
+ * 124 k (and 93 k/s wall against 130 k): nothing beat the noise, so nothing changed.
  */
 public final class StreamsTuning {
     /** Stream threads: one per core of the 2-core target (weft.telemetry.interfaces has 12 partitions). */
@@ -54,12 +50,8 @@ public final class StreamsTuning {
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
         // Large batches (the default 16 KiB holds ~45 loads) so that a busy second is a few requests.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
-        // Uncompressed. lz4 shrank the loads ~5x, but each new batch (with a 1 ms linger, many a second)
-        // allocated and cleared lz4's two 64 KiB block buffers, and the broker reads a compressed batch through
-        // (decompressing it) to validate its records, an uncompressed one in place. At one-second sampling every
-        // event makes 1.33 loads, and the profile showed both costs (see the class comment's figures); the
-        // log takes ~0.5 MB/s more per 2,000 measured directions, which is nothing to a broker.
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "none");
+        // JSON loads compress ~5x with lz4 for little CPU: fewer bytes through the broker and the log.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         // One record per second per switch port arrives; poll them in big bites, one task pass each.
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 5000);
         // fetch.min.bytes stays 1: a larger minimum made the broker hold a lone hot sample for
