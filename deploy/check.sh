@@ -2,7 +2,8 @@
 # Offline checks of the deployment files (no Docker engine and no cluster on the build machines):
 # compose renders with the example secrets and refuses to without them; every Dockerfile passes
 # the image rules; every kustomize overlay builds and its objects pass the structural rules; the
-# generated Strimzi topics match contracts/topics.json; the gnmic configs agree, and prod's logs in.
+# generated Strimzi topics and users and the CLI's ACLs match contracts/topics.json; the gnmic configs
+# agree; every Kafka client logs in (SCRAM over TLS) and no plaintext Kafka listener exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
@@ -29,6 +30,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 docker-compose -f docker-compose.yml --env-file deploy/.env.example config -q
 if env -u WEFT_DB_PASSWORD -u WEFT_SCHEDULER_DB_PASSWORD -u WEFT_COLLECTOR_DB_PASSWORD -u WEFT_TOKENS -u GNMIC_USERNAME -u GNMIC_PASSWORD \
+    -u WEFT_KAFKA_ADMIN_PASSWORD -u WEFT_KAFKA_KEYSTORE_PASSWORD -u WEFT_KAFKA_CONTROLLER_PASSWORD \
+    -u WEFT_KAFKA_SCHEDULER_API_PASSWORD -u WEFT_KAFKA_TELEMETRY_COLLECTOR_PASSWORD -u WEFT_KAFKA_GNMIC_PASSWORD \
     docker-compose -f docker-compose.yml --env-file /dev/null config -q 2>/dev/null; then
   echo "docker-compose.yml: renders without WEFT_DB_PASSWORD etc.: secrets are not required"; exit 1
 fi
@@ -59,10 +62,11 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PYCHECK
 echo "docker-compose.yml: ok"
+$PY deploy/checks/kafka_login_check.py compose <"$tmp/compose.yaml"
 
 # The checkers' own tests plant each violation first, so a rule that stops matching fails here.
 $PY -m unittest -q deploy/checks/test_dockerfile_lint.py deploy/checks/test_k8s_check.py \
-    deploy/checks/test_gnmic_login_check.py
+    deploy/checks/test_gnmic_login_check.py deploy/checks/test_kafka_login_check.py
 $PY deploy/checks/dockerfile_lint.py deploy/docker/*.Dockerfile deploy/nic-agent/Dockerfile
 
 for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
@@ -75,9 +79,10 @@ for overlay in deploy/k8s/overlays/*/ deploy/k8s/onos/; do
   "$venv/bin/kubernetes-validate" --strict --quiet --no-warn -k "$K8S_VERSION" "$rendered"
   echo "k8s/$name: schemas (Kubernetes $K8S_VERSION, strict): ok"
   $PY deploy/checks/k8s_check.py "k8s/$name" <"$rendered"
+  $PY deploy/checks/kafka_login_check.py k8s "$name" <"$rendered"
 done
-# prod's gnmic logs in to Kafka (SCRAM over TLS, password from a secret) and 9092 stays closed.
-$PY deploy/checks/gnmic_login_check.py <"$tmp/prod.yaml"
+# gnmic logs in to Kafka (SCRAM over TLS, password from a secret) and 9092 stays closed, in both overlays.
+for overlay in dev prod; do $PY deploy/checks/gnmic_login_check.py <"$tmp/$overlay.yaml"; done
 $PY deploy/k8s/gen-kafka-topics.py --check
 $PY deploy/k8s/gen-kafka-users.py --check
 

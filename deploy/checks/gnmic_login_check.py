@@ -10,7 +10,7 @@ validator cannot see:
   password included);
 - no NetworkPolicy opens the plaintext Kafka port 9092.
 
-    kustomize build deploy/k8s/overlays/prod | python3 deploy/checks/gnmic_login_check.py
+    kustomize build deploy/k8s/overlays/dev | python3 deploy/checks/gnmic_login_check.py   (dev and prod)
 """
 import json
 import os
@@ -49,14 +49,11 @@ def without_login(cfg):
     return cfg
 
 
-def check(docs, base, catalogue):
-    docs = [d for d in docs if d]
-    cfg = gnmic_config(docs)
-    if cfg is None:
-        return ["no gnmic-config ConfigMap"]
+def output_problems(cfg, catalogue):
+    """The rules on gnmic's own config (compose's too): its Kafka output logs in as a writer of its topic
+    with SCRAM-SHA-512, over verified TLS to 9093, the password an ${NAME} reference; gnmic does not log.
+    Returns (the reference's match or None, problems)."""
     bad = []
-    if without_login(cfg) != without_login(base):
-        bad.append("gnmic config differs from deploy/k8s/base/gnmic/gnmic.yaml beyond log and the output's login")
     out = cfg["outputs"][OUTPUT]
     sasl, tls = out.get("sasl") or {}, out.get("tls") or {}
     if str(sasl.get("mechanism", "")).upper() != "SCRAM-SHA-512":
@@ -74,6 +71,20 @@ def check(docs, base, catalogue):
         bad.append(f"output {OUTPUT}: address {out.get('address')!r} is not the TLS + SCRAM listener (9093)")
     if cfg.get("log"):
         bad.append("gnmic logs: its Kafka output would log the SASL password")
+    return env_ref, bad
+
+
+def check(docs, base, catalogue):
+    docs = [d for d in docs if d]
+    cfg = gnmic_config(docs)
+    if cfg is None:
+        return ["no gnmic-config ConfigMap"]
+    bad = []
+    if without_login(cfg) != without_login(base):
+        bad.append("gnmic config differs from deploy/k8s/base/gnmic/gnmic.yaml beyond log and the output's login")
+    env_ref, out_bad = output_problems(cfg, catalogue)
+    bad += out_bad
+    tls = cfg["outputs"][OUTPUT].get("tls") or {}
     container = gnmic_container(docs)
     if container is None:
         bad.append("no gnmic Deployment")

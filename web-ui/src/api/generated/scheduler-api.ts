@@ -25,6 +25,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fabric/multipath/respread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-spread every multipath job's flows together
+         * @description Spreads the flows of every active job that allows multipath over weighted paths in one LP, with the other jobs' reservations as background, and applies the answer as one change (new slices and weights, one new version per affected agent) when it lowers the max link load; otherwise the placement stays and 'reason' says why. With dryRun nothing changes.
+         */
+        post: operations["respread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/fabric/links/{id}/undrain": {
         parameters: {
             query?: never;
@@ -312,6 +332,38 @@ export interface components {
             /** Format: int32 */
             collisions?: number;
         };
+        RespreadView: {
+            applied?: boolean;
+            dryRun?: boolean;
+            trigger?: string;
+            reason?: string;
+            /** Format: double */
+            maxLoadBefore?: number;
+            /** Format: double */
+            maxLoadAfter?: number;
+            /** Format: double */
+            splittableOptimum?: number;
+            /** Format: double */
+            lowerBound?: number;
+            /** Format: double */
+            gapBefore?: number;
+            /** Format: double */
+            gapAfter?: number;
+            /** Format: int32 */
+            jobs?: number;
+            /** Format: int32 */
+            flows?: number;
+            /** Format: int32 */
+            flowsMoved?: number;
+            /** Format: int32 */
+            slicesBefore?: number;
+            /** Format: int32 */
+            slicesAfter?: number;
+            agents?: string[];
+            movedFlows?: string[];
+            /** Format: int64 */
+            elapsedMs?: number;
+        };
         DrainOutcome: {
             linkId?: string;
             state?: string;
@@ -378,7 +430,6 @@ export interface components {
             empty?: boolean;
             null?: boolean;
             float?: boolean;
-            string?: boolean;
             number?: boolean;
             container?: boolean;
             valueNode?: boolean;
@@ -399,6 +450,7 @@ export interface components {
             textual?: boolean;
             boolean?: boolean;
             binary?: boolean;
+            string?: boolean;
             embeddedValue?: boolean;
         };
         Quality: {
@@ -692,6 +744,67 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description this replica is a standby (another holds the writer lease, or is taking it over), or there is no fabric yet: retry, here or at another replica */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+        };
+    };
+    respread: {
+        parameters: {
+            query?: {
+                /** @description report what would change, change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what the re-spread did, or (dry run, or not better) would do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespreadView"];
+                };
+            };
+            /** @description a malformed parameter, header or body; 'field' names the culprit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description missing or unknown bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetail"];
+                };
+            };
+            /** @description the token's scope (or its NIC binding) does not allow this operation */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

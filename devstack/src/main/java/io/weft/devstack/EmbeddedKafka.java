@@ -165,6 +165,13 @@ public final class EmbeddedKafka implements AutoCloseable {
         // Consumer groups may time a silent member out after 500 ms (stock minimum 6 s): the collector's
         // instances run 1 s so that a killed one's partitions move within about a second.
         p.setProperty("group.min.session.timeout.ms", "500");
+        // The same for groups on the streams rebalance protocol (KIP-1071), whose session and heartbeat are
+        // the broker's (stock: 45 s and 5 s, minimum as much); the first assignment is not delayed either.
+        p.setProperty("group.streams.min.session.timeout.ms", "500");
+        p.setProperty("group.streams.session.timeout.ms", "1000");
+        p.setProperty("group.streams.min.heartbeat.interval.ms", "100");
+        p.setProperty("group.streams.heartbeat.interval.ms", "250");
+        p.setProperty("group.streams.initial.rebalance.delay.ms", "0");
         p.setProperty("num.network.threads", "2");
         p.setProperty("num.io.threads", "2");
         p.setProperty("background.threads", "2");

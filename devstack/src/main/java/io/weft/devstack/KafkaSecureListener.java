@@ -209,27 +209,11 @@ public final class KafkaSecureListener {
         Path password = dir.resolve("keystore.password");
         writeSecret(password, storePassword);
         Path store = dir.resolve(KEYSTORE);
-        keytool("-genkeypair", "-alias", "kafka", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3650",
+        Keytool.run("-genkeypair", "-alias", "kafka", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3650",
                 "-dname", "CN=weft-devstack-kafka", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
                 "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", storePassword);
-        keytool("-exportcert", "-rfc", "-alias", "kafka", "-keystore", store.toString(), "-storepass", storePassword,
-                "-file", dir.resolve(CA_PEM).toString());
-    }
-
-    private static void keytool(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        try {
-            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IOException("keytool " + args[0] + " failed: " + out.trim());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while running keytool", e);
-        }
+        Keytool.run("-exportcert", "-rfc", "-alias", "kafka", "-keystore", store.toString(), "-storepass",
+                storePassword, "-file", dir.resolve(CA_PEM).toString());
     }
 
     /** The principal's password, made (random) on first use. */

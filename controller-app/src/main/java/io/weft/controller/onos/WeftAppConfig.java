@@ -11,9 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.fabric.Fabric;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.ConnectPoint;
-import org.onosproject.net.config.Config;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * App-level netcfg under {@code apps/io.weft.controller/weft}: fabric-wide settings and the NICs.
@@ -30,9 +27,8 @@ import org.slf4j.LoggerFactory;
  * not seen by host discovery (no ARP/NDP reaches the controller), and the plan needs each NIC's
  * server and rail, which only an operator or the cluster inventory knows.
  */
-public class WeftAppConfig extends Config<ApplicationId> {
+public class WeftAppConfig extends CheckedConfig<ApplicationId> {
     public static final String KEY = "weft";
-    private static final Logger LOG = LoggerFactory.getLogger(WeftAppConfig.class);
 
     static final String FABRIC_ID = "fabricId";
     static final String BLOCK = "block";
@@ -67,22 +63,7 @@ public class WeftAppConfig extends Config<ApplicationId> {
     private static final Pattern PORT_NAME = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$");
 
     @Override
-    public boolean isValid() {
-        List<String> problems = problems();
-        if (!problems.isEmpty()) {
-            // ONOS answers an upload of an invalid config with a bare "invalid"; the log says why.
-            LOG.warn("netcfg {} of {} is invalid: {}", key, subject, String.join("; ", problems));
-        }
-        return problems.isEmpty();
-    }
-
-    /** Every problem of this config, one message per field ("nics[2].attach: ..."); empty when valid. */
-    public List<String> problems() {
-        List<String> problems = new ArrayList<>();
-        if (object == null) {
-            problems.add("weft: must be a JSON object");
-            return problems;
-        }
+    protected void check(List<String> problems) {
         ConfigChecks.onlyFields(object, "", FIELDS, problems);
         ConfigChecks.optionalId(object, "", FABRIC_ID, problems);
         JsonNode block = object.get(BLOCK);
@@ -96,7 +77,6 @@ public class WeftAppConfig extends Config<ApplicationId> {
         ConfigChecks.optionalNumber(object, "", DEFAULT_CAPACITY_GBPS, problems);
         ConfigChecks.optionalInt(object, "", DEFAULT_LATENCY_NS, 0, Long.MAX_VALUE, problems);
         checkNics(problems);
-        return problems;
     }
 
     private void checkTenants(List<String> problems) {

@@ -1,6 +1,5 @@
 package io.weft.controller.onos;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -9,9 +8,6 @@ import io.weft.fabric.Role;
 import io.weft.plan.Planner;
 import io.weft.southbound.gnmi.GnmiTarget;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.config.Config;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Per-device netcfg under {@code devices/<deviceId>/weft}: what this switch is in the fabric.
@@ -33,9 +29,8 @@ import org.slf4j.LoggerFactory;
  * variables), credentials are given inline, as ONOS's other southbound configs (netconf, gnmi
  * drivers) hold them in netcfg.
  */
-public class WeftDeviceConfig extends Config<DeviceId> {
+public class WeftDeviceConfig extends CheckedConfig<DeviceId> {
     public static final String KEY = "weft";
-    private static final Logger LOG = LoggerFactory.getLogger(WeftDeviceConfig.class);
 
     static final String ROLE = "role";
     static final String NAME = "name";
@@ -64,22 +59,7 @@ public class WeftDeviceConfig extends Config<DeviceId> {
     private static final int MAX_INDEX = 65535;
 
     @Override
-    public boolean isValid() {
-        List<String> problems = problems();
-        if (!problems.isEmpty()) {
-            // ONOS answers an upload of an invalid config with a bare "invalid"; the log says why.
-            LOG.warn("netcfg {} of {} is invalid: {}", key, subject, String.join("; ", problems));
-        }
-        return problems.isEmpty();
-    }
-
-    /** Every problem of this config, one message per field; empty when valid. */
-    public List<String> problems() {
-        List<String> problems = new ArrayList<>();
-        if (object == null) {
-            problems.add("weft: must be a JSON object");
-            return problems;
-        }
+    protected void check(List<String> problems) {
         ConfigChecks.onlyFields(object, "", FIELDS, problems);
         JsonNode role = object.get(ROLE);
         if (role == null || role.isNull()) {
@@ -95,7 +75,6 @@ public class WeftDeviceConfig extends Config<DeviceId> {
         ConfigChecks.optionalInt(object, "", SRV6_NODE_ID, 1, Planner.MAX_NODE_ID, problems);
         ConfigChecks.optionalIpv6(object, "", ADDRESS, problems);
         gnmiProblems(problems);
-        return problems;
     }
 
     private void gnmiProblems(List<String> problems) {

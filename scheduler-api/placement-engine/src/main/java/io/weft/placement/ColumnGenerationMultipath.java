@@ -16,20 +16,27 @@ import io.weft.fabric.Arc;
 
 /**
  * Weighted multipath placement: the min-max-utilisation splittable multicommodity flow over the
- * engine's candidate paths, solved as a path LP by column generation, then cut to a few paths per
- * flow and rounded to the hardware's weight granularity.
+ * engine's candidate paths, approached by path-based gradient projection
+ * ({@link PathGradientProjection}) and, where GLOP is fast or the exact optimum is asked for, solved
+ * as a path LP by column generation; then cut to a few paths per flow and rounded to the hardware's
+ * weight granularity.
  *
  * <p><b>What is computed.</b> Flows are grouped into commodities by (ingress switch, egress switch):
  * a single-homed NIC's own arc carries its flows whatever the switch path, so NIC arcs are a
- * constant and the grouping is exact. The master LP is: minimise λ subject to, per commodity k,
- * Σ_p x_p = D_k, and per switch arc a, Σ_{p ∋ a} x_p ≤ λ·c_a, over the paths generated so far (the
- * restricted master). Its duals y_a ≥ 0 price a new path by its length Σ_{a ∈ p} y_a: the cheapest
- * candidate path of each commodity (one pass over the candidate {@link PathDag}; on direct networks
- * also the Valiant paths through each intermediate router, from one memoised leg per (switch,
- * router) and round) enters when it is shorter than the commodity's current paths. Any y ≥ 0 gives
- * the lower bound Σ_k D_k·dist_y(k) / Σ_a y_a·c_a on every splittable routing over the candidates
- * (weak duality), so every result carries a proven gap bound, converged or not. The first columns
- * are the engine's own single-path placement of the job, so the LP starts at the integral answer.
+ * constant and the grouping is exact. Gradient projection starts from the engine's own single-path
+ * placement and spreads each commodity over a small pool of candidate paths, pricing arcs by an
+ * exponential potential; every pass proves a lower bound from its prices (any y ≥ 0 gives
+ * Σ_k D_k·dist_y(k) / Σ_a y_a·c_a on every splittable routing over the candidates, by weak
+ * duality). It stops at {@link MultipathOptions#targetGap} (its share of it: the rest is left to
+ * rounding), when it stalls, or at the budget. Its answer is handed out when the job has more
+ * than {@link #LP_COMMODITIES} commodities; on smaller jobs it only warms up column generation,
+ * which starts from its pools. The LP is: minimise λ subject to, per commodity k, Σ_p x_p = D_k, and per
+ * switch arc a, Σ_{p ∋ a} x_p ≤ λ·c_a, over the paths generated so far (the restricted master).
+ * Its duals price a new path by its length Σ_{a ∈ p} y_a ({@link CandidatePricer}: one pass over
+ * the candidate {@link PathDag}, on direct networks also the Valiant paths through each
+ * intermediate router); it enters when shorter than the commodity's current paths, and the same
+ * pass proves the lower bound. Target gap 0 ({@link MultipathOptions#exact}) asks for this LP's
+ * optimum whatever the size.
  *
  * <p><b>Multi-port NICs</b> (one port per plane): a flow's commodity keeps the port pair, so the
  * plane, of its integral path; the LP spreads it within that plane only. The optimum, the lower
@@ -42,33 +49,34 @@ import io.weft.fabric.Arc;
  * share is rounded to units of 1/g by {@link UnitApportionment}, which adds less than max d_f / g
  * per path of a commodity ({@link MultipathResult#roundingBound} is that sum per arc, over c_a).
  *
- * <p><b>Budget.</b> Column generation prices until three quarters of the time budget are spent (the
- * last quarter is for the re-solve on the kept paths, the rounding and the encodings). Stopped there,
- * the restricted master's solution is a feasible splitting: if it beats one path per flow it is cut,
- * rounded and handed out like a converged one, with its proven gap bound (the dual lower bound of
- * the last round) and no optimum claimed ({@link MultipathResult#splittableOptimum} NaN). When not
- * even one LP round fits (GLOP's first solve takes seconds on a 4,224-flow Dragonfly all-to-all),
- * the warm start's own splitting is handed out the same way if it beats one path per flow: a few
- * Frank–Wolfe passes (Frank and Wolfe 1956) with exact line search on a smooth max, whose marginal
- * costs prove a lower bound too.
+ * <p><b>Budget.</b> Gradient projection and column generation price until three quarters of the
+ * time budget are spent (the last quarter is for the re-solve on the kept paths, the rounding and
+ * the encodings). Column generation stopped there hands out the better of the restricted master's
+ * solution and gradient projection's, if it beats one path per flow, with its proven gap bound and
+ * no optimum claimed ({@link MultipathResult#splittableOptimum} NaN, as whenever the LP did not
+ * converge).
  *
  * <p><b>Fallback</b> to the integral placement (one path per flow, weight 1), with the reason in
- * {@link MultipathResult#fallback}: when the job allows one path ({@code maxPaths} 1), when the
- * time budget runs out before an LP answer beats one path per flow, or when GLOP does not report an
- * optimum.
+ * {@link MultipathResult#fallback}: when the job allows one path ({@code maxPaths} 1), when one path
+ * per flow is already within the target gap, when the time budget runs out before a spread answer
+ * beats one path per flow, or when GLOP does not report an optimum.
  *
- * <p><b>Why column generation and not Garg–Könemann.</b> The goal is within 5 % of the optimum on
- * every instance and a reported gap. Multiplicative weights (Garg and Könemann 1998; Fleischer
- * 2000) reach a (1+ε) approximation in O(ε⁻² m log m) shortest-path calls, which at ε = 0.02 is
- * tens of thousands of passes over every commodity, and it spreads each flow over many paths that
- * would then have to be cut. Column generation (Ford and Fulkerson 1958; the path formulation as in
- * Ahuja, Magnanti and Orlin, Network Flows, 17.4) converges to the exact LP optimum over the same
- * candidates in a few tens of rounds on fabrics (few paths per commodity suffice), its basic
- * solutions are sparse, and the same pricing pass yields the dual lower bound. GLOP is OR-Tools'
- * simplex; the native library ships inside the ortools jar.
+ * <p><b>Why gradient projection first, and column generation only on small jobs.</b> The goal is
+ * within 5 % of the optimum within a second for ~4,000 flows, with a reported gap. GLOP's first LP
+ * round alone took ~32 s CPU on a Dragonfly(4,8,4) all-to-all (4,224 flows, 4,090 commodities);
+ * Frank–Wolfe on a smooth max needed 64 passes (1.9 s CPU) for 1.049 × the optimum, and
+ * multiplicative weights (Garg and Könemann 1998) need O(ε⁻² m log m) shortest paths. Gradient
+ * projection moves each commodity by its own Newton step and reached 1.15 in 8 passes and 1.12 in
+ * 30 on that case (the optimum is 1.1026), each pass ~10–20 ms of CPU over primitive arrays. Its
+ * proven lower bound converges more slowly than its answer (1.04 after 30 passes), so the reported
+ * gap is wider than the real one. Column generation (Ford and Fulkerson 1958; the path formulation
+ * as in Ahuja, Magnanti and Orlin, Network Flows, 17.4) converges to the exact optimum over the
+ * same candidates in a few rounds on a few hundred commodities, with sparse basic solutions: it
+ * closes the gap there. GLOP is OR-Tools' simplex; the native library ships inside the ortools jar.
  *
- * <p><b>Complexity.</b> Per round: one LP re-solve, plus one DAG pass per commodity (and per
- * (switch, router) leg on direct networks). Rounding O(F·g·P). Not thread-safe (one candidate cache
+ * <p><b>Complexity.</b> Per gradient projection pass: a shortest-path tree per distinct switch
+ * (direct networks) or a DAG pass per leg, O(routers) per commodity, and a few sweeps over the
+ * pools. Per LP round: one LP re-solve and the same pricing. Rounding O(F·g·P). Not thread-safe (one candidate cache
  * and one scratch engine per instance); a planner over one snapshot may serve many jobs in turn.
  *
  * <p><b>Preconditions.</b> The job's flows are validated as {@link PlacementEngine#add} does. Other
@@ -82,17 +90,39 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     /** Relative reduced cost a path must beat to enter (and relative gap at which the LP is done). */
     private static final double TOL = 1e-7;
 
+    /**
+     * With an exact answer asked for (target gap 0), gradient projection only warms the LP up: to
+     * this gap. Otherwise it aims at this share of the target gap, leaving the rest to rounding.
+     */
+    private static final double WARM_GAP = 0.02;
+    private static final double CORE_SHARE_OF_GAP = 0.7;
+    /**
+     * Column generation follows gradient projection up to this many commodities: GLOP's first solve
+     * took ~32 s CPU on 4,090 (Dragonfly(4,8,4) all-to-all), a few rounds well under a second on a
+     * few hundred (Slim Fly q=5 permutations, where gradient projection with a pool of 4 paths per
+     * flow stalls ~6 % above the optimum).
+     */
+    static final int LP_COMMODITIES = 600;
+
+    /** {@link #LP_COMMODITIES}, or another limit: a test's way to run gradient projection alone. */
+    int lpCommodities = LP_COMMODITIES;
+
     private static volatile boolean loaded;
 
     private final DenseFabric ix;
     private final FlowEncoder encoder;
-    private final CandidatePaths cands;
+    private final CandidatePricer pricer;
+    private final boolean[] switchArcs;
     private final PlacementEngine single;
 
     public ColumnGenerationMultipath(DenseFabric ix, FlowEncoder encoder, PlacementConfig config) {
         this.ix = ix;
         this.encoder = encoder;
-        this.cands = new CandidatePaths(ix);
+        this.pricer = new CandidatePricer(ix, new CandidatePaths(ix));
+        this.switchArcs = new boolean[ix.arcCount];
+        for (int a = 0; a < switchArcs.length; a++) {
+            switchArcs[a] = ix.roles[ix.arcFrom[a]].isSwitch() && ix.roles[ix.arcTo[a]].isSwitch();
+        }
         this.single = new PlacementEngine(ix, encoder, config);
         loadNative(); // once per process, outside every job's time budget (it unpacks ~20 MB of natives)
     }
@@ -120,24 +150,8 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         final List<MPVariable> vars = new ArrayList<>();
         /** Path values of the last solve: MPSolver forgets them as soon as the model changes. */
         double[] x = new double[0];
-        /** The warm start's splitting of the demand over {@link #paths} (see warmStart). */
+        /** The gradient projection's splitting of the demand over {@link #paths}. */
         double[] averaged = new double[0];
-
-        int indexOf(int[] mid) {
-            for (int p = 0; p < paths.size(); p++) {
-                if (Arrays.equals(paths.get(p), mid)) {
-                    return p;
-                }
-            }
-            return -1;
-        }
-
-        void average(int p, double amount) {
-            if (p >= averaged.length) {
-                averaged = Arrays.copyOf(averaged, paths.size());
-            }
-            averaged[p] += amount;
-        }
 
         double[] demands(List<Flow> all) {
             double[] d = new double[flows.size()];
@@ -244,6 +258,44 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         if (integralMaxLoad(integral) <= nic * (1 + TOL)) {
             return optimalAsIs(integral, opt, nic);
         }
+        // Gradient projection first (the answer when it proves the target gap; else the LP's columns).
+        long pricingDeadline = deadline - opt.timeBudgetMs() * 250_000L;
+        if (System.nanoTime() >= pricingDeadline) {
+            return fallback(integral, opt, "time budget " + opt.timeBudgetMs()
+                    + " ms spent after the single-path placement, before any spreading");
+        }
+        PathGradientProjection.Pool[] pools = pools(comms, flows);
+        // The LP when asked for, or when GLOP solves it fast; then gradient projection only warms it up.
+        boolean lpWanted = opt.targetGap() == 0 || comms.size() <= lpCommodities;
+        double target = lpWanted ? WARM_GAP : opt.targetGap() * CORE_SHARE_OF_GAP;
+        PathGradientProjection.Result gp = new PathGradientProjection(ix, pricer, switchArcs)
+                .run(pools, fixed, opt.pathLimit(), target, pricingDeadline, 0);
+        int columns = 0;
+        for (int ci = 0; ci < comms.size(); ci++) {
+            Commodity c = comms.get(ci);
+            PathGradientProjection.Pool k = pools[ci];
+            c.paths.clear();
+            c.paths.addAll(Arrays.asList(k.paths).subList(0, k.n));
+            c.averaged = Arrays.copyOf(k.x, k.n);
+            columns += k.n;
+        }
+        double single = integralMaxLoad(integral);
+        double lower = Math.max(nic, gp.lower());
+        if (!lpWanted || System.nanoTime() >= pricingDeadline) {
+            if (Math.max(nic, gp.maxLoad()) >= single * (1 - TOL)) {
+                String why = single <= lower * (1 + opt.targetGap())
+                        ? "one path per flow is within the target gap (max load %.4f, proven lower bound %.4f)"
+                        : "time budget %d ms spent after %d passes that did not beat one path per flow (%.4f,"
+                                + " proven lower bound %.4f)";
+                return fallback(integral, opt, why.startsWith("one")
+                        ? String.format(java.util.Locale.ROOT, why, single, lower)
+                        : String.format(java.util.Locale.ROOT, why, opt.timeBudgetMs(), gp.passes(), single, lower));
+            }
+            for (Commodity c : comms) {
+                c.x = c.averaged;
+            }
+            return finish(job, opt, integral, comms, placed, fixed, Double.NaN, lower, 0, columns, single);
+        }
         loadNative();
         MPSolver lp = MPSolver.createSolver("GLOP");
         try {
@@ -257,26 +309,19 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     arcRow(lp, lambda, arcRow, fixed, a);
                 }
             }
-            int columns = 0;
             for (Commodity c : comms) {
                 c.row = lp.makeConstraint(c.demand, c.demand);
-                for (int i : c.flows) {
-                    int[] p = single.pathArcs(flows.get(i).id());
-                    columns += addColumn(lp, lambda, arcRow, fixed, c, Arrays.copyOfRange(p, 1, p.length - 1)) ? 1 : 0;
+                List<int[]> pool = new ArrayList<>(c.paths);
+                c.paths.clear();
+                for (int[] mid : pool) {
+                    addColumn(lp, lambda, arcRow, fixed, c, mid);
                 }
             }
-            // Column generation may use the budget up to its last quarter, kept for the re-solve on
-            // the kept paths, the rounding and the encodings.
-            long pricingDeadline = deadline - opt.timeBudgetMs() * 250_000L;
-            Averaged warm = warmStart(lp, lambda, arcRow, fixed, comms, flows, pricingDeadline);
-            columns += warm.columns;
-            double single = integralMaxLoad(integral);
-            double lower = Math.max(nic, warm.lower);
             double upper = Double.POSITIVE_INFINITY;
             int rounds = 0;
             boolean converged = comms.isEmpty();
             boolean exact = comms.isEmpty();
-            boolean averaged = false; // handing out the warm start's splitting (no LP answer in time)
+            boolean averaged = false; // handing out the gradient projection's splitting (no LP answer in time)
             double[] y = new double[ix.arcCount];
             while (!converged) {
                 long left = (pricingDeadline - System.nanoTime()) / 1_000_000L;
@@ -291,10 +336,10 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     }
                 }
                 if (st != MPSolver.ResultStatus.OPTIMAL) { // the budget is spent (or the round limit reached)
-                    if (upper < single * (1 - TOL)) {
+                    if (upper < single * (1 - TOL) && upper <= gp.maxLoad()) {
                         break; // the restricted master's answer beats one path: hand it out with its gap
                     }
-                    if (Math.max(nic, warm.maxLoad) < single * (1 - TOL)) {
+                    if (Math.max(nic, gp.maxLoad()) < single * (1 - TOL)) {
                         for (Commodity c : comms) {
                             c.x = Arrays.copyOf(c.averaged, c.vars.size());
                         }
@@ -319,7 +364,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                         priced += y[a] * fixed[a];
                     }
                 }
-                Map<Long, Leg> legs = new HashMap<>();
+                pricer.newRound(y);
                 int added = 0;
                 for (Commodity c : comms) {
                     // The commodity's current length: its cheapest path carrying flow (reduced cost 0).
@@ -329,13 +374,13 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                             sigma = Math.min(sigma, length(c.paths.get(p), y));
                         }
                     }
-                    Priced best = cheapest(c, y, legs);
+                    CandidatePricer.Priced best = pricer.cheapest(c.s, c.d);
                     if (best == null) {
                         throw new IllegalStateException("no candidate path for a commodity that has one");
                     }
-                    priced += c.demand * best.bound;
-                    if (best.mid != null && best.cost < sigma - TOL * Math.max(sigma, EPS)
-                            && addColumn(lp, lambda, arcRow, fixed, c, best.mid)) {
+                    priced += c.demand * best.bound();
+                    if (best.mid() != null && best.cost() < sigma - TOL * Math.max(sigma, EPS)
+                            && addColumn(lp, lambda, arcRow, fixed, c, best.mid())) {
                         added++;
                     }
                 }
@@ -393,20 +438,41 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     }
                 }
             }
-            MultipathResult r = build(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns);
-            if (r.maxLoad() >= single * (1 - TOL)) {
-                // Rounding ate the gain (e.g. an oversubscribed Clos whose integral answer is already optimal).
-                MultipathResult f = fallback(integral, opt, String.format(java.util.Locale.ROOT,
-                        "the rounded weights (max load %.4f) do not beat one path per flow (%.4f)", r.maxLoad(),
-                                single));
-                return new MultipathResult(f.flows(), f.unplaced(), f.fallback(), single, r.splittableOptimum(),
-                        r.lowerBound(), r.fractionalMaxLoad(), single, r.roundingBound(), single / r.lowerBound() - 1,
-                        rounds, columns);
-            }
-            return r;
+            return finish(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns, single);
         } finally {
             lp.delete();
         }
+    }
+
+    /** Rounds and encodes the commodities' splitting ({@code x}); one path per flow if rounding ate the gain. */
+    private MultipathResult finish(Job job, MultipathOptions opt, PlacementResult integral, List<Commodity> comms,
+                                   Map<String, PlacedFlow> placed, double[] fixed, double optimum, double lower,
+                                   int rounds, int columns, double single) {
+        MultipathResult r = build(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns);
+        if (r.maxLoad() >= single * (1 - TOL)) {
+            // Rounding ate the gain (e.g. an oversubscribed Clos whose integral answer is already optimal).
+            MultipathResult f = fallback(integral, opt, String.format(java.util.Locale.ROOT,
+                    "the rounded weights (max load %.4f) do not beat one path per flow (%.4f)", r.maxLoad(),
+                            single));
+            return new MultipathResult(f.flows(), f.unplaced(), f.fallback(), single, r.splittableOptimum(),
+                    r.lowerBound(), r.fractionalMaxLoad(), single, r.roundingBound(), single / r.lowerBound() - 1,
+                    rounds, columns);
+        }
+        return r;
+    }
+
+    /** Each commodity's pool: its flows' integral paths with their demands. */
+    private PathGradientProjection.Pool[] pools(List<Commodity> comms, List<Flow> flows) {
+        PathGradientProjection.Pool[] pools = new PathGradientProjection.Pool[comms.size()];
+        for (int ci = 0; ci < pools.length; ci++) {
+            Commodity c = comms.get(ci);
+            pools[ci] = new PathGradientProjection.Pool(c.s, c.d, c.demand, 4);
+            for (int i : c.flows) {
+                int[] p = single.pathArcs(flows.get(i).id());
+                pools[ci].add(Arrays.copyOfRange(p, 1, p.length - 1), flows.get(i).demandGbps());
+            }
+        }
+        return pools;
     }
 
     private MultipathResult build(Job job, MultipathOptions opt, PlacementResult integral, List<Commodity> comms,
@@ -532,7 +598,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     }
 
     private boolean switchArc(int a) {
-        return ix.roles[ix.arcFrom[a]].isSwitch() && ix.roles[ix.arcTo[a]].isSwitch();
+        return switchArcs[a];
     }
 
     /** Repair moves per flow, at most (a bound on the local search, which stops earlier when stuck). */
@@ -612,7 +678,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     double after = 0;
                     int[] from = ks.get(p);
                     for (int b : ks.get(q)) {
-                        double extra = contains(from, b) ? 0 : unit;
+                        double extra = PathGradientProjection.contains(from, b) ? 0 : unit;
                         after = Math.max(after, (load[b] + extra) / ix.capacityGbps[b]);
                     }
                     if (after < bestAfter) {
@@ -637,15 +703,6 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             load[b] += unit;
         }
         return true;
-    }
-
-    private static boolean contains(int[] path, int arc) {
-        for (int a : path) {
-            if (a == arc) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private final Map<Integer, Double> nicLoads = new HashMap<>();
@@ -693,153 +750,6 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         double m = integralMaxLoad(integral);
         return new MultipathResult(flows, integral.unplaced(), why, m, Double.NaN, Double.NaN, m, m, 0, Double.NaN,
                 0, 0);
-    }
-
-    /**
-     * Passes and exponent of {@link #warmStart}: at least the minimum (columns for the LP), then more
-     * while half the pricing time is left (each pass improves the answer handed out when no LP round
-     * fits: Dragonfly(4,8,4) all-to-all, 4,224 flows, 1.50 single path, 1.10 optimum: 1.17 after 40
-     * passes, ~30 ms of CPU each).
-     */
-    private static final int WARM_PASSES = 8;
-    private static final int WARM_PASSES_MAX = 64;
-    private static final int WARM_POWER = 8;
-
-    /**
-     * The warm start's outcome: columns added, the averaged splitting's max switch-arc load, and the
-     * best lower bound its marginal costs proved (0 when none).
-     */
-    private record Averaged(int columns, double maxLoad, double lower) {
-    }
-
-    /**
-     * The column pool before the first LP: a few Frank–Wolfe passes on the smooth objective
-     * Σ_a (load_a / c_a)^P (a large P approximates the max), from the integral placement: each pass
-     * routes every commodity on its cheapest path under the marginal costs (load_a / c_a)^(P-1) / c_a
-     * and moves to the mix of that routing and the current one that minimises the objective (golden
-     * section). The splitting is kept per commodity ({@code averaged}): the answer when no LP fits in
-     * the budget. Without it the LP starts at the integral answer with the duals on one tight arc at a
-     * time, and column generation spends most rounds degenerate before the max moves (Slim Fly q=5
-     * permutations: 55 of 70 rounds). Its columns are heuristic: optimality still comes from pricing.
-     */
-    private Averaged warmStart(MPSolver lp, MPVariable lambda, MPConstraint[] rows, double[] fixed,
-                               List<Commodity> comms, List<Flow> flows, long deadline) {
-        // Start from the integral placement: each flow's demand on its own path.
-        double[] load = fixed.clone();
-        for (Commodity c : comms) {
-            c.averaged = new double[c.paths.size()];
-            for (int i : c.flows) {
-                int[] p = single.pathArcs(flows.get(i).id());
-                double d = flows.get(i).demandGbps();
-                c.average(c.indexOf(Arrays.copyOfRange(p, 1, p.length - 1)), d);
-                for (int j = 1; j < p.length - 1; j++) {
-                    load[p[j]] += d;
-                }
-            }
-        }
-        double[] y = new double[ix.arcCount];
-        int added = 0;
-        double lower = 0;
-        long now = System.nanoTime();
-        long more = now + Math.max(0, deadline - now) / 2; // extra passes only before this
-        for (int pass = 1; pass <= WARM_PASSES_MAX && System.nanoTime() < (pass <= WARM_PASSES ? deadline : more);
-                pass++) {
-            double max = EPS;
-            for (int a = 0; a < load.length; a++) {
-                max = Math.max(max, load[a] / ix.capacityGbps[a]);
-            }
-            double yc = 0;
-            double priced = 0; // as in column generation: any y >= 0 proves a lower bound
-            for (int a = 0; a < load.length; a++) {
-                y[a] = Math.pow(load[a] / (ix.capacityGbps[a] * max), WARM_POWER - 1) / ix.capacityGbps[a];
-                yc += y[a] * ix.capacityGbps[a];
-                priced += y[a] * fixed[a];
-            }
-            Map<Long, Leg> legs = new HashMap<>();
-            double[] next = fixed.clone();
-            int[] chosen = new int[comms.size()];
-            for (int ci = 0; ci < comms.size(); ci++) {
-                Commodity c = comms.get(ci);
-                Priced p = cheapest(c, y, legs);
-                priced += p == null ? Double.POSITIVE_INFINITY : c.demand * p.bound;
-                chosen[ci] = -1;
-                if (p == null || p.mid == null) {
-                    for (int k = 0; k < c.averaged.length; k++) { // keeps its current splitting
-                        for (int a : c.paths.get(k)) {
-                            next[a] += c.averaged[k];
-                        }
-                    }
-                    continue;
-                }
-                added += addColumn(lp, lambda, rows, fixed, c, p.mid) ? 1 : 0;
-                chosen[ci] = c.indexOf(p.mid);
-                for (int a : p.mid) {
-                    next[a] += c.demand;
-                }
-            }
-            if (yc > 0 && Double.isFinite(priced)) {
-                lower = Math.max(lower, priced / yc);
-            }
-            // Frank-Wolfe step: the share of the new routing that minimises the smooth objective.
-            double gamma = lineSearch(load, next, max);
-            for (int a = 0; a < load.length; a++) {
-                load[a] = (1 - gamma) * load[a] + gamma * next[a];
-            }
-            for (int ci = 0; ci < comms.size(); ci++) {
-                Commodity c = comms.get(ci);
-                if (chosen[ci] >= 0) {
-                    for (int k = 0; k < c.averaged.length; k++) {
-                        c.averaged[k] *= 1 - gamma;
-                    }
-                    c.average(chosen[ci], gamma * c.demand);
-                }
-            }
-        }
-        double max = 0;
-        for (int a = 0; a < load.length; a++) {
-            if (switchArc(a)) {
-                max = Math.max(max, load[a] / ix.capacityGbps[a]);
-            }
-        }
-        return new Averaged(added, max, lower);
-    }
-
-    /** Golden-section search of γ in [0, 1] minimising Σ_a (((1-γ)·load_a + γ·next_a) / (c_a·scale))^P. */
-    private double lineSearch(double[] load, double[] next, double scale) {
-        double lo = 0;
-        double hi = 1;
-        double phi = (Math.sqrt(5) - 1) / 2;
-        double g1 = hi - phi * (hi - lo);
-        double g2 = lo + phi * (hi - lo);
-        double f1 = smooth(load, next, g1, scale);
-        double f2 = smooth(load, next, g2, scale);
-        for (int i = 0; i < 30; i++) {
-            if (f1 <= f2) {
-                hi = g2;
-                g2 = g1;
-                f2 = f1;
-                g1 = hi - phi * (hi - lo);
-                f1 = smooth(load, next, g1, scale);
-            } else {
-                lo = g1;
-                g1 = g2;
-                f1 = f2;
-                g2 = lo + phi * (hi - lo);
-                f2 = smooth(load, next, g2, scale);
-            }
-        }
-        return (lo + hi) / 2;
-    }
-
-    private double smooth(double[] load, double[] next, double gamma, double scale) {
-        double sum = 0;
-        for (int a = 0; a < load.length; a++) {
-            double u = ((1 - gamma) * load[a] + gamma * next[a]) / (ix.capacityGbps[a] * scale);
-            if (u > 0) {
-                sum += Math.pow(u, WARM_POWER);
-            }
-        }
-        return sum;
     }
 
     // ------------------------------------------------------------------ LP helpers
@@ -891,264 +801,6 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             s += y[a];
         }
         return s;
-    }
-
-    // ------------------------------------------------------------------ pricing
-
-    /** A leg's cheapest path under the duals (switch arcs), or no path. */
-    private record Leg(double cost, int[] mid, Tree tree) {
-        Leg(double cost, int[] mid) {
-            this(cost, mid, null);
-        }
-    }
-
-    /**
-     * @param cost length of the cheapest loop-free candidate found ({@code mid}; null when none)
-     * @param bound the least length over every candidate, loops allowed: a valid term of the lower bound
-     */
-    private record Priced(double cost, int[] mid, double bound) {
-    }
-
-    private Priced cheapest(Commodity c, double[] y, Map<Long, Leg> legs) {
-        if (ix.direct && cands.byDistance(c.s) != null) {
-            return cheapestDirect(c, y, legs);
-        }
-        Leg direct = leg(c.s, c.d, y, legs);
-        double cost = direct == null ? Double.POSITIVE_INFINITY : direct.cost;
-        int[] mid = direct == null ? null : direct.mid;
-        double bound = cost;
-        if (ix.direct) {
-            List<double[]> better = new ArrayList<>();
-            for (int i : cands.intermediates()) {
-                if (i == c.s || i == c.d) {
-                    continue;
-                }
-                Leg a = leg(c.s, i, y, legs);
-                Leg b = a == null ? null : leg(i, c.d, y, legs);
-                if (b == null) {
-                    continue;
-                }
-                double v = a.cost + b.cost;
-                bound = Math.min(bound, v);
-                if (v < cost - TOL * Math.max(cost, EPS)) {
-                    better.add(new double[] {v, i});
-                }
-            }
-            better.sort((u, v) -> Double.compare(u[0], v[0]));
-            for (double[] b : better) {
-                int i = (int) b[1];
-                int[] p = concat(leg(c.s, i, y, legs).mid, leg(i, c.d, y, legs).mid);
-                if (loopFree(c.s, p)) {
-                    cost = b[0];
-                    mid = p;
-                    break;
-                }
-            }
-        }
-        return mid == null && bound == Double.POSITIVE_INFINITY ? null : new Priced(cost, mid, bound);
-    }
-
-    /** Shortest-path trees under y, per source (forward) and per destination (backward), one round. */
-    private record Tree(double[] cost, int[] arc) {
-    }
-
-    /**
-     * Direct networks with a distance matrix: one DP from the source over the switches in distance
-     * order gives the cheapest minimal path to every router (a minimal path goes one hop further at
-     * each step), and one backwards from the destination the cheapest minimal path from every
-     * router; a Valiant path through i costs the sum at i. O(arcs) per distinct source and
-     * destination per round instead of a DAG pass per (switch, router) leg.
-     */
-    private Priced cheapestDirect(Commodity c, double[] y, Map<Long, Leg> legs) {
-        Tree f = tree(c.s, y, true, legs);
-        Tree b = tree(c.d, y, false, legs);
-        double cost = f.cost[c.d];
-        if (cost == Double.POSITIVE_INFINITY) {
-            return null;
-        }
-        double bound = cost;
-        List<double[]> better = new ArrayList<>();
-        for (int i : cands.intermediates()) {
-            if (i == c.s || i == c.d) {
-                continue;
-            }
-            double v = f.cost[i] + b.cost[i];
-            bound = Math.min(bound, v);
-            if (v < cost - TOL * Math.max(cost, EPS)) {
-                better.add(new double[] {v, i});
-            }
-        }
-        better.sort((u, v) -> Double.compare(u[0], v[0]));
-        for (double[] o : better) {
-            int[] p = concat(walkBack(f, c.s, (int) o[1]), walkOn(b, (int) o[1], c.d));
-            if (loopFree(c.s, p)) {
-                return new Priced(o[0], p, bound);
-            }
-        }
-        return new Priced(cost, walkBack(f, c.s, c.d), bound);
-    }
-
-    private int[] walkBack(Tree t, int s, int v) {
-        IntList rev = new IntList();
-        while (v != s) {
-            int a = t.arc[v];
-            rev.add(a);
-            v = ix.arcFrom[a];
-        }
-        int[] p = new int[rev.size()];
-        for (int i = 0; i < p.length; i++) {
-            p[i] = rev.get(p.length - 1 - i);
-        }
-        return p;
-    }
-
-    private int[] walkOn(Tree t, int v, int d) {
-        IntList p = new IntList();
-        while (v != d) {
-            int a = t.arc[v];
-            p.add(a);
-            v = ix.arcTo[a];
-        }
-        return p.toArray();
-    }
-
-    private Tree tree(int root, double[] y, boolean forward, Map<Long, Leg> legs) {
-        long key = forward ? -1 - root : -1 - ix.nodeCount - root;
-        Leg memo = legs.get(key);
-        if (memo != null) {
-            return memo.tree;
-        }
-        double[] cost = new double[ix.nodeCount];
-        int[] arc = new int[ix.nodeCount];
-        Arrays.fill(cost, Double.POSITIVE_INFINITY);
-        int[] order = cands.byDistance(root);
-        int[] tord = cands.transitOrdinals();
-        int[] row = cands.distanceRow(root);
-        cost[root] = 0;
-        if (forward) {
-            for (int v : order) {
-                if (cost[v] == Double.POSITIVE_INFINITY) {
-                    continue;
-                }
-                int next = row[tord[v]] + 1;
-                for (int a : ix.out[v]) {
-                    int w = ix.arcTo[a];
-                    int ow = tord[w];
-                    if (ow < 0 || row[ow] != next || !ix.usable[a]) {
-                        continue;
-                    }
-                    double x = cost[v] + y[a];
-                    if (x < cost[w]) {
-                        cost[w] = x;
-                        arc[w] = a;
-                    }
-                }
-            }
-        } else {
-            // Backwards: v's cost is its cheapest arc to a switch one hop nearer the root.
-            for (int v : order) {
-                if (v == root) {
-                    continue;
-                }
-                int prev = row[tord[v]] - 1;
-                for (int a : ix.out[v]) {
-                    int w = ix.arcTo[a];
-                    int ow = tord[w];
-                    if (ow < 0 || row[ow] != prev || !ix.usable[a] || cost[w] == Double.POSITIVE_INFINITY) {
-                        continue;
-                    }
-                    double x = cost[w] + y[a];
-                    if (x < cost[v]) {
-                        cost[v] = x;
-                        arc[v] = a;
-                    }
-                }
-            }
-        }
-        Tree t = new Tree(cost, arc);
-        legs.put(key, new Leg(0, null, t));
-        return t;
-    }
-
-    private Leg leg(int s, int d, double[] y, Map<Long, Leg> legs) {
-        long key = (long) s * ix.nodeCount + d;
-        Leg l = legs.get(key);
-        if (l == null && !legs.containsKey(key)) {
-            PathDag g = cands.between(s, d);
-            l = g == null ? null : cheapest(g, y);
-            legs.put(key, l);
-        }
-        return l;
-    }
-
-    /** Min Σ y_a over the DAG's paths, with the path (one pass in topological order). */
-    private static Leg cheapest(PathDag g, double[] y) {
-        int nu = g.uNode.length;
-        int nd = g.dNode.length;
-        double[] bu = new double[nu];
-        double[] bd = new double[nd];
-        int[] pu = new int[nu];
-        int[] pd = new int[nd];
-        Arrays.fill(bu, Double.POSITIVE_INFINITY);
-        Arrays.fill(bd, Double.POSITIVE_INFINITY);
-        bu[0] = 0;
-        for (int i = 0; i < g.upArc.length; i++) {
-            double v = bu[g.upFrom[i]] + y[g.upArc[i]];
-            if (v < bu[g.upTo[i]]) {
-                bu[g.upTo[i]] = v;
-                pu[g.upTo[i]] = i;
-            }
-        }
-        for (int i = 0; i < g.peakU.length; i++) {
-            if (bu[g.peakU[i]] < bd[g.peakD[i]]) {
-                bd[g.peakD[i]] = bu[g.peakU[i]];
-                pd[g.peakD[i]] = -(i + 1);
-            }
-        }
-        for (int i = 0; i < g.downArc.length; i++) {
-            double v = bd[g.downFrom[i]] + y[g.downArc[i]];
-            if (v < bd[g.downTo[i]]) {
-                bd[g.downTo[i]] = v;
-                pd[g.downTo[i]] = i;
-            }
-        }
-        if (bd[g.dTarget] == Double.POSITIVE_INFINITY) {
-            return null;
-        }
-        int[] rev = new int[g.hops];
-        int n = 0;
-        int x = g.dTarget;
-        while (pd[x] >= 0) {
-            rev[n++] = g.downArc[pd[x]];
-            x = g.downFrom[pd[x]];
-        }
-        int u = g.peakU[-(pd[x] + 1)];
-        while (u != 0) {
-            rev[n++] = g.upArc[pu[u]];
-            u = g.upFrom[pu[u]];
-        }
-        int[] mid = new int[n];
-        for (int i = 0; i < n; i++) {
-            mid[i] = rev[n - 1 - i];
-        }
-        return new Leg(bd[g.dTarget], mid);
-    }
-
-    private boolean loopFree(int s, int[] mid) {
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
-        seen.add(s);
-        for (int a : mid) {
-            if (!seen.add(ix.arcTo[a])) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int[] concat(int[] a, int[] b) {
-        int[] p = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, p, a.length, b.length);
-        return p;
     }
 
     private static int[] wrap(int up, int[] mid, int down) {

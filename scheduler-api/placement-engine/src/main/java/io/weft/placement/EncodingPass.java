@@ -30,20 +30,23 @@ final class EncodingPass {
                        List<Unplaced> unplaced) {
         int[] todo = new int[before.size() + fresh.length];
         int n = 0;
-        for (int s : before.keySet()) {
+        // Old paths by slot, read once: no boxed lookup per fresh flow (an add's local search fills
+        // before with a few hundred moves, next to thousands of fresh flows).
+        int[][] oldOf = new int[before.isEmpty() ? 0 : ledger.slotCount()][];
+        for (Map.Entry<Integer, int[]> en : before.entrySet()) {
+            int s = en.getKey();
             todo[n++] = s;
+            oldOf[s] = en.getValue();
         }
-        // A plain add has nothing in before: skip the boxed lookups (one Integer per flow otherwise).
-        boolean none = before.isEmpty();
         for (int s : fresh) {
-            if (none || !before.containsKey(s)) {
+            if (s >= oldOf.length || oldOf[s] == null) {
                 todo[n++] = s;
             }
         }
         todo = Arrays.copyOf(todo, n);
         Arrays.sort(todo);
         for (int s : todo) {
-            int[] old = none ? null : before.get(s);
+            int[] old = s < oldOf.length ? oldOf[s] : null;
             int[] path = ledger.path(s);
             if (path == null) {
                 ledger.setEncoding(s, null);

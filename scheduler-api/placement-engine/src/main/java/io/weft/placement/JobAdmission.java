@@ -1,10 +1,9 @@
 package io.weft.placement;
 
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.function.Predicate;
 
+import com.carrotsearch.hppc.ObjectHashSet;
 import io.weft.fabric.Role;
 
 /**
@@ -36,7 +35,7 @@ final class JobAdmission {
             throw new PlacementException("flows", "job expands to " + n + " flows, more than the limit of "
                     + cfg.maxFlowsPerJob());
         }
-        Set<String> ids = new HashSet<>(n * 2);
+        ObjectHashSet<String> ids = new ObjectHashSet<>(n);
         long[] pairs = new long[n];
         for (int i = 0; i < n; i++) {
             Flow f = job.flows().get(i);

@@ -19,6 +19,15 @@ final class LocalSearch {
 
     private final ReservationLedger ledger;
     private final PlacementConfig cfg;
+    /**
+     * Scratch kept between calls (per slot: fresh, seen, refused at; per arc: changed at; per node: touched
+     * at), grown with the ledger and cleared per call: a placement allocates none of it.
+     */
+    private boolean[] isFresh = new boolean[0];
+    private boolean[] seen = new boolean[0];
+    private long[] refusedAt = new long[0];
+    private long[] changedAt = new long[0];
+    private long[] touchedAt = new long[0];
 
     LocalSearch(ReservationLedger ledger, PlacementConfig cfg) {
         this.ledger = ledger;
@@ -31,7 +40,8 @@ final class LocalSearch {
      * @param onlyFresh when true only fresh flows move (other jobs stay where they are)
      */
     void improve(PathChooser chooser, int[] fresh, Map<Integer, int[]> before, boolean onlyFresh) {
-        boolean[] isFresh = new boolean[ledger.slotCount()];
+        DenseFabric ix = ledger.index();
+        clearScratch(ledger.slotCount(), ledger.arcCount(), ix.nodeCount);
         for (int s : fresh) {
             isFresh[s] = true;
         }
@@ -40,11 +50,6 @@ final class LocalSearch {
         // Dirty sets, by a clock that ticks per evaluation: when a flow was refused, when an arc's
         // load last changed, when a move last freed an arc at a switch.
         long clock = 0;
-        long[] refusedAt = new long[ledger.slotCount()];
-        Arrays.fill(refusedAt, -1);
-        long[] changedAt = new long[ledger.arcCount()];
-        DenseFabric ix = ledger.index();
-        long[] touchedAt = new long[ix.nodeCount];
         for (int pass = 0; pass < cfg.localSearchPasses() && budget > 0; pass++) {
             double m = ledger.maxLoad();
             if (m <= EPS) {
@@ -97,6 +102,23 @@ final class LocalSearch {
                 return;
             }
         }
+    }
+
+    private void clearScratch(int slots, int arcs, int nodes) {
+        if (isFresh.length < slots) {
+            int n = Math.max(slots, 2 * isFresh.length);
+            isFresh = new boolean[n];
+            seen = new boolean[n];
+            refusedAt = new long[n];
+        }
+        if (changedAt.length != arcs || touchedAt.length != nodes) {
+            changedAt = new long[arcs];
+            touchedAt = new long[nodes];
+        }
+        Arrays.fill(isFresh, 0, slots, false);
+        Arrays.fill(refusedAt, 0, slots, -1);
+        Arrays.fill(changedAt, 0);
+        Arrays.fill(touchedAt, 0);
     }
 
     /**
@@ -153,7 +175,7 @@ final class LocalSearch {
 
     /** Flows on hot fabric arcs, in move order: fresh first, then larger demand, then slot. */
     private int[] victims(boolean loadMoves, double fabricMax, boolean[] isFresh, boolean onlyFresh) {
-        boolean[] seen = new boolean[ledger.slotCount()];
+        Arrays.fill(seen, 0, ledger.slotCount(), false);
         IntList victims = new IntList();
         for (int a = 0; a < ledger.arcCount(); a++) {
             IntList on = ledger.flowsOn(a);

@@ -197,6 +197,12 @@ final class PathChooser {
         if (base >= bMin - EPS) {
             return null; // every detour crosses the NIC links too: none can beat the minimal paths
         }
+        if (levels && cands.byDistance(s) != null && cands.byDistance(d) != null) {
+            int[] byLevels = valiantByLevels(s, d, base, bMin, up, down);
+            if (byLevels != null) {
+                return byLevels == NONE ? null : byLevels;
+            }
+        }
         if (legBottlenecks(s, d, bMin)) {
             return valiantReached(s, d, base, bMin, up, down);
         }
@@ -287,6 +293,144 @@ final class PathChooser {
             }
         }
         return cheapestSimple(s, d, bestB, up, down, tied, n, cost);
+    }
+
+    /** False only in tests: every Valiant choice the long way, to compare with {@link #valiantByLevels}. */
+    private boolean levels = true;
+
+    /** For tests: {@code false} makes every Valiant choice go the long way (the bottleneck and cost DPs). */
+    void valiantByLevels(boolean on) {
+        levels = on;
+    }
+
+    /** {@link #valiantByLevels}: the detours were decided and none is loop-free. */
+    private static final int[] NONE = new int[0];
+    /** At most this many levels before {@link #valiantByLevels} leaves the choice to the bottleneck DPs. */
+    private static final int MAX_LEVELS = 3;
+    /** Per node: leg one / leg two bottleneck and additive cost under the level ({@link #valiantByLevels}). */
+    private double[] levelMax1;
+    private double[] levelSum1;
+    private double[] levelMax2;
+    private double[] levelSum2;
+    private int[] ql1;
+    private int[] ql2;
+    private int nl1;
+    private int nl2;
+    /** Set by {@link #sweep}: the least {@link #after} of an arc it left out (above its limit). */
+    private double minSkipped;
+
+    /**
+     * {@link #valiantReached} by levels of load, for the common case of a loaded fabric whose detours
+     * differ in few load values: one sweep per leg over the arcs at most {@code L + EPS}, from L = base
+     * (the flow's own NIC links, below which no detour goes), gives at once the bottleneck of every
+     * switch reached (exact: its best path has no other arc) and the additive cost {@link #legCosts}
+     * computes for {@code bestB = L} (the same arcs in the same breadth-first order, so the same
+     * doubles). When an intermediate then sits at L exactly, L is the best bottleneck (every switch
+     * not reached needs an arc above L + EPS), the intermediates reached from both ends are exactly
+     * those {@link #valiantReached} ties, and the choice is the same. When none is reached, the best
+     * bottleneck is at least the least arc left out: at or above {@code bMin - EPS} no detour beats
+     * the minimal paths, else that arc's load is the next level. Two sweeps a level instead of four
+     * DPs; returns null when the levels do not decide (the caller goes the long way), {@link #NONE}
+     * for no (loop-free) detour.
+     */
+    private int[] valiantByLevels(int s, int d, double base, double bMin, int up, int down) {
+        if (levelMax1 == null) {
+            levelMax1 = unset(ix.nodeCount);
+            levelSum1 = unset(ix.nodeCount);
+            levelMax2 = unset(ix.nodeCount);
+            levelSum2 = unset(ix.nodeCount);
+            ql1 = new int[ix.nodeCount];
+            ql2 = new int[ix.nodeCount];
+        }
+        int[] inter = cands.intermediates();
+        int[] kIndex = intermediateIndex();
+        if (tiedScratch == null) {
+            tiedScratch = new int[inter.length];
+            costScratch = new double[inter.length];
+        }
+        double level = base;
+        for (int round = 0; round < MAX_LEVELS; round++) {
+            double limit = level + EPS;
+            minSkipped = Double.MAX_VALUE;
+            nl1 = sweep(s, limit, levelMax1, levelSum1, ql1, nl1, 0);
+            nl2 = sweep(d, limit, levelMax2, levelSum2, ql2, nl2, 1);
+            // Every intermediate reached from both ends ties within EPS of the level; one must sit at the
+            // level itself, else the best bottleneck lies a little above it and its ties are not all reached.
+            int n = 0;
+            boolean atLevel = false;
+            for (int j = 0; j < nl1; j++) {
+                int i = ql1[j];
+                if (i == s || i == d || kIndex[i] < 0 || levelMax2[i] == Double.MAX_VALUE) {
+                    continue;
+                }
+                atLevel |= Math.max(base, Math.max(levelMax1[i], levelMax2[i])) == level;
+                tiedScratch[n] = kIndex[i];
+                costScratch[kIndex[i]] = levelSum1[i] + levelSum2[i];
+                n++;
+            }
+            if (n > 0) {
+                if (!atLevel) {
+                    return null;
+                }
+                int[] path = cheapestSimple(s, d, level, up, down, tiedScratch, n, costScratch);
+                return path == null ? NONE : path;
+            }
+            if (minSkipped >= bMin - EPS) {
+                return NONE;
+            }
+            level = minSkipped;
+        }
+        return null;
+    }
+
+    /**
+     * One breadth-first sweep from {@code root} (leg two: towards it, {@code flip} 1) over the minimal-walk
+     * arcs with {@link #after} at most {@code limit}: min-max in {@code max}, min-sum of {@link #step} in
+     * {@code sum}, as {@link #spread} computes each; lowers {@link #minSkipped} to the arcs it leaves out.
+     * Resets the nodes of the previous sweep first.
+     */
+    private int sweep(int root, double limit, double[] max, double[] sum, int[] queue, int reached, int flip) {
+        for (int j = 0; j < reached; j++) {
+            max[queue[j]] = Double.MAX_VALUE;
+            sum[queue[j]] = Double.MAX_VALUE;
+        }
+        int[][] fwd = cands.forwardArcs(root);
+        int[] start = fwd[0];
+        int[] arcs = fwd[1];
+        final int[] to = ix.arcTo;
+        queue[0] = root;
+        max[root] = 0;
+        sum[root] = 0;
+        int n = 1;
+        double skipped = minSkipped;
+        for (int h = 0; h < n; h++) {
+            int v = queue[h];
+            double bv = max[v];
+            double cv = sum[v];
+            for (int j = start[v], end = start[v + 1]; j < end; j++) {
+                int a = arcs[j];
+                int arc = a ^ flip;
+                double u = after(arc);
+                if (u > limit) {
+                    skipped = Math.min(skipped, u);
+                    continue;
+                }
+                int w = to[a];
+                if (max[w] == Double.MAX_VALUE) {
+                    queue[n++] = w;
+                }
+                double x = Math.max(bv, u);
+                if (x < max[w]) {
+                    max[w] = x;
+                }
+                double c = cv + step(arc);
+                if (c < sum[w]) {
+                    sum[w] = c;
+                }
+            }
+        }
+        minSkipped = skipped;
+        return n;
     }
 
     private int[] kOf;
@@ -425,35 +569,74 @@ final class PathChooser {
             val[queue[j]] = Double.MAX_VALUE;
         }
         int[][] fwd = cands.forwardArcs(root);
-        int[] start = fwd[0];
-        int[] arcs = fwd[1];
-        int n = 0;
-        queue[n++] = root;
+        queue[0] = root;
         val[root] = 0;
+        // Two loops, each without a test per arc for the direction (arc a, or its reverse a ^ 1) or the kind;
+        // the same sums and maxima as after() and step(), in the same order (a sum of two doubles is
+        // commutative, so leg two's step + value equals value + step).
+        int flip = reverse ? 1 : 0;
+        return additive ? spreadSum(fwd[0], fwd[1], flip, limit, val, queue)
+                : spreadMax(fwd[0], fwd[1], flip, limit, val, queue);
+    }
+
+    /** {@link #spread}'s min-max: arcs at or above {@code limit} left out. */
+    private int spreadMax(int[] start, int[] arcs, int flip, double limit, double[] val, int[] queue) {
+        final int[] to = ix.arcTo;
+        final long[] ld = load;
+        final double[] inv = invCapKbps;
+        final long dem = demand;
+        int n = 1;
         for (int h = 0; h < n; h++) {
             int v = queue[h];
             double bv = val[v];
             for (int j = start[v], end = start[v + 1]; j < end; j++) {
                 int a = arcs[j];
-                int w = ix.arcTo[a];
-                int arc = reverse ? a ^ 1 : a;
-                double u = after(arc);
-                double x;
-                if (additive) {
-                    if (u > limit) {
-                        continue;
-                    }
-                    x = reverse ? step(arc) + bv : bv + step(arc);
-                } else {
-                    if (u >= limit) {
-                        continue;
-                    }
-                    x = Math.max(bv, u);
+                int arc = a ^ flip;
+                double u = (ld[arc] + dem) * inv[arc];
+                if (u >= limit) {
+                    continue;
                 }
-                if (val[w] == Double.MAX_VALUE) {
+                int w = to[a];
+                double x = Math.max(bv, u);
+                double vw = val[w];
+                if (vw == Double.MAX_VALUE) {
                     queue[n++] = w;
                 }
-                if (x < val[w]) {
+                if (x < vw) {
+                    val[w] = x;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** {@link #spread}'s min-sum of {@link #step}: arcs above {@code limit} left out. */
+    private int spreadSum(int[] start, int[] arcs, int flip, double limit, double[] val, int[] queue) {
+        final int[] to = ix.arcTo;
+        final long[] ld = load;
+        final double[] inv = invCapKbps;
+        final int[] el = elephants;
+        final long dem = demand;
+        final boolean eleph = elephant;
+        final int tol = tolerance;
+        int n = 1;
+        for (int h = 0; h < n; h++) {
+            int v = queue[h];
+            double bv = val[v];
+            for (int j = start[v], end = start[v + 1]; j < end; j++) {
+                int a = arcs[j];
+                int arc = a ^ flip;
+                double u = (ld[arc] + dem) * inv[arc];
+                if (u > limit) {
+                    continue;
+                }
+                int w = to[a];
+                double x = bv + ((eleph && el[arc] == tol ? COLLISION_WEIGHT : 0) + u);
+                double vw = val[w];
+                if (vw == Double.MAX_VALUE) {
+                    queue[n++] = w;
+                }
+                if (x < vw) {
                     val[w] = x;
                 }
             }

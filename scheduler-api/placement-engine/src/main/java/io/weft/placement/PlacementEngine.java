@@ -1,5 +1,6 @@
 package io.weft.placement;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -8,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.Set;
 
 import io.weft.contracts.LinkState;
@@ -367,11 +369,31 @@ public final class PlacementEngine {
     }
 
     private PlacedFlow placedFlow(int s) {
-        int[] path = ledger.path(s);
-        Arc[] arcs = new Arc[path.length];
-        for (int i = 0; i < path.length; i++) {
-            arcs[i] = ix.arcs[path[i]];
+        return new PlacedFlow(ledger.flow(s), new ArcPath(ix.arcs, ledger.path(s)), ledger.encoding(s));
+    }
+
+    /**
+     * A placed path as arcs: a read-only view of the ledger's path array (never changed in place) over
+     * the snapshot's arcs. One small object per placed flow in every result, where copying the arcs out
+     * twice (an array, then List.of) was half of what a warm placement allocated.
+     */
+    private static final class ArcPath extends AbstractList<Arc> implements RandomAccess {
+        private final Arc[] arcs;
+        private final int[] path;
+
+        ArcPath(Arc[] arcs, int[] path) {
+            this.arcs = arcs;
+            this.path = path;
         }
-        return new PlacedFlow(ledger.flow(s), List.of(arcs), ledger.encoding(s));
+
+        @Override
+        public Arc get(int i) {
+            return arcs[path[i]];
+        }
+
+        @Override
+        public int size() {
+            return path.length;
+        }
     }
 }

@@ -49,6 +49,8 @@ import io.weft.plan.PlanException;
 public final class PlanFlowEncoder implements FlowEncoder {
     /** A bound on memory: past this many distinct switch paths the cache starts over. */
     static final int MAX_ENTRIES = 1 << 18;
+    /** A lookup key per thread, refilled for each path: a cache hit allocates no key (the map is shared). */
+    private static final ThreadLocal<IntSwitchPath> PROBE = ThreadLocal.withInitial(IntSwitchPath::probe);
 
     private final FabricPlan plan;
     private final Set<String> singleHomed = new HashSet<>();
@@ -131,8 +133,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
                 || arcs[0] >> 1 == arcs[n - 1] >> 1) {
             return prove(arcs, tenant);
         }
-        IntSwitchPath key = IntSwitchPath.of(ix, arcs, tenant);
-        FlowEncoding e = arcCache.get(key);
+        FlowEncoding e = arcCache.get(PROBE.get().fill(ix, arcs, tenant));
         if (e != null) {
             hits.increment();
             return e;
@@ -141,7 +142,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
         if (arcCache.size() >= MAX_ENTRIES) {
             arcCache.clear();
         }
-        arcCache.put(key, e);
+        arcCache.put(IntSwitchPath.of(ix, arcs, tenant), e);
         return e;
     }
 
@@ -182,10 +183,28 @@ public final class PlanFlowEncoder implements FlowEncoder {
         int[] u = e.usids();
         Integer[] usids = new Integer[u.length];
         for (int i = 0; i < u.length; i++) {
-            usids[i] = u[i];
+            usids[i] = boxedUsid(u[i]);
         }
         // Unmodifiable lists, so FlowEncoding keeps them as they are.
         return new FlowEncoding(e.carriers(), List.of(usids), e.ev());
+    }
+
+    /**
+     * One boxed Integer per 16-bit uSID value, shared by every encoding (Integer.valueOf caches only up to
+     * 127, so a cold placement boxed every uSID of every flow again). Filled lazily; a race only boxes twice.
+     */
+    private static final Integer[] BOXED_USIDS = new Integer[1 << 16];
+
+    private static Integer boxedUsid(int v) {
+        if (v < 0 || v >= BOXED_USIDS.length) {
+            return v;
+        }
+        Integer b = BOXED_USIDS[v];
+        if (b == null) {
+            b = v;
+            BOXED_USIDS[v] = b;
+        }
+        return b;
     }
 
     /** The conditions under which the switch path alone fixes the encoding (see the class comment). */
@@ -247,11 +266,16 @@ public final class PlanFlowEncoder implements FlowEncoder {
         }
     }
 
-    /** {@link SwitchPath} in arc indices: first switch, switch-to-switch arcs, last switch, tenant. */
+    /**
+     * {@link SwitchPath} in arc indices: first switch, switch-to-switch arcs, last switch, tenant. Keys in the
+     * cache are built by {@link #of} and never change; a {@link #probe} is refilled for lookups only.
+     */
     static final class IntSwitchPath {
-        private final String tenant;
-        private final int[] key;
-        private final int hash;
+        private String tenant;
+        private int[] key;
+        private int hash;
+        /** A probe's key arrays by path length (a key must have the path's exact length to be equal). */
+        private int[][] byLength;
 
         private IntSwitchPath(String tenant, int[] key) {
             this.tenant = tenant;
@@ -260,12 +284,36 @@ public final class PlanFlowEncoder implements FlowEncoder {
         }
 
         static IntSwitchPath of(DenseFabric ix, int[] arcs, String tenant) {
+            return new IntSwitchPath(tenant, switchKey(ix, arcs, new int[arcs.length]));
+        }
+
+        static IntSwitchPath probe() {
+            IntSwitchPath p = new IntSwitchPath("", new int[0]);
+            p.byLength = new int[16][];
+            return p;
+        }
+
+        /** This probe, now equal to {@code of(ix, arcs, tenant)}. */
+        IntSwitchPath fill(DenseFabric ix, int[] arcs, String tenant) {
             int n = arcs.length;
-            int[] k = new int[n];
+            if (n >= byLength.length) {
+                byLength = Arrays.copyOf(byLength, 2 * n);
+            }
+            if (byLength[n] == null) {
+                byLength[n] = new int[n];
+            }
+            this.tenant = tenant;
+            this.key = switchKey(ix, arcs, byLength[n]);
+            this.hash = tenant.hashCode() * 31 + Arrays.hashCode(key);
+            return this;
+        }
+
+        private static int[] switchKey(DenseFabric ix, int[] arcs, int[] k) {
+            int n = arcs.length;
             k[0] = ix.to(arcs[0]);
             System.arraycopy(arcs, 1, k, 1, n - 2);
             k[n - 1] = ix.from(arcs[n - 1]);
-            return new IntSwitchPath(tenant, k);
+            return k;
         }
 
         @Override

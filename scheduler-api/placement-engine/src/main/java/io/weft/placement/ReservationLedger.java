@@ -1,8 +1,8 @@
 package io.weft.placement;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+
+import com.carrotsearch.hppc.ObjectIntHashMap;
 
 /**
  * The one owner of the engine's state: every registered flow (a slot: the flow, its demand, ends,
@@ -25,6 +25,8 @@ final class ReservationLedger {
     private final IntList[] arcFlows;
     private final double[] invCapKbps;
     private final boolean[] nicArc;
+    /** Per arc: {@link #fixedArc}, kept for the snapshot (the aggregates scan every arc with it). */
+    private final boolean[] fixed;
 
     private Flow[] flows = new Flow[64];
     private long[] demandKbps = new long[64];
@@ -37,7 +39,7 @@ final class ReservationLedger {
     private boolean[] homePortsOnly = new boolean[64];
     private int slotCount;
     private final IntList freeSlots = new IntList();
-    private final Map<String, Integer> slotById = new HashMap<>();
+    private final ObjectIntHashMap<String> slotById = new ObjectIntHashMap<>();
 
     private long totalHops;
     private int placedCount;
@@ -70,9 +72,19 @@ final class ReservationLedger {
         arcFlows = new IntList[n];
         invCapKbps = new double[n];
         nicArc = new boolean[n];
+        fixed = new boolean[n];
         for (int a = 0; a < n; a++) {
             invCapKbps[a] = 1.0 / (index.capacityGbps[a] * 1e6);
             nicArc[a] = index.tier[index.arcFrom[a]] == 0 || index.tier[index.arcTo[a]] == 0;
+        }
+        markFixed();
+    }
+
+    /** A single-port NIC's arcs: how many ports a NIC has left depends on the snapshot's link states. */
+    private void markFixed() {
+        for (int a = 0; a < fixed.length; a++) {
+            int nic = ix.tier[ix.arcFrom[a]] == 0 ? ix.arcFrom[a] : ix.arcTo[a];
+            fixed[a] = nicArc[a] && ix.nicPorts[nic].length <= 1;
         }
     }
 
@@ -82,6 +94,7 @@ final class ReservationLedger {
             throw new IllegalStateException("reindex: " + index.arcCount + " arcs, the ledger has " + loadKbps.length);
         }
         this.ix = index;
+        markFixed();
     }
 
     // ---------------------------------------------------------------- slots
@@ -134,8 +147,7 @@ final class ReservationLedger {
 
     /** The slot of a registered flow, or -1. */
     int slotOf(String flowId) {
-        Integer s = slotById.get(flowId);
-        return s == null ? -1 : s;
+        return slotById.getOrDefault(flowId, -1);
     }
 
     /** Slots are 0 .. slotCount() - 1; a free one has no flow. */
@@ -229,7 +241,10 @@ final class ReservationLedger {
 
     // ---------------------------------------------------------------- reservations
 
-    /** Puts the slot on {@code path} (it must hold none) and adds its demand to every arc. */
+    /**
+     * Puts the slot on {@code path} (it must hold none) and adds its demand to every arc. The array is kept as
+     * it is: the ledger and the results viewing it never change a path array in place.
+     */
     void reserve(int s, int[] path) {
         if (paths[s] != null) {
             throw new IllegalStateException("reserve: flow " + flows[s].id() + " already holds a path");
@@ -328,11 +343,7 @@ final class ReservationLedger {
      * so no move lowers its load. A multi-port NIC's arcs are not fixed: flows can change port.
      */
     boolean fixedArc(int a) {
-        if (!nicArc[a]) {
-            return false;
-        }
-        int nic = ix.tier[ix.arcFrom[a]] == 0 ? ix.arcFrom[a] : ix.arcTo[a];
-        return ix.nicPorts[nic].length <= 1;
+        return fixed[a];
     }
 
     double util(int a) {

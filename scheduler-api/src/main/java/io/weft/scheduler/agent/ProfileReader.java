@@ -73,7 +73,7 @@ class ProfileReader {
         jdbc.sql("select f.src_nic, f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, p.carriers, p.ev, j.encoding, "
                         + "p.arcs[1] "
                         + "from flows f join path_assignments p on p.flow_id = f.id join jobs j on j.id = f.job_id "
-                        + "where f.src_nic = any(?) and j.state = 'ACTIVE' "
+                        + "where f.src_nic = any(?) and j.state = 'ACTIVE' and f.retired_at is null "
                         + "order by f.src_nic, f.dst_nic, j.seq, f.flow_index, f.slice")
                 .param(ids)
                 .query((rs, n) -> {

@@ -13,7 +13,7 @@ import io.weft.auth.Scope;
  * <pre>
  *   /v1/jobs/**                 GET: scheduler, operator    POST/DELETE: scheduler
  *   /v1/agents/{nic}/**         agent bound to {nic}; operator may GET (read all)
- *   /v1/fabric/**               GET: scheduler, operator    POST (drain/undrain): operator
+ *   /v1/fabric/**               GET: scheduler, operator    POST (drain/undrain/respread): operator
  *   /v1/events                  GET: scheduler, operator
  * </pre>
  */

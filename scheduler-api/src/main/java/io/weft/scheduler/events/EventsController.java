@@ -17,7 +17,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /** {@code GET /v1/events}: server-sent events; {@code Last-Event-ID} replays what was missed. */
 @RestController
 @Tag(name = "events", description = "Server-sent events: job-created, job-released, flows-replaced, link-drained, "
-        + "link-undrained, link-drain-handover, link-drain-handed-over, agent-rejected")
+        + "link-undrained, link-drain-handover, link-drain-handed-over, agent-rejected, multipath-respread")
 class EventsController {
     /** SSE streams stay open for an hour; clients reconnect with Last-Event-ID. */
     private static final long STREAM_TIMEOUT_MS = 3_600_000L;

@@ -40,6 +40,7 @@ import io.weft.scheduler.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -72,6 +73,7 @@ public class FabricService {
     private final JdbcClient jdbc;
     private final FabricProperties props;
     private final ControllerClient controller;
+    private final ApplicationEventPublisher passes;
 
     /** Link states as the controller published them; changed only inside a write (or a standby's follow). */
     private Map<String, LinkState> snapshotStates = Map.of();
@@ -96,7 +98,8 @@ public class FabricService {
     }
 
     FabricService(Placement placement, JobStore jobs, PathLedger ledger, EventLog events, TransactionTemplate tx,
-                  JdbcClient jdbc, FabricProperties props, ControllerClient controller) {
+                  JdbcClient jdbc, FabricProperties props, ControllerClient controller,
+                  ApplicationEventPublisher passes) {
         this.placement = placement;
         this.jobs = jobs;
         this.ledger = ledger;
@@ -105,6 +108,7 @@ public class FabricService {
         this.jdbc = jdbc;
         this.props = props;
         this.controller = controller;
+        this.passes = passes;
         // Taking the writer lease: the engine is rebuilt as after a restart, on the link states of the
         // last snapshot this replica followed (the controller owns them; the old writer saw the same).
         placement.onTakeover(w -> {
@@ -138,7 +142,7 @@ public class FabricService {
     }
 
     void install(FabricPlan plan, Map<String, LinkState> states, long version, String source) {
-        placement.writeOrFollow("apply " + source, w -> {
+        String pass = placement.writeOrFollow("apply " + source, w -> {
             String fabricId = plan.fabric().id();
             if (version > 0 && fabricId.equals(snapshotFabricId) && version <= snapshotVersion) {
                 LOG.info("ignoring {}: not newer than v{}", source, snapshotVersion);
@@ -163,6 +167,7 @@ public class FabricService {
                 return null;
             }
             Applied done;
+            String passReason;
             if (sameTopology) {
                 Map<String, LinkState> before = w.view().effective();
                 w.follow(new FabricView(w.view().fabric(), w.view().plan(), effective, version));
@@ -171,12 +176,14 @@ public class FabricService {
                 List<PathChange> changes = recordStateChange(w, r, reason, "link-states",
                         Map.of("source", source, "reason", reason));
                 done = applied(version, changes, r.unplaced().size(), r.quality().maxLoad());
+                passReason = reason;
             } else {
                 w.install(Placement.viewOf(plan, effective, version));
                 List<PathChange> changes = replaceAll(w, first ? "restart" : "fabric-changed");
                 done = applied(version, changes,
                         (int) changes.stream().filter(c -> !c.state().equals(PathLedger.GOOD)).count(),
                         w.engine().quality().maxLoad());
+                passReason = first ? null : "fabric-changed";
             }
             synchronized (applied) {
                 applied.put(version, done);
@@ -185,8 +192,11 @@ public class FabricService {
             }
             LOG.info("placing on {} ({} nodes, {} links)", source, plan.fabric().nodes().size(),
                     plan.fabric().links().size());
-            return null;
+            return passReason;
         });
+        if (pass != null) {
+            passes.publishEvent(new LinkPassApplied(pass));
+        }
     }
 
     private static Applied applied(long version, List<PathChange> changes, int unplaced, double maxLoad) {

@@ -3,7 +3,6 @@ package io.weft.scheduler.job;
 import java.net.URI;
 
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -16,7 +15,6 @@ import io.weft.scheduler.job.JobViews.JobView;
 import io.weft.scheduler.job.JobViews.Page;
 import io.weft.scheduler.web.ApiException;
 import io.weft.scheduler.web.Ids;
-import io.weft.scheduler.web.Problems;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -66,12 +64,7 @@ class JobController {
     @ApiResponse(responseCode = "422", description = "Idempotency-Key reused with a different body",
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503",
-            description = Problems.STANDBY_WRITE,
-            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
-                    schema = @Schema(type = "integer")),
-            content = @Content(mediaType = "application/problem+json",
-                    schema = @Schema(implementation = ProblemDetail.class)))
+    @StandbyWriteResponse
     ResponseEntity<JobView> create(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @RequestHeader(name = "Idempotency-Key", required = false)
             @Size(min = 1, max = 200) @Pattern(regexp = "^[\\x21-\\x7e]+$", message = "must be printable ASCII")
@@ -114,12 +107,7 @@ class JobController {
     @ApiResponse(responseCode = "404", description = "no such job",
             content = @Content(mediaType = "application/problem+json",
                     schema = @Schema(implementation = ProblemDetail.class)))
-    @ApiResponse(responseCode = "503",
-            description = Problems.STANDBY_WRITE,
-            headers = @Header(name = "Retry-After", description = "seconds to wait before retrying",
-                    schema = @Schema(type = "integer")),
-            content = @Content(mediaType = "application/problem+json",
-                    schema = @Schema(implementation = ProblemDetail.class)))
+    @StandbyWriteResponse
     JobView release(@RequestAttribute(Caller.ATTRIBUTE) Caller caller,
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return jobs.release(caller, id);

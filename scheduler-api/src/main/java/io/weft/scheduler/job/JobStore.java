@@ -138,7 +138,7 @@ public class JobStore {
         Encoding enc = Encoding.fromJson(j.encoding());
         List<FlowView> flows = jdbc.sql("select f.id, f.flow_index, f.slice, f.src_nic, f.dst_nic, f.demand_gbps, "
                         + "p.version, p.state, p.arcs, p.carriers, p.usids, p.ev, f.weight from flows f "
-                        + "join path_assignments p on p.flow_id = f.id where f.job_id = ? "
+                        + "join path_assignments p on p.flow_id = f.id where f.job_id = ? and f.retired_at is null "
                         + "order by f.flow_index, f.slice")
                 .param(id)
                 .query((rs, n) -> flowView(rs, enc))
@@ -166,8 +166,8 @@ public class JobStore {
         long total = jdbc.sql("select count(*) from jobs j" + where).params(tenant, tenant, state, state)
                 .query(Long.class).single();
         List<JobSummary> items = jdbc.sql("select j.id, j.name, j.tenant, j.state, j.pattern, j.encoding, "
-                        + "(select count(*) from flows f where f.job_id = j.id), j.created_at, j.released_at from "
-                        + "jobs j"
+                        + "(select count(*) from flows f where f.job_id = j.id and f.retired_at is null), "
+                        + "j.created_at, j.released_at from jobs j"
                         + where
                         + " order by j.seq limit ? offset ?")
                 .params(tenant, tenant, state, state, size, (long) page * size)
@@ -197,7 +197,7 @@ public class JobStore {
         List<ActiveJob> out = new ArrayList<>(jobs.size());
         for (String[] j : jobs) {
             List<FlowRow> flows = jdbc.sql("select id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps "
-                            + "from flows where job_id = ? order by flow_index, slice")
+                            + "from flows where job_id = ? and retired_at is null order by flow_index, slice")
                     .param(j[0])
                     .query((rs, n) -> new FlowRow(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4),
                             rs.getString(5), rs.getString(6), rs.getDouble(7)))
@@ -207,11 +207,45 @@ public class JobStore {
         return out;
     }
 
+    /**
+     * Active jobs whose flows may spread over several paths (multipath with {@code maxPaths} > 1 and
+     * no explicit {@code qpSlices} 1), in admission order.
+     */
+    List<FabricSpread.SpreadJob> spreadJobs() {
+        return jdbc.sql("select id, tenant, encoding, cast(request -> 'multipath' ->> 'maxPaths' as integer), "
+                        + "cast(request -> 'multipath' ->> 'granularity' as integer) from jobs "
+                        + "where state = 'ACTIVE' and multipath is not null "
+                        + "and cast(request -> 'multipath' ->> 'maxPaths' as integer) > 1 "
+                        + "and coalesce(request ->> 'qpSlices', '') <> '1' order by seq")
+                .query((rs, n) -> new FabricSpread.SpreadJob(rs.getString(1), rs.getString(2),
+                        Encoding.fromJson(rs.getString(3)), rs.getInt(4), rs.getInt(5)))
+                .list();
+    }
+
+    /**
+     * A re-spread's flow slices, in the caller's transaction: {@code retired} slices leave use (kept
+     * with their history), then each new or re-weighted slice is inserted or updated.
+     */
+    void respread(List<FlowRow> slices, java.util.Map<String, Double> weights, List<String> retired) {
+        if (!retired.isEmpty()) {
+            jdbc.sql("update flows set retired_at = now() where id = any(?)")
+                    .param(retired.toArray(new String[0])).update();
+        }
+        List<Object[]> rows = new ArrayList<>(slices.size());
+        for (FlowRow f : slices) {
+            rows.add(new Object[] {f.id(), f.jobId(), f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps(),
+                    weights.get(f.id())});
+        }
+        batch.batchUpdate("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps, weight) "
+                + "values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do update set slice = excluded.slice, "
+                + "demand_gbps = excluded.demand_gbps, weight = excluded.weight, retired_at = null", rows);
+    }
+
     /** Current arcs per flow id of active jobs (to tell which flows a re-placement really moved). */
     public java.util.Map<String, List<String>> currentArcs() {
         java.util.Map<String, List<String>> out = new java.util.HashMap<>();
         jdbc.sql("select p.flow_id, p.arcs from path_assignments p join flows f on f.id = p.flow_id "
-                        + "join jobs j on j.id = f.job_id where j.state = 'ACTIVE'")
+                        + "join jobs j on j.id = f.job_id where j.state = 'ACTIVE' and f.retired_at is null")
                 .query((rs, n) -> out.put(rs.getString(1), strings(rs.getArray(2))))
                 .list();
         return out;

@@ -60,8 +60,69 @@ public final class JobViews {
                     finite(max / m.lowerBound() - 1));
         }
 
-        private static Double finite(double x) {
+        static Double finite(double x) {
             return Double.isFinite(x) ? x : null;
+        }
+    }
+
+    /**
+     * What one fabric-wide re-spread of the multipath jobs did (or, as a dry run, would do). Loads are
+     * the fabric's max link-direction utilisation, every job counted.
+     *
+     * @param applied           true when the re-spread took effect (committed)
+     * @param dryRun            true when nothing was to be changed, only reported
+     * @param trigger           who asked: {@code operator}, or the link pass that triggered it
+     * @param reason            why the placement stays; absent when applied (or, for a dry run, when it
+     *                          would be applied)
+     * @param maxLoadBefore     max load before the pass
+     * @param maxLoadAfter      max load with the re-spread: the engine's when applied, the plan's
+     *                          otherwise; absent when no plan was made
+     * @param splittableOptimum the LP optimum of the multipath flows with every other job as background
+     *                          (absent when not proven in the budget)
+     * @param lowerBound        proven lower bound on the max load of any splitting of those flows
+     * @param gapBefore         maxLoadBefore / lowerBound - 1
+     * @param gapAfter          maxLoadAfter / lowerBound - 1
+     * @param jobs              multipath jobs spread together
+     * @param flows             their pattern flows
+     * @param flowsMoved        pattern flows whose paths or weights change
+     * @param slicesBefore      slices of those flows before
+     * @param slicesAfter       slices of those flows after
+     * @param agents            source NICs whose agents get (or would get) one new version
+     * @param movedFlows        ids of the pattern flows that change ({@code <job>/<k>})
+     * @param elapsedMs         time the pass took, planner included
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record RespreadView(boolean applied, boolean dryRun, String trigger, String reason, double maxLoadBefore,
+                               Double maxLoadAfter, Double splittableOptimum, Double lowerBound, Double gapBefore,
+                               Double gapAfter, int jobs, int flows, int flowsMoved, int slicesBefore,
+                               int slicesAfter, List<String> agents, List<String> movedFlows, long elapsedMs) {
+        static RespreadView of(FabricSpread.Plan plan, boolean applied, boolean dryRun, String trigger,
+                               String reason, java.util.Collection<String> agents, int slicesBefore,
+                               int slicesAfter, long startNs) {
+            Double lb = MultipathView.finite(plan.lowerBound());
+            Double after = MultipathView.finite(plan.maxLoadAfter());
+            return new RespreadView(applied, dryRun, trigger, reason, plan.maxLoadBefore(), after,
+                    MultipathView.finite(plan.optimum()), lb,
+                    lb == null ? null : MultipathView.finite(plan.maxLoadBefore() / lb - 1),
+                    lb == null || after == null ? null : MultipathView.finite(after / lb - 1),
+                    (int) plan.flows().stream().map(f -> f.job().id()).distinct().count(), plan.flows().size(),
+                    plan.changed().size(), slicesBefore, slicesAfter, List.copyOf(agents),
+                    plan.changed().stream().map(f -> f.flow().id()).toList(),
+                    (System.nanoTime() - startNs) / 1_000_000);
+        }
+
+        /** A pass that made no plan. */
+        static RespreadView kept(boolean dryRun, String trigger, String reason, double maxLoad, Double lowerBound,
+                                 long startNs) {
+            return new RespreadView(false, dryRun, trigger, reason, maxLoad, null, null, lowerBound, null, null, 0,
+                    0, 0, 0, 0, List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
+        }
+
+        /** The same with the engine's max load after applying. */
+        RespreadView withMaxLoadAfter(double after) {
+            return new RespreadView(applied, dryRun, trigger, reason, maxLoadBefore, after, splittableOptimum,
+                    lowerBound, gapBefore, lowerBound == null ? null : MultipathView.finite(after / lowerBound - 1),
+                    jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, elapsedMs);
         }
     }
 

@@ -187,7 +187,7 @@ final class MultipathPlacement {
                 MultipathView.of(req, m, singleMax, why));
     }
 
-    private static boolean evReachable(MultipathResult m) {
+    static boolean evReachable(MultipathResult m) {
         for (MultipathFlow mf : m.flows()) {
             for (WeightedPath wp : mf.paths()) {
                 if (wp.encoding().ev() == null) {
@@ -198,7 +198,7 @@ final class MultipathPlacement {
         return true;
     }
 
-    private static int[] arcs(DenseFabric ix, List<Arc> path) {
+    static int[] arcs(DenseFabric ix, List<Arc> path) {
         int[] out = new int[path.size()];
         for (int i = 0; i < out.length; i++) {
             Arc a = path.get(i);

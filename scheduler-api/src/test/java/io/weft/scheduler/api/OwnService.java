@@ -4,17 +4,26 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
+import io.weft.contracts.LinkState;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.DevstackExtension;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.SnapshotJson;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -49,6 +58,20 @@ final class OwnService {
         r.add("weft.reroute.hotspots-topic", () -> hotspots);
         r.add("weft.reroute.group-id", () -> name + "-test-" + run);
         return fabricTopic;
+    }
+
+    /** The controller's snapshot of {@code plan} with the given links not up, as it writes it to {@code topic}. */
+    static void publishLinkStates(String topic, FabricPlan plan, Map<String, LinkState> notUp, long version)
+            throws Exception {
+        Map<String, LinkState> states = new LinkedHashMap<>();
+        plan.fabric().links().forEach(l -> states.put(l.id(), notUp.getOrDefault(l.id(), LinkState.UP)));
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, plan.fabric().id(),
+                    SnapshotJson.toTree(plan, states, version).toString())).get();
+        }
     }
 
     static void createTopics(String bootstrap, String... topics) {

@@ -12,11 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 import io.weft.devstack.DevstackEndpoints;
+import io.weft.devstack.Keytool;
 import io.weft.devstack.junit.WeftDevstackTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,8 +40,8 @@ class TlsListenerTest {
     @Test
     void agentsAndSchedulersAreServedOverHttpsOnly(DevstackEndpoints e) throws Exception {
         Path store = dir.resolve("scheduler-api.p12");
-        keytool("-genkeypair", "-alias", "scheduler-api", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=weft-scheduler-api", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
+        Keytool.run("-genkeypair", "-alias", "scheduler-api", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-validity", "2", "-dname", "CN=weft-scheduler-api", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
                 "-keystore", store.toString(), "-storepass", "changeit-0123");
         String schema = "tls_" + System.nanoTime();
         ConfigurableApplicationContext app = SchemaService.start(e, schema,
@@ -100,15 +100,5 @@ class TlsListenerTest {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(null, tmf.getTrustManagers(), null);
         return ctx;
-    }
-
-    private static void keytool(String... args) throws Exception {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
     }
 }

@@ -10,16 +10,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.weft.contracts.LinkState;
-import io.weft.devstack.junit.DevstackExtension;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricFormatException;
@@ -28,12 +25,7 @@ import io.weft.fabric.Link;
 import io.weft.lab.fabric.RailGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
-import io.weft.plan.SnapshotJson;
 import io.weft.scheduler.SchedulerApiApplication;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -259,17 +251,9 @@ class TwoPlaneFabricTest {
         throw new AssertionError("flows still cross the failed link " + link);
     }
 
-    /** The controller's snapshot of this fabric with the given links not up, as it writes it to Kafka. */
+    /** The controller's next snapshot of this fabric with the given links not up. */
     private static void publish(Map<String, LinkState> notUp, long version) throws Exception {
-        Map<String, LinkState> states = new LinkedHashMap<>();
-        FABRIC.links().forEach(l -> states.put(l.id(), notUp.getOrDefault(l.id(), LinkState.UP)));
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
-                new StringSerializer())) {
-            producer.send(new ProducerRecord<>(fabricTopic, FABRIC.id(),
-                    SnapshotJson.toTree(PLAN, states, version).toString())).get();
-        }
+        OwnService.publishLinkStates(fabricTopic, PLAN, notUp, version);
     }
 
     static int plane(String link) {

@@ -141,6 +141,7 @@ public final class ApiBench {
         Path dir = Files.createTempDirectory("weft-bench-api-");
         try (Devstack devstack = Devstack.builder().stateDir(dir.resolve("devstack")).kafkaPort(0).postgresPort(0)
                 .start()) {
+            RoundParts.postgresData = dir.resolve("devstack").resolve("postgres");
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
             Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream, rounds,
@@ -157,7 +158,7 @@ public final class ApiBench {
                   double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
                   double updateServiceCpuMs, double pullServiceCpuMs, Round first, Round second,
                   double baselineCpuMs, String variant, int rounds, double[] cpuUsPerAgentByRound,
-                  double[] submitMs, GcPauses gc, int readers) {
+                  double[] submitMs, GcPauses gc, int readers, String partsJson) {
         String json() {
             double[] f = first.latencies();
             double[] fan = second.fanout();
@@ -178,7 +179,7 @@ public final class ApiBench {
                             + "\"service_cpu_us_per_agent_by_round\":%s,\"service_cpu_us_per_agent_warm_median\":%.1f,"
                             + "\"service_java_opts\":\"%s\",\"client_readers\":%d,\"service_gc\":\"%s\","
                             + "\"gc_pauses\":%d,\"gc_pause_max_ms\":%.1f,\"gc_pause_total_ms\":%.1f,\"job_submits\":%d,"
-                            + "\"job_submit_p50_ms\":%.1f,\"job_submit_p99_ms\":%.1f,\"job_submit_max_ms\":%.1f}",
+                            + "\"job_submit_p50_ms\":%.1f,\"job_submit_p99_ms\":%.1f,\"job_submit_max_ms\":%.1f%s}",
                     variant, agents, nics, updated, jobPostMs, second.publishedAfterPostMs(), pct(fan, 0),
                     pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(), second.cpu().fanoutMs(),
                     second.cpu().jettyMs(), second.cpu().gcMs(), second.cpu().jitMs(), rounds, baselineCpuMs,
@@ -190,7 +191,7 @@ public final class ApiBench {
                     first.serviceCpuMs(), first.jobPostMs(), byRoundJson(), warmMedian(cpuUsPerAgentByRound),
                     serviceJavaOpts().trim().replace("\\", "\\\\").replace("\"", "\\\""), readers, gc.collector(),
                     gc.count(), gc.maxMs(), gc.totalMs(), submitMs.length, pct(submitMs, 50), pct(submitMs, 99),
-                    pct(submitMs, 100));
+                    pct(submitMs, 100), partsJson);
         }
 
         private String byRoundJson() {
@@ -256,6 +257,7 @@ public final class ApiBench {
                     service CPU              %.0f ms for the update (%.1f us per agent, job included); %.1f %% of a core while pulling
                     GC (%s)          %d pauses, max %.1f ms, total %.1f ms (the whole run)
                     job submit (%d NICs)     p50 %.1f ms   p99 %.1f ms   max %.1f ms   (%d jobs, agents connected)
+                    by round                 {%s}
                     load average             %s""",
                     variant, agents, nics, parkSeconds, updated, nics, jobPostMs, second.publishedAfterPostMs(),
                     pct(fan, 0), pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(),
@@ -267,7 +269,7 @@ public final class ApiBench {
                     pullP99Ms, pulls, rssMb, updateClientCpuMs, readers, pullClientCpuPct(), updateServiceCpuMs,
                     serviceCpuTotalUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), gc.collector(), gc.count(),
                     gc.maxMs(), gc.totalMs(), SUBMIT_NICS, pct(submitMs, 50), pct(submitMs, 99), pct(submitMs, 100),
-                    submitMs.length, load);
+                    submitMs.length, partsJson.substring(1), load);
         }
     }
 
@@ -412,7 +414,7 @@ public final class ApiBench {
             return new Result(agents, nics, second.jobPostMs(), pct(u, 50), pct(u, 99), pct(u, 100), u.length,
                     pct(p, 50), pullP99, p.length, rate, rssMb, parkSeconds, second.clientCpuMs(), pullCpuMs, seconds,
                     loadAverage(), pct(u, 0), second.serviceCpuMs(), pullServiceCpuMs, first, second, baselineCpuMs,
-                    stream ? "stream" : "long-poll", rounds, byRound, submitMs, gc, nio.loops());
+                    stream ? "stream" : "long-poll", rounds, byRound, submitMs, gc, nio.loops(), partsJson(all));
         } finally {
             nio.close();
             service.stop();
@@ -425,7 +427,42 @@ public final class ApiBench {
      */
     /** One job change with every agent parked: latencies (sorted, ms from the POST) and costs. */
     record Round(double jobPostMs, double[] latencies, double clientCpuMs, double serviceCpuMs, double rssMb,
-                 double parkSeconds, double[] fanout, double publishedAfterPostMs, ThreadCpu cpu) {
+                 double parkSeconds, double[] fanout, double publishedAfterPostMs, ThreadCpu cpu, RoundParts parts) {
+    }
+
+    /**
+     * Every round's parts, as JSON members (each a list by round): per agent reached, the fan-out
+     * threads' user and system µs and the client's µs; PostgreSQL's CPU, the GC threads' CPU and the
+     * GC pauses inside the round, ms; when the service had read the last profiles and woken its last
+     * agent, and the client's fan-out p99, ms after the publish.
+     */
+    static String partsJson(List<Round> rounds) {
+        StringBuilder b = new StringBuilder();
+        member(b, "fanout_user_us_per_agent_by_round", rounds, r -> r.parts().fanoutUserMs() * 1000 / n(r));
+        member(b, "fanout_system_us_per_agent_by_round", rounds, r -> r.parts().fanoutSystemMs() * 1000 / n(r));
+        member(b, "client_cpu_us_per_agent_by_round", rounds, r -> r.clientCpuMs() * 1000 / n(r));
+        member(b, "postgres_cpu_ms_by_round", rounds, r -> r.parts().postgresMs());
+        b.append(String.format(Locale.ROOT, ",\"postgres_baseline_cpu_ms\":%.1f", baselinePostgresMs));
+        member(b, "gc_thread_cpu_ms_by_round", rounds, r -> r.cpu().gcMs());
+        member(b, "gc_pause_ms_by_round", rounds, r -> r.parts().gcPauseMs());
+        member(b, "service_profiles_read_ms_by_round", rounds, r -> r.parts().profilesReadMs());
+        member(b, "service_last_woken_ms_by_round", rounds, r -> r.parts().lastWokenMs());
+        member(b, "fanout_p99_ms_by_round", rounds, r -> pct(r.fanout(), 99));
+        return b.toString();
+    }
+
+    private static double n(Round r) {
+        return Math.max(1, r.latencies().length);
+    }
+
+    private static void member(StringBuilder b, String name, List<Round> rounds,
+                               java.util.function.ToDoubleFunction<Round> value) {
+        b.append(",\"").append(name).append("\":[");
+        for (int k = 0; k < rounds.size(); k++) {
+            double v = value.applyAsDouble(rounds.get(k));
+            b.append(k == 0 ? "" : ",").append(Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f", v) : "null");
+        }
+        b.append(']');
     }
 
     /**
@@ -493,9 +530,14 @@ public final class ApiBench {
      * job
      * released again so that the rounds start from the same state.
      */
+    /** PostgreSQL's CPU for the same job change with no agent waiting (median of three), ms. */
+    private static volatile double baselinePostgresMs = Double.NaN;
+
     private static double baseline(HttpClient http, String base, ChildService service, int nics) throws Exception {
         double[] ms = new double[3];
+        double[] pg = new double[3];
         for (int k = 0; k < ms.length; k++) {
+            double pg0 = RoundParts.postgresCpuMs();
             String job = "{\"name\":\"bench-0\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
                     + "],\"demandGbps\":10}";
             ThreadCpu c0 = threadCpu(service.pid());
@@ -503,6 +545,7 @@ public final class ApiBench {
                     .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
             ms[k] = threadCpu(service.pid()).minus(c0).withoutJitMs();
+            pg[k] = RoundParts.postgresCpuMs() - pg0;
             if (created.statusCode() != 201) {
                 throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
             }
@@ -511,6 +554,8 @@ public final class ApiBench {
                     .header("Authorization", "Bearer " + SCHED_TOKEN).build(), HttpResponse.BodyHandlers.discarding());
         }
         Arrays.sort(ms);
+        Arrays.sort(pg);
+        baselinePostgresMs = pg[1];
         return ms[1];
     }
 
@@ -582,6 +627,7 @@ public final class ApiBench {
         double serviceCpu0 = cpuMs(service.pid());
         Map<String, Double> names0 = new java.util.TreeMap<>();
         ThreadCpu threads0 = threadCpu(service.pid(), names0);
+        RoundParts.Mark mark = RoundParts.mark(service.pid(), gcLog(moduleTarget()), serviceLog());
         long t0 = System.nanoTime();
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                 .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -598,6 +644,7 @@ public final class ApiBench {
         double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
         Map<String, Double> names = new java.util.TreeMap<>();
         ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+        RoundParts parts = RoundParts.since(mark, service.pid(), gcLog(moduleTarget()), serviceLog());
         printSplit(name, names0, names);
         rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
@@ -607,7 +654,7 @@ public final class ApiBench {
             }
         }
         return new Round(jobPostMs, sorted(update), clientCpuMs, serviceCpuMs, rssMb, parkSeconds,
-                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads);
+                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads, parts);
     }
 
     /** Open profile streams and, per round, when each agent got its first event after the job POST. */
@@ -667,6 +714,7 @@ public final class ApiBench {
         double serviceCpu0 = cpuMs(service.pid());
         Map<String, Double> names0 = new java.util.TreeMap<>();
         ThreadCpu threads0 = threadCpu(service.pid(), names0);
+        RoundParts.Mark mark = RoundParts.mark(service.pid(), gcLog(moduleTarget()), serviceLog());
         long t0 = System.nanoTime();
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                 .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
@@ -682,6 +730,7 @@ public final class ApiBench {
         double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
         Map<String, Double> names = new java.util.TreeMap<>();
         ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+        RoundParts parts = RoundParts.since(mark, service.pid(), gcLog(moduleTarget()), serviceLog());
         printSplit(name, names0, names);
         rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
@@ -691,7 +740,7 @@ public final class ApiBench {
             }
         }
         return new Round(jobPostMs, sorted(update), nio.cpuMs() - cpu0, serviceCpuMs, rssMb, streams.parkSeconds,
-                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads);
+                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads, parts);
     }
 
     /**
@@ -822,9 +871,15 @@ public final class ApiBench {
                 "WEFT_SCHEDULER_PORT", Integer.toString(port),
                 "WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";agents:agent:" + nicList + "=" + AGENT_TOKEN,
                 "WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
-        System.err.println("bench: service log " + target.resolve("bench-api-service.log"));
+        // The service's own timing of each fan-out (PathBoard's debug line), for service_last_woken_ms_by_round.
+        jvm.add("-Dlogging.level.io.weft.scheduler.agent.PathBoard=DEBUG");
+        System.err.println("bench: service log " + serviceLog());
         return ChildService.startWithJvmOptions(target.getParent().getParent(), target, "bench-api-service",
                 "scheduler-api", SchedulerApiApplication.class.getName(), jvm, env, List.of());
+    }
+
+    static Path serviceLog() {
+        return moduleTarget().resolve("bench-api-service.log");
     }
 
     static Path gcLog(Path target) {

@@ -47,6 +47,23 @@ class ApiBenchMathTest {
     }
 
     @Test
+    void theServicesFanOutLineOfTheRoundIsItsLargest() {
+        // As PathBoard logs it at debug level.
+        List<String> log = List.of(
+                "12:00 DEBUG fan-out of 1024 NICs: profiles read in 60.2 ms (last chunk read 80.5 ms after the "
+                        + "publish), last agent woken 95.0 ms after the publish",
+                "12:01 DEBUG fan-out of 16 NICs: profiles read in 2.0 ms (last chunk read 2.1 ms after the "
+                        + "publish), last agent woken 3.0 ms after the publish",
+                "12:01 DEBUG fan-out of 1024 NICs: profiles read in 50.0 ms (last chunk read 70.0 ms after the "
+                        + "publish), last agent woken 88.5 ms after the publish",
+                "12:02 DEBUG fan-out of 32 NICs: profiles read in 2.0 ms (last chunk read 2.1 ms after the "
+                        + "publish), last agent woken 4.0 ms after the publish");
+        assertThat(RoundParts.trace(log, 1)).containsExactly(70.0, 88.5);
+        assertThat(RoundParts.trace(log, 3)).containsExactly(2.1, 4.0);
+        assertThat(RoundParts.trace(log, 4)).isNull();
+    }
+
+    @Test
     void generatedFabricIsAValidLeafSpine() throws Exception {
         Fabric f = FabricJson.parse(ApiBench.leafSpine(4));
         assertThat(f.nodesWithRole(Role.NIC)).hasSize(64);

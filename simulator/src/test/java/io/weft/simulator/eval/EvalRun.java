@@ -137,7 +137,7 @@ public final class EvalRun {
             }
         }
         StringBuilder md = new StringBuilder();
-        header(md, seeds, flags.large);
+        header(md, seeds, flags.large, fabrics.size());
         int total = fabrics.size() * TRAFFIC.size() * 2;
         System.setProperty("java.awt.headless", "true");
         int done = 0;
@@ -514,9 +514,12 @@ public final class EvalRun {
                 done, total, (System.nanoTime() - t0) / 1e9);
     }
 
-    private static void header(StringBuilder md, int seeds, boolean large) {
-        md.append("# Weft evaluation (partial, first run)\n\n");
-        md.append("> **Partial.** Written by `./weft eval" + (large ? " --large" : "") + "` from the flow-level "
+    /** The title says what this run compared, on how much; the note below it says how and what it leaves out. */
+    private static void header(StringBuilder md, int seeds, boolean large, int fabricCount) {
+        md.append(String.format(Locale.ROOT, "# Weft evaluation: ECMP, UGAL-L and Weft against the LP bound, %d "
+                + "fabric%s x %d traffic patterns, flow-level simulation%n%n", fabricCount, fabricCount == 1 ? "" : "s",
+                TRAFFIC.size()));
+        md.append("> Written by `./weft eval" + (large ? " --large" : "") + "` from the flow-level "
                 + "simulator (simulator/README.md: no packets, queues, PFC or DCQCN, so every completion time is "
                 + "optimistic and gaps between routings come from path choice alone). Seven small fabrics (72-200 "
                 + "NICs, among them a two-plane rail-optimised one)" + (large ? " and three at the seeds' size "

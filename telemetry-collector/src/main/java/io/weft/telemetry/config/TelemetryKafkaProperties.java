@@ -1,6 +1,7 @@
 package io.weft.telemetry.config;
 
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -14,6 +15,11 @@ import org.springframework.validation.annotation.Validated;
  * {@code sessionTimeoutMs}: how long the consumer groups (the topology's and the history writer's) wait
  * before a silent instance (kill -9, a lost node) is dropped and its partitions move; the broker must
  * allow it ({@code group.min.session.timeout.ms}, 6000 by default, lower in the devstack and deploy/).
+ * {@code groupProtocol}: how the topology's instances share the partitions: {@code classic} (the
+ * consumer group protocol; {@code sessionTimeoutMs} applies) or {@code streams} (Kafka 4.2's streams
+ * rebalance protocol: the broker assigns the tasks, and the session timeout is the broker's
+ * {@code group.streams.session.timeout.ms}, 45 s on a stock broker; {@code sessionTimeoutMs} then only
+ * applies to the history writer).
  */
 @Validated
 @ConfigurationProperties("weft.telemetry.kafka")
@@ -28,7 +34,8 @@ public record TelemetryKafkaProperties(
         @NotBlank String linksLoadTopic,
         @NotBlank String deadletterTopic,
         @PositiveOrZero long linksLoadIntervalMs,
-        @Positive long sessionTimeoutMs) {
+        @Positive long sessionTimeoutMs,
+        @NotBlank @Pattern(regexp = "classic|streams", message = "must be classic or streams") String groupProtocol) {
 
     public boolean enabled() {
         return bootstrapServers != null && !bootstrapServers.isBlank();

@@ -83,6 +83,7 @@ public class StreamsRunner implements SmartLifecycle {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, kafka.stateDir());
         StreamsTuning.apply(p, kafka.sessionTimeoutMs());
+        StreamsTuning.groupProtocol(p, kafka.groupProtocol());
         // Snapshots of large fabrics are several MB (contracts/topics.md: up to 16 MiB).
         p.put(StreamsConfig.globalConsumerPrefix("max.partition.fetch.bytes"), 16 * 1024 * 1024 + 4096);
         p.put(StreamsConfig.globalConsumerPrefix("fetch.max.bytes"), 16 * 1024 * 1024 + 4096);

@@ -81,4 +81,25 @@ public final class StreamsTuning {
         // (2.8-4.5 s) as without (2.5 s), while keeping it cost each instance ~10 % of its events per CPU second.
         return p;
     }
+
+    /**
+     * Selects the group protocol: {@code classic} leaves {@code p} as {@link #apply(Properties, long)} made
+     * it; {@code streams} (KIP-1071) lets the broker assign the tasks, heartbeat by heartbeat, with no
+     * join/sync round in which every member stops; the session timeout and heartbeat interval are then the
+     * broker's (group.streams.*), so the client's are removed rather than left to look as if they applied.
+     */
+    public static Properties groupProtocol(Properties p, String protocol) {
+        switch (protocol) {
+            case "classic" -> {
+                return p;
+            }
+            case "streams" -> {
+                p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+                p.remove(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+                p.remove(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG));
+                return p;
+            }
+            default -> throw new IllegalArgumentException("group protocol: classic or streams (got " + protocol + ")");
+        }
+    }
 }

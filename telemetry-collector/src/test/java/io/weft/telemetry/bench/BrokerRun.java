@@ -57,7 +57,7 @@ final class BrokerRun {
      * {@code collectors} = 0: the topology in this JVM; N > 0: in N child JVMs of one consumer group
      * ({@link #measureChildren}).
      */
-    static void run(Fabric fabric, Workload w, long events, int collectors, Map<String, Object> r)
+    static void run(Fabric fabric, Workload w, long events, int collectors, boolean pinCores, Map<String, Object> r)
             throws IOException {
         Process broker = new ProcessBuilder(JAVA, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                 BrokerMain.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -73,7 +73,7 @@ final class BrokerRun {
                 pool.resetPeakUsage();
             }
             if (collectors > 0) {
-                measureChildren(bootstrap, collectors, warmup, produced[0], produced[1], broker, r);
+                measureChildren(bootstrap, collectors, pinCores, warmup, produced[0], produced[1], broker, r);
             } else {
                 measure(bootstrap, fabric, warmup, produced[0], produced[1], broker, r);
             }
@@ -180,16 +180,24 @@ final class BrokerRun {
      * events and process CPU, and {@code events_per_busiest_instance_cpu_s} = all events / the busiest
      * instance's CPU seconds, the rate the group sustains when each instance has cores of its own
      * (with one instance it is its events per CPU second). Compare that figure between
-     * {@code --collectors 1} and {@code --collectors 2}.
+     * {@code --collectors 1} and {@code --collectors 2}. With {@code pinCores} each instance runs on a core
+     * of its own (taskset), one instance alone on one core too, so that one and two instances are
+     * compared at the same share of the machine each.
      */
-    private static void measureChildren(String bootstrap, int n, long warmup, long events, long records,
+    private static void measureChildren(String bootstrap, int n, boolean pinCores, long warmup, long events,
+                                        long records,
                                         Process broker, Map<String, Object> r) throws IOException {
         String applicationId = "weft-loop-bench-" + UUID.randomUUID();
         List<Process> children = new ArrayList<>();
         List<AtomicReference<long[]>> progress = new ArrayList<>();
         try {
             for (int i = 0; i < n; i++) {
-                List<String> command = new ArrayList<>(List.of(JAVA, "-Xms512m", "-Xmx512m"));
+                List<String> command = new ArrayList<>();
+                if (pinCores) {
+                    int core = i % Runtime.getRuntime().availableProcessors();
+                    command.addAll(List.of("taskset", "-c", Integer.toString(core)));
+                }
+                command.addAll(List.of(JAVA, "-Xms512m", "-Xmx512m"));
                 overrides().forEach((k, v) -> command.add("-D" + OVERRIDE_PREFIX + k + "=" + v)); // to the children
                 command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
                         bootstrap, applicationId));
@@ -244,11 +252,13 @@ final class BrokerRun {
             long cpuAll = 0;
             long busiest = 0;
             long busiestWithoutJit = 0;
+            long mostEvents = 0;
             List<Map<String, Object>> instances = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 long e = now[i] - first[i];
                 long c = cpu[i] - firstCpu[i];
                 done += e;
+                mostEvents = Math.max(mostEvents, e);
                 cpuAll += c;
                 busiest = Math.max(busiest, c);
                 long j = jit[i] - firstJit[i];
@@ -266,6 +276,8 @@ final class BrokerRun {
                     + " stream threads each), one consumer group (one application id), the 12 interface partitions "
                     + "split between them; embedded KRaft broker in another child JVM; all on this machine's cores");
             r.put("collectors", n);
+            r.put("pinned_cores", pinCores ? "collector i on core i mod " + Runtime.getRuntime().availableProcessors()
+                    + " (taskset); the broker on any" : "no");
             r.put("streams_overrides", overrides().isEmpty() ? "none (StreamsTuning as the service)"
                     : overrides().toString());
             r.put("events", done);
@@ -275,6 +287,9 @@ final class BrokerRun {
             r.put("ingest_events_per_s", Math.round(done / (wallNs / 1e9)));
             r.put("cpu_s", Math.round(cpuAll / 1e7) / 100.0);
             r.put("ingest_events_per_cpu_s", Math.round(done / (cpuAll / 1e9)));
+            // How evenly the partitions spread the switches: with N instances the group can be at most
+            // 1 / share times as fast as one, whatever each instance's efficiency.
+            r.put("largest_instance_event_share", Math.round(1000.0 * mostEvents / Math.max(1, done)) / 1000.0);
             r.put("events_per_busiest_instance_cpu_s", Math.round(done / (busiest / 1e9)));
             // The JIT compiles the same code in every JVM: per instance, not per event (see CollectorMain).
             r.put("events_per_busiest_instance_cpu_s_without_jit", Math.round(done / (busiestWithoutJit / 1e9)));

@@ -70,7 +70,7 @@ import picocli.CommandLine.ParameterException;
  * port's event per record; N groups up to N ports of one switch into one gnmic array, see
  * {@link Workload}), {@code --sample-interval-ms N} (default 1000: sample time between two rounds
  * of every port; gnmic on an AI fabric samples every 100-1000 ms), {@code --leaves L --spines S}
- * (default 32 x 16).
+ * (default 32 x 16), {@code --fat-tree-k K} (a k-ary fat-tree instead).
  */
 public final class LoopBench {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -97,6 +97,9 @@ public final class LoopBench {
                 description = "with --broker: N collector child JVMs in one consumer group (default 0: in this JVM)")
         int collectors;
 
+        @Option(names = "--pin-cores", description = "with --collectors: collector i on core i mod cores (taskset)")
+        boolean pinCores;
+
         @Option(names = "--events", paramLabel = "N", description = "events (default 2000000)")
         Long events;
 
@@ -111,6 +114,10 @@ public final class LoopBench {
 
         @Option(names = "--spines", paramLabel = "S", description = "spines (default 16)")
         int spines = 16;
+
+        @Option(names = "--fat-tree-k", paramLabel = "K",
+                description = "a k-ary fat-tree instead of leaf-spine (k=16: 320 switches, 5,120 switch ports)")
+        int fatTreeK;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
@@ -140,8 +147,11 @@ public final class LoopBench {
         boolean broker = flags.broker;
         int perRecord = flags.perRecord;
         long sampleIntervalMs = flags.sampleIntervalMs;
-        Fabric fabric = FabricGenerators.generate("leaf-spine", Map.of("leaves", Integer.toString(leaves),
-                "spines", Integer.toString(spines), "nicsPerLeaf", "16"));
+        // 48 switches (the default) hash onto 12 partitions unevenly enough to skew two instances' shares
+        // (docs/OPERATIONS.md, sizing): --fat-tree-k 16 is a fabric of the size the sizing is about.
+        Fabric fabric = flags.fatTreeK > 0 ? FabricGenerators.generate("fat-tree", Map.of("k",
+                Integer.toString(flags.fatTreeK))) : FabricGenerators.generate("leaf-spine", Map.of("leaves",
+                Integer.toString(leaves), "spines", Integer.toString(spines), "nicsPerLeaf", "16"));
         List<String[]> ports = switchPorts(fabric);
 
         Map<String, Object> r = new LinkedHashMap<>();
@@ -153,7 +163,8 @@ public final class LoopBench {
         r.put("sample_interval_ms", sampleIntervalMs);
         r.put("links_load_interval_ms", LOAD_INTERVAL.toMillis());
         if (broker) {
-            BrokerRun.run(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, flags.collectors, r);
+            BrokerRun.run(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, flags.collectors,
+                    flags.pinCores, r);
         } else {
             driverRun(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, r);
             domainRun(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, r);

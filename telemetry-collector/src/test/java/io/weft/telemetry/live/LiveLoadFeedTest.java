@@ -32,7 +32,8 @@ class LiveLoadFeedTest {
     private final LiveLoads loads = new LiveLoads("e1");
     private final LiveLoadFeed feed = new LiveLoadFeed(
             new TelemetryKafkaProperties("", "app", "/tmp", Topics.FABRIC, Topics.TELEMETRY_INTERFACES,
-                    Topics.TELEMETRY_FLOWS, Topics.HOTSPOTS, Topics.LINKS_LOAD, Topics.TELEMETRY_DEADLETTER, 0, 6000),
+                    Topics.TELEMETRY_FLOWS, Topics.HOTSPOTS, Topics.LINKS_LOAD, Topics.TELEMETRY_DEADLETTER, 0, 6000,
+                    "classic"),
             KafkaClientSecurity.plaintext(), loads, new LoadStreams(loads, new LiveProperties(100, 15_000), counters),
             counters);
     private long offset;

@@ -15,11 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 import io.weft.auth.ReadAccess;
+import io.weft.devstack.Keytool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,7 @@ class ControllerTlsTest {
         Path store = dir.resolve("controller.p12");
         Path password = dir.resolve("password");
         Files.writeString(password, "changeit-0123\n");
-        keytool("-genkeypair", "-alias", "controller", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+        Keytool.run("-genkeypair", "-alias", "controller", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
                 "-dname", "CN=weft-controller", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
                 "-keystore", store.toString(), "-storepass", "changeit-0123");
         Path file = dir.resolve("fabric.json");
@@ -74,7 +74,7 @@ class ControllerTlsTest {
         Path store = dir.resolve("controller.p12");
         Path password = dir.resolve("password");
         Files.writeString(password, "not-the-password");
-        keytool("-genkeypair", "-alias", "controller", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+        Keytool.run("-genkeypair", "-alias", "controller", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
                 "-dname", "CN=weft-controller", "-storetype", "PKCS12", "-keystore", store.toString(),
                 "-storepass", "changeit-0123");
         Path file = dir.resolve("fabric.json");
@@ -107,15 +107,5 @@ class ControllerTlsTest {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(null, tmf.getTrustManagers(), null);
         return ctx;
-    }
-
-    private static void keytool(String... args) throws Exception {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
     }
 }

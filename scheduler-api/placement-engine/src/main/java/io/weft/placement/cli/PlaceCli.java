@@ -68,7 +68,8 @@ public final class PlaceCli {
     private List<String> drained = new ArrayList<>();
 
     @Option(names = "--multipath", paramLabel = "maxPaths/granularity",
-            description = "split each flow over up to maxPaths weighted paths, weights in 1/granularity (e.g. 8/16)")
+            description = "split each flow over up to maxPaths weighted paths, weights in 1/granularity (e.g. 8/16);"
+                    + " solved to the splittable LP optimum when the time budget allows")
     private String multipathSpec;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
@@ -150,7 +151,7 @@ public final class PlaceCli {
         try {
             return new MultipathOptions(Integer.parseInt(mg[0].trim()),
                     mg.length > 1 ? Integer.parseInt(mg[1].trim()) : 16,
-                    CLI_BUDGET_MS);
+                    CLI_BUDGET_MS).exact(); // offline: the LP optimum, when it fits the budget
         } catch (IllegalArgumentException e) {
             throw new PlacementException("--multipath",
                     "expected maxPaths/granularity, e.g. 8/16 (" + e.getMessage() + ")");

@@ -1,0 +1,264 @@
+package io.weft.scheduler.job;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.weft.placement.ColumnGenerationMultipath;
+import io.weft.placement.Flow;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlacementException;
+import io.weft.placement.PlanFlowEncoder;
+import io.weft.scheduler.config.RespreadProperties;
+import io.weft.scheduler.events.EventLog;
+import io.weft.scheduler.fabric.LinkPassApplied;
+import io.weft.scheduler.fabric.Placement;
+import io.weft.scheduler.job.JobStore.FlowRow;
+import io.weft.scheduler.job.JobViews.RespreadView;
+import io.weft.scheduler.job.PathLedger.PathChange;
+import jakarta.annotation.PreDestroy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Fabric-wide multipath: re-spreads every multipath job's flows together ({@link FabricSpread}) and
+ * applies the answer as one change of the single writer: new slices and weights in the engine,
+ * their carriers and entropy values, one PostgreSQL transaction (slices, paths, one new version per
+ * affected agent, the event), or nothing at all when the new answer is not better, the planner
+ * falls back or runs out of its budget (the answer says why).
+ *
+ * <p>Runs when an operator asks ({@code POST /v1/fabric/multipath/respread}, also as a dry run that
+ * changes nothing) and after a link-down, drain, link-up or new-fabric pass of the re-placement loop
+ * ({@link LinkPassApplied}) when the max load is then above the fabric-wide optimum by more than the
+ * configured margin; triggered passes are rate-limited ({@code weft.scheduler.respread.*}).
+ */
+@Component
+class MultipathRespread {
+    private static final Logger LOG = LoggerFactory.getLogger(MultipathRespread.class);
+    static final String REASON = "respread";
+
+    private final Placement placement;
+    private final JobStore store;
+    private final PathLedger ledger;
+    private final EventLog events;
+    private final RespreadProperties props;
+    private final ScheduledExecutorService triggered = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "weft-respread");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean pending = new AtomicBoolean();
+    /** When the last triggered pass started (System.nanoTime), or 0. */
+    private volatile long lastTriggeredNs;
+
+    MultipathRespread(Placement placement, JobStore store, PathLedger ledger, EventLog events,
+                      RespreadProperties props) {
+        this.placement = placement;
+        this.store = store;
+        this.ledger = ledger;
+        this.events = events;
+        this.props = props;
+    }
+
+    @PreDestroy
+    void stop() {
+        triggered.shutdownNow();
+    }
+
+    /**
+     * The operator's pass: re-spreads now (or, with {@code dryRun}, says what it would do and changes
+     * nothing). 503 on a standby, as every write.
+     */
+    RespreadView run(boolean dryRun, String operator) {
+        return pass(dryRun, "operator " + operator, false);
+    }
+
+    /**
+     * After a link pass of the writer: one re-spread, at once or, within {@code minIntervalMs} of the
+     * last one, at the end of that interval (coalesced: many passes inside it give one re-spread).
+     */
+    @EventListener
+    void afterLinkPass(LinkPassApplied pass) {
+        if (!props.afterLinkPasses() || !pending.compareAndSet(false, true)) {
+            return;
+        }
+        long sinceMs = lastTriggeredNs == 0 ? Long.MAX_VALUE : (System.nanoTime() - lastTriggeredNs) / 1_000_000;
+        long delayMs = Math.max(0, props.minIntervalMs() - sinceMs);
+        triggered.schedule(() -> {
+            pending.set(false);
+            lastTriggeredNs = System.nanoTime();
+            try {
+                RespreadView v = pass(false, "after " + pass.reason(), true);
+                LOG.info("re-spread after {}: {}", pass.reason(), v.reason() == null ? "applied" : v.reason());
+            } catch (RuntimeException e) {
+                // A standby, a lost lease or a failed transaction: the placement stays, the next pass retries.
+                LOG.warn("re-spread after {} not done: {}", pass.reason(), e.getMessage());
+            }
+        }, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    private RespreadView pass(boolean dryRun, String trigger, boolean onlyAboveMargin) {
+        return placement.write("re-spread the multipath jobs", w -> {
+            long start = System.nanoTime();
+            PlacementEngine engine = w.engine();
+            FabricSpread.Plan plan;
+            try {
+                plan = FabricSpread.plan(engine, store.spreadJobs(), props.budgetMs(), (j, options, background) ->
+                        new ColumnGenerationMultipath(engine.index(), new PlanFlowEncoder(w.view().plan()),
+                                engine.config()).place(j, options, background));
+            } catch (PlacementException | RuntimeException e) {
+                LOG.error("multipath re-spread planner failed: {}", e.toString(), e);
+                double max = engine.quality().maxLoad();
+                return RespreadView.kept(dryRun, trigger, "the multipath planner failed (" + e.getMessage()
+                        + "): the placement stays", max, null, start);
+            }
+            boolean withinMargin = plan.maxLoadBefore()
+                    <= bound(plan) * (1 + props.margin()) + FabricSpread.LOAD_EPSILON;
+            String why = plan.fallback() != null ? plan.fallback()
+                    : onlyAboveMargin && withinMargin
+                            ? String.format(java.util.Locale.ROOT, "max load %.4f is within %.1f %% of the optimum "
+                                    + "%.4f: the placement stays", plan.maxLoadBefore(), props.margin() * 100,
+                                    bound(plan))
+                    : plan.changed().isEmpty()
+                            ? "the flows are already where the re-spread puts them: the placement stays"
+                    : plan.maxLoadAfter() >= plan.maxLoadBefore() - FabricSpread.LOAD_EPSILON
+                            ? String.format(java.util.Locale.ROOT, "the re-spread (max load %.4f) does not beat the "
+                                    + "placement now (%.4f): the placement stays", plan.maxLoadAfter(),
+                                    plan.maxLoadBefore())
+                    : null;
+            if (why != null || dryRun) {
+                return RespreadView.of(plan, false, dryRun, trigger, why, agentsOf(plan.changed()),
+                        slices(plan.changed(), true), slices(plan.changed(), false), start);
+            }
+            return apply(w, plan, trigger, start);
+        });
+    }
+
+    private RespreadView apply(Placement.Writing w, FabricSpread.Plan plan, String trigger, long start) {
+        PlacementEngine engine = w.engine();
+        Set<String> jobs = new LinkedHashSet<>();
+        plan.changed().forEach(f -> jobs.add(f.job().id()));
+        Map<String, PathChange> before = new HashMap<>();
+        for (String job : jobs) {
+            engine.placedFlows(job).forEach(p -> before.put(p.flow().id(), Changes.placed(p, REASON)));
+        }
+        Map<String, Flow> oldSlices = new LinkedHashMap<>();
+        plan.changed().forEach(f -> f.slices().forEach(s -> oldSlices.put(s.id(), s)));
+        List<String> pinnedBack;
+        try {
+            pinnedBack = FabricSpread.apply(engine, plan);
+        } catch (PlacementException | RuntimeException e) {
+            w.discardEngine(); // half-changed: rebuilt from PostgreSQL, which still holds the old placement
+            return RespreadView.of(plan, false, false, trigger, "the engine refused the re-spread ("
+                    + e.getMessage() + "): the placement stays", agentsOf(plan.changed()),
+                    slices(plan.changed(), true), slices(plan.changed(), false), start);
+        }
+        double after = engine.quality().maxLoad();
+        String refusal = after >= plan.maxLoadBefore() - FabricSpread.LOAD_EPSILON
+                ? String.format(java.util.Locale.ROOT, "the engine's max load with the re-spread (%.4f) does not "
+                        + "beat the placement now (%.4f): the placement stays", after, plan.maxLoadBefore())
+                : evRefusal(engine, plan);
+        if (refusal != null) {
+            w.discardEngine();
+            return RespreadView.of(plan, false, false, trigger, refusal, agentsOf(plan.changed()),
+                    slices(plan.changed(), true), slices(plan.changed(), false), start);
+        }
+        List<PathChange> changes = new ArrayList<>();
+        List<FlowRow> rows = new ArrayList<>();
+        Map<String, Double> weights = new HashMap<>();
+        Set<String> kept = new LinkedHashSet<>();
+        for (FabricSpread.PatternFlow f : plan.changed()) {
+            List<Flow> news = f.plannedSlices();
+            for (int i = 0; i < news.size(); i++) {
+                Flow s = news.get(i);
+                kept.add(s.id());
+                rows.add(new FlowRow(s.id(), f.job().id(), f.index(), s.slice(), s.srcNic(), s.dstNic(),
+                        s.demandGbps()));
+                weights.put(s.id(), f.weight(i));
+            }
+        }
+        for (String job : jobs) {
+            for (PlacedFlow p : engine.placedFlows(job)) {
+                PathChange c = Changes.placed(p, REASON);
+                PathChange old = before.get(c.flowId());
+                if (old == null || !same(old, c) || kept.contains(c.flowId())) {
+                    changes.add(c);
+                }
+            }
+        }
+        for (String id : pinnedBack) {
+            // Moved while adding and pinned back: only a changed encoding is news to its agent.
+            PlacedFlow p = engine.placed(id);
+            changes.add(Changes.placed(p, "rebalanced:" + REASON));
+        }
+        List<String> retired = new ArrayList<>();
+        for (Flow s : oldSlices.values()) {
+            if (!kept.contains(s.id())) {
+                retired.add(s.id());
+                changes.add(new PathChange(s.id(), s.job(), s.srcNic(), List.of(), List.of(), List.of(), null,
+                        PathLedger.DENIED, REASON + ": slice retired"));
+            }
+        }
+        Map<String, Long> versions = w.commit(status -> {
+            store.respread(rows, weights, retired);
+            Map<String, Long> v = ledger.record(changes);
+            RespreadView view = RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(v.keySet()),
+                    oldSlices.size(), rows.size(), start).withMaxLoadAfter(after);
+            events.append("multipath-respread", trigger, Map.of("jobs", jobs.size(), "view", view));
+            return v;
+        }, w::discardEngine);
+        LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {}, max load {} -> {}, {} agents, {} ms", trigger,
+                plan.changed().size(), jobs.size(), oldSlices.size(), rows.size(), plan.maxLoadBefore(), after,
+                versions.size(), (System.nanoTime() - start) / 1_000_000);
+        return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
+                rows.size(), start).withMaxLoadAfter(after);
+    }
+
+    /** An EV-only job's slice whose path EV routing cannot reach, or null. */
+    private static String evRefusal(PlacementEngine engine, FabricSpread.Plan plan) {
+        for (FabricSpread.PatternFlow f : plan.changed()) {
+            if (f.job().encoding() == Encoding.EV) {
+                for (PlacedFlow p : engine.placedFlows(f.job().id())) {
+                    if (p.encoding().ev() == null) {
+                        return "slice " + p.flow().id() + " of an EV-only job is not reachable by EV routing: "
+                                + "the placement stays";
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The fabric-wide optimum if proven, else the proven lower bound. */
+    private static double bound(FabricSpread.Plan plan) {
+        return Double.isFinite(plan.optimum()) ? plan.optimum() : plan.lowerBound();
+    }
+
+    private static boolean same(PathChange a, PathChange b) {
+        return a.arcs().equals(b.arcs()) && a.carriers().equals(b.carriers()) && a.usids().equals(b.usids())
+                && java.util.Objects.equals(a.ev(), b.ev()) && a.state().equals(b.state());
+    }
+
+    private static Set<String> agentsOf(List<FabricSpread.PatternFlow> flows) {
+        Set<String> out = new TreeSet<>();
+        flows.forEach(f -> out.add(f.flow().srcNic()));
+        return out;
+    }
+
+    /** Slices of the changed flows now ({@code before}) or as planned. */
+    private static int slices(List<FabricSpread.PatternFlow> flows, boolean before) {
+        return flows.stream().mapToInt(f -> before ? f.slices().size() : f.paths().size()).sum();
+    }
+}

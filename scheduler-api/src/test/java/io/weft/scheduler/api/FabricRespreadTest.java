@@ -1,0 +1,283 @@
+package io.weft.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.weft.contracts.LinkState;
+import io.weft.devstack.junit.WeftDevstackTest;
+import io.weft.fabric.Arc;
+import io.weft.fabric.Fabric;
+import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.plan.walk.ForwardingWalk;
+import io.weft.scheduler.SchedulerApiApplication;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Fabric-wide re-spreading through the REST API on real PostgreSQL: a 3-leaf, 3-spine leaf-spine of
+ * 400G links where job a sends two line-rate flows leaf1 → leaf2 and job b two leaf1 → leaf3, each
+ * over at most two paths in sixteenths. One after another they reach 1.5 (a fills two uplinks, b
+ * spreads over what is left); together the optimum is 1600 / 1200 = 4/3, 1.375 in sixteenths (the
+ * LP itself is checked in {@code FabricSpreadTest}). Then a downlink fails and the re-placement
+ * loop's pass triggers a re-spread, which ends at or below what placing both jobs afresh gives.
+ */
+@WeftDevstackTest
+@SpringBootTest(classes = SchedulerApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"weft.scheduler.limits.multipath-budget-ms=3000", "weft.scheduler.respread.budget-ms=3000",
+                "weft.scheduler.respread.min-interval-ms=0"})
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FabricRespreadTest {
+    static final String SCHEDULER = "rs-sched-token-0123456789";
+    static final String OPERATOR = "rs-oper-token-0123456789";
+    static final Fabric FABRIC = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(3, 3, 4));
+    static final FabricPlan PLAN = plan();
+    static final double SIXTEENTHS_OPTIMUM = 1.375;
+    static final String RESPREAD = "/v1/fabric/multipath/respread";
+    static String fabricTopic;
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void props(DynamicPropertyRegistry r) throws IOException {
+        fabricTopic = OwnService.register(r, "rs", FABRIC, "rss:scheduler=" + SCHEDULER + ";rso:operator=" + OPERATOR);
+    }
+
+    static FabricPlan plan() {
+        try {
+            return Planner.plan(FABRIC, null);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Two line-rate flows from leaf1's NICs n and n+1 to the same NICs of {@code leaf}, two paths each. */
+    static String job(String name, int n, int leaf) {
+        return "{\"name\":\"" + name + "\",\"pattern\":\"explicit\",\"flows\":["
+                + "{\"src\":\"leaf1-nic" + n + "\",\"dst\":\"leaf" + leaf + "-nic" + n + "\",\"demandGbps\":400},"
+                + "{\"src\":\"leaf1-nic" + (n + 1) + "\",\"dst\":\"leaf" + leaf + "-nic" + (n + 1)
+                + "\",\"demandGbps\":400}],\"multipath\":{\"maxPaths\":2,\"granularity\":16}}";
+    }
+
+    @Test
+    @Order(1)
+    void twoJobsOneAfterAnotherAreSpreadTogetherToTheJointOptimum() throws Exception {
+        String a = post(job("a", 1, 2));
+        String b = post(job("b", 3, 3));
+        try {
+            assertThat(maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
+            Map<String, Long> versions = agentVersions();
+            JsonNode jobA = get("/v1/jobs/" + a);
+
+            // The dry run says what would change and changes nothing.
+            JsonNode dry = call(RESPREAD + "?dryRun=true", OPERATOR, 200);
+            assertThat(dry.get("applied").asBoolean()).isFalse();
+            assertThat(dry.get("dryRun").asBoolean()).isTrue();
+            assertThat(dry.has("reason")).as(dry.toString()).isFalse();
+            assertThat(dry.get("maxLoadBefore").asDouble()).isCloseTo(1.5, within(1e-9));
+            assertThat(dry.get("maxLoadAfter").asDouble()).isBetween(4.0 / 3 - 1e-9, SIXTEENTHS_OPTIMUM + 1e-9);
+            assertThat(dry.get("lowerBound").asDouble()).isLessThanOrEqualTo(4.0 / 3 + 1e-9);
+            assertThat(dry.get("jobs").asInt()).isEqualTo(2);
+            assertThat(dry.get("flows").asInt()).isEqualTo(4);
+            assertThat(dry.get("flowsMoved").asInt()).isPositive();
+            assertThat(dry.get("agents")).isNotEmpty();
+            assertThat(maxLoad()).isCloseTo(1.5, within(1e-9));
+            assertThat(agentVersions()).isEqualTo(versions);
+            assertThat(get("/v1/jobs/" + a).get("flows")).isEqualTo(jobA.get("flows"));
+
+            // Operators only, as every fabric write; a malformed flag is a 400 naming it.
+            call(RESPREAD, SCHEDULER, 403);
+            assertThat(call(RESPREAD + "?dryRun=maybe", OPERATOR, 400).toString()).contains("dryRun");
+
+            JsonNode done = call(RESPREAD, OPERATOR, 200);
+            assertThat(done.get("applied").asBoolean()).as(done.toString()).isTrue();
+            double after = done.get("maxLoadAfter").asDouble();
+            assertThat(after).isBetween(4.0 / 3 - 1e-9, SIXTEENTHS_OPTIMUM + 1e-9);
+            assertThat(maxLoad()).isCloseTo(after, within(1e-9));
+            assertThat(done.get("gapAfter").asDouble()).isLessThan(done.get("gapBefore").asDouble());
+            assertThat(done.get("elapsedMs").asLong()).isNotNegative();
+
+            // Each agent named got exactly one new version, which every changed slice of it carries.
+            Map<String, Long> now = agentVersions();
+            List<String> agents = new ArrayList<>();
+            done.get("agents").forEach(n -> agents.add(n.asString()));
+            assertThat(agents).isNotEmpty();
+            for (String nic : versions.keySet()) {
+                if (agents.contains(nic)) {
+                    assertThat(now.get(nic)).as(nic).isGreaterThan(versions.get(nic));
+                } else {
+                    assertThat(now.get(nic)).as(nic).isEqualTo(versions.get(nic));
+                }
+            }
+            for (String id : List.of(a, b)) {
+                assertSpreadAndProven(get("/v1/jobs/" + id), now);
+            }
+
+            // At the optimum a second pass finds nothing better and keeps the placement.
+            JsonNode again = call(RESPREAD, OPERATOR, 200);
+            assertThat(again.get("applied").asBoolean()).isFalse();
+            assertThat(again.get("reason").asString()).contains("the placement stays");
+            assertThat(agentVersions()).isEqualTo(now);
+        } finally {
+            delete(a);
+            delete(b);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aLinkDownPassTriggersARespreadThatEndsAtOrBelowAFreshPlacement() throws Exception {
+        String a = post(job("a", 1, 2));
+        String b = post(job("b", 3, 3));
+        long version = getAs("/v1/fabric", OPERATOR).get("version").asLong();
+        // The downlink to leaf2 of a spine job a uses: a's flows must leave it, b may use it still.
+        String failed = null;
+        for (JsonNode f : get("/v1/jobs/" + a).get("flows")) {
+            for (JsonNode l : f.get("links")) {
+                if (l.asString().startsWith("leaf2-spine")) {
+                    failed = l.asString();
+                }
+            }
+        }
+        assertThat(failed).isNotNull();
+        try {
+            publish(Map.of(failed, LinkState.DOWN), version + 1);
+            long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (!respreadAfterLinkDown(a, b) && System.nanoTime() < until) {
+                MultipathSpreadingTest.sleep();
+            }
+            assertThat(respreadAfterLinkDown(a, b)).as("a re-spread followed the link-down pass").isTrue();
+            double triggered = maxLoad();
+            for (String id : List.of(a, b)) {
+                for (JsonNode f : get("/v1/jobs/" + id).get("flows")) {
+                    assertThat(f.get("links").toString()).doesNotContain("\"" + failed + "\"");
+                }
+            }
+            // The same two jobs placed afresh on the fabric with the link down.
+            delete(a);
+            delete(b);
+            a = post(job("a", 1, 2));
+            b = post(job("b", 3, 3));
+            assertThat(triggered).isLessThanOrEqualTo(maxLoad() + 1e-9);
+        } finally {
+            publish(Map.of(), version + 2);
+            delete(a);
+            delete(b);
+        }
+    }
+
+    /** True once both jobs' history shows a re-spread after the link-down pass. */
+    private boolean respreadAfterLinkDown(String a, String b) {
+        boolean down = false;
+        for (String id : List.of(a, b)) {
+            for (JsonNode c : get("/v1/jobs/" + id + "/history").get("changes")) {
+                String reason = c.get("reason").asString();
+                down |= reason.startsWith("link-down:");
+                if (down && reason.startsWith("respread")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Weights in sixteenths summing to 1 per flow, demand = 400G × weight, every path the walk's. */
+    private static void assertSpreadAndProven(JsonNode job, Map<String, Long> versions) throws Exception {
+        Map<Integer, Double> weight = new HashMap<>();
+        for (JsonNode f : job.get("flows")) {
+            double w = f.has("weight") ? f.get("weight").asDouble() : 1.0;
+            assertThat(w * 16).isCloseTo(Math.rint(w * 16), within(1e-12));
+            assertThat(f.get("demandGbps").asDouble()).isCloseTo(400 * w, within(1e-9));
+            weight.merge(f.get("index").asInt(), w, Double::sum);
+            List<String> carriers = new ArrayList<>();
+            f.get("carriers").forEach(c -> carriers.add(c.asString()));
+            List<String> walked = ForwardingWalk.walkCarriers(PLAN, f.get("src").asString(), f.get("dst").asString(),
+                    carriers, "default").stream().map(Arc::link).map(l -> l.id()).toList();
+            List<String> links = new ArrayList<>();
+            f.get("links").forEach(l -> links.add(l.asString()));
+            assertThat(walked).as(f.get("id").asString()).isEqualTo(links);
+            assertThat(f.get("version").asLong()).isLessThanOrEqualTo(versions.get(f.get("src").asString()));
+        }
+        assertThat(weight).containsOnlyKeys(0, 1);
+        weight.values().forEach(w -> assertThat(w).isCloseTo(1.0, within(1e-12)));
+    }
+
+    private Map<String, Long> agentVersions() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (int n = 1; n <= 4; n++) {
+            String nic = "leaf1-nic" + n;
+            out.put(nic, getAs("/v1/agents/" + nic + "/paths", OPERATOR).get("version").asLong());
+        }
+        return out;
+    }
+
+    private double maxLoad() {
+        return getAs("/v1/fabric", OPERATOR).get("quality").get("maxLoad").asDouble();
+    }
+
+    private static void publish(Map<String, LinkState> notUp, long version) throws Exception {
+        OwnService.publishLinkStates(fabricTopic, PLAN, notUp, version);
+    }
+
+    private String post(String body) {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            HttpResponse<String> r = MultipathSpreadingTest.send(request("/v1/jobs", SCHEDULER)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+            if (r.statusCode() == 201) {
+                return MultipathSpreadingTest.JSON.readTree(r.body()).get("id").asString();
+            }
+            if (r.statusCode() != 503 || System.nanoTime() > until) {
+                throw new AssertionError("job not created: " + r.statusCode() + " " + r.body());
+            }
+            MultipathSpreadingTest.sleep();
+        }
+    }
+
+    private JsonNode call(String path, String token, int status) {
+        HttpResponse<String> r = MultipathSpreadingTest.send(request(path, token)
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(status);
+        return MultipathSpreadingTest.JSON.readTree(r.body());
+    }
+
+    private JsonNode get(String path) {
+        return getAs(path, SCHEDULER);
+    }
+
+    private JsonNode getAs(String path, String token) {
+        HttpResponse<String> r = MultipathSpreadingTest.send(request(path, token).GET().build());
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+        return MultipathSpreadingTest.JSON.readTree(r.body());
+    }
+
+    private void delete(String id) {
+        MultipathSpreadingTest.send(request("/v1/jobs/" + id, SCHEDULER).DELETE().build());
+    }
+
+    private HttpRequest.Builder request(String path, String token) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + token);
+    }
+}
