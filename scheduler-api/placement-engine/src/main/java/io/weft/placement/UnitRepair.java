@@ -41,7 +41,7 @@ final class UnitRepair {
     /** Moves a chain may make in a row before the arcs it reaches must be relievable outright. */
     static final int CHAIN_DEPTH = 3;
     /** Path pairs the chains may evaluate, per flow: keeps the repair's time linear in the flows. */
-    static final long CHAIN_WORK_PER_FLOW = 20_000;
+    static final long CHAIN_WORK_PER_FLOW = 2_000;
 
     /**
      * A rounding: commodity c's kept paths {@code paths[c][p]} (arcs), its flows' unit sizes

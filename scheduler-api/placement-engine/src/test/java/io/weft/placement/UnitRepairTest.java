@@ -98,6 +98,20 @@ class UnitRepairTest {
         MultipathResult r = mp.place(job, new MultipathOptions(8, 16, 60_000));
         assertThat(job.flows()).hasSize(4224);
         row("dragonfly(4,8,4) a2a 4 peers, g=16", mp, r, 0);
+        // Warm times: the same rounding repaired again, median of 7 (the machine is shared).
+        for (boolean full : new boolean[] {false, true}) {
+            long[] ns = new long[7];
+            for (int i = 0; i < ns.length; i++) {
+                UnitRepair.Problem p = mp.roundedBeforeRepair.copy();
+                long t0 = System.nanoTime();
+                UnitRepair.repair(p, full ? UnitRepair.SWEEPS : 0, full);
+                ns[i] = System.nanoTime() - t0;
+                assertThat(p.maxLoad()).isEqualTo(full ? mp.roundedAfterRepair.maxLoad() : p.maxLoad());
+            }
+            Arrays.sort(ns);
+            System.out.printf(Locale.ROOT, "ROUNDING dragonfly(4,8,4) warm %s: median %.1f ms, min %.1f ms%n",
+                    full ? "repair" : "relief only", ns[3] / 1e6, ns[0] / 1e6);
+        }
     }
 
     /** Asserts the repair's place between the apportionment and the exact answer; prints the row. */
