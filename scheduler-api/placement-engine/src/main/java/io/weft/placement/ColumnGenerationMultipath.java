@@ -191,6 +191,8 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
 
     /** Other jobs' load per arc (Gb/s) during one {@link #place} call; zeros when there are none. */
     private double[] background;
+    /** The current call's deadline ({@link System#nanoTime}). */
+    private long deadline;
 
     @Override
     public MultipathResult place(Job job, MultipathOptions opt) throws PlacementException {
@@ -206,7 +208,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         background = backgroundGbps;
         roundedBeforeRepair = null;
         roundedAfterRepair = null;
-        long deadline = System.nanoTime() + opt.timeBudgetMs() * 1_000_000L;
+        deadline = System.nanoTime() + opt.timeBudgetMs() * 1_000_000L;
         PlacementResult integral = single.add(job); // validates the job; the fallback and the first columns
         nicLoads.clear();
         try {
@@ -533,7 +535,8 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             roundedBeforeRepair = rounding.copy();
         }
         long t0 = System.nanoTime();
-        UnitRepair.repair(rounding);
+        // Chains and sweeps get half of what is left of the budget: the encodings follow.
+        UnitRepair.repair(rounding, t0 + Math.max(0, deadline - t0) / 2);
         repairNanos = System.nanoTime() - t0;
         if (keepRounding) {
             roundedAfterRepair = rounding;

@@ -26,7 +26,8 @@ import java.util.List;
  * of those arcs sheds a unit elsewhere. Measured against the exact best rounding (a MILP over the
  * same kept paths, in the tests) on seeded leaf-spine, Dragonfly and Slim Fly permutations, the
  * repair reached it wherever the solver proved it; plain reliefs alone stayed a unit above on a
- * Dragonfly(2,4,2) (1.375 against 1.25). Deterministic (fixed scan order, first of equal moves).
+ * Dragonfly(2,4,2) (1.375 against 1.25). Deterministic (fixed scan order, first of equal moves)
+ * unless a time limit stops chains and sweeps ({@link #repair(Problem, long)}).
  * O(F·P²·L) per sweep for F flows, P kept paths of L arcs; chains evaluate at most
  * {@link #CHAIN_WORK_PER_FLOW} path pairs per flow in all.
  */
@@ -83,6 +84,7 @@ final class UnitRepair {
     private final boolean chains;
     private long work;
     private final long workLimit;
+    private long stopNanos = Long.MAX_VALUE;
 
     private UnitRepair(Problem pr, boolean chains) {
         this.pr = pr;
@@ -122,19 +124,32 @@ final class UnitRepair {
 
     /** Improves {@code pr}'s units in place; returns the moves made. */
     static int repair(Problem pr) {
-        return repair(pr, SWEEPS, true);
+        return repair(pr, SWEEPS, true, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #repair(Problem)}, with no chain or sweep started after {@code stopNanos}
+     * ({@link System#nanoTime}); single-unit reliefs, which are cheap, still run to the end.
+     */
+    static int repair(Problem pr, long stopNanos) {
+        return repair(pr, SWEEPS, true, stopNanos);
     }
 
     /** As {@link #repair(Problem)} with at most {@code maxSweeps} smoothing sweeps, chains or not. */
     static int repair(Problem pr, int maxSweeps, boolean chains) {
+        return repair(pr, maxSweeps, chains, Long.MAX_VALUE);
+    }
+
+    private static int repair(Problem pr, int maxSweeps, boolean chains, long stopNanos) {
         UnitRepair r = new UnitRepair(pr, chains);
+        r.stopNanos = stopNanos;
         int start = r.budget;
         int sweeps = 0;
         while (r.budget > 0) {
             if (r.relieveAll()) {
                 continue;
             }
-            if (sweeps++ >= maxSweeps || !r.smooth()) {
+            if (sweeps++ >= maxSweeps || System.nanoTime() > stopNanos || !r.smooth()) {
                 break;
             }
         }
@@ -198,7 +213,7 @@ final class UnitRepair {
      * the {@link #CHAIN_TRIES} candidates that bring fewest arcs to the max.
      */
     private boolean relieveByChain(int a, double max, int depth) {
-        if (depth == 0 || work > workLimit) {
+        if (depth == 0 || work > workLimit || System.nanoTime() > stopNanos) {
             return false;
         }
         double level = max * (1 - REL);
