@@ -47,7 +47,9 @@ import io.weft.fabric.Arc;
  * most commodities use one or two. A commodity with more than {@link MultipathOptions#pathLimit}
  * keeps its heaviest paths and the LP is solved once more on the kept paths only; then each flow's
  * share is rounded to units of 1/g by {@link UnitApportionment}, which adds less than max d_f / g
- * per path of a commodity ({@link MultipathResult#roundingBound} is that sum per arc, over c_a).
+ * per path of a commodity ({@link MultipathResult#roundingBound} is that sum per arc, over c_a),
+ * then {@link UnitRepair} moves single units between kept paths to lower the max load (never
+ * raising it, so the bound still holds).
  *
  * <p><b>Budget.</b> Gradient projection and column generation price until three quarters of the
  * time budget are spent (the last quarter is for the re-solve on the kept paths, the rounding and
@@ -180,8 +182,17 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
      */
     int roundLimit = Integer.MAX_VALUE;
 
+    /** Tests and benches: keep the last rounding before and after the repair (copies cost memory). */
+    boolean keepRounding;
+    UnitRepair.Problem roundedBeforeRepair;
+    UnitRepair.Problem roundedAfterRepair;
+    /** Wall time of the last repair. */
+    long repairNanos;
+
     /** Other jobs' load per arc (Gb/s) during one {@link #place} call; zeros when there are none. */
     private double[] background;
+    /** The current call's deadline ({@link System#nanoTime}). */
+    private long deadline;
 
     @Override
     public MultipathResult place(Job job, MultipathOptions opt) throws PlacementException {
@@ -195,7 +206,9 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     + ix.arcCount);
         }
         background = backgroundGbps;
-        long deadline = System.nanoTime() + opt.timeBudgetMs() * 1_000_000L;
+        roundedBeforeRepair = null;
+        roundedAfterRepair = null;
+        deadline = System.nanoTime() + opt.timeBudgetMs() * 1_000_000L;
         PlacementResult integral = single.add(job); // validates the job; the fallback and the first columns
         nicLoads.clear();
         try {
@@ -517,7 +530,17 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             kept.add(k);
             units.add(u);
         }
-        repair(comms, kept, units, load, flows, g);
+        UnitRepair.Problem rounding = rounding(comms, kept, units, load, flows, g);
+        if (keepRounding) {
+            roundedBeforeRepair = rounding.copy();
+        }
+        long t0 = System.nanoTime();
+        // Chains and sweeps get half of what is left of the budget: the encodings follow.
+        UnitRepair.repair(rounding, t0 + Math.max(0, deadline - t0) / 2);
+        repairNanos = System.nanoTime() - t0;
+        if (keepRounding) {
+            roundedAfterRepair = rounding;
+        }
         List<WeightedPath>[] out = newLists(flows.size());
         String[] note = new String[flows.size()];
         double[] nicLoad = new double[ix.arcCount];
@@ -601,108 +624,22 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         return switchArcs[a];
     }
 
-    /** Repair moves per flow, at most (a bound on the local search, which stops earlier when stuck). */
-    private static final int REPAIR_MOVES_PER_FLOW = 4;
-
-    /**
-     * Local search after rounding: while every arc at the current max load has a flow with a unit
-     * that can move to another of its commodity's kept paths without reaching that max, move it.
-     * Stops at the first max arc that cannot be relieved. Never raises the max load and keeps every
-     * flow within its kept paths (so within the path limit) and its units summing to g.
-     */
-    private void repair(List<Commodity> comms, List<List<int[]>> kept, List<int[][]> units, double[] load,
-                        List<Flow> flows, int g) {
-        List<List<int[]>> through = new ArrayList<>(ix.arcCount); // arc -> {commodity, path}
-        for (int a = 0; a < ix.arcCount; a++) {
-            through.add(null);
-        }
-        int totalFlows = 0;
-        for (int ci = 0; ci < comms.size(); ci++) {
-            totalFlows += comms.get(ci).flows.size();
-            for (int p = 0; p < kept.get(ci).size(); p++) {
-                if (kept.get(ci).size() < 2) {
-                    continue;
-                }
-                for (int a : kept.get(ci).get(p)) {
-                    if (through.get(a) == null) {
-                        through.set(a, new ArrayList<>());
-                    }
-                    through.get(a).add(new int[] {ci, p});
-                }
+    /** The rounding as {@link UnitRepair} sees it; its units and loads are {@code units}' and {@code load}. */
+    private UnitRepair.Problem rounding(List<Commodity> comms, List<List<int[]>> kept, List<int[][]> units,
+                                        double[] load, List<Flow> flows, int g) {
+        int[][][] paths = new int[comms.size()][][];
+        double[][] unitGbps = new double[comms.size()][];
+        int[][][] u = new int[comms.size()][][];
+        for (int ci = 0; ci < paths.length; ci++) {
+            Commodity c = comms.get(ci);
+            paths[ci] = kept.get(ci).toArray(new int[0][]);
+            u[ci] = units.get(ci);
+            unitGbps[ci] = new double[c.flows.size()];
+            for (int j = 0; j < unitGbps[ci].length; j++) {
+                unitGbps[ci][j] = flows.get(c.flows.get(j)).demandGbps() / g;
             }
         }
-        int budget = REPAIR_MOVES_PER_FLOW * totalFlows;
-        while (budget > 0) {
-            double max = 0;
-            for (int a = 0; a < ix.arcCount; a++) {
-                if (switchArc(a)) {
-                    max = Math.max(max, load[a] / ix.capacityGbps[a]);
-                }
-            }
-            double level = max * (1 - 1e-12);
-            for (int a = 0; a < ix.arcCount && budget > 0; a++) {
-                if (!switchArc(a) || load[a] / ix.capacityGbps[a] < level) {
-                    continue;
-                }
-                if (!relieve(a, max, comms, kept, units, load, flows, g, through)) {
-                    return;
-                }
-                budget--;
-            }
-        }
-    }
-
-    /** Moves one unit off arc {@code a} onto a kept path that stays under {@code max}; false if none. */
-    private boolean relieve(int a, double max, List<Commodity> comms, List<List<int[]>> kept, List<int[][]> units,
-                            double[] load, List<Flow> flows, int g, List<List<int[]>> through) {
-        List<int[]> on = through.get(a);
-        if (on == null) {
-            return false;
-        }
-        double bestAfter = max * (1 - 1e-9);
-        int[] best = null;
-        for (int[] cp : on) {
-            int ci = cp[0];
-            int p = cp[1];
-            int[][] u = units.get(ci);
-            List<int[]> ks = kept.get(ci);
-            for (int j = 0; j < u.length; j++) {
-                if (u[j][p] == 0) {
-                    continue;
-                }
-                double unit = flows.get(comms.get(ci).flows.get(j)).demandGbps() / g;
-                for (int q = 0; q < ks.size(); q++) {
-                    if (q == p) {
-                        continue;
-                    }
-                    double after = 0;
-                    int[] from = ks.get(p);
-                    for (int b : ks.get(q)) {
-                        double extra = PathGradientProjection.contains(from, b) ? 0 : unit;
-                        after = Math.max(after, (load[b] + extra) / ix.capacityGbps[b]);
-                    }
-                    if (after < bestAfter) {
-                        bestAfter = after;
-                        best = new int[] {ci, j, p, q};
-                    }
-                }
-            }
-        }
-        if (best == null) {
-            return false;
-        }
-        int ci = best[0];
-        int j = best[1];
-        double unit = flows.get(comms.get(ci).flows.get(j)).demandGbps() / g;
-        units.get(ci)[j][best[2]]--;
-        units.get(ci)[j][best[3]]++;
-        for (int b : kept.get(ci).get(best[2])) {
-            load[b] -= unit;
-        }
-        for (int b : kept.get(ci).get(best[3])) {
-            load[b] += unit;
-        }
-        return true;
+        return new UnitRepair.Problem(paths, unitGbps, u, load, ix.capacityGbps, switchArcs, g);
     }
 
     private final Map<Integer, Double> nicLoads = new HashMap<>();

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkLoad;
@@ -90,9 +91,9 @@ public final class LinkDirection {
     /**
      * Applies one interface or queue sample of the interface measuring {@code arc}; adds to {@code out}
      * what it changed (a {@link LinkLoad} for every new rate or status, {@link HotspotEvent}s for every
-     * decision).
+     * decision). {@code now} gives a decision's detectedAt; it is asked only when there is one.
      */
-    public void apply(InterfaceSample s, MeasuredArc arc, DetectionProperties p, Ids ids, Instant now,
+    public void apply(InterfaceSample s, MeasuredArc arc, DetectionProperties p, Ids ids, Supplier<Instant> now,
                       List<TopicValue> out) {
         if (arc.capacityGbps() != capacityGbps) {
             // The fabric changed the link's capacity: keep the baseline, judge wraps by the new line rate.
@@ -143,7 +144,7 @@ public final class LinkDirection {
     }
 
     private void frozen(boolean still, long previousNs, double previousEwma, MeasuredArc arc, long sampleNs,
-                        DetectionProperties p, Ids ids, Instant now, List<TopicValue> out) {
+                        DetectionProperties p, Ids ids, Supplier<Instant> now, List<TopicValue> out) {
         if (!still) {
             frozenSinceNs = -1;
             if (down == DownCause.FROZEN) {
@@ -163,7 +164,7 @@ public final class LinkDirection {
         }
     }
 
-    private void hysteresis(MeasuredArc arc, long sampleNs, DetectionProperties p, Ids ids, Instant now,
+    private void hysteresis(MeasuredArc arc, long sampleNs, DetectionProperties p, Ids ids, Supplier<Instant> now,
                             List<TopicValue> out) {
         if (!hot) {
             if (ewma > p.highUtilisation()) {
@@ -183,7 +184,7 @@ public final class LinkDirection {
         }
     }
 
-    private void dropRule(MeasuredArc arc, long sampleNs, DetectionProperties p, Ids ids, Instant now,
+    private void dropRule(MeasuredArc arc, long sampleNs, DetectionProperties p, Ids ids, Supplier<Instant> now,
                           List<TopicValue> out) {
         if (!p.dropRuleOn() || hot) {
             return;
@@ -287,9 +288,9 @@ public final class LinkDirection {
         return Math.max(0, Math.min(1.0, (double) part / whole));
     }
 
-    private HotspotEvent event(HotspotEvent.Kind kind, MeasuredArc arc, long sampleNs, Instant now, Ids ids,
+    private HotspotEvent event(HotspotEvent.Kind kind, MeasuredArc arc, long sampleNs, Supplier<Instant> now, Ids ids,
                                double threshold) {
-        return new HotspotEvent(ids.next(), kind, arc.linkId(), arc.toNode(), sampleNs, now,
+        return new HotspotEvent(ids.next(), kind, arc.linkId(), arc.toNode(), sampleNs, now.get(),
                 Double.isNaN(ewma) ? Double.NaN : Math.max(0, ewma), dropRate, ecnFraction, threshold);
     }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.weft.contracts.LinkLoad;
 import io.weft.contracts.TopicValue;
@@ -74,6 +75,9 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     private final Map<String, Slot> live = new HashMap<>();
     private final List<Slot> dirty = new ArrayList<>();
     private final List<Slot> waiting = new ArrayList<>();
+    // Most samples decide nothing: the clock is read only for a record whose samples emit a hotspot event.
+    private final Supplier<Instant> now = this::recordNow;
+    private Instant recordNow;
     private ProcessorContext<String, Object> context;
     private InterfaceDirectionIndexStore fabric;
     private KeyValueStore<String, LinkDirection> state;
@@ -153,6 +157,13 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
         dirty.clear();
     }
 
+    private Instant recordNow() {
+        if (recordNow == null) {
+            recordNow = clock.instant();
+        }
+        return recordNow;
+    }
+
     @Override
     public void close() {
         save();
@@ -174,7 +185,7 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
             return;
         }
         counters.add("interfaces.samples", samples.size());
-        Instant now = null;
+        recordNow = null; // detectedAt of what this record's samples decide, read from the clock once if at all
         for (InterfaceSample s : samples) {
             List<MeasuredArc> arcs = fabric.lookup(s.target(), s.interfaceName());
             if (arcs.isEmpty()) {
@@ -183,14 +194,11 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
                         + " (not a fabric port, or no weft.fabric snapshot names it yet)");
                 continue;
             }
-            if (now == null) {
-                now = clock.instant(); // once per record: detectedAt of what this record's samples decide
-            }
-            apply(s, arcs, now, record.timestamp());
+            apply(s, arcs, record.timestamp());
         }
     }
 
-    private void apply(InterfaceSample s, List<MeasuredArc> arcs, Instant now, long recordTimestamp) {
+    private void apply(InterfaceSample s, List<MeasuredArc> arcs, long recordTimestamp) {
         for (MeasuredArc arc : arcs) {
             Slot slot = live.get(arc.arcKey());
             if (slot == null) {

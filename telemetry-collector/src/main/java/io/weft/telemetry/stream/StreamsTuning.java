@@ -17,7 +17,10 @@ import org.apache.kafka.streams.StreamsConfig;
  * 32 events per record, 100 ms sampling, 2 M events, against runs of these settings around them,
  * which themselves spread 128-147 k events per collector CPU second): compression none 148 k,
  * linger.ms 5 150 k (hotspot p50 3.8 -> 8.6 ms), max.poll.records 1000 135 k, one stream thread
- * 124 k (and 93 k/s wall against 130 k): nothing beat the noise, so nothing changed.
+ * 124 k (and 93 k/s wall against 130 k): nothing beat the noise, so nothing changed. Compression none
+ * again with one event per record at 1 s sampling (1.33 loads per event; lz4's two 64 KiB buffers per
+ * producer batch show in that profile): ahead by 26-43 % in four pairs whose lz4 run met the higher
+ * machine load, -17 % to +11 % in three pairs at even load: no gain shown, lz4 stays.
  */
 public final class StreamsTuning {
     /** Stream threads: one per core of the 2-core target (weft.telemetry.interfaces has 12 partitions). */

@@ -288,7 +288,7 @@ public final class LoopBench {
                             LinkDirection d = state.computeIfAbsent(arc.arcKey(),
                                     k -> LinkDirection.fresh(arc.capacityGbps()));
                             out.clear();
-                            d.apply(s, arc, DetectionProperties.DEFAULTS, () -> "id", now, out);
+                            d.apply(s, arc, DetectionProperties.DEFAULTS, () -> "id", () -> now, out);
                             for (TopicValue e : out) {
                                 if (e instanceof LinkLoad load) {
                                     LinkLoad before = waiting.put(arc.arcKey(), load);
