@@ -325,6 +325,8 @@ export interface components {
             lowerBound?: number;
             /** Format: double */
             gapBound?: number;
+            /** Format: date-time */
+            respreadAt?: string;
         };
         QualityView: {
             /** Format: double */
@@ -361,6 +363,7 @@ export interface components {
             slicesAfter?: number;
             agents?: string[];
             movedFlows?: string[];
+            flowsLeft?: string[];
             /** Format: int64 */
             elapsedMs?: number;
         };

@@ -12,6 +12,8 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param afterLinkPasses re-spread after a link-down, drain, link-up or new-fabric pass when the max
  *                        load is above the fabric-wide optimum by more than {@code margin}
+ * @param afterHotspotPasses the same after a hotspot or fast link-down pass of the re-placement loop
+ *                        that moved slices of a job that may spread
  * @param margin          how far above the optimum (relative: 0.05 is 5 %) the max load may stay
  *                        before a pass re-spreads
  * @param minIntervalMs   at most one triggered pass per interval: a flapping link does not re-spread
@@ -23,6 +25,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("weft.scheduler.respread")
 public record RespreadProperties(
         @DefaultValue("true") boolean afterLinkPasses,
+        @DefaultValue("true") boolean afterHotspotPasses,
         @DefaultValue("0.05") @DecimalMin("0.0") double margin,
         @DefaultValue("30000") @Min(0) @Max(86_400_000) long minIntervalMs,
         @DefaultValue("2000") @Min(1) @Max(600_000) long budgetMs) {

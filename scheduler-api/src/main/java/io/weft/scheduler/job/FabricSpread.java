@@ -3,9 +3,11 @@ package io.weft.scheduler.job;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import io.weft.placement.DenseFabric;
@@ -31,10 +33,12 @@ import io.weft.placement.WeightedPath;
  *
  * <p><b>Classes.</b> The planner proves paths for one tenant and one port rule at a time, so the jobs
  * are spread in classes of (tenant, EV-only): one class (the usual case, one tenant) is one LP and its
- * optimum is the fabric-wide one; with several, each class is spread in turn with the classes before
- * it at their new paths and the classes after it left out, and the bound reported is the largest
- * class bound. A class takes the smallest {@code maxPaths} and granularity of its jobs (8 divides 16,
- * so eighths are also sixteenths: every job's granularity holds).
+ * optimum is the fabric-wide one; several share one planner call too (see {@link #plan}) and
+ * the bound reported is the joint one. A class takes the smallest {@code maxPaths} and granularity of
+ * its jobs (8 divides 16, so eighths are also sixteenths: every job's granularity holds).
+ *
+ * <p><b>Flows without a path.</b> A flow the planner finds no path for (its NIC's links down, say)
+ * is left as it is and named in {@link Plan#left()}; the other flows are spread.
  *
  * <p><b>Applying.</b> Every job with a changed flow is released and added again with its new slices
  * ({@code <job>/<k>.<i>}, demand = flow demand × weight; an unchanged flow keeps its slices), then
@@ -104,14 +108,32 @@ final class FabricSpread {
      * @param fallback       null when the plan can be applied; otherwise why the placement stays
      * @param maxLoadBefore  the fabric's max link load now
      * @param maxLoadAfter   the fabric's max link load with the plan (NaN on fallback)
-     * @param optimum        the LP optimum with every other job as background (NaN when not proven,
-     *                       or with more than one class)
+     * @param optimum        the LP optimum of every spread flow together, every other job as background
+     *                       (NaN when not proven, or when the classes differ in their port rule)
      * @param lowerBound     proven lower bound on the max load of any splitting of those flows
-     * @param flows          every pattern flow of the spread jobs
+     * @param flows          every pattern flow of the spread jobs (planned, and left as they are)
      * @param changed        the flows whose paths or weights the plan changes
+     * @param left           flows the planner found no path for, left as they are: "id: why"
      */
     record Plan(String fallback, double maxLoadBefore, double maxLoadAfter, double optimum, double lowerBound,
-                List<PatternFlow> flows, List<PatternFlow> changed) {
+                List<PatternFlow> flows, List<PatternFlow> changed, List<String> left) {
+    }
+
+    /** One class's answer: its planned flows, the flows it left as they are, and its load per arc. */
+    private record Answer(String why, MultipathResult result, List<PatternFlow> planned, List<PatternFlow> left,
+                          List<String> leftWhy, double[] load) {
+    }
+
+    /** The jobs of one (tenant, EV-only) class and their pattern flows. */
+    private record SpreadClass(List<SpreadJob> members, List<PatternFlow> flows) {
+        SpreadJob first() {
+            return members.get(0);
+        }
+
+        MultipathOptions options(long budgetMs) {
+            return new MultipathOptions(members.stream().mapToInt(SpreadJob::maxPaths).min().orElseThrow(),
+                    members.stream().mapToInt(SpreadJob::granularity).min().orElseThrow(), budgetMs);
+        }
     }
 
     private FabricSpread() {
@@ -120,87 +142,175 @@ final class FabricSpread {
     /**
      * Plans a re-spread of {@code jobs} (those the engine does not hold are skipped); the engine is
      * not changed.
+     *
+     * <p>Every class is spread in one planner call, so several tenants share one LP and the bound is
+     * the joint one. The planner takes one tenant and one port rule per call: a path is a list of
+     * arcs whatever the tenant (only its encoding differs, and each slice is encoded and proven for
+     * its own tenant when applied), and when any class is EV-only every flow keeps its NICs' home
+     * ports (needed by EV routing, a restriction for the others on a multi-plane fabric; then one
+     * more call without it gives the bound, and no optimum is reported). Every class takes the
+     * smallest {@code maxPaths} and granularity of all the jobs. Solving the classes one at a time
+     * against each other's answer was tried: two tenants each at their best against the other stay
+     * at 1.5 where the joint optimum is 4/3 ({@code FabricSpreadClassesTest}).
      */
     static Plan plan(PlacementEngine engine, List<SpreadJob> jobs, long budgetMs,
                      MultipathPlacement.Spreader spreader) throws PlacementException {
-        DenseFabric ix = engine.index();
         double before = engine.quality().maxLoad();
-        double[] load = engine.arcLoadsGbps();
-        Map<String, List<PatternFlow>> classes = new LinkedHashMap<>();
-        Map<String, List<SpreadJob>> classJobs = new LinkedHashMap<>();
+        double[] base = engine.arcLoadsGbps();
+        Map<String, SpreadClass> byKey = new LinkedHashMap<>();
         List<PatternFlow> all = new ArrayList<>();
         for (SpreadJob j : jobs) {
             if (!engine.jobIds().contains(j.id())) {
                 continue;
             }
-            String key = j.tenant() + "|" + (j.encoding() == Encoding.EV);
-            classJobs.computeIfAbsent(key, k -> new ArrayList<>()).add(j);
+            SpreadClass c = byKey.computeIfAbsent(j.tenant() + "|" + (j.encoding() == Encoding.EV),
+                    k -> new SpreadClass(new ArrayList<>(), new ArrayList<>()));
+            c.members().add(j);
             for (PatternFlow f : patternFlows(engine, j)) {
-                for (Flow s : f.slices()) {
-                    int[] arcs = engine.pathArcs(s.id());
-                    if (arcs != null) {
-                        for (int a : arcs) {
-                            load[a] = Math.max(0, load[a] - s.demandGbps());
-                        }
-                    }
-                }
-                classes.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
+                addLoad(engine, base, f.slices(), -1);
+                c.flows().add(f);
                 all.add(f);
             }
         }
+        for (int a = 0; a < base.length; a++) {
+            base[a] = Math.max(0, base[a]); // float noise of the subtraction
+        }
         if (all.isEmpty()) {
             return new Plan("no active job allows multipath: nothing to re-spread", before, Double.NaN, Double.NaN,
-                    Double.NaN, List.of(), List.of());
+                    Double.NaN, List.of(), List.of(), List.of());
         }
-        double optimum = Double.NaN;
-        double bound = 0;
-        List<PatternFlow> planned = new ArrayList<>();
-        long classBudget = Math.max(1, budgetMs / classes.size());
-        for (Map.Entry<String, List<PatternFlow>> c : classes.entrySet()) {
-            List<SpreadJob> members = classJobs.get(c.getKey());
-            int maxPaths = members.stream().mapToInt(SpreadJob::maxPaths).min().orElseThrow();
-            int granularity = members.stream().mapToInt(SpreadJob::granularity).min().orElseThrow();
-            SpreadJob first = members.get(0);
-            List<Flow> flows = c.getValue().stream().map(PatternFlow::flow).toList();
-            Job together = new Job("respread:" + first.tenant(), first.tenant(), flows,
-                    first.encoding() == Encoding.EV);
-            MultipathResult m = spreader.spread(together, new MultipathOptions(maxPaths, granularity, classBudget),
-                    load.clone());
-            String why = m.fallback() != null ? m.fallback()
-                    : !m.unplaced().isEmpty() ? "some flows have no path (" + m.unplaced().get(0).reason() + ")"
-                    : first.encoding() == Encoding.EV && !MultipathPlacement.evReachable(m)
-                            ? "a spread path is not reachable by EV routing (encoding ev)" : null;
-            if (why != null) {
-                return new Plan(why + ": the placement stays", before, Double.NaN, m.splittableOptimum(),
-                        m.lowerBound(), all, List.of());
-            }
-            Map<String, PatternFlow> byId = new HashMap<>();
-            c.getValue().forEach(f -> byId.put(f.flow().id(), f));
-            for (MultipathFlow mf : m.flows()) {
-                PatternFlow f = byId.get(mf.flow().id());
-                List<int[]> paths = new ArrayList<>();
-                List<Integer> units = new ArrayList<>();
-                for (WeightedPath wp : mf.paths()) {
-                    int[] arcs = MultipathPlacement.arcs(ix, wp.path());
-                    paths.add(arcs);
-                    units.add(wp.units());
-                    for (int a : arcs) {
-                        load[a] += f.flow().demandGbps() * wp.units() / granularity;
-                    }
-                }
-                planned.add(new PatternFlow(f.job(), f.index(), f.flow(), f.slices(), paths, units, granularity));
-            }
-            optimum = classes.size() == 1 ? m.splittableOptimum() : Double.NaN;
-            bound = Math.max(bound, m.lowerBound());
+        List<SpreadClass> classes = List.copyOf(byKey.values());
+        boolean anyEv = classes.stream().anyMatch(c -> c.first().encoding() == Encoding.EV);
+        boolean mixedRules = anyEv && classes.stream().anyMatch(c -> c.first().encoding() != Encoding.EV);
+        List<SpreadJob> members = classes.stream().flatMap(c -> c.members().stream()).toList();
+        SpreadClass together = new SpreadClass(members, all);
+        long callBudget = mixedRules ? Math.max(1, budgetMs / 2) : budgetMs;
+        Answer a = spreadTogether(engine, together, anyEv, base, callBudget, spreader);
+        MultipathResult r = a.result();
+        double optimum = r == null || mixedRules ? Double.NaN : r.splittableOptimum();
+        double bound = r == null ? Double.NaN : r.lowerBound();
+        if (mixedRules) {
+            // Every flow on its home ports is a restriction: the bound comes from the call without it.
+            List<Flow> flows = all.stream().map(PatternFlow::flow).toList();
+            bound = spreader.spread(new Job("respread:bound", together.first().tenant(), flows, false),
+                    together.options(callBudget), base.clone()).lowerBound();
+        }
+        if (a.why() != null) {
+            return new Plan(a.why() + ": the placement stays", before, Double.NaN, optimum, bound, all, List.of(),
+                    List.of());
+        }
+        double[] total = base.clone();
+        for (int i = 0; i < total.length; i++) {
+            total[i] += a.load()[i];
         }
         double after = 0;
-        for (int a = 0; a < load.length; a++) {
-            if (ix.capacityGbps(a) > 0) {
-                after = Math.max(after, load[a] / ix.capacityGbps(a));
+        DenseFabric ix = engine.index();
+        for (int i = 0; i < total.length; i++) {
+            if (ix.capacityGbps(i) > 0) {
+                after = Math.max(after, total[i] / ix.capacityGbps(i));
             }
         }
-        List<PatternFlow> changed = planned.stream().filter(f -> f.changed(engine)).toList();
-        return new Plan(null, before, after, optimum, bound, planned, changed);
+        List<PatternFlow> flows = new ArrayList<>(a.planned());
+        flows.addAll(a.left());
+        List<PatternFlow> changed = a.planned().stream().filter(f -> f.changed(engine)).toList();
+        return new Plan(null, before, after, optimum, bound, flows, changed, a.leftWhy());
+    }
+
+    /**
+     * The flows of {@code c} spread in one planner call with {@code background} as fixed load. The
+     * planner encodes every path for the first job's tenant; a path is a list of arcs whatever the
+     * tenant, and each slice is encoded and proven again for its own tenant when applied. Flows the
+     * planner finds no path for stay as they are (their load, if they still hold a path, is
+     * background to the rest: the planner is asked again without them).
+     */
+    private static Answer spreadTogether(PlacementEngine engine, SpreadClass c, boolean homePortsOnly,
+                                         double[] background, long budgetMs, MultipathPlacement.Spreader spreader)
+            throws PlacementException {
+        DenseFabric ix = engine.index();
+        SpreadJob first = c.first();
+        MultipathOptions options = c.options(budgetMs);
+        int granularity = options.granularity();
+        Map<String, PatternFlow> byId = new LinkedHashMap<>();
+        c.flows().forEach(f -> byId.put(f.flow().id(), f));
+        Map<String, String> pathless = new LinkedHashMap<>();
+        double[] fixed = background.clone();
+        MultipathResult m;
+        while (true) {
+            List<Flow> flows = c.flows().stream().map(PatternFlow::flow)
+                    .filter(f -> !pathless.containsKey(f.id())).toList();
+            if (flows.isEmpty()) {
+                return new Answer("no flow has a path (" + pathless.values().iterator().next() + ")", null,
+                        List.of(), List.of(), List.of(), null);
+            }
+            Job together = new Job("respread:" + first.tenant(), first.tenant(), flows, homePortsOnly);
+            m = spreader.spread(together, options, fixed.clone());
+            boolean again = false;
+            for (Unplaced u : m.unplaced()) {
+                pathless.put(u.flow().id(), u.reason());
+                double[] held = new double[fixed.length];
+                addLoad(engine, held, byId.get(u.flow().id()).slices(), 1);
+                for (int a = 0; a < held.length; a++) {
+                    again |= held[a] > 0;
+                    fixed[a] += held[a];
+                }
+            }
+            if (!again || m.fallback() != null) {
+                break;
+            }
+        }
+        String why = m.fallback() != null ? m.fallback()
+                : !evReachable(m, byId) ? "a spread path is not reachable by EV routing (encoding ev)" : null;
+        if (why != null) {
+            return new Answer(why, m, List.of(), List.of(), List.of(), null);
+        }
+        double[] load = new double[background.length];
+        List<PatternFlow> planned = new ArrayList<>();
+        for (MultipathFlow mf : m.flows()) {
+            PatternFlow f = byId.get(mf.flow().id());
+            List<int[]> paths = new ArrayList<>();
+            List<Integer> units = new ArrayList<>();
+            for (WeightedPath wp : mf.paths()) {
+                int[] arcs = MultipathPlacement.arcs(ix, wp.path());
+                paths.add(arcs);
+                units.add(wp.units());
+                for (int a : arcs) {
+                    load[a] += f.flow().demandGbps() * wp.units() / granularity;
+                }
+            }
+            planned.add(new PatternFlow(f.job(), f.index(), f.flow(), f.slices(), paths, units, granularity));
+        }
+        List<PatternFlow> left = new ArrayList<>();
+        List<String> leftWhy = new ArrayList<>();
+        for (Map.Entry<String, String> u : pathless.entrySet()) {
+            PatternFlow f = byId.get(u.getKey());
+            left.add(f);
+            leftWhy.add(u.getKey() + ": " + u.getValue());
+            addLoad(engine, load, f.slices(), 1); // a slice still on a path stays there
+        }
+        return new Answer(null, m, planned, left, leftWhy, load);
+    }
+
+    /** Every path of a flow of an EV-only job has an entropy value. */
+    private static boolean evReachable(MultipathResult m, Map<String, PatternFlow> byId) {
+        for (MultipathFlow mf : m.flows()) {
+            if (byId.get(mf.flow().id()).job().encoding() == Encoding.EV
+                    && mf.paths().stream().anyMatch(wp -> wp.encoding().ev() == null)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Adds (sign 1) or removes (-1) the slices' demands on their paths now; slices without one add nothing. */
+    private static void addLoad(PlacementEngine engine, double[] load, List<Flow> slices, int sign) {
+        for (Flow s : slices) {
+            int[] arcs = engine.pathArcs(s.id());
+            if (arcs != null) {
+                for (int a : arcs) {
+                    load[a] += sign * s.demandGbps();
+                }
+            }
+        }
     }
 
     /** A job's pattern flows (its slices grouped by flow index), in index order. */
@@ -242,6 +352,7 @@ final class FabricSpread {
         plan.changed().forEach(f -> changedIds.put(f.flow().id(), true));
         Map<String, int[]> pins = new LinkedHashMap<>();
         List<Job> again = new ArrayList<>();
+        Set<String> pathless = new HashSet<>();
         for (Map.Entry<String, List<PatternFlow>> e : byJob.entrySet()) {
             if (e.getValue().stream().noneMatch(f -> changedIds.containsKey(f.flow().id()))) {
                 continue;
@@ -257,7 +368,12 @@ final class FabricSpread {
                 } else {
                     for (Flow s : f.slices()) {
                         slices.add(s);
-                        pins.put(s.id(), engine.pathArcs(s.id()));
+                        int[] arcs = engine.pathArcs(s.id());
+                        if (arcs != null) {
+                            pins.put(s.id(), arcs);
+                        } else {
+                            pathless.add(s.id()); // left as it is: it may stay without a path
+                        }
                     }
                 }
             }
@@ -278,9 +394,11 @@ final class FabricSpread {
         List<String> moved = new ArrayList<>();
         for (Job j : again) {
             PlacementResult r = engine.add(j);
-            if (!r.unplaced().isEmpty()) {
-                throw new PlacementException("flows", "flow slice " + r.unplaced().get(0).flow().id()
-                        + " got no path: " + r.unplaced().get(0).reason());
+            for (Unplaced u : r.unplaced()) {
+                if (!pathless.contains(u.flow().id())) {
+                    throw new PlacementException("flows", "flow slice " + u.flow().id() + " got no path: "
+                            + u.reason());
+                }
             }
             moved.addAll(r.moved());
         }

@@ -23,9 +23,11 @@ public final class JobViews {
     }
 
     /**
-     * The multipath planner's answer at admission. Loads are max link-direction utilisations with
-     * every other job's reservation counted; absent numbers were not computed (maxPaths 1, or the
-     * planner gave up before it had them).
+     * The multipath planner's answer at admission, or, once a fabric-wide re-spread that spread this
+     * job together with the others was applied, that pass's ({@code respreadAt} says when; the
+     * singlePathMaxLoad stays the admission's). Loads are max link-direction utilisations with every
+     * other job's reservation counted; absent numbers were not computed (maxPaths 1, or the planner
+     * gave up before it had them).
      *
      * @param maxPaths           most paths per flow the job allowed
      * @param granularity        weights are multiples of 1/granularity
@@ -37,11 +39,13 @@ public final class JobViews {
      * @param splittableOptimum  the LP optimum over the candidate paths (weights unrounded, no path limit)
      * @param lowerBound         proven lower bound on any splittable placement's max load
      * @param gapBound           maxLoad / lowerBound - 1: the answer is at most this far from the optimum
+     * @param respreadAt         when the last re-spread that covered this job was applied; absent
+     *                           while the figures are the admission's
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MultipathView(int maxPaths, int granularity, String fallback, Integer maxPathsPerFlow,
                                 Double singlePathMaxLoad, Double maxLoad, Double splittableOptimum, Double lowerBound,
-                                Double gapBound) {
+                                Double gapBound, Instant respreadAt) {
         /**
          * @param m         the planner's answer, or null when it did not run
          * @param singleMax the engine's one-path-per-flow max load (the baseline and what is kept)
@@ -52,12 +56,12 @@ public final class JobViews {
             boolean spread = fallback == null && m != null && m.maxPathsPerFlow() > 1;
             if (m == null) {
                 return new MultipathView(req.maxPaths(), req.granularity(), fallback, 1, finite(singleMax),
-                        finite(singleMax), null, null, null);
+                        finite(singleMax), null, null, null, null);
             }
             double max = spread ? m.maxLoad() : singleMax;
             return new MultipathView(req.maxPaths(), req.granularity(), fallback, spread ? m.maxPathsPerFlow() : 1,
                     finite(singleMax), finite(max), finite(m.splittableOptimum()), finite(m.lowerBound()),
-                    finite(max / m.lowerBound() - 1));
+                    finite(max / m.lowerBound() - 1), null);
         }
 
         static Double finite(double x) {
@@ -89,13 +93,15 @@ public final class JobViews {
      * @param slicesAfter       slices of those flows after
      * @param agents            source NICs whose agents get (or would get) one new version
      * @param movedFlows        ids of the pattern flows that change ({@code <job>/<k>})
+     * @param flowsLeft         flows the planner found no path for, left as they are: {@code <job>/<k>: why}
      * @param elapsedMs         time the pass took, planner included
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record RespreadView(boolean applied, boolean dryRun, String trigger, String reason, double maxLoadBefore,
                                Double maxLoadAfter, Double splittableOptimum, Double lowerBound, Double gapBefore,
                                Double gapAfter, int jobs, int flows, int flowsMoved, int slicesBefore,
-                               int slicesAfter, List<String> agents, List<String> movedFlows, long elapsedMs) {
+                               int slicesAfter, List<String> agents, List<String> movedFlows,
+                               List<String> flowsLeft, long elapsedMs) {
         static RespreadView of(FabricSpread.Plan plan, boolean applied, boolean dryRun, String trigger,
                                String reason, java.util.Collection<String> agents, int slicesBefore,
                                int slicesAfter, long startNs) {
@@ -107,7 +113,7 @@ public final class JobViews {
                     lb == null || after == null ? null : MultipathView.finite(after / lb - 1),
                     (int) plan.flows().stream().map(f -> f.job().id()).distinct().count(), plan.flows().size(),
                     plan.changed().size(), slicesBefore, slicesAfter, List.copyOf(agents),
-                    plan.changed().stream().map(f -> f.flow().id()).toList(),
+                    plan.changed().stream().map(f -> f.flow().id()).toList(), List.copyOf(plan.left()),
                     (System.nanoTime() - startNs) / 1_000_000);
         }
 
@@ -115,14 +121,15 @@ public final class JobViews {
         static RespreadView kept(boolean dryRun, String trigger, String reason, double maxLoad, Double lowerBound,
                                  long startNs) {
             return new RespreadView(false, dryRun, trigger, reason, maxLoad, null, null, lowerBound, null, null, 0,
-                    0, 0, 0, 0, List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
+                    0, 0, 0, 0, List.of(), List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
         }
 
         /** The same with the engine's max load after applying. */
         RespreadView withMaxLoadAfter(double after) {
             return new RespreadView(applied, dryRun, trigger, reason, maxLoadBefore, after, splittableOptimum,
                     lowerBound, gapBefore, lowerBound == null ? null : MultipathView.finite(after / lowerBound - 1),
-                    jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, elapsedMs);
+                    jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, flowsLeft,
+                    elapsedMs);
         }
     }
 

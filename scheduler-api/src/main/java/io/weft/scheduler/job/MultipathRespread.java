@@ -2,6 +2,7 @@ package io.weft.scheduler.job;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,6 +22,7 @@ import io.weft.placement.PlacementException;
 import io.weft.placement.PlanFlowEncoder;
 import io.weft.scheduler.config.RespreadProperties;
 import io.weft.scheduler.events.EventLog;
+import io.weft.scheduler.fabric.HotspotPassApplied;
 import io.weft.scheduler.fabric.LinkPassApplied;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.JobStore.FlowRow;
@@ -42,7 +44,8 @@ import org.springframework.stereotype.Component;
  * <p>Runs when an operator asks ({@code POST /v1/fabric/multipath/respread}, also as a dry run that
  * changes nothing) and after a link-down, drain, link-up or new-fabric pass of the re-placement loop
  * ({@link LinkPassApplied}) when the max load is then above the fabric-wide optimum by more than the
- * configured margin; triggered passes are rate-limited ({@code weft.scheduler.respread.*}).
+ * configured margin, and after a hotspot pass that moved slices of a job that may spread
+ * ({@link HotspotPassApplied}); triggered passes are rate-limited ({@code weft.scheduler.respread.*}).
  */
 @Component
 class MultipathRespread {
@@ -60,8 +63,17 @@ class MultipathRespread {
         return t;
     });
     private final AtomicBoolean pending = new AtomicBoolean();
+    /** What the pending triggered pass was asked for (guarded by itself). */
+    private final Triggers triggers = new Triggers();
     /** When the last triggered pass started (System.nanoTime), or 0. */
     private volatile long lastTriggeredNs;
+
+    /** Triggers coalesced into the pending pass: the first reason, and whether any job or which. */
+    private static final class Triggers {
+        String reason;
+        boolean anyJob;
+        final Set<String> jobs = new HashSet<>();
+    }
 
     MultipathRespread(Placement placement, JobStore store, PathLedger ledger, EventLog events,
                       RespreadProperties props) {
@@ -91,22 +103,70 @@ class MultipathRespread {
      */
     @EventListener
     void afterLinkPass(LinkPassApplied pass) {
-        if (!props.afterLinkPasses() || !pending.compareAndSet(false, true)) {
-            return;
+        if (props.afterLinkPasses()) {
+            trigger(pass.reason(), null);
+        }
+    }
+
+    /**
+     * After a hotspot (or fast link-down) pass of the re-placement loop that moved slices of a job
+     * that may spread: it moves slices one at a time, off the spread's optimum. The same coalescing
+     * and rate limit as link passes: within {@code minIntervalMs} the hotspot's moves stand, so the
+     * loop and the re-spread (which sees reservations, not the measured load) cannot undo each other
+     * faster than that; the margin keeps a spread close enough to its optimum as it is.
+     */
+    @EventListener
+    void afterHotspotPass(HotspotPassApplied pass) {
+        if (props.afterHotspotPasses()) {
+            trigger(pass.reason(), pass.jobs());
+        }
+    }
+
+    /** Schedules one triggered pass; {@code jobs} null = unconditional, else only if one of them spreads. */
+    private void trigger(String reason, Set<String> jobs) {
+        synchronized (triggers) {
+            if (jobs == null) {
+                triggers.anyJob = true;
+            } else {
+                triggers.jobs.addAll(jobs);
+            }
+            if (triggers.reason == null) {
+                triggers.reason = reason;
+            }
+            if (!pending.compareAndSet(false, true)) {
+                return;
+            }
         }
         long sinceMs = lastTriggeredNs == 0 ? Long.MAX_VALUE : (System.nanoTime() - lastTriggeredNs) / 1_000_000;
         long delayMs = Math.max(0, props.minIntervalMs() - sinceMs);
-        triggered.schedule(() -> {
+        triggered.schedule(this::triggeredPass, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void triggeredPass() {
+        String reason;
+        boolean anyJob;
+        Set<String> moved;
+        synchronized (triggers) {
             pending.set(false);
-            lastTriggeredNs = System.nanoTime();
-            try {
-                RespreadView v = pass(false, "after " + pass.reason(), true);
-                LOG.info("re-spread after {}: {}", pass.reason(), v.reason() == null ? "applied" : v.reason());
-            } catch (RuntimeException e) {
-                // A standby, a lost lease or a failed transaction: the placement stays, the next pass retries.
-                LOG.warn("re-spread after {} not done: {}", pass.reason(), e.getMessage());
+            reason = triggers.reason;
+            anyJob = triggers.anyJob;
+            moved = Set.copyOf(triggers.jobs);
+            triggers.reason = null;
+            triggers.anyJob = false;
+            triggers.jobs.clear();
+        }
+        lastTriggeredNs = System.nanoTime();
+        try {
+            if (!anyJob && store.spreadJobs().stream().noneMatch(j -> moved.contains(j.id()))) {
+                LOG.debug("after {}: no moved slice belongs to a job that may spread", reason);
+                return;
             }
-        }, delayMs, TimeUnit.MILLISECONDS);
+            RespreadView v = pass(false, "after " + reason, true);
+            LOG.info("re-spread after {}: {}", reason, v.reason() == null ? "applied" : v.reason());
+        } catch (RuntimeException e) {
+            // A standby, a lost lease or a failed transaction: the placement stays, the next pass retries.
+            LOG.warn("re-spread after {} not done: {}", reason, e.getMessage());
+        }
     }
 
     private RespreadView pass(boolean dryRun, String trigger, boolean onlyAboveMargin) {
@@ -211,8 +271,10 @@ class MultipathRespread {
                         PathLedger.DENIED, REASON + ": slice retired"));
             }
         }
+        Map<String, Map<String, Object>> summaries = summaries(engine, plan, after);
         Map<String, Long> versions = w.commit(status -> {
             store.respread(rows, weights, retired);
+            store.respreadSummaries(summaries);
             Map<String, Long> v = ledger.record(changes);
             RespreadView view = RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(v.keySet()),
                     oldSlices.size(), rows.size(), start).withMaxLoadAfter(after);
@@ -224,6 +286,39 @@ class MultipathRespread {
                 versions.size(), (System.nanoTime() - start) / 1_000_000);
         return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
                 rows.size(), start).withMaxLoadAfter(after);
+    }
+
+    /**
+     * Each spread job's multipath summary after an applied pass: the most paths any of its flows has
+     * now, the fabric's max load, the joint optimum and bound, when.
+     */
+    private static Map<String, Map<String, Object>> summaries(PlacementEngine engine, FabricSpread.Plan plan,
+                                                             double after) {
+        String at = java.time.Instant.now().toString();
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        for (FabricSpread.PatternFlow f : plan.flows()) {
+            out.computeIfAbsent(f.job().id(), id -> {
+                Map<Integer, Integer> paths = new HashMap<>();
+                for (PlacedFlow p : engine.placedFlows(id)) {
+                    paths.merge(JobRequests.flowIndex(id, p.flow().id()), 1, Integer::sum);
+                }
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("maxPathsPerFlow", paths.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+                m.put("maxLoad", after);
+                putFinite(m, "splittableOptimum", plan.optimum());
+                putFinite(m, "lowerBound", plan.lowerBound());
+                putFinite(m, "gapBound", after / plan.lowerBound() - 1);
+                m.put("respreadAt", at);
+                return m;
+            });
+        }
+        return out;
+    }
+
+    private static void putFinite(Map<String, Object> m, String key, double v) {
+        if (Double.isFinite(v)) {
+            m.put(key, v);
+        }
     }
 
     /** An EV-only job's slice whose path EV routing cannot reach, or null. */

@@ -20,6 +20,7 @@ import io.weft.placement.DenseFabric;
 import io.weft.placement.PlacementEngine;
 import io.weft.scheduler.config.SchedulerKafkaProperties;
 import io.weft.scheduler.events.EventLog;
+import io.weft.scheduler.fabric.HotspotPassApplied;
 import io.weft.scheduler.fabric.Placement;
 import io.weft.scheduler.job.PathLedger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -67,6 +69,7 @@ public class HotspotListener implements SmartLifecycle {
     private final RerouteProperties props;
     private final ReunionPolicy policy;
     private final LoopTimings timings;
+    private final ApplicationEventPublisher passes;
 
     /** One writer term's loop: state, thread and feed; replaced when the replica becomes writer again. */
     private final class Term {
@@ -99,7 +102,7 @@ public class HotspotListener implements SmartLifecycle {
 
     HotspotListener(Placement placement, PathLedger ledger, EventLog events, TransactionTemplate tx,
                     SchedulerKafkaProperties kafka, KafkaClientSecurity login, RerouteProperties props,
-                    MeterRegistry meters) {
+                    MeterRegistry meters, ApplicationEventPublisher passes) {
         this.placement = placement;
         this.ledger = ledger;
         this.events = events;
@@ -109,6 +112,7 @@ public class HotspotListener implements SmartLifecycle {
         this.props = props;
         this.policy = new ReunionPolicy(props.k(), props.t());
         this.timings = new LoopTimings(meters);
+        this.passes = passes;
         placement.onRoleChange(writer -> {
             if (writer) {
                 startTerm();
@@ -339,6 +343,10 @@ public class HotspotListener implements SmartLifecycle {
             LOG.error("recording {} moves failed (undone): {}", pinned.moves().size(), e.toString());
             return;
         }
+        // Committed: whoever re-optimises after the loop's moves (the multipath re-spread) is told.
+        Set<String> jobs = new HashSet<>();
+        pinned.changes().forEach(c -> jobs.add(c.jobId()));
+        passes.publishEvent(new HotspotPassApplied(cause, jobs));
         PassTimes times = new PassTimes(started, writing, decided, pinnedAt, stamps[0] == null ? decided : stamps[0],
                 stamps[1] == null ? Instant.now() : stamps[1]);
         List<Map<String, Object>> chains = new java.util.ArrayList<>();

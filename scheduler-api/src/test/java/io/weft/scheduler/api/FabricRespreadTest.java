@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.weft.contracts.LinkState;
 import io.weft.devstack.junit.WeftDevstackTest;
@@ -23,12 +24,15 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.scheduler.SchedulerApiApplication;
+import io.weft.scheduler.fabric.HotspotPassApplied;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -57,6 +61,8 @@ class FabricRespreadTest {
 
     @LocalServerPort
     int port;
+    @Autowired
+    ApplicationEventPublisher events;
 
     @DynamicPropertySource
     static void props(DynamicPropertyRegistry r) throws IOException {
@@ -82,12 +88,15 @@ class FabricRespreadTest {
     @Test
     @Order(1)
     void twoJobsOneAfterAnotherAreSpreadTogetherToTheJointOptimum() throws Exception {
-        String a = post(job("a", 1, 2));
-        String b = post(job("b", 3, 3));
+        String[] ab = oneAfterAnother();
+        String a = ab[0];
+        String b = ab[1];
         try {
-            assertThat(maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
             Map<String, Long> versions = agentVersions();
             JsonNode jobA = get("/v1/jobs/" + a);
+            assertThat(jobA.get("multipath").has("respreadAt")).as("the admission's figures").isFalse();
+            Map<String, Double> baselines = Map.of(a, jobA.get("multipath").get("singlePathMaxLoad").asDouble(),
+                    b, get("/v1/jobs/" + b).get("multipath").get("singlePathMaxLoad").asDouble());
 
             // The dry run says what would change and changes nothing.
             JsonNode dry = call(RESPREAD + "?dryRun=true", OPERATOR, 200);
@@ -130,7 +139,19 @@ class FabricRespreadTest {
                 }
             }
             for (String id : List.of(a, b)) {
-                assertSpreadAndProven(get("/v1/jobs/" + id), now);
+                JsonNode job = get("/v1/jobs/" + id);
+                assertSpreadAndProven(job, now);
+                // The job's multipath summary is the pass's now, stored with the slices.
+                JsonNode mp = job.get("multipath");
+                assertThat(mp.has("respreadAt")).as(mp.toString()).isTrue();
+                assertThat(mp.has("fallback")).isFalse();
+                assertThat(mp.get("maxLoad").asDouble()).isCloseTo(after, within(1e-9));
+                assertThat(mp.get("lowerBound").asDouble()).isCloseTo(done.get("lowerBound").asDouble(),
+                        within(1e-9));
+                assertThat(mp.get("gapBound").asDouble()).isCloseTo(done.get("gapAfter").asDouble(), within(1e-9));
+                assertThat(mp.get("maxPathsPerFlow").asInt()).isBetween(1, 2);
+                assertThat(mp.get("singlePathMaxLoad").asDouble()).as("the admission's baseline stays")
+                        .isEqualTo(baselines.get(id));
             }
 
             // At the optimum a second pass finds nothing better and keeps the placement.
@@ -184,6 +205,61 @@ class FabricRespreadTest {
             delete(a);
             delete(b);
         }
+    }
+
+    /**
+     * A hotspot pass is the loop's own (Kafka, telemetry): here its announcement is published as the
+     * loop does after its commit. One that moved only another job's slices starts no re-spread; one
+     * that moved a slice of a, with both jobs at 1.5, re-spreads them to the joint optimum.
+     */
+    @Test
+    @Order(3)
+    void aHotspotPassThatMovedAMultipathSliceTriggersARespread() throws Exception {
+        String[] ab = oneAfterAnother();
+        String a = ab[0];
+        String b = ab[1];
+        try {
+            events.publishEvent(new HotspotPassApplied("hotspot:elsewhere", Set.of("a-job-that-does-not-spread")));
+            // min-interval-ms is 0 here: the pass would have run at once (and took < 1 s in the tests above).
+            Thread.sleep(3_000);
+            assertThat(maxLoad()).as("nothing of a multipath job moved").isCloseTo(1.5, within(1e-9));
+            assertThat(respreads(a, b)).isZero();
+
+            events.publishEvent(new HotspotPassApplied("hotspot:test", Set.of(a)));
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (respreads(a, b) == 0 && System.nanoTime() < until) {
+                MultipathSpreadingTest.sleep();
+            }
+            assertThat(respreads(a, b)).as("a re-spread followed the hotspot pass").isPositive();
+            assertThat(maxLoad()).isBetween(4.0 / 3 - 1e-9, SIXTEENTHS_OPTIMUM + 1e-9);
+        } finally {
+            delete(a);
+            delete(b);
+        }
+    }
+
+    /** Jobs a and b posted one after another: at max load 1.5 (deleted again if it is not). */
+    private String[] oneAfterAnother() {
+        String a = post(job("a", 1, 2));
+        String b = post(job("b", 3, 3));
+        double load = maxLoad();
+        if (Math.abs(load - 1.5) > 1e-9) {
+            delete(a);
+            delete(b);
+        }
+        assertThat(load).as("one after another").isCloseTo(1.5, within(1e-9));
+        return new String[] {a, b};
+    }
+
+    /** Path changes with reason respread in both jobs' history. */
+    private long respreads(String a, String b) {
+        long n = 0;
+        for (String id : List.of(a, b)) {
+            for (JsonNode c : get("/v1/jobs/" + id + "/history").get("changes")) {
+                n += c.get("reason").asString().startsWith("respread") ? 1 : 0;
+            }
+        }
+        return n;
     }
 
     /** True once both jobs' history shows a re-spread after the link-down pass. */

@@ -17,7 +17,7 @@ class MultipathRespreadStandbyTest {
         // A placement that never took the writer lease; store, ledger and events must not be reached.
         Placement standby = new Placement(PlacementConfig.DEFAULTS, null, () -> 0);
         MultipathRespread respread = new MultipathRespread(standby, null, null, null,
-                new RespreadProperties(true, 0.05, 0, 1000));
+                new RespreadProperties(true, true, 0.05, 0, 1000));
         for (boolean dryRun : new boolean[] {false, true}) {
             ApiException e = catchThrowableOfType(ApiException.class, () -> respread.run(dryRun, "ops"));
             assertThat(e.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);

@@ -43,9 +43,9 @@ class HotspotListenerRoleTest {
         Placement a = placement();
         Placement b = placement();
         HotspotListener onA = new HotspotListener(a, null, null, null, kafka, KafkaClientSecurity.plaintext(), props,
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), event -> { });
         HotspotListener onB = new HotspotListener(b, null, null, null, kafka, KafkaClientSecurity.plaintext(), props,
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), event -> { });
         try {
             a.becomeWriter(1);
             onA.start();

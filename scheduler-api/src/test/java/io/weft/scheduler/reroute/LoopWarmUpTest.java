@@ -42,7 +42,7 @@ class LoopWarmUpTest {
                 "weft.telemetry.flows", "warm-up");
         RerouteProperties props = new RerouteProperties(true, 1, 1, 500, "weft.hotspots", "warm-up-test");
         HotspotListener listener = new HotspotListener(placement, null, null, null, kafka,
-                KafkaClientSecurity.plaintext(), props, meters);
+                KafkaClientSecurity.plaintext(), props, meters, event -> { });
         List<String> metersBefore = names(meters);
         try {
             listener.start();
@@ -67,7 +67,7 @@ class LoopWarmUpTest {
         RerouteProperties off = new RerouteProperties(false, 1, 1, 500, "weft.hotspots", "warm-up-test");
         HotspotListener listener = new HotspotListener(placement, null, null, null, kafka,
                 KafkaClientSecurity.plaintext(), off,
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), event -> { });
         listener.start();
         assertThat(listener.warmUpReport()).isNull();
         listener.stop();

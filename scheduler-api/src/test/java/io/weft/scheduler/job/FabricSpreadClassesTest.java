@@ -1,0 +1,159 @@
+package io.weft.scheduler.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.weft.fabric.Fabric;
+import io.weft.placement.ColumnGenerationMultipath;
+import io.weft.placement.DenseFabric;
+import io.weft.placement.Flow;
+import io.weft.placement.Job;
+import io.weft.placement.MultipathResult;
+import io.weft.placement.PlacedFlow;
+import io.weft.placement.PlacementConfig;
+import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlanFlowEncoder;
+import io.weft.placement.Unplaced;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.plan.walk.ForwardingWalk;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fixture of {@link FabricSpreadTest} (jobs a and b placed one after another at max load 1.5,
+ * joint splittable optimum 4/3) with the jobs in different classes: two tenants, so the planner
+ * cannot take them in one call; and a flow the planner finds no path for.
+ */
+class FabricSpreadClassesTest {
+    static final Fabric TWO_TENANTS = new Fabric(FabricSpreadTest.FABRIC.id(), FabricSpreadTest.FABRIC.name(),
+            FabricSpreadTest.FABRIC.family(), FabricSpreadTest.FABRIC.srv6Block(), List.of("default", "blue"),
+            FabricSpreadTest.FABRIC.nodes(), FabricSpreadTest.FABRIC.links(), FabricSpreadTest.FABRIC.params());
+
+    FabricPlan plan;
+    PlacementEngine engine;
+
+    void place(Fabric fabric, String tenantA, String tenantB) throws Exception {
+        plan = Planner.plan(fabric, null);
+        engine = new PlacementEngine(DenseFabric.of(fabric), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+        MultipathPlacement.place(engine, plan, inTenant(FabricSpreadTest.job("a", 1, 2), tenantA),
+                FabricSpreadTest.TWO_PATHS, Encoding.BOTH, FabricSpreadTest.BUDGET_MS);
+        MultipathPlacement.place(engine, plan, inTenant(FabricSpreadTest.job("b", 3, 3), tenantB),
+                FabricSpreadTest.TWO_PATHS, Encoding.BOTH, FabricSpreadTest.BUDGET_MS);
+        assertThat(engine.quality().maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
+    }
+
+    static Job inTenant(Job j, String tenant) {
+        return new Job(j.id(), tenant, j.flows(), j.homePortsOnly());
+    }
+
+    MultipathPlacement.Spreader planner() {
+        return (j, options, background) -> new ColumnGenerationMultipath(engine.index(), new PlanFlowEncoder(plan),
+                engine.config()).place(j, options, background);
+    }
+
+    @Test
+    void twoTenantsAreSpreadJointlyAndTheJointBoundIsReported() throws Exception {
+        place(TWO_TENANTS, "default", "blue");
+        List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
+                new FabricSpread.SpreadJob("b", "blue", Encoding.BOTH, 2, 16));
+
+        FabricSpread.Plan p = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, planner());
+
+        assertThat(p.fallback()).isNull();
+        double lp = FabricSpreadTest.leafSpineOptimum();
+        // The joint optimum (both classes share the port rule), not a class's optimum with the other fixed.
+        assertThat(p.optimum()).isCloseTo(lp, within(1e-6));
+        assertThat(p.lowerBound()).isLessThanOrEqualTo(lp + 1e-9);
+        assertThat(p.maxLoadAfter()).isBetween(lp - 1e-9, 1.375 + 1e-9);
+        assertThat(p.left()).isEmpty();
+
+        FabricSpread.apply(engine, p);
+
+        assertThat(engine.quality().maxLoad()).isCloseTo(p.maxLoadAfter(), within(1e-9));
+        for (String[] jt : new String[][] {{"a", "default"}, {"b", "blue"}}) {
+            for (PlacedFlow s : engine.placedFlows(jt[0])) {
+                // Each slice is encoded for its own tenant's VRF.
+                assertThat(ForwardingWalk.walkCarriers(plan, s.flow().srcNic(), s.flow().dstNic(),
+                        s.encoding().carriers(), jt[1])).isEqualTo(s.path());
+            }
+        }
+    }
+
+    @Test
+    void anEvOnlyJobKeepsHomePortsAndTheBoundComesFromTheCallWithout() throws Exception {
+        place(FabricSpreadTest.FABRIC, "default", "default");
+        List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.EV, 2, 16),
+                new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 2, 16));
+        List<Boolean> homePorts = new ArrayList<>();
+        MultipathPlacement.Spreader recording = (j, options, background) -> {
+            homePorts.add(j.homePortsOnly());
+            return planner().spread(j, options, background);
+        };
+
+        FabricSpread.Plan p = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, recording);
+
+        assertThat(p.fallback()).isNull();
+        // The answer with every flow on its home ports (one port each here), then the bound without.
+        assertThat(homePorts).containsExactly(true, false);
+        assertThat(p.optimum()).as("not proven for the mixed rule").isNaN();
+        assertThat(p.lowerBound()).isLessThanOrEqualTo(FabricSpreadTest.leafSpineOptimum() + 1e-9);
+        assertThat(p.maxLoadAfter()).isLessThanOrEqualTo(1.375 + 1e-9);
+    }
+
+    @Test
+    void aFlowWithoutAPathIsLeftAsItIsAndTheRestSpread() throws Exception {
+        place(FabricSpreadTest.FABRIC, "default", "default");
+        Map<String, List<String>> before = new HashMap<>();
+        for (PlacedFlow s : engine.placedFlows("b")) {
+            if (s.flow().id().startsWith("b/1")) {
+                before.put(s.flow().id(), s.nodes());
+            }
+        }
+        // The real planner without b/1, which it reports as having no path.
+        MultipathPlacement.Spreader noPathForB1 = (j, options, background) -> {
+            List<Flow> rest = new ArrayList<>();
+            Flow b1 = null;
+            for (Flow f : j.flows()) {
+                if (f.id().equals("b/1")) {
+                    b1 = f;
+                } else {
+                    rest.add(f);
+                }
+            }
+            MultipathResult m = planner().spread(new Job(j.id(), j.tenant(), rest, j.homePortsOnly()), options,
+                    background);
+            List<Unplaced> unplaced = new ArrayList<>(m.unplaced());
+            if (b1 != null) {
+                unplaced.add(new Unplaced(b1, "no surviving path"));
+            }
+            return new MultipathResult(m.flows(), unplaced, m.fallback(), m.singlePathMaxLoad(),
+                    m.splittableOptimum(), m.lowerBound(), m.fractionalMaxLoad(), m.maxLoad(), m.roundingBound(),
+                    m.gapBound(), m.iterations(), m.columns());
+        };
+
+        FabricSpread.Plan p = FabricSpread.plan(engine, FabricSpreadTest.jobs(), FabricSpreadTest.BUDGET_MS,
+                noPathForB1);
+
+        assertThat(p.fallback()).isNull();
+        assertThat(p.left()).containsExactly("b/1: no surviving path");
+        assertThat(p.flows()).hasSize(4);
+        assertThat(p.changed()).extracting(f -> f.flow().id()).doesNotContain("b/1").isNotEmpty();
+        assertThat(p.maxLoadAfter()).isLessThan(p.maxLoadBefore());
+
+        FabricSpread.apply(engine, p);
+
+        Map<String, List<String>> after = new HashMap<>();
+        for (PlacedFlow s : engine.placedFlows("b")) {
+            if (s.flow().id().startsWith("b/1")) {
+                after.put(s.flow().id(), s.nodes());
+            }
+        }
+        assertThat(after).isEqualTo(before);
+        assertThat(engine.quality().maxLoad()).isCloseTo(p.maxLoadAfter(), within(1e-9));
+    }
+}
