@@ -3,11 +3,14 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
+import io.weft.fabric.Link;
 import io.weft.fabric.Role;
 import io.weft.lab.fabric.DragonflyGenerator;
 import io.weft.lab.fabric.FatTreeGenerator;
@@ -37,6 +40,17 @@ final class Fixtures {
         List<String> out = new ArrayList<>();
         f.nodesWithRole(Role.NIC).forEach(n -> out.add(n.id()));
         return out;
+    }
+
+    /** The fabric indexed with each link down with probability {@code down}, drawn from {@code rnd}. */
+    static DenseFabric withRandomLinksDown(Fabric f, Random rnd, double down) {
+        Map<String, LinkState> states = new LinkedHashMap<>();
+        for (Link l : f.links()) {
+            if (rnd.nextDouble() < down) {
+                states.put(l.id(), LinkState.DOWN);
+            }
+        }
+        return DenseFabric.of(f, states);
     }
 
     static PlacementEngine engine(Fabric f) {

@@ -2,14 +2,10 @@ package io.weft.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
-import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
 import io.weft.lab.fabric.SlimFlyGenerator;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,13 +30,7 @@ class ValiantLegsTest {
     @MethodSource("fabrics")
     void oneScanEqualsThePerPairDags(String name, Fabric f, double down) {
         Random rnd = new Random(23);
-        Map<String, LinkState> states = new LinkedHashMap<>();
-        for (Link l : f.links()) {
-            if (rnd.nextDouble() < down) {
-                states.put(l.id(), LinkState.DOWN);
-            }
-        }
-        DenseFabric ix = DenseFabric.of(f, states);
+        DenseFabric ix = Fixtures.withRandomLinksDown(f, rnd, down);
         long[] load = new long[ix.arcCount()];
         for (int a = 0; a < load.length; a++) {
             load[a] = rnd.nextInt(5) * 100_000_000L + rnd.nextInt(3) * 1_000L;

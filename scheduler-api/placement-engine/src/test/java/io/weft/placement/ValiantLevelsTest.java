@@ -3,15 +3,11 @@ package io.weft.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
-import io.weft.fabric.Link;
 import io.weft.lab.fabric.SlimFlyGenerator;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -35,13 +31,7 @@ class ValiantLevelsTest {
     @MethodSource("fabrics")
     void levelsChooseWhatTheLongWayChooses(String name, Fabric f, double down) {
         Random rnd = new Random(41);
-        Map<String, LinkState> states = new LinkedHashMap<>();
-        for (Link l : f.links()) {
-            if (rnd.nextDouble() < down) {
-                states.put(l.id(), LinkState.DOWN);
-            }
-        }
-        DenseFabric ix = DenseFabric.of(f, states);
+        DenseFabric ix = Fixtures.withRandomLinksDown(f, rnd, down);
         int[] nics = IntStream.range(0, ix.nodeCount).filter(n -> ix.nicPorts[n].length > 0).toArray();
         int detours = 0;
         for (int round = 0; round < 20; round++) {

@@ -316,19 +316,7 @@ class FabricRespreadTest {
     }
 
     private String post(String body) {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            HttpResponse<String> r = MultipathSpreadingTest.send(request("/v1/jobs", SCHEDULER)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
-            if (r.statusCode() == 201) {
-                return MultipathSpreadingTest.JSON.readTree(r.body()).get("id").asString();
-            }
-            if (r.statusCode() != 503 || System.nanoTime() > until) {
-                throw new AssertionError("job not created: " + r.statusCode() + " " + r.body());
-            }
-            MultipathSpreadingTest.sleep();
-        }
+        return OwnService.postJob(path -> request(path, SCHEDULER), body).get("id").asString();
     }
 
     private JsonNode call(String path, String token, int status) {

@@ -64,8 +64,8 @@ class MultipathSpreadingTest {
     void aMultipathJobGetsWeightedEntriesPerPeerAndBeatsOnePathPerFlow() {
         String background = post("{\"name\":\"background\",\"pattern\":\"explicit\",\"flows\":"
                 + "[{\"src\":\"leaf1-nic4\",\"dst\":\"leaf2-nic4\",\"demandGbps\":200}]}");
-        JsonNode job = JSON.readTree(postJob("{\"name\":\"spread\"," + THREE_LINE_RATE_FLOWS
-                + ",\"multipath\":{\"maxPaths\":4,\"granularity\":8}}"));
+        JsonNode job = postJob("{\"name\":\"spread\"," + THREE_LINE_RATE_FLOWS
+                + ",\"multipath\":{\"maxPaths\":4,\"granularity\":8}}");
         String id = job.get("id").asString();
 
         JsonNode mp = job.get("multipath");
@@ -125,8 +125,8 @@ class MultipathSpreadingTest {
         delete("/v1/jobs/" + id);
 
         // The same flows with qpSlices 1: the stack sends each flow on one path, so no spreading.
-        JsonNode single = JSON.readTree(postJob("{\"name\":\"one-qp\"," + THREE_LINE_RATE_FLOWS
-                + ",\"qpSlices\":1,\"multipath\":{\"maxPaths\":4,\"granularity\":8}}"));
+        JsonNode single = postJob("{\"name\":\"one-qp\"," + THREE_LINE_RATE_FLOWS
+                + ",\"qpSlices\":1,\"multipath\":{\"maxPaths\":4,\"granularity\":8}}");
         assertThat(single.get("multipath").get("fallback").asString()).startsWith("qpSlices 1:");
         assertThat(single.get("multipath").get("maxPathsPerFlow").asInt()).isEqualTo(1);
         assertThat(single.get("multipath").get("maxLoad").asDouble()).isEqualTo(2.0);
@@ -150,23 +150,11 @@ class MultipathSpreadingTest {
 
     /** Creates a job and returns its id. */
     String post(String body) {
-        return JSON.readTree(postJob(body)).get("id").asString();
+        return postJob(body).get("id").asString();
     }
 
-    /** POSTs a job; the fabric file is read at start, so a first 503 is retried for a while. */
-    String postJob(String body) {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            HttpResponse<String> r = send(request("/v1/jobs", SCHEDULER).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
-            if (r.statusCode() == 201) {
-                return r.body();
-            }
-            if (r.statusCode() != 503 || System.nanoTime() > until) {
-                throw new AssertionError("job not created: " + r.statusCode() + " " + r.body());
-            }
-            sleep();
-        }
+    JsonNode postJob(String body) {
+        return OwnService.postJob(path -> request(path, SCHEDULER), body);
     }
 
     JsonNode get(String path, String token) {

@@ -1,13 +1,17 @@
 package io.weft.scheduler.api;
 
 import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 
 import io.weft.contracts.LinkState;
 import io.weft.devstack.DevstackEndpoints;
@@ -25,6 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A scheduler-api test context of its own on the shared devstack: its fabric file, PostgreSQL schema
@@ -33,6 +38,28 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 final class OwnService {
     private OwnService() {
+    }
+
+    /**
+     * POSTs a job as the scheduler and returns the created job. The service reads its fabric at
+     * start, so a first 503 is retried for up to 30 s; any other answer fails the test.
+     *
+     * @param request the test's request builder for a path and token
+     */
+    static JsonNode postJob(Function<String, HttpRequest.Builder> request, String body) {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            HttpResponse<String> r = MultipathSpreadingTest.send(request.apply("/v1/jobs")
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+            if (r.statusCode() == 201) {
+                return MultipathSpreadingTest.JSON.readTree(r.body());
+            }
+            if (r.statusCode() != 503 || System.nanoTime() > until) {
+                throw new AssertionError("job not created: " + r.statusCode() + " " + r.body());
+            }
+            MultipathSpreadingTest.sleep();
+        }
     }
 
     /** Registers the service's properties; returns the fabric topic it places from. */

@@ -284,21 +284,8 @@ class TwoPlaneFabricTest {
         return out;
     }
 
-    /** POSTs a job; the fabric file is read at start, so a first 503 is retried for a while. */
     JsonNode postJob(String body) {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            HttpResponse<String> r = MultipathSpreadingTest.send(request("/v1/jobs", SCHEDULER)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
-            if (r.statusCode() == 201) {
-                return MultipathSpreadingTest.JSON.readTree(r.body());
-            }
-            if (r.statusCode() != 503 || System.nanoTime() > until) {
-                throw new AssertionError("job not created: " + r.statusCode() + " " + r.body());
-            }
-            MultipathSpreadingTest.sleep();
-        }
+        return OwnService.postJob(path -> request(path, SCHEDULER), body);
     }
 
     JsonNode get(String path, String token) {
