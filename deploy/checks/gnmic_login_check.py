@@ -5,6 +5,7 @@ validator cannot see:
   except for `log` and its Kafka output's address, `sasl`, `tls` and `enable-metrics`;
 - that output logs in: SCRAM-SHA-512 as a principal of contracts/topics.json that writes the output's
   topic, over TLS verified against a CA file (never skip-verify), to port 9093;
+- it keys its records (`insert-key: true`: each switch's samples on one partition, see contracts/topics.md);
 - its password is only an environment reference, `${NAME}`, and the gnmic Deployment sets NAME from a
   secret; the CA file's folder is mounted; gnmic does not log (its Kafka output logs its settings,
   password included);
@@ -71,6 +72,10 @@ def output_problems(cfg, catalogue):
         bad.append(f"output {OUTPUT}: address {out.get('address')!r} is not the TLS + SCRAM listener (9093)")
     if cfg.get("log"):
         bad.append("gnmic logs: its Kafka output would log the SASL password")
+    if out.get("insert-key") is not True:
+        # Without a key gnmic's producer scatters one port's samples over random partitions, so
+        # collector tasks see pieces of one counter's series and compute wrong rates.
+        bad.append(f"output {OUTPUT}: insert-key must be true (records keyed by switch, one partition each)")
     return env_ref, bad
 
 
@@ -113,7 +118,7 @@ def main():
     for b in bad:
         print("gnmic login:", b)
     if not bad:
-        print("gnmic login: SCRAM-SHA-512 over TLS on 9093, password from a secret: ok")
+        print("gnmic login: SCRAM-SHA-512 over TLS on 9093, password from a secret, records keyed: ok")
     return 1 if bad else 0
 
 

@@ -72,6 +72,8 @@ class GnmicLoginCheckTest(unittest.TestCase):
             (lambda c, k, n: output(c)["tls"].update({"skip-verify": True}), "no skip-verify"),
             (lambda c, k, n: output(c).update(address="kafka:9092"), "9093"),
             (lambda c, k, n: c.update(log=True), "would log"),
+            (lambda c, k, n: output(c).pop("insert-key"), "insert-key"),
+            (lambda c, k, n: output(c).update({"insert-key": False}), "insert-key"),
             (lambda c, k, n: output(c).update(topic="weft.fabric"), "differs from"),
             (lambda c, k, n: c["targets"].pop("leaf1"), "differs from"),
             (lambda c, k, n: k.pop("env"), "not set from a secret"),
