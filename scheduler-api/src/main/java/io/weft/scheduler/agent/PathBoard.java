@@ -30,8 +30,9 @@ import org.springframework.stereotype.Component;
  * waiters and runs the {@link #onPublish} listener (the profile streams) of its NICs. Waking 10,000
  * agents is then a few dozen executor tasks, not one per agent. Before a chunk is woken its
  * profiles are preloaded ({@link #beforeWake}): the first chunk's alone, so that the writers start
- * early, then all the others' at once (up to {@link #READ_BATCH} NICs), so that the reads, the
- * fan-out's critical path when the cores are free, cost one statement instead of one per chunk.
+ * early, then all the others' at once (up to {@link #READ_BATCH} NICs). Reading chunk by chunk
+ * between the wakes made the last read wait for the cores that were writing the earlier chunks, so
+ * the reads, not the writes, set the end of the fan-out on a quiet machine.
  */
 @Component
 public class PathBoard {

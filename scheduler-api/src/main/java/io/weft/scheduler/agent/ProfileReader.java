@@ -20,16 +20,17 @@ import org.springframework.stereotype.Component;
  * rate, the database is read once per NIC and version, not once per request.
  *
  * <p>Why profiles are read from PostgreSQL and not built in memory from what the commit wrote: at
- * the api bench's scale (1,024 NICs, four active ring jobs, released history) the profile query is
- * index lookups only (flows by {@code flows_served_by_src}, the job memoized, the assignment by its
- * key; EXPLAIN ANALYZE 1.7 ms for 512 rows of 128 NICs), so its cost is the rows served, not the
- * tables' history, and all 4,096 rows take ~10-15 ms of PostgreSQL CPU and ~4 ms here. What made a
- * fan-out's reads slow was their shape: eight chunk reads of two statements each, and pgjdbc's
- * {@code getArray} on every row's carriers. A copy of the profiles kept on the writer would spare
- * the database that work but be a second source of truth every path change (placement, re-spread,
- * release, reroute, fabric change) would have to keep equal; the other replicas read here anyway.
- * So the publisher reads the first chunk alone and the rest in one statement ({@code PathBoard}),
- * and the carriers come as one string.
+ * the api bench's scale (1,024 NICs, four active ring jobs, six released) the profile query is index
+ * lookups only (flows by source NIC or by job, the job, the assignment by its key; EXPLAIN ANALYZE
+ * 1.7 ms for 128 NICs' 512 rows on a quiet machine), so it costs the rows served, not the history.
+ * Reading all 4,096 rows took ~10 ms of CPU here and ~23 ms in PostgreSQL (load 20-25); the old
+ * shape, eight 128-NIC reads of two statements each with pgjdbc's {@code getArray} on every row,
+ * only ~2 ms more of each. The reads finished late because they were interleaved with the fan-out:
+ * each chunk's read waited for cores busy writing earlier chunks. So the publisher reads the first
+ * chunk alone and all the others before waking them ({@code PathBoard}). A copy of the profiles
+ * kept on the writer would spare the database those ~23 ms but be a second source of truth that
+ * every path change (placement, re-spread, release, reroute, fabric change) must keep equal, and
+ * other replicas read here anyway: not done.
  */
 @Component
 class ProfileReader {
