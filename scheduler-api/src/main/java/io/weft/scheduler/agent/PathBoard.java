@@ -26,16 +26,21 @@ import org.springframework.stereotype.Component;
  * and are published here only after the transaction that issued them committed.
  *
  * <p>Waiting costs no thread: a waiter is a callback. A publish of many NICs is fanned out in
- * chunks of {@link #WAKE_CHUNK} NICs: the chunk's profiles are preloaded ({@link #beforeWake}),
- * then the chunk is split into one task per writer thread, and each task wakes the waiters and
- * runs the {@link #onPublish} listener (the profile streams) of its NICs. Waking 10,000 agents is
- * then a few dozen executor tasks, not one per agent.
+ * chunks of {@link #WAKE_CHUNK} NICs, each split into one task per writer thread; a task wakes the
+ * waiters and runs the {@link #onPublish} listener (the profile streams) of its NICs. Waking 10,000
+ * agents is then a few dozen executor tasks, not one per agent. Before a chunk is woken its
+ * profiles are preloaded ({@link #beforeWake}): the first chunk's alone, so that the writers start
+ * early, then all the others' at once (up to {@link #READ_BATCH} NICs). Reading chunk by chunk
+ * between the wakes made the last read wait for the cores that were writing the earlier chunks, so
+ * the reads, not the writes, set the end of the fan-out on a quiet machine.
  */
 @Component
 public class PathBoard {
     private static final Logger LOG = LoggerFactory.getLogger(PathBoard.class);
-    /** NICs whose profiles are read in one go before their agents are woken. */
+    /** NICs woken together (one task per writer thread), and the first read of a publish. */
     static final int WAKE_CHUNK = 128;
+    /** Most NICs whose profiles are read in one go after the first chunk's. */
+    static final int READ_BATCH = 4096;
     private static final Waiter[] NO_WAITERS = new Waiter[0];
 
     private final Map<String, Long> versions = new ConcurrentHashMap<>();
@@ -171,7 +176,7 @@ public class PathBoard {
 
     /**
      * Records committed versions of many NICs (one transaction) and wakes their older waiters, in
-     * chunks: the first agents are answered while the profiles of the next chunk are being read
+     * chunks: the first chunk's agents are answered while the other chunks' profiles are being read
      * (the database works in its own process, so reading and waking overlap on two cores).
      */
     public void publishAll(Map<String, Long> committed) {
@@ -188,19 +193,23 @@ public class PathBoard {
             }
         }
         Trace trace = LOG.isDebugEnabled() && !nics.isEmpty() ? new Trace(nics.size()) : null;
-        for (int from = 0; from < nics.size(); from += WAKE_CHUNK) {
-            List<String> chunk = nics.subList(from, Math.min(nics.size(), from + WAKE_CHUNK));
+        for (int from = 0; from < nics.size(); ) {
+            int to = Math.min(nics.size(), from + (from == 0 ? WAKE_CHUNK : READ_BATCH));
+            List<String> read = nics.subList(from, to);
             long readFrom = System.nanoTime();
             try {
-                beforeWake.accept(chunk);
+                beforeWake.accept(read);
             } catch (RuntimeException ex) {
                 // Waking must not depend on the preload: woken agents then read their own profile.
-                LOG.warn("preloading {} profiles failed: {}", chunk.size(), ex.toString());
+                LOG.warn("preloading {} profiles failed: {}", read.size(), ex.toString());
             }
             if (trace != null) {
                 trace.readNs += System.nanoTime() - readFrom;
             }
-            fanOut(chunk, committed, trace);
+            for (int chunk = from; chunk < to; chunk += WAKE_CHUNK) {
+                fanOut(nics.subList(chunk, Math.min(to, chunk + WAKE_CHUNK)), committed, trace);
+            }
+            from = to;
         }
         if (trace != null) {
             trace.readDoneNs = System.nanoTime();

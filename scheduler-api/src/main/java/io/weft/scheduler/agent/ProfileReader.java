@@ -18,6 +18,19 @@ import org.springframework.stereotype.Component;
  * Builds a NIC's {@link EvProfile} from the committed assignments of its active flows, and keeps
  * the latest one per NIC: when a change wakes many agents of one NIC, or agents pull at a high
  * rate, the database is read once per NIC and version, not once per request.
+ *
+ * <p>Why profiles are read from PostgreSQL and not built in memory from what the commit wrote: at
+ * the api bench's scale (1,024 NICs, four active ring jobs, six released) the profile query is index
+ * lookups only (flows by source NIC or by job, the job, the assignment by its key; EXPLAIN ANALYZE
+ * 1.7 ms for 128 NICs' 512 rows on a quiet machine), so it costs the rows served, not the history.
+ * Reading all 4,096 rows took ~10 ms of CPU here and ~23 ms in PostgreSQL (load 20-25); the old
+ * shape, eight 128-NIC reads of two statements each with pgjdbc's {@code getArray} on every row,
+ * only ~2 ms more of each. The reads finished late because they were interleaved with the fan-out:
+ * each chunk's read waited for cores busy writing earlier chunks. So the publisher reads the first
+ * chunk alone and all the others before waking them ({@code PathBoard}). A copy of the profiles
+ * kept on the writer would spare the database those ~23 ms but be a second source of truth that
+ * every path change (placement, re-spread, release, reroute, fabric change) must keep equal, and
+ * other replicas read here anyway: not done.
  */
 @Component
 class ProfileReader {
@@ -72,8 +85,10 @@ class ProfileReader {
         FabricPlan plan = placement.ready() ? placement.view().plan() : null;
         // The filter matches the partial index flows_served_by_src (released and retired flows left
         // out), so a read does not grow with history; JobLifecycleTest checks the two still agree.
-        jdbc.sql("select f.src_nic, f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, p.carriers, p.ev, j.encoding, "
-                        + "p.arcs[1] "
+        // The carriers as one string (addresses hold no comma): pgjdbc's getArray builds an array
+        // object and parses its text for every row.
+        jdbc.sql("select f.src_nic, f.id, f.job_id, f.dst_nic, f.demand_gbps, p.state, "
+                        + "array_to_string(p.carriers, ','), p.ev, j.encoding, p.arcs[1] "
                         + "from flows f join path_assignments p on p.flow_id = f.id join jobs j on j.id = f.job_id "
                         + "where f.src_nic = any(?) and not f.released and f.retired_at is null and j.state = 'ACTIVE' "
                         + "order by f.src_nic, f.dst_nic, j.seq, f.flow_index, f.slice")
@@ -83,7 +98,8 @@ class ProfileReader {
                     String job = rs.getString(3);
                     int weight = (int) Math.max(1, Math.round(rs.getDouble(5) * 1000));
                     String state = rs.getString(6);
-                    List<String> carriers = Arrays.asList((String[]) rs.getArray(7).getArray());
+                    String joined = rs.getString(7);
+                    List<String> carriers = joined.isEmpty() ? List.of() : Arrays.asList(joined.split(","));
                     Integer ev = (Integer) rs.getObject(8);
                     String enc = rs.getString(9);
                     String port = portOf(plan, rs.getString(1), rs.getString(10));
