@@ -503,6 +503,8 @@ public final class ApiBench {
         member(b, "gc_pause_ms_by_round", rounds, r -> r.parts().gcPauseMs());
         member(b, "service_profiles_read_ms_by_round", rounds, r -> r.parts().profilesReadMs());
         member(b, "service_last_woken_ms_by_round", rounds, r -> r.parts().lastWokenMs());
+        member(b, "backlog_drops_by_round", rounds, r -> r.parts().backlogDrops());
+        member(b, "tcp_retrans_segs_by_round", rounds, r -> r.parts().tcpRetransSegs());
         member(b, "fanout_delivered_p50_ms_by_round", rounds, r -> r.delivered().p50Ms());
         member(b, "fanout_delivered_p99_ms_by_round", rounds, r -> r.delivered().p99Ms());
         member(b, "fanout_read_p99_ms_by_round", rounds, r -> r.read().p99Ms());

@@ -48,6 +48,20 @@ class ApiBenchMathTest {
     }
 
     @Test
+    void backlogDropsAndRetransmitsAreReadFromProc() {
+        // Two CPUs of /proc/net/softnet_stat (hex; the second column is the drops) and /proc/net/snmp's Tcp lines.
+        assertThat(RoundParts.backlogDrops(List.of(
+                "05b845ba 000005f4 00000004 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000",
+                "051d3222 000008e1 00000005 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000")))
+                .isEqualTo(0x5f4 + 0x8e1);
+        assertThat(RoundParts.tcpRetransSegs(List.of("Ip: Forwarding DefaultTTL", "Ip: 1 64",
+                "Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets "
+                        + "CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors",
+                "Tcp: 1 200 120000 -1 5 6 0 1 2 100 200 121986 0 3 0"))).isEqualTo(121_986L);
+        assertThat(RoundParts.tcpRetransSegs(List.of())).isZero();
+    }
+
+    @Test
     void theWarmMedianLeavesTheFirstRoundOut() {
         assertThat(ApiBench.Result.warmMedian(new double[] {90, 12, 30, 11})).isEqualTo(12.0);
         assertThat(ApiBench.Result.warmMedian(new double[] {90, 12, 14})).isEqualTo(13.0);
