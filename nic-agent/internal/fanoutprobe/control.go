@@ -80,8 +80,8 @@ func command(p *Probe, f []string) (string, error) {
 // Line is the round as one line of key=value words (ms unless the name says otherwise).
 func (r Round) Line() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "round events=%d unstamped=%d failed=%d published_min_us=%d cpu_ms=%s", r.Events, r.Unstamped,
-		r.Failed, r.PublishedMinUs, number(r.CPUMs))
+	fmt.Fprintf(&b, "round events=%d unstamped=%d restamped=%d failed=%d published_min_us=%d cpu_ms=%s", r.Events,
+		r.Unstamped, r.Restamped, r.Failed, r.PublishedMinUs, number(r.CPUMs))
 	r.Delivered.fields(&b, "delivered")
 	r.Read.fields(&b, "read")
 	r.Update.fields(&b, "update")

@@ -119,3 +119,57 @@ func (p *ResponseParser) Feed(data []byte) (r Response, done bool, err error) {
 		return r, true, nil
 	}
 }
+
+// ChunkFramer bounds a stream's reads by its HTTP/1.1 chunks. TCP's recvmsg stamps a read with the
+// receive time of the last segment it copied from, so a read that ran on past an event into a
+// heartbeat that came later (one every 30 s per idle stream) would carry the heartbeat's time. The
+// service writes each event as one chunk in one write; reading the response head freely, then at
+// most 16 bytes of a chunk's size line, then exactly the rest of that chunk, no read reaches a
+// segment written after the event it completes.
+type ChunkFramer struct {
+	headDone bool
+	line     []byte // the response head, then the current chunk's size line
+	rest     int    // bytes of the current chunk still to come (data and its CRLF)
+}
+
+// Want is how many bytes the next read may take (at most room).
+func (f *ChunkFramer) Want(room int) int {
+	switch {
+	case f.rest > 0:
+		return min(f.rest, room)
+	case !f.headDone:
+		return room
+	default:
+		return min(16, room)
+	}
+}
+
+// Consume follows the framing through bytes just read.
+func (f *ChunkFramer) Consume(b []byte) error {
+	for len(b) > 0 {
+		if f.rest > 0 {
+			n := min(f.rest, len(b))
+			f.rest -= n
+			b = b[n:]
+			continue
+		}
+		f.line = append(f.line, b[0])
+		b = b[1:]
+		if !bytes.HasSuffix(f.line, []byte("\r\n")) {
+			continue
+		}
+		if !f.headDone {
+			if bytes.HasSuffix(f.line, []byte("\r\n\r\n")) {
+				f.headDone, f.line = true, f.line[:0]
+			}
+			continue
+		}
+		sizeText, _, _ := bytes.Cut(bytes.TrimSpace(f.line), []byte(";")) // chunk extensions
+		size, err := strconv.ParseUint(string(sizeText), 16, 31)
+		if err != nil {
+			return fmt.Errorf("chunk size %q: %w", f.line, err)
+		}
+		f.rest, f.line = int(size)+2, f.line[:0] // the last chunk ("0") is followed by the empty trailer line
+	}
+	return nil
+}

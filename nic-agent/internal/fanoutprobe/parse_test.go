@@ -58,3 +58,36 @@ func TestResponseParserCompletesEachKindOfAnswer(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestChunkFramerNeverReadsPastTheEventsChunk(t *testing.T) {
+	head := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+	heartbeat := "3\r\n:\n\n\r\n"
+	data := ":published-us=1700000000000001\nevent:profile\nid:7\ndata:{}\n\n"
+	event := strconv.FormatInt(int64(len(data)), 16) + "\r\n" + data + "\r\n"
+	stream := head + heartbeat + event + heartbeat + event + "0\r\n\r\n"
+	eventEnds := map[int]bool{len(head + heartbeat + event): true, len(head + heartbeat + event + heartbeat + event): true}
+	var f ChunkFramer
+	// The response head comes alone (the stream opens at the NIC's current version): read freely.
+	if err := f.Consume([]byte(head)); err != nil {
+		t.Fatal(err)
+	}
+	for at := len(head); at < len(stream); {
+		n := min(f.Want(4096), len(stream)-at)
+		for end := range eventEnds {
+			if at < end && at+n > end {
+				t.Fatalf("a read of %d bytes at %d runs past an event's end at %d", n, at, end)
+			}
+		}
+		if err := f.Consume([]byte(stream[at : at+n])); err != nil {
+			t.Fatal(err)
+		}
+		at += n
+	}
+	if f.rest != 0 || len(f.line) != 0 {
+		t.Fatalf("framing left rest %d line %q", f.rest, f.line)
+	}
+	var bad ChunkFramer
+	if err := bad.Consume([]byte(head + "zz\r\n")); err == nil {
+		t.Fatal("a size line that is not hex was accepted")
+	}
+}

@@ -40,10 +40,15 @@ type agent struct {
 	fd     int
 	nic    int
 	events EventScanner
+	chunks ChunkFramer
 	resp   ResponseParser
 	// The round's arrival (owned by the agent's reader, under its lock).
 	got                           bool
 	publishedUs, kernelNs, readNs int64
+	// restamped: bytes read after the event carried the event's own stamp, so TCP merged a later
+	// segment (a heartbeat) into the event's before it was read, and the merged stamp is the later
+	// one's: the event's time is unknown (at most the stamp).
+	restamped, watch bool
 }
 
 type reader struct {
@@ -223,6 +228,7 @@ type Round struct {
 	Update            Figures
 	PublishedMinUs    int64
 	Unstamped, Failed int
+	Restamped         int // arrivals whose stamp a later segment overwrote: left out of Delivered
 	CPUMs             float64
 }
 
@@ -247,12 +253,15 @@ func (p *Probe) Await(timeout time.Duration, postUs int64) Round {
 					round.PublishedMinUs = a.publishedUs
 				}
 				read = append(read, float64(a.readNs/1e3-a.publishedUs)/1e3)
-				if a.kernelNs != 0 {
+				if a.kernelNs != 0 && !a.restamped {
 					delivered = append(delivered, float64(a.kernelNs/1e3-a.publishedUs)/1e3)
 				}
 			}
-			if a.kernelNs == 0 {
+			switch {
+			case a.kernelNs == 0:
 				round.Unstamped++
+			case a.restamped:
+				round.Restamped++
 			}
 			if postUs != 0 {
 				update = append(update, float64(a.readNs/1e3-postUs)/1e3)
@@ -271,6 +280,7 @@ func (p *Probe) arrived(a *agent, publishedUs int64, rd Read) {
 		return
 	}
 	a.got, a.publishedUs, a.kernelNs, a.readNs = true, publishedUs, rd.KernelNs, rd.ReadNs
+	a.restamped, a.watch = false, p.cfg.Stream
 	if p.got.Add(1) == int64(len(p.agents)) {
 		select {
 		case p.all <- struct{}{}:
@@ -301,10 +311,15 @@ func (p *Probe) loop(r *reader) {
 	}
 }
 
-// drain reads a connection until it is empty; a closed or failed one is dropped and counted.
+// drain reads a connection until it is empty (streams: chunk by chunk, see ChunkFramer); a closed
+// or failed one is dropped and counted.
 func (p *Probe) drain(r *reader, a *agent) {
 	for {
-		rd, err := readStamped(a.fd, r.buf, r.oob)
+		buf := r.buf
+		if p.cfg.Stream {
+			buf = r.buf[:a.chunks.Want(len(r.buf))]
+		}
+		rd, err := readStamped(a.fd, buf, r.oob)
 		if err == unix.EAGAIN || err == unix.EINTR {
 			return
 		}
@@ -314,6 +329,13 @@ func (p *Probe) drain(r *reader, a *agent) {
 		}
 		data := r.buf[:rd.N]
 		if p.cfg.Stream {
+			if err := a.chunks.Consume(data); err != nil {
+				p.drop(r, a)
+				return
+			}
+			if a.watch { // the first bytes read after the event: merged into its segment?
+				a.restamped, a.watch = rd.KernelNs != 0 && rd.KernelNs == a.kernelNs, false
+			}
 			for _, us := range a.events.Feed(data) {
 				p.arrived(a, us, rd)
 			}
@@ -331,7 +353,7 @@ func (p *Probe) drain(r *reader, a *agent) {
 				a.resp.Reset()
 			}
 		}
-		if rd.N < len(r.buf) { // the socket had less than the room: drained
+		if !p.cfg.Stream && rd.N < len(r.buf) { // the socket had less than the room: drained
 			return
 		}
 	}

@@ -24,7 +24,7 @@ class ApiBenchMathTest {
     @Test
     void theProbesRoundLineIsReadIntoSpreads() {
         // As fanout-probe prints it (nic-agent/internal/fanoutprobe: Round.Line).
-        FanoutProbe.Round r = FanoutProbe.Round.parse("round events=10000 unstamped=2 failed=0 "
+        FanoutProbe.Round r = FanoutProbe.Round.parse("round events=10000 unstamped=2 restamped=3 failed=0 "
                 + "published_min_us=1700000000000123 cpu_ms=61.250 delivered_first_ms=4.100 delivered_p50_ms=40.500 "
                 + "delivered_p99_ms=81.000 delivered_max_ms=90.000 read_first_ms=5.000 read_p50_ms=60.000 "
                 + "read_p99_ms=120.000 read_max_ms=130.000 update_first_ms=nan update_p50_ms=nan update_p99_ms=nan "
@@ -33,7 +33,8 @@ class ApiBenchMathTest {
         assertThat(r.unstamped()).isEqualTo(2);
         assertThat(r.publishedMinUs()).isEqualTo(1_700_000_000_000_123L);
         assertThat(r.cpuMs()).isEqualTo(61.25);
-        assertThat(r.delivered()).isEqualTo(new Spread(9_998, 4.1, 40.5, 81.0, 90.0));
+        assertThat(r.restamped()).isEqualTo(3);
+        assertThat(r.delivered()).isEqualTo(new Spread(9_995, 4.1, 40.5, 81.0, 90.0));
         assertThat(r.read()).isEqualTo(new Spread(10_000, 5.0, 60.0, 120.0, 130.0));
         assertThat(r.update()).isEqualTo(Spread.NONE);
         assertThatThrownBy(() -> FanoutProbe.Round.parse("armed"))

@@ -26,16 +26,18 @@ final class FanoutProbe implements AutoCloseable {
     static final String BINARY_PROPERTY = "weft.bench.fanoutProbe";
 
     /** One round as the probe saw it. */
-    record Round(int events, int unstamped, int failed, long publishedMinUs, double cpuMs, Spread delivered,
-                 Spread read, Spread update) {
+    record Round(int events, int unstamped, int restamped, int failed, long publishedMinUs, double cpuMs,
+                 Spread delivered, Spread read, Spread update) {
         /** Reads the probe's {@code round k=v ...} line. */
         static Round parse(String line) {
             Map<String, String> f = fields(line, "round");
             int events = Integer.parseInt(f.get("events"));
             int unstamped = Integer.parseInt(f.get("unstamped"));
-            return new Round(events, unstamped, Integer.parseInt(f.get("failed")),
+            int restamped = Integer.parseInt(f.get("restamped"));
+            return new Round(events, unstamped, restamped, Integer.parseInt(f.get("failed")),
                     Long.parseLong(f.get("published_min_us")), number(f, "cpu_ms"),
-                    spread(f, "delivered", events - unstamped), spread(f, "read", events), spread(f, "update", events));
+                    spread(f, "delivered", events - unstamped - restamped), spread(f, "read", events),
+                    spread(f, "update", events));
         }
 
         private static Spread spread(Map<String, String> f, String prefix, int n) {
