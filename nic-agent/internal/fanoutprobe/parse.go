@@ -144,6 +144,9 @@ func (f *ChunkFramer) Want(room int) int {
 	}
 }
 
+// AtBoundary tells whether the next byte starts a chunk (after the response head).
+func (f *ChunkFramer) AtBoundary() bool { return f.headDone && f.rest == 0 && len(f.line) == 0 }
+
 // Consume follows the framing through bytes just read.
 func (f *ChunkFramer) Consume(b []byte) error {
 	for len(b) > 0 {

@@ -329,12 +329,14 @@ func (p *Probe) drain(r *reader, a *agent) {
 		}
 		data := r.buf[:rd.N]
 		if p.cfg.Stream {
+			// A read that starts where a chunk ended holds only later chunks: if it is the first after
+			// the event's chunk and carries the event's stamp, TCP merged it into the event's segment.
+			if a.watch && a.chunks.AtBoundary() {
+				a.restamped, a.watch = rd.KernelNs != 0 && rd.KernelNs == a.kernelNs, false
+			}
 			if err := a.chunks.Consume(data); err != nil {
 				p.drop(r, a)
 				return
-			}
-			if a.watch { // the first bytes read after the event: merged into its segment?
-				a.restamped, a.watch = rd.KernelNs != 0 && rd.KernelNs == a.kernelNs, false
 			}
 			for _, us := range a.events.Feed(data) {
 				p.arrived(a, us, rd)
