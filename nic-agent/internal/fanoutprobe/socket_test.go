@@ -12,30 +12,8 @@ import (
 // The kernel's stamp is when the bytes arrived, not when they were read: a reader that sleeps 300 ms
 // before its recvmsg gets a stamp at the write and a read time 300 ms later.
 func TestKernelStampStaysAtTheWriteWhenTheReaderSleeps(t *testing.T) {
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			close(accepted)
-			return
-		}
-		accepted <- c
-	}()
-	fd, err := dialTimestamped(netip.MustParseAddrPort(ln.Addr().String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fd, server := timestampedPair(t)
 	defer closeFd(fd)
-	server := <-accepted
-	if server == nil {
-		t.Fatal("no connection accepted")
-	}
-	defer server.Close()
 	// Timestamping is switched on for the whole stack by a deferred kernel work item: give it a moment.
 	time.Sleep(20 * time.Millisecond)
 
@@ -67,26 +45,8 @@ func TestKernelStampStaysAtTheWriteWhenTheReaderSleeps(t *testing.T) {
 // counts the event as restamped and leaves it out of the delivered figures. A heartbeat read apart
 // leaves the event's stamp alone.
 func TestALaterHeartbeatIsNeverTakenForTheEventsArrival(t *testing.T) {
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	fd, err := dialTimestamped(netip.MustParseAddrPort(ln.Addr().String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := <-accepted
-	if server == nil {
-		t.Fatal("no connection accepted")
-	}
-	defer server.Close()
-	p, err := New(Config{Addr: netip.MustParseAddrPort(ln.Addr().String()), Token: "t", Agents: 1, NICs: 1,
+	fd, server := timestampedPair(t) // the probe closes fd
+	p, err := New(Config{Addr: netip.MustParseAddrPort("127.0.0.1:9"), Token: "t", Agents: 1, NICs: 1,
 		Stream: true, Readers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -148,4 +108,34 @@ func TestALaterHeartbeatIsNeverTakenForTheEventsArrival(t *testing.T) {
 				c.padBytes, got)
 		}
 	}
+}
+
+// timestampedPair connects a socket with SO_TIMESTAMPNS (the caller closes it or hands it on) to a
+// loopback listener and returns it with the server's end of the connection.
+func timestampedPair(t *testing.T) (int, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	fd, err := dialTimestamped(netip.MustParseAddrPort(ln.Addr().String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := <-accepted
+	if server == nil {
+		t.Fatal("no connection accepted")
+	}
+	t.Cleanup(func() { server.Close() })
+	return fd, server
 }
