@@ -99,6 +99,11 @@ public final class ApiBench {
                 + "connections (default: one per core, ${DEFAULT-VALUE})")
         int readers = Runtime.getRuntime().availableProcessors();
 
+        @Option(names = "--client", paramLabel = "probe|nio", description = "the agents: probe (default) = nic-agent's "
+                + "fanout-probe under SCHED_IDLE, timed by the kernel's receive stamp; nio = the Java NIO client in "
+                + "this JVM, timed by its reads")
+        String client = "probe";
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
     }
@@ -134,6 +139,10 @@ public final class ApiBench {
             System.err.println("--rounds: at least 2 (the first also compiles the wake path)");
             System.exit(2);
         }
+        if (!flags.client.equals("probe") && !flags.client.equals("nio")) {
+            System.err.println("--client: probe or nio, not " + flags.client);
+            System.exit(2);
+        }
         if (nics % NICS_PER_LEAF != 0 || nics < 2 * NICS_PER_LEAF) {
             System.err.println("--nics: must be a multiple of " + NICS_PER_LEAF + ", at least " + 2 * NICS_PER_LEAF);
             System.exit(2);
@@ -145,7 +154,7 @@ public final class ApiBench {
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
             Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream, rounds,
-                    Math.max(1, flags.readers));
+                    Math.max(1, flags.readers), flags.client.equals("probe"));
             results.println(json ? r.json() : r.table());
         } finally {
             deleteTree(dir);
@@ -158,14 +167,20 @@ public final class ApiBench {
                   double updateClientCpuMs, double pullClientCpuMs, int pullSeconds, String load, double updateFirstMs,
                   double updateServiceCpuMs, double pullServiceCpuMs, Round first, Round second,
                   double baselineCpuMs, String variant, int rounds, double[] cpuUsPerAgentByRound,
-                  double[] submitMs, GcPauses gc, int readers, String partsJson) {
+                  double[] submitMs, GcPauses gc, int readers, String partsJson, String client, ConnectGc connect,
+                  int unstamped, int restamped) {
         String json() {
-            double[] f = first.latencies();
-            double[] fan = second.fanout();
-            return String.format(Locale.ROOT, "{\"variant\":\"%s\",\"agents\":%d,\"nics\":%d,\"updated\":%d,"
-                            + "\"job_post_ms\":%.1f,\"published_after_post_ms\":%.1f,"
-                            + "\"fanout_first_ms\":%.1f,\"fanout_p50_ms\":%.1f,\"fanout_p99_ms\":%.1f,"
-                            + "\"fanout_max_ms\":%.1f,\"service_cpu_us_per_agent\":%.1f,"
+            Spread f = first.update();
+            Spread fan = second.read();
+            Spread kernel = second.delivered();
+            return String.format(Locale.ROOT, "{\"variant\":\"%s\",\"client\":\"%s\",\"agents\":%d,\"nics\":%d,"
+                            + "\"updated\":%d,\"job_post_ms\":%.1f,\"published_after_post_ms\":%.1f,"
+                            + "\"fanout_delivered_first_ms\":%s,\"fanout_delivered_p50_ms\":%s,"
+                            + "\"fanout_delivered_p99_ms\":%s,\"fanout_delivered_max_ms\":%s,"
+                            + "\"unstamped\":%d,\"restamped\":%d,"
+                            + "\"fanout_read_first_ms\":%.1f,\"fanout_read_p50_ms\":%.1f,\"fanout_read_p99_ms\":%.1f,"
+                            + "\"fanout_read_max_ms\":%.1f,\"connect_gc_pause_ms\":%s,\"connect_gc_cpu_ms\":%s,"
+                            + "\"connect_gc_cpu_us_per_connection\":%s,\"service_cpu_us_per_agent\":%.1f,"
                             + "\"fanout_thread_cpu_ms\":%.1f,\"jetty_thread_cpu_ms\":%.1f,\"gc_thread_cpu_ms\":%.1f,"
                             + "\"jit_thread_cpu_ms\":%.1f,\"rounds\":%d,\"baseline_service_cpu_ms\":%.1f,"
                             + "\"service_cpu_total_us_per_agent\":%.1f,"
@@ -174,24 +189,34 @@ public final class ApiBench {
                             + "\"update_client_cpu_ms\":%.0f,\"pull_client_cpu_pct\":%.1f,\"loadavg\":\"%s\","
                             + "\"update_first_ms\":%.1f,\"update_service_cpu_ms\":%.0f,\"pull_service_cpu_pct\":%.1f,"
                             + "\"update_round1_p50_ms\":%.1f,\"update_round1_p99_ms\":%.1f,"
-                            + "\"update_round1_fanout_p99_ms\":%.1f,"
+                            + "\"update_round1_fanout_read_p99_ms\":%.1f,\"update_round1_fanout_delivered_p99_ms\":%s,"
                             + "\"update_round1_service_cpu_ms\":%.0f,\"update_round1_job_post_ms\":%.1f,"
                             + "\"service_cpu_us_per_agent_by_round\":%s,\"service_cpu_us_per_agent_warm_median\":%.1f,"
                             + "\"service_java_opts\":\"%s\",\"client_readers\":%d,\"service_gc\":\"%s\","
                             + "\"gc_pauses\":%d,\"gc_pause_max_ms\":%.1f,\"gc_pause_total_ms\":%.1f,\"job_submits\":%d,"
                             + "\"job_submit_p50_ms\":%.1f,\"job_submit_p99_ms\":%.1f,\"job_submit_max_ms\":%.1f%s}",
-                    variant, agents, nics, updated, jobPostMs, second.publishedAfterPostMs(), pct(fan, 0),
-                    pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(), second.cpu().fanoutMs(),
+                    variant, client, agents, nics, updated, jobPostMs, second.publishedAfterPostMs(),
+                    num(kernel.firstMs()), num(kernel.p50Ms()), num(kernel.p99Ms()), num(kernel.maxMs()), unstamped,
+                    restamped,
+                    fan.firstMs(), fan.p50Ms(), fan.p99Ms(), fan.maxMs(), num(connect.pauseMs()),
+                    num(connect.gcCpuMs()), num(connect.gcCpuUsPerConnection()), serviceCpuUsPerAgent(),
+                    second.cpu().fanoutMs(),
                     second.cpu().jettyMs(), second.cpu().gcMs(), second.cpu().jitMs(), rounds, baselineCpuMs,
                     serviceCpuTotalUsPerAgent(),
                     updateP50Ms, updateP99Ms, updateMaxMs, rate, pulls, pullP50Ms,
                     Double.isFinite(pullP99Ms) ? String.format(Locale.ROOT, "%.2f", pullP99Ms) : "null", rssMb,
                     parkSeconds, updateClientCpuMs, pullClientCpuPct(), load, updateFirstMs, updateServiceCpuMs,
-                    pullServiceCpuMs / (pullSeconds * 10.0), pct(f, 50), pct(f, 99), pct(first.fanout(), 99),
+                    pullServiceCpuMs / (pullSeconds * 10.0), f.p50Ms(), f.p99Ms(), first.read().p99Ms(),
+                    num(first.delivered().p99Ms()),
                     first.serviceCpuMs(), first.jobPostMs(), byRoundJson(), warmMedian(cpuUsPerAgentByRound),
                     serviceJavaOpts().trim().replace("\\", "\\\\").replace("\"", "\\\""), readers, gc.collector(),
                     gc.count(), gc.maxMs(), gc.totalMs(), submitMs.length, pct(submitMs, 50), pct(submitMs, 99),
                     pct(submitMs, 100), partsJson);
+        }
+
+        /** A JSON number with 0.1 resolution, or null. */
+        static String num(double v) {
+            return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f", v) : "null";
         }
 
         private String byRoundJson() {
@@ -239,18 +264,21 @@ public final class ApiBench {
 
         @SuppressWarnings("checkstyle:LineLength") // the printed table, one line of it a line here
         String table() {
-            double[] fan = second.fanout();
+            Spread fan = second.read();
+            Spread kernel = second.delivered();
             return String.format(Locale.ROOT, """
-                    variant                  %s
+                    variant                  %s (client: %s)
                     agents waiting           %d (over %d NICs; all parked in %.1f s)
                     agents updated           %d
                     job POST (ring, %d flows) %.1f ms (published to agents %.1f ms after the POST was sent)
-                    fan-out (from publish)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms   (goal p99 <= 100 ms)
+                    fan-out delivered        first %s ms   p50 %s ms   p99 %s ms   max %s ms   (kernel receive stamp; goal p99 <= 100 ms)
+                    fan-out read             first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms   (when the client read it)
+                    connect GC (settled)     pause %s ms, GC threads %s ms (%s us per connection), before round 1
                     fan-out service CPU      %.1f us per agent (goal <= 10): %.0f ms update - %.0f ms same change, no agent
                                              by round %s, median of the warm rounds %.1f
                                              (JIT left out) threads: weft-fanout %.0f ms, jetty %.0f ms, GC %.0f ms, JIT %.0f ms
                     update (from the POST)   first %.1f ms   p50 %.1f ms   p99 %.1f ms   max %.1f ms
-                    (round 1, cold)          p50 %.1f ms   p99 %.1f ms   fan-out p99 %.1f ms   service CPU %.0f ms
+                    (round 1, cold)          p50 %.1f ms   p99 %.1f ms   fan-out read p99 %.1f ms   service CPU %.0f ms
                     pull latency at %d/s    p50 %.2f ms   p99 %.2f ms   (%d pulls; goal p99 <= 10 ms)
                     service RSS              %.0f MB with the agents waiting (goal <= 768 MB)
                     client CPU               %.0f ms for the update (%d reader threads); %.1f %% of a core while pulling
@@ -259,13 +287,15 @@ public final class ApiBench {
                     job submit (%d NICs)     p50 %.1f ms   p99 %.1f ms   max %.1f ms   (%d jobs, agents connected)
                     by round                 {%s}
                     load average             %s""",
-                    variant, agents, nics, parkSeconds, updated, nics, jobPostMs, second.publishedAfterPostMs(),
-                    pct(fan, 0), pct(fan, 50), pct(fan, 99), pct(fan, 100), serviceCpuUsPerAgent(),
+                    variant, client, agents, nics, parkSeconds, updated, nics, jobPostMs, second.publishedAfterPostMs(),
+                    num(kernel.firstMs()), num(kernel.p50Ms()), num(kernel.p99Ms()), num(kernel.maxMs()),
+                    fan.firstMs(), fan.p50Ms(), fan.p99Ms(), fan.maxMs(), num(connect.pauseMs()),
+                    num(connect.gcCpuMs()), num(connect.gcCpuUsPerConnection()), serviceCpuUsPerAgent(),
                     second.cpu().withoutJitMs(), baselineCpuMs, byRoundJson(), warmMedian(cpuUsPerAgentByRound),
                     second.cpu().fanoutMs(), second.cpu().jettyMs(),
                     second.cpu().gcMs(), second.cpu().jitMs(),
-                    updateFirstMs, updateP50Ms, updateP99Ms, updateMaxMs, pct(first.latencies(), 50),
-                    pct(first.latencies(), 99), pct(first.fanout(), 99), first.serviceCpuMs(), rate, pullP50Ms,
+                    updateFirstMs, updateP50Ms, updateP99Ms, updateMaxMs, first.update().p50Ms(),
+                    first.update().p99Ms(), first.read().p99Ms(), first.serviceCpuMs(), rate, pullP50Ms,
                     pullP99Ms, pulls, rssMb, updateClientCpuMs, readers, pullClientCpuPct(), updateServiceCpuMs,
                     serviceCpuTotalUsPerAgent(), pullServiceCpuMs / (pullSeconds * 10.0), gc.collector(), gc.count(),
                     gc.maxMs(), gc.totalMs(), SUBMIT_NICS, pct(submitMs, 50), pct(submitMs, 99), pct(submitMs, 100),
@@ -325,13 +355,14 @@ public final class ApiBench {
     }
 
     static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream,
-                      int rounds, int readers) throws Exception {
+                      int rounds, int readers, boolean probeClient) throws Exception {
         int port = freePort();
         ChildService service = startService(e, fabric, nics, port);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30)).build();
         String base = "http://127.0.0.1:" + port;
         NioHttp nio = new NioHttp("127.0.0.1", port, readers);
+        FanoutProbe probe = null;
         try {
             awaitHealthy(http, base, service);
             warmUp(http, nio, base, nics);
@@ -341,29 +372,45 @@ public final class ApiBench {
             // every NIC. Twice, on the same kept-alive connections (agents re-poll on theirs): the
             // first round also compiles the wake path (10,000 answers), the second is the service as
             // it runs for real. Both are reported.
-            NioHttp.Conn[] conns = new NioHttp.Conn[agents];
-            for (int i = 0; i < agents; i++) {
-                conns[i] = nio.connect();
-                if (i % 200 == 199) {
-                    Thread.sleep(10); // let the accept queue drain; this is a load test, not a SYN flood
+            // Round 1 first settles the garbage of connecting every agent (settleConnections).
+            List<Round> all = new ArrayList<>();
+            if (probeClient) {
+                probe = FanoutProbe.start(port, AGENT_TOKEN, agents, nics, stream, readers);
+                System.err.println("bench: fanout-probe pid " + probe.pid() + ", scheduling " + probe.sched);
+                double openSeconds = probe.open();
+                if (stream) {
+                    awaitGauge(http, base, "weft_agent_streams", agents, 180);
+                }
+                for (int k = 1; k <= rounds; k++) {
+                    all.add(probeRound(http, base, service, probe, stream, agents, openSeconds, nics, "bench-" + k,
+                            k == 1));
+                }
+            } else {
+                NioHttp.Conn[] conns = new NioHttp.Conn[agents];
+                for (int i = 0; i < agents; i++) {
+                    conns[i] = nio.connect();
+                    if (i % 200 == 199) {
+                        Thread.sleep(10); // let the accept queue drain; this is a load test, not a SYN flood
+                    }
+                }
+                Streams streams = stream ? openStreams(http, nio, base, conns, nics) : null;
+                if (stream) {
+                    connectGc = settleConnections(service, agents);
+                }
+                for (int k = 1; k <= rounds; k++) {
+                    // The streaming variant: each agent holds one profile stream; a change is one event on it.
+                    all.add(stream ? streamRound(http, nio, base, service, streams, nics, "bench-" + k)
+                            : updateRound(http, nio, base, service, conns, nics, "bench-" + k, k == 1));
                 }
             }
             Path gcLog = gcLog(moduleTarget());
-            int gcFrom = GcPauses.lines(gcLog);
-            List<Round> all = new ArrayList<>();
-            Streams streams = stream ? openStreams(http, nio, base, conns, nics) : null;
-            for (int k = 1; k <= rounds; k++) {
-                // The streaming variant: each agent holds one profile stream; a change is one event on it.
-                all.add(stream ? streamRound(http, nio, base, service, streams, nics, "bench-" + k)
-                        : updateRound(http, nio, base, service, conns, nics, "bench-" + k));
-            }
             Round first = all.get(0);
             Round second = all.get(all.size() - 1);
             double[] byRound = new double[all.size()];
             for (int k = 0; k < byRound.length; k++) {
                 Round r = all.get(k);
-                byRound[k] = r.latencies().length == 0 ? Double.NaN
-                        : (r.cpu().withoutJitMs() - baselineCpuMs) * 1000.0 / r.latencies().length;
+                byRound[k] = r.update().n() == 0 ? Double.NaN
+                        : (r.cpu().withoutJitMs() - baselineCpuMs) * 1000.0 / r.update().n();
             }
             double rssMb = Math.max(first.rssMb(), second.rssMb());
             double parkSeconds = first.parkSeconds();
@@ -409,13 +456,18 @@ public final class ApiBench {
             int unanswered = total - p.length;
             // Unanswered pulls are slower than any answered one: p99 counts them as infinitely slow.
             double pullP99 = unanswered > total / 100 ? Double.POSITIVE_INFINITY : pct(p, 99);
-            double[] u = second.latencies();
-            GcPauses gc = GcPauses.read(gcLog, gcFrom);
-            return new Result(agents, nics, second.jobPostMs(), pct(u, 50), pct(u, 99), pct(u, 100), u.length,
+            Spread u = second.update();
+            // The whole run's pauses from the first round's POST on (the settled connect collection apart).
+            GcPauses gc = GcPauses.read(gcLog, connectGc.gcLogLines());
+            return new Result(agents, nics, second.jobPostMs(), u.p50Ms(), u.p99Ms(), u.maxMs(), u.n(),
                     pct(p, 50), pullP99, p.length, rate, rssMb, parkSeconds, second.clientCpuMs(), pullCpuMs, seconds,
-                    loadAverage(), pct(u, 0), second.serviceCpuMs(), pullServiceCpuMs, first, second, baselineCpuMs,
-                    stream ? "stream" : "long-poll", rounds, byRound, submitMs, gc, nio.loops(), partsJson(all));
+                    loadAverage(), u.firstMs(), second.serviceCpuMs(), pullServiceCpuMs, first, second, baselineCpuMs,
+                    stream ? "stream" : "long-poll", rounds, byRound, submitMs, gc, readers, partsJson(all),
+                    probe == null ? "nio" : "fanout-probe (" + probe.sched + ")", connectGc, unstamped, restamped);
         } finally {
+            if (probe != null) {
+                probe.close();
+            }
             nio.close();
             service.stop();
         }
@@ -426,8 +478,14 @@ public final class ApiBench {
      * warm JVM (JIT done) on both sides.
      */
     /** One job change with every agent parked: latencies (sorted, ms from the POST) and costs. */
-    record Round(double jobPostMs, double[] latencies, double clientCpuMs, double serviceCpuMs, double rssMb,
-                 double parkSeconds, double[] fanout, double publishedAfterPostMs, ThreadCpu cpu, RoundParts parts) {
+    /**
+     * One job change with every agent waiting: ms from the POST to each agent's read ({@code update}),
+     * from the version's publish to the read ({@code read}) and to the kernel's receive stamp
+     * ({@code delivered}; the probe only), and costs.
+     */
+    record Round(double jobPostMs, Spread update, double clientCpuMs, double serviceCpuMs, double rssMb,
+                 double parkSeconds, Spread read, Spread delivered, double publishedAfterPostMs, ThreadCpu cpu,
+                 RoundParts parts) {
     }
 
     /**
@@ -447,12 +505,16 @@ public final class ApiBench {
         member(b, "gc_pause_ms_by_round", rounds, r -> r.parts().gcPauseMs());
         member(b, "service_profiles_read_ms_by_round", rounds, r -> r.parts().profilesReadMs());
         member(b, "service_last_woken_ms_by_round", rounds, r -> r.parts().lastWokenMs());
-        member(b, "fanout_p99_ms_by_round", rounds, r -> pct(r.fanout(), 99));
+        member(b, "backlog_drops_by_round", rounds, r -> r.parts().backlogDrops());
+        member(b, "tcp_retrans_segs_by_round", rounds, r -> r.parts().tcpRetransSegs());
+        member(b, "fanout_delivered_p50_ms_by_round", rounds, r -> r.delivered().p50Ms());
+        member(b, "fanout_delivered_p99_ms_by_round", rounds, r -> r.delivered().p99Ms());
+        member(b, "fanout_read_p99_ms_by_round", rounds, r -> r.read().p99Ms());
         return b.toString();
     }
 
     private static double n(Round r) {
-        return Math.max(1, r.latencies().length);
+        return Math.max(1, r.update().n());
     }
 
     private static void member(StringBuilder b, String name, List<Round> rounds,
@@ -591,7 +653,7 @@ public final class ApiBench {
     }
 
     private static Round updateRound(HttpClient http, NioHttp nio, String base, ChildService service,
-                                     NioHttp.Conn[] conns, int nics, String name) throws Exception {
+                                     NioHttp.Conn[] conns, int nics, String name, boolean settle) throws Exception {
         int agents = conns.length;
         NioHttp.Conn setup = nio.connect();
         long[] since = new long[nics];
@@ -621,40 +683,25 @@ public final class ApiBench {
         double parkSeconds = (System.nanoTime() - parkStart) / 1e9;
         double rssMb = rssMb(service.pid());
 
-        String job = "{\"name\":\"" + name + "\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
-                + "],\"demandGbps\":10}";
-        double cpu0 = nio.cpuMs();
-        double serviceCpu0 = cpuMs(service.pid());
-        Map<String, Double> names0 = new java.util.TreeMap<>();
-        ThreadCpu threads0 = threadCpu(service.pid(), names0);
-        RoundParts.Mark mark = RoundParts.mark(service.pid(), gcLog(moduleTarget()), serviceLog());
-        long t0 = System.nanoTime();
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
-                .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
-        double jobPostMs = (System.nanoTime() - t0) / 1e6;
-        if (created.statusCode() != 201) {
-            throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
+        if (settle) {
+            connectGc = settleConnections(service, agents);
         }
+        double cpu0 = nio.cpuMs();
+        RoundClock clock = new RoundClock(service);
+        clock.post(http, base, ringJob(name, nics));
         if (!answered.await(120, TimeUnit.SECONDS)) {
             System.err.println("bench: " + answered.getCount() + " of " + agents
                     + " long-polls unanswered after 120 s");
         }
-        double clientCpuMs = nio.cpuMs() - cpu0;
-        double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
-        Map<String, Double> names = new java.util.TreeMap<>();
-        ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
-        RoundParts parts = RoundParts.since(mark, service.pid(), gcLog(moduleTarget()), serviceLog());
-        printSplit(name, names0, names);
-        rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
         for (int i = 0; i < agents; i++) {
             if (status[i] == 200) {
-                update.add((doneAt[i] - t0) / 1e6);
+                update.add((doneAt[i] - clock.t0) / 1e6);
             }
         }
-        return new Round(jobPostMs, sorted(update), clientCpuMs, serviceCpuMs, rssMb, parkSeconds,
-                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads, parts);
+        return clock.end(name, nio.cpuMs() - cpu0, rssMb, parkSeconds, Spread.of(sorted(update)),
+                Spread.of(fanout(doneAt, publishedUs)), Spread.NONE, publishedAfterPost(NioHttp.epochUs(clock.t0),
+                        publishedUs));
     }
 
     /** Open profile streams and, per round, when each agent got its first event after the job POST. */
@@ -703,44 +750,160 @@ public final class ApiBench {
     private static Round streamRound(HttpClient http, NioHttp nio, String base, ChildService service, Streams streams,
                                      int nics, String name) throws Exception {
         double rssMb = rssMb(service.pid());
-        String job = "{\"name\":\"" + name + "\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
-                + "],\"demandGbps\":10}";
         long[] doneAt = new long[streams.agents];
         long[] publishedUs = new long[streams.agents];
         streams.answered = new CountDownLatch(streams.agents);
         streams.publishedUs = publishedUs;
         streams.doneAt = doneAt;
         double cpu0 = nio.cpuMs();
-        double serviceCpu0 = cpuMs(service.pid());
-        Map<String, Double> names0 = new java.util.TreeMap<>();
-        ThreadCpu threads0 = threadCpu(service.pid(), names0);
-        RoundParts.Mark mark = RoundParts.mark(service.pid(), gcLog(moduleTarget()), serviceLog());
-        long t0 = System.nanoTime();
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
-                .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
-        double jobPostMs = (System.nanoTime() - t0) / 1e6;
-        if (created.statusCode() != 201) {
-            throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
-        }
+        RoundClock clock = new RoundClock(service);
+        clock.post(http, base, ringJob(name, nics));
         if (!streams.answered.await(120, TimeUnit.SECONDS)) {
             System.err.println("bench: " + streams.answered.getCount() + " of " + streams.agents
                     + " streams got no event after 120 s");
         }
-        double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
-        Map<String, Double> names = new java.util.TreeMap<>();
-        ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
-        RoundParts parts = RoundParts.since(mark, service.pid(), gcLog(moduleTarget()), serviceLog());
-        printSplit(name, names0, names);
-        rssMb = Math.max(rssMb, rssMb(service.pid()));
         List<Double> update = new ArrayList<>();
         for (long at : doneAt) {
             if (at != 0) {
-                update.add((at - t0) / 1e6);
+                update.add((at - clock.t0) / 1e6);
             }
         }
-        return new Round(jobPostMs, sorted(update), nio.cpuMs() - cpu0, serviceCpuMs, rssMb, streams.parkSeconds,
-                fanout(doneAt, publishedUs), publishedAfterPost(NioHttp.epochUs(t0), publishedUs), threads, parts);
+        return clock.end(name, nio.cpuMs() - cpu0, rssMb, streams.parkSeconds, Spread.of(sorted(update)),
+                Spread.of(fanout(doneAt, publishedUs)), Spread.NONE, publishedAfterPost(NioHttp.epochUs(clock.t0),
+                        publishedUs));
+    }
+
+    /**
+     * One job change with the fan-out probe's agents waiting (long-polls parked first, or streams
+     * open): the probe's arrivals by kernel stamp and by read, and the service's costs.
+     */
+    private static Round probeRound(HttpClient http, String base, ChildService service, FanoutProbe probe,
+                                    boolean stream, int agents, double openSeconds, int nics, String name,
+                                    boolean settle) throws Exception {
+        double parkSeconds = openSeconds;
+        if (!stream) {
+            long parkStart = System.nanoTime();
+            probe.park();
+            awaitWaiters(http, base, agents, 180);
+            parkSeconds = (System.nanoTime() - parkStart) / 1e9;
+        }
+        double rssMb = rssMb(service.pid());
+        if (settle) {
+            connectGc = settleConnections(service, agents);
+        }
+        probe.arm();
+        RoundClock clock = new RoundClock(service);
+        clock.post(http, base, ringJob(name, nics));
+        FanoutProbe.Round r = probe.await(120, NioHttp.epochUs(clock.t0));
+        if (r.events() < agents) {
+            System.err.println("bench: " + (agents - r.events()) + " of " + agents + " agents got no version after "
+                    + "120 s (" + r.failed() + " connections failed)");
+        }
+        if (r.unstamped() > 0) {
+            System.err.println("bench: " + r.unstamped() + " arrivals without a kernel receive stamp");
+        }
+        unstamped += r.unstamped();
+        restamped += r.restamped();
+        if (r.restamped() > 0) {
+            System.err.println("bench: " + r.restamped() + " arrivals restamped by a later segment (left out)");
+        }
+        return clock.end(name, r.cpuMs(), rssMb, parkSeconds, r.update(), r.read(), r.delivered(),
+                r.publishedMinUs() == 0 ? Double.NaN : (r.publishedMinUs() - NioHttp.epochUs(clock.t0)) / 1e3);
+    }
+
+    /** Arrivals the probe saw without a kernel stamp, over all rounds (expected 0). */
+    private static int unstamped;
+    /**
+     * Arrivals whose kernel stamp a later segment on the same connection overwrote (a heartbeat that
+     * TCP merged into the unread event), over all rounds: left out of {@code fanout_delivered_*}.
+     */
+    private static int restamped;
+
+    /** The ring job over every NIC that each round submits. */
+    private static String ringJob(String name, int nics) {
+        return "{\"name\":\"" + name + "\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
+                + "],\"demandGbps\":10}";
+    }
+
+    /**
+     * A round's service-side measurement around its job POST: CPU by thread, the round's parts (GC,
+     * PostgreSQL, the service's own fan-out line) and the POST's own time.
+     */
+    private static final class RoundClock {
+        private final ChildService service;
+        private final double serviceCpu0;
+        private final Map<String, Double> names0 = new java.util.TreeMap<>();
+        private final ThreadCpu threads0;
+        private final RoundParts.Mark mark;
+        long t0;
+        private double jobPostMs;
+
+        RoundClock(ChildService service) {
+            this.service = service;
+            this.serviceCpu0 = cpuMs(service.pid());
+            this.threads0 = threadCpu(service.pid(), names0);
+            this.mark = RoundParts.mark(service.pid(), gcLog(moduleTarget()), serviceLog());
+        }
+
+        void post(HttpClient http, String base, String job) throws Exception {
+            t0 = System.nanoTime();
+            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
+                    .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
+            jobPostMs = (System.nanoTime() - t0) / 1e6;
+            if (created.statusCode() != 201) {
+                throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
+            }
+        }
+
+        /** The round, once the agents have been awaited. */
+        Round end(String name, double clientCpuMs, double rssMb, double parkSeconds, Spread update, Spread read,
+                  Spread delivered, double publishedAfterPostMs) throws InterruptedException {
+            double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
+            Map<String, Double> names = new java.util.TreeMap<>();
+            ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+            RoundParts parts = RoundParts.since(mark, service.pid(), gcLog(moduleTarget()), serviceLog());
+            printSplit(name, names0, names);
+            return new Round(jobPostMs, update, clientCpuMs, serviceCpuMs, Math.max(rssMb, rssMb(service.pid())),
+                    parkSeconds, read, delivered, publishedAfterPostMs, threads, parts);
+        }
+    }
+
+    /** The one-time garbage collection after every agent connected: its pause and GC threads' CPU. */
+    record ConnectGc(double pauseMs, double gcCpuMs, int connections, int gcLogLines) {
+        static final ConnectGc NONE = new ConnectGc(Double.NaN, Double.NaN, 0, 0);
+
+        double gcCpuUsPerConnection() {
+            return connections == 0 ? Double.NaN : gcCpuMs * 1000.0 / connections;
+        }
+    }
+
+    /** Set by the round that settles the connections' garbage (the first). */
+    private static volatile ConnectGc connectGc = ConnectGc.NONE;
+
+    /**
+     * Collects, untimed, the garbage of connecting the agents before round 1: the first collection
+     * after thousands of connections opened copies their state once (Jetty's exchange, the socket),
+     * a cost of connecting, not of a fan-out; left alone it lands in whichever round comes first.
+     * {@code jcmd PID GC.run} runs a full collection now; its pause (GC log) and the GC threads' CPU
+     * are reported as {@code connect_gc_*}. Collections a round's own work causes stay in the round.
+     */
+    static ConnectGc settleConnections(ChildService service, int connections) throws Exception {
+        Path gcLog = gcLog(moduleTarget());
+        int from = GcPauses.lines(gcLog);
+        ThreadCpu c0 = threadCpu(service.pid());
+        Path jcmd = ProcessHandle.current().info().command().map(java -> Path.of(java).resolveSibling("jcmd"))
+                .filter(Files::isExecutable).orElse(Path.of("jcmd"));
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(service.pid()), "GC.run")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException(jcmd + " " + service.pid() + " GC.run failed");
+        }
+        ThreadCpu c1 = threadCpu(service.pid());
+        GcPauses pauses = GcPauses.read(gcLog, from);
+        System.err.printf(Locale.ROOT, "bench: connections settled: %d GC pauses, %.1f ms, GC threads %.1f ms%n",
+                pauses.count(), pauses.totalMs(), c1.gcMs() - c0.gcMs());
+        return new ConnectGc(pauses.totalMs(), c1.gcMs() - c0.gcMs(), connections, GcPauses.lines(gcLog));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.weft.scheduler.apibench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
@@ -18,6 +19,47 @@ class ApiBenchMathTest {
         assertThat(ApiBench.pct(a, 99)).isEqualTo(10.0);
         assertThat(ApiBench.pct(a, 10)).isEqualTo(1.0);
         assertThat(ApiBench.pct(new double[0], 50)).isNaN();
+    }
+
+    @Test
+    void theProbesRoundLineIsReadIntoSpreads() {
+        // As fanout-probe prints it (nic-agent/internal/fanoutprobe: Round.Line).
+        FanoutProbe.Round r = FanoutProbe.Round.parse("round events=10000 unstamped=2 restamped=3 failed=0 "
+                + "published_min_us=1700000000000123 cpu_ms=61.250 delivered_first_ms=4.100 delivered_p50_ms=40.500 "
+                + "delivered_p99_ms=81.000 delivered_max_ms=90.000 read_first_ms=5.000 read_p50_ms=60.000 "
+                + "read_p99_ms=120.000 read_max_ms=130.000 update_first_ms=nan update_p50_ms=nan update_p99_ms=nan "
+                + "update_max_ms=nan");
+        assertThat(r.events()).isEqualTo(10_000);
+        assertThat(r.unstamped()).isEqualTo(2);
+        assertThat(r.publishedMinUs()).isEqualTo(1_700_000_000_000_123L);
+        assertThat(r.cpuMs()).isEqualTo(61.25);
+        assertThat(r.restamped()).isEqualTo(3);
+        assertThat(r.delivered()).isEqualTo(new Spread(9_995, 4.1, 40.5, 81.0, 90.0));
+        assertThat(r.read()).isEqualTo(new Spread(10_000, 5.0, 60.0, 120.0, 130.0));
+        assertThat(r.update()).isEqualTo(Spread.NONE);
+        assertThatThrownBy(() -> FanoutProbe.Round.parse("armed"))
+                .hasMessageContaining("expected round");
+    }
+
+    @Test
+    void aSpreadOfSortedSamplesUsesTheBenchsPercentiles() {
+        Spread s = Spread.of(ApiBench.sorted(List.of(5.0, 1.0, 4.0, 2.0, 3.0, 6.0, 7.0, 8.0, 9.0, 10.0)));
+        assertThat(s).isEqualTo(new Spread(10, 1.0, 5.0, 10.0, 10.0));
+        assertThat(Spread.of(new double[0])).isEqualTo(Spread.NONE);
+    }
+
+    @Test
+    void backlogDropsAndRetransmitsAreReadFromProc() {
+        // Two CPUs of /proc/net/softnet_stat (hex; the second column is the drops) and /proc/net/snmp's Tcp lines.
+        assertThat(RoundParts.backlogDrops(List.of(
+                "05b845ba 000005f4 00000004 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000",
+                "051d3222 000008e1 00000005 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000")))
+                .isEqualTo(0x5f4 + 0x8e1);
+        assertThat(RoundParts.tcpRetransSegs(List.of("Ip: Forwarding DefaultTTL", "Ip: 1 64",
+                "Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets "
+                        + "CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors",
+                "Tcp: 1 200 120000 -1 5 6 0 1 2 100 200 121986 0 3 0"))).isEqualTo(121_986L);
+        assertThat(RoundParts.tcpRetransSegs(List.of())).isZero();
     }
 
     @Test

@@ -22,12 +22,13 @@ import java.util.regex.Pattern;
  * CPU the split is good to about ±10 ms; summed over the warm rounds it is better.
  */
 record RoundParts(double fanoutUserMs, double fanoutSystemMs, double postgresMs, double gcPauseMs,
-                  double profilesReadMs, double lastWokenMs) {
+                  double profilesReadMs, double lastWokenMs, long backlogDrops, long tcpRetransSegs) {
     private static final Pattern TRACE = Pattern.compile("fan-out of (\\d+) NICs: profiles read in [0-9.]+ ms "
             + "\\(last chunk read ([0-9.]+) ms after the publish\\), last agent woken ([0-9.]+) ms after the publish");
 
     /** Counters at the start of a round. */
-    record Mark(long userTicks, long systemTicks, Map<Long, Long> postgresNs, int gcLines, int logLines) {
+    record Mark(long userTicks, long systemTicks, Map<Long, Long> postgresNs, int gcLines, int logLines,
+                long backlogDrops, long tcpRetransSegs) {
     }
 
     /** The embedded PostgreSQL's data directory (its server is found by it); null: not measured. */
@@ -35,7 +36,8 @@ record RoundParts(double fanoutUserMs, double fanoutSystemMs, double postgresMs,
 
     static Mark mark(long pid, Path gcLog, Path serviceLog) {
         long[] ticks = fanoutTicks(pid);
-        return new Mark(ticks[0], ticks[1], postgresNs(), GcPauses.lines(gcLog), GcPauses.lines(serviceLog));
+        return new Mark(ticks[0], ticks[1], postgresNs(), GcPauses.lines(gcLog), GcPauses.lines(serviceLog),
+                backlogDrops(readLines(SOFTNET)), tcpRetransSegs(readLines(SNMP)));
     }
 
     /**
@@ -57,7 +59,43 @@ record RoundParts(double fanoutUserMs, double fanoutSystemMs, double postgresMs,
             }
         }
         return new RoundParts((ticks[0] - m.userTicks()) * 10.0, (ticks[1] - m.systemTicks()) * 10.0, pg, gcMs,
-                trace == null ? Double.NaN : trace[0], trace == null ? Double.NaN : trace[1]);
+                trace == null ? Double.NaN : trace[0], trace == null ? Double.NaN : trace[1],
+                backlogDrops(readLines(SOFTNET)) - m.backlogDrops(),
+                tcpRetransSegs(readLines(SNMP)) - m.tcpRetransSegs());
+    }
+
+    private static final Path SOFTNET = Path.of("/proc/net/softnet_stat");
+    private static final Path SNMP = Path.of("/proc/net/snmp");
+
+    /**
+     * Packets the kernel dropped because a CPU's input backlog was full (the second column of
+     * {@code softnet_stat}, hex, one line per CPU), machine-wide. On loopback a burst of writes queues
+     * every segment there ({@code net.core.netdev_max_backlog}); a dropped segment reaches its agent
+     * only when TCP retransmits it, at least 200 ms later, which the kernel's receive stamp shows and
+     * the service's own "last agent woken" cannot.
+     */
+    static long backlogDrops(List<String> softnetStat) {
+        long sum = 0;
+        for (String line : softnetStat) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length > 1) {
+                sum += Long.parseLong(f[1], 16);
+            }
+        }
+        return sum;
+    }
+
+    /** TCP segments retransmitted so far, machine-wide ({@code /proc/net/snmp}, Tcp: RetransSegs). */
+    static long tcpRetransSegs(List<String> snmp) {
+        for (int i = 0; i + 1 < snmp.size(); i++) {
+            if (snmp.get(i).startsWith("Tcp:") && snmp.get(i + 1).startsWith("Tcp:")) {
+                List<String> names = List.of(snmp.get(i).trim().split("\\s+"));
+                int at = names.indexOf("RetransSegs");
+                String[] values = snmp.get(i + 1).trim().split("\\s+");
+                return at < 0 || at >= values.length ? 0 : Long.parseLong(values[at]);
+            }
+        }
+        return 0;
     }
 
     /**
