@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.weft.fabric.Role;
 
@@ -64,7 +66,7 @@ final class ClosExact {
                 return null;
             }
         }
-        int[] plane = planes(ix);
+        int[] plane = ix.closDerived.planes(ix);
         int planes = 0;
         for (int n = 0; n < ix.nodeCount; n++) {
             planes = Math.max(planes, plane[n] + 1);
@@ -213,7 +215,7 @@ final class ClosExact {
                 return null;
             }
         }
-        Structure st = Structure.of(ix, d0, planeOf, which);
+        Structure st = ix.closDerived.structure(ix, d0, planeOf, which);
         if (st == null) {
             return null;
         }
@@ -234,8 +236,8 @@ final class ClosExact {
         int[] r = new int[n1];
         for (int k = 0; k < n1; k++) {
             int i = inter.get(k);
-            l[k] = st.leafSlot.get(ix.arcTo[up[i]]);
-            r[k] = st.leafSlot.get(ix.arcFrom[down[i]]);
+            l[k] = st.leafSlot[ix.arcTo[up[i]]];
+            r[k] = st.leafSlot[ix.arcFrom[down[i]]];
         }
         int u1 = st.planes * st.m1;
         int[] col1 = BipartiteEdgeColouring.colour(st.leaves.length, st.leaves.length, l, r,
@@ -301,10 +303,40 @@ final class ClosExact {
         return (max + uplinks - 1) / uplinks * uplinks;
     }
 
-    /** The pod/plane structure of a Clos, or null when the fabric is not a clean rearrangeable one. */
+    /**
+     * {@link #planes} and {@link Structure#of} of one snapshot, computed on first ask: both read only the
+     * snapshot's arrays (roles, usable adjacency, capacities), so they hold for the {@link DenseFabric}'s life
+     * (a change of link states makes a new one). Results are shared and read only.
+     */
+    static final class Derived {
+        private volatile int[] planes;
+        private final Map<List<Object>, Optional<Structure>> structures = new ConcurrentHashMap<>();
+
+        int[] planes(DenseFabric ix) {
+            int[] p = planes;
+            if (p == null) {
+                p = ClosExact.planes(ix);
+                planes = p;
+            }
+            return p;
+        }
+
+        /** {@code planeOf} is this snapshot's {@link #planes} or null, so {@code which} names the plane. */
+        Structure structure(DenseFabric ix, double demand, int[] planeOf, int which) {
+            List<Object> key = List.of(demand, planeOf == null ? -1 : which);
+            return structures.computeIfAbsent(key, k -> Optional.ofNullable(Structure.of(ix, demand, planeOf, which)))
+                    .orElse(null);
+        }
+    }
+
+    /**
+     * The pod/plane structure of a Clos, or null when the fabric is not a clean rearrangeable one. Shared
+     * through {@link Derived}: never written after {@link #of}.
+     */
     static final class Structure {
         int[] leaves;
-        Map<Integer, Integer> leafSlot = new HashMap<>();
+        /** Per node: its index in {@link #leaves}, -1 for other nodes. */
+        int[] leafSlot;
         int[] podOfLeaf;
         int pods;
         int planes;
@@ -329,9 +361,11 @@ final class ClosExact {
         static Structure of(DenseFabric ix, double demand, int[] planeOf, int which) {
             Structure st = new Structure();
             List<Integer> leafList = new ArrayList<>();
+            st.leafSlot = new int[ix.nodeCount];
+            Arrays.fill(st.leafSlot, -1);
             for (int n = 0; n < ix.nodeCount; n++) {
                 if (ix.roles[n] == Role.LEAF && (planeOf == null || planeOf[n] == which)) {
-                    st.leafSlot.put(n, leafList.size());
+                    st.leafSlot[n] = leafList.size();
                     leafList.add(n);
                 }
             }

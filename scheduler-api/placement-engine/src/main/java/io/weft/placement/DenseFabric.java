@@ -68,6 +68,11 @@ public final class DenseFabric {
     final int[][] nicPorts;
     /** True when the fabric has routers (Dragonfly, Slim Fly): direct network, minimal + Valiant paths. */
     final boolean direct;
+    /**
+     * What {@link ClosExact} derives from this snapshot alone (its planes and its pod/plane structure per
+     * demand and plane), kept with the snapshot so a placement does not rebuild it on every call.
+     */
+    final ClosExact.Derived closDerived = new ClosExact.Derived();
 
     private DenseFabric(Fabric fabric, Map<String, LinkState> states, DenseFabric shared) {
         this.fabric = fabric;
