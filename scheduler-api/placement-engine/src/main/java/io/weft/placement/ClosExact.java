@@ -274,17 +274,14 @@ final class ClosExact {
             int k1 = col1[k] % st.m1;
             int podS = st.podOfLeaf[l[k]];
             int podD = st.podOfLeaf[r[k]];
-            int spS = st.spine[podS][plane];
-            int spD = st.spine[podD][plane];
-            int upLeaf = st.parallel(ix, st.leaves[l[k]], spS, k1);
-            int downLeaf = st.parallel(ix, st.leaves[r[k]], spD, k1) ^ 1;
+            int upLeaf = st.leafUp[l[k]][plane * st.m1 + k1];
+            int downLeaf = st.leafUp[r[k]][plane * st.m1 + k1] ^ 1;
             if (podS == podD) {
                 paths[i] = new int[] {up[i], upLeaf, downLeaf, down[i]};
             } else {
-                int q = st.supers[plane][col2[k] / st.m2];
-                int k2 = col2[k] % st.m2;
-                int upSpine = st.parallel(ix, spS, q, k2);
-                int downSpine = st.parallel(ix, spD, q, k2) ^ 1;
+                int q = col2[k]; // superspine supers[plane][q / m2], parallel link q % m2
+                int upSpine = st.spineUp[podS][plane][q];
+                int downSpine = st.spineUp[podD][plane][q] ^ 1;
                 paths[i] = new int[] {up[i], upLeaf, upSpine, downSpine, downLeaf,
                     down[i]};
             }
@@ -346,6 +343,10 @@ final class ClosExact {
         int[][] supers;
         int m1;
         int m2;
+        /** leafUp[leaf slot][plane * m1 + k]: {@link #parallel} from the leaf to its pod's spine of the plane. */
+        int[][] leafUp;
+        /** spineUp[pod][plane][q * m2 + k]: {@link #parallel} from that spine to superspine supers[plane][q]. */
+        int[][][] spineUp;
 
         /** The k-th usable arc from {@code from} to {@code to}, in fabric order. */
         int parallel(DenseFabric ix, int from, int to, int k) {
@@ -416,7 +417,7 @@ final class ClosExact {
                 st.spine[0] = podSpines.get(0);
                 st.supers = new int[st.planes][0];
                 st.m2 = 1;
-                return st;
+                return st.withArcTables(ix);
             }
             // Planes: spines grouped by the superspines they reach; one spine per pod per plane.
             Map<String, Integer> planeKey = new LinkedHashMap<>();
@@ -465,7 +466,31 @@ final class ClosExact {
                     superSeen[q] = true;
                 }
             }
-            return st;
+            return st.withArcTables(ix);
+        }
+
+        /** The parallel-link tables the assignment reads per flow, filled once with the structure. */
+        private Structure withArcTables(DenseFabric ix) {
+            leafUp = new int[leaves.length][planes * m1];
+            for (int li = 0; li < leaves.length; li++) {
+                for (int p = 0; p < planes; p++) {
+                    for (int k = 0; k < m1; k++) {
+                        leafUp[li][p * m1 + k] = parallel(ix, leaves[li], spine[podOfLeaf[li]][p], k);
+                    }
+                }
+            }
+            spineUp = new int[pods][planes][];
+            for (int pod = 0; pod < pods; pod++) {
+                for (int p = 0; p < planes; p++) {
+                    spineUp[pod][p] = new int[supers[p].length * m2];
+                    for (int q = 0; q < supers[p].length; q++) {
+                        for (int k = 0; k < m2; k++) {
+                            spineUp[pod][p][q * m2 + k] = parallel(ix, spine[pod][p], supers[p][q], k);
+                        }
+                    }
+                }
+            }
+            return this;
         }
 
         /**
