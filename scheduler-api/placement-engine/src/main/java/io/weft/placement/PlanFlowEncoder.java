@@ -181,10 +181,9 @@ public final class PlanFlowEncoder implements FlowEncoder {
     }
 
     private static FlowEncoding flowEncoding(PathEncoding e) {
-        int[] u = e.usids();
-        Integer[] usids = new Integer[u.length];
-        for (int i = 0; i < u.length; i++) {
-            usids[i] = boxedUsid(u[i]);
+        Integer[] usids = new Integer[e.usidCount()];
+        for (int i = 0; i < usids.length; i++) {
+            usids[i] = boxedUsid(e.usid(i));
         }
         // Unmodifiable lists, so FlowEncoding keeps them as they are.
         return new FlowEncoding(e.carriers(), List.of(usids), e.ev());
@@ -279,14 +278,18 @@ public final class PlanFlowEncoder implements FlowEncoder {
         private int[][] byLength;
 
         private IntSwitchPath(String tenant, int[] key) {
+            this(tenant, key, tenant.hashCode() * 31 + Arrays.hashCode(key));
+        }
+
+        private IntSwitchPath(String tenant, int[] key, int hash) {
             this.tenant = tenant;
             this.key = key;
-            this.hash = tenant.hashCode() * 31 + Arrays.hashCode(key);
+            this.hash = hash;
         }
 
         /** A key of its own equal to this one (a probe's arrays are reused: never put a probe in the map). */
         IntSwitchPath copy() {
-            return new IntSwitchPath(tenant, key.clone());
+            return new IntSwitchPath(tenant, key.clone(), hash);
         }
 
         static IntSwitchPath probe() {
