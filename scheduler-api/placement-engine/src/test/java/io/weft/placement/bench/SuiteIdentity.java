@@ -92,9 +92,10 @@ public final class SuiteIdentity {
             update(last, sb.toString());
             hops += p.path().size();
         }
-        return String.format(Locale.ROOT, "%-28s maxload %.4f coll %d hops %d placed %d unplaced %d hash %08x all4 %08x",
-                c.name(), r.quality().maxLoad(), r.quality().collisions(), hops, r.placed().size(),
-                r.unplaced().size(), last.getValue(), all.getValue());
+        return String.format(Locale.ROOT,
+                "%-28s maxload %.4f coll %d hops %d placed %d unplaced %d hash %08x all4 %08x", c.name(),
+                r.quality().maxLoad(), r.quality().collisions(), hops, r.placed().size(), r.unplaced().size(),
+                last.getValue(), all.getValue());
     }
 
     private static void update(CRC32 crc, String s) {
