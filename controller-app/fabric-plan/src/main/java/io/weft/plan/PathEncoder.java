@@ -94,7 +94,8 @@ public final class PathEncoder {
         if (w.walkCarriers(src, dst, usids, tenant, walked, path) != n || !Arrays.equals(walked, 0, n, path, 0, n)) {
             return null;
         }
-        return new PathEncoding(Usid.carriers(w.blockGroups(), usids), usids, ev(w, path, tenant, walked));
+        // Usid.carriers returns an unmodifiable list and usids is this call's own array: no copies.
+        return new PathEncoding(Usid.carriers(w.blockGroups(), usids), usids, ev(w, path, tenant, walked), true);
     }
 
     /**

@@ -13,11 +13,19 @@ public final class PathEncoding {
     private final Integer ev;
 
     public PathEncoding(List<String> carriers, int[] usids, Integer ev) {
+        this(carriers, usids, ev, false);
+    }
+
+    /**
+     * @param owned the list is unmodifiable and the array the caller's own, never written or shared
+     *              again (the encoder's hot path): both are kept as they are instead of copied
+     */
+    PathEncoding(List<String> carriers, int[] usids, Integer ev, boolean owned) {
         if (carriers == null || carriers.isEmpty()) {
             throw new IllegalArgumentException("carriers: at least one carrier is needed");
         }
-        this.carriers = List.copyOf(carriers);
-        this.usids = usids.clone();
+        this.carriers = owned ? carriers : List.copyOf(carriers);
+        this.usids = owned ? usids : usids.clone();
         this.ev = ev;
     }
 
@@ -29,6 +37,16 @@ public final class PathEncoding {
     /** The uSID list (uN per switch hop, uA where parallel links need it, then the decap function). */
     public int[] usids() {
         return usids.clone();
+    }
+
+    /** How many uSIDs {@link #usids} holds (no copy). */
+    public int usidCount() {
+        return usids.length;
+    }
+
+    /** The i-th uSID (no copy). */
+    public int usid(int i) {
+        return usids[i];
     }
 
     /** The 16-bit EV (RoCEv2 UDP source port), or null when EV routing cannot reach the path. */

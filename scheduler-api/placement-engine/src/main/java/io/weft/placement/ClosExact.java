@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.weft.fabric.Role;
 
@@ -64,7 +66,7 @@ final class ClosExact {
                 return null;
             }
         }
-        int[] plane = planes(ix);
+        int[] plane = ix.closDerived.planes(ix);
         int planes = 0;
         for (int n = 0; n < ix.nodeCount; n++) {
             planes = Math.max(planes, plane[n] + 1);
@@ -213,7 +215,7 @@ final class ClosExact {
                 return null;
             }
         }
-        Structure st = Structure.of(ix, d0, planeOf, which);
+        Structure st = ix.closDerived.structure(ix, d0, planeOf, which);
         if (st == null) {
             return null;
         }
@@ -234,8 +236,8 @@ final class ClosExact {
         int[] r = new int[n1];
         for (int k = 0; k < n1; k++) {
             int i = inter.get(k);
-            l[k] = st.leafSlot.get(ix.arcTo[up[i]]);
-            r[k] = st.leafSlot.get(ix.arcFrom[down[i]]);
+            l[k] = st.leafSlot[ix.arcTo[up[i]]];
+            r[k] = st.leafSlot[ix.arcFrom[down[i]]];
         }
         int u1 = st.planes * st.m1;
         int[] col1 = BipartiteEdgeColouring.colour(st.leaves.length, st.leaves.length, l, r,
@@ -272,17 +274,14 @@ final class ClosExact {
             int k1 = col1[k] % st.m1;
             int podS = st.podOfLeaf[l[k]];
             int podD = st.podOfLeaf[r[k]];
-            int spS = st.spine[podS][plane];
-            int spD = st.spine[podD][plane];
-            int upLeaf = st.parallel(ix, st.leaves[l[k]], spS, k1);
-            int downLeaf = st.parallel(ix, st.leaves[r[k]], spD, k1) ^ 1;
+            int upLeaf = st.leafUp[l[k]][plane * st.m1 + k1];
+            int downLeaf = st.leafUp[r[k]][plane * st.m1 + k1] ^ 1;
             if (podS == podD) {
                 paths[i] = new int[] {up[i], upLeaf, downLeaf, down[i]};
             } else {
-                int q = st.supers[plane][col2[k] / st.m2];
-                int k2 = col2[k] % st.m2;
-                int upSpine = st.parallel(ix, spS, q, k2);
-                int downSpine = st.parallel(ix, spD, q, k2) ^ 1;
+                int q = col2[k]; // superspine supers[plane][q / m2], parallel link q % m2
+                int upSpine = st.spineUp[podS][plane][q];
+                int downSpine = st.spineUp[podD][plane][q] ^ 1;
                 paths[i] = new int[] {up[i], upLeaf, upSpine, downSpine, downLeaf,
                     down[i]};
             }
@@ -301,10 +300,40 @@ final class ClosExact {
         return (max + uplinks - 1) / uplinks * uplinks;
     }
 
-    /** The pod/plane structure of a Clos, or null when the fabric is not a clean rearrangeable one. */
+    /**
+     * {@link #planes} and {@link Structure#of} of one snapshot, computed on first ask: both read only the
+     * snapshot's arrays (roles, usable adjacency, capacities), so they hold for the {@link DenseFabric}'s life
+     * (a change of link states makes a new one). Results are shared and read only.
+     */
+    static final class Derived {
+        private volatile int[] planes;
+        private final Map<List<Object>, Optional<Structure>> structures = new ConcurrentHashMap<>();
+
+        int[] planes(DenseFabric ix) {
+            int[] p = planes;
+            if (p == null) {
+                p = ClosExact.planes(ix);
+                planes = p;
+            }
+            return p;
+        }
+
+        /** {@code planeOf} is this snapshot's {@link #planes} or null, so {@code which} names the plane. */
+        Structure structure(DenseFabric ix, double demand, int[] planeOf, int which) {
+            List<Object> key = List.of(demand, planeOf == null ? -1 : which);
+            return structures.computeIfAbsent(key, k -> Optional.ofNullable(Structure.of(ix, demand, planeOf, which)))
+                    .orElse(null);
+        }
+    }
+
+    /**
+     * The pod/plane structure of a Clos, or null when the fabric is not a clean rearrangeable one. Shared
+     * through {@link Derived}: never written after {@link #of}.
+     */
     static final class Structure {
         int[] leaves;
-        Map<Integer, Integer> leafSlot = new HashMap<>();
+        /** Per node: its index in {@link #leaves}, -1 for other nodes. */
+        int[] leafSlot;
         int[] podOfLeaf;
         int pods;
         int planes;
@@ -314,6 +343,10 @@ final class ClosExact {
         int[][] supers;
         int m1;
         int m2;
+        /** leafUp[leaf slot][plane * m1 + k]: {@link #parallel} from the leaf to its pod's spine of the plane. */
+        int[][] leafUp;
+        /** spineUp[pod][plane][q * m2 + k]: {@link #parallel} from that spine to superspine supers[plane][q]. */
+        int[][][] spineUp;
 
         /** The k-th usable arc from {@code from} to {@code to}, in fabric order. */
         int parallel(DenseFabric ix, int from, int to, int k) {
@@ -329,9 +362,11 @@ final class ClosExact {
         static Structure of(DenseFabric ix, double demand, int[] planeOf, int which) {
             Structure st = new Structure();
             List<Integer> leafList = new ArrayList<>();
+            st.leafSlot = new int[ix.nodeCount];
+            Arrays.fill(st.leafSlot, -1);
             for (int n = 0; n < ix.nodeCount; n++) {
                 if (ix.roles[n] == Role.LEAF && (planeOf == null || planeOf[n] == which)) {
-                    st.leafSlot.put(n, leafList.size());
+                    st.leafSlot[n] = leafList.size();
                     leafList.add(n);
                 }
             }
@@ -382,7 +417,7 @@ final class ClosExact {
                 st.spine[0] = podSpines.get(0);
                 st.supers = new int[st.planes][0];
                 st.m2 = 1;
-                return st;
+                return st.withArcTables(ix);
             }
             // Planes: spines grouped by the superspines they reach; one spine per pod per plane.
             Map<String, Integer> planeKey = new LinkedHashMap<>();
@@ -431,7 +466,31 @@ final class ClosExact {
                     superSeen[q] = true;
                 }
             }
-            return st;
+            return st.withArcTables(ix);
+        }
+
+        /** The parallel-link tables the assignment reads per flow, filled once with the structure. */
+        private Structure withArcTables(DenseFabric ix) {
+            leafUp = new int[leaves.length][planes * m1];
+            for (int li = 0; li < leaves.length; li++) {
+                for (int p = 0; p < planes; p++) {
+                    for (int k = 0; k < m1; k++) {
+                        leafUp[li][p * m1 + k] = parallel(ix, leaves[li], spine[podOfLeaf[li]][p], k);
+                    }
+                }
+            }
+            spineUp = new int[pods][planes][];
+            for (int pod = 0; pod < pods; pod++) {
+                for (int p = 0; p < planes; p++) {
+                    spineUp[pod][p] = new int[supers[p].length * m2];
+                    for (int q = 0; q < supers[p].length; q++) {
+                        for (int k = 0; k < m2; k++) {
+                            spineUp[pod][p][q * m2 + k] = parallel(ix, spine[pod][p], supers[p][q], k);
+                        }
+                    }
+                }
+            }
+            return this;
         }
 
         /**

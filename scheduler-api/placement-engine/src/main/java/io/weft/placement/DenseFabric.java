@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.carrotsearch.hppc.ObjectIntHashMap;
 import io.weft.contracts.LinkState;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
@@ -43,7 +44,8 @@ public final class DenseFabric {
     final String[] nodeIds;
     final Role[] roles;
     final int[] tier;
-    private final Map<String, Integer> nodeIndex;
+    /** Node id to index, open-addressed over plain arrays: admission resolves every flow's two NICs here. */
+    private final ObjectIntHashMap<String> nodeIndex;
     private final Map<String, Integer> linkIndex;
     final int arcCount;
     final Arc[] arcs;
@@ -68,6 +70,11 @@ public final class DenseFabric {
     final int[][] nicPorts;
     /** True when the fabric has routers (Dragonfly, Slim Fly): direct network, minimal + Valiant paths. */
     final boolean direct;
+    /**
+     * What {@link ClosExact} derives from this snapshot alone (its planes and its pod/plane structure per
+     * demand and plane), kept with the snapshot so a placement does not rebuild it on every call.
+     */
+    final ClosExact.Derived closDerived = new ClosExact.Derived();
 
     private DenseFabric(Fabric fabric, Map<String, LinkState> states, DenseFabric shared) {
         this.fabric = fabric;
@@ -91,7 +98,7 @@ public final class DenseFabric {
             nodeIds = new String[nodeCount];
             roles = new Role[nodeCount];
             tier = new int[nodeCount];
-            nodeIndex = new HashMap<>(nodeCount * 2);
+            nodeIndex = new ObjectIntHashMap<>(nodeCount);
             boolean routers = false;
             for (int i = 0; i < nodeCount; i++) {
                 Node n = nodes.get(i);
@@ -112,9 +119,9 @@ public final class DenseFabric {
             for (int i = 0; i < links.size(); i++) {
                 Link l = links.get(i);
                 linkIndex.putIfAbsent(l.id(), i);
-                Integer a = nodeIndex.get(l.a().node());
-                Integer b = nodeIndex.get(l.b().node());
-                if (a == null || b == null) {
+                int a = nodeIndex.getOrDefault(l.a().node(), -1);
+                int b = nodeIndex.getOrDefault(l.b().node(), -1);
+                if (a < 0 || b < 0) {
                     throw new IllegalArgumentException("link " + l.id() + " has an end on an unknown node");
                 }
                 arcs[2 * i] = new Arc(l, l.a().node());
@@ -209,8 +216,7 @@ public final class DenseFabric {
 
     /** Node index, or -1 when unknown. */
     public int node(String id) {
-        Integer i = nodeIndex.get(id);
-        return i == null ? -1 : i;
+        return nodeIndex.getOrDefault(id, -1);
     }
 
     public int arcCount() {

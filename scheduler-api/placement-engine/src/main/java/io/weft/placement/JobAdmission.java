@@ -20,9 +20,11 @@ final class JobAdmission {
     /**
      * @param jobPlaced     whether a job of that name is placed
      * @param flowPlaced    whether a flow of that id is registered
+     * @return the node indices of flow i's source and destination NIC at 2i and 2i + 1 (the engine
+     *     registers the flows with them instead of looking every NIC id up again)
      * @throws PlacementException naming the first culprit
      */
-    static void check(Job job, DenseFabric ix, PlacementConfig cfg, Predicate<String> jobPlaced,
+    static int[] check(Job job, DenseFabric ix, PlacementConfig cfg, Predicate<String> jobPlaced,
                       Predicate<String> flowPlaced) throws PlacementException {
         if (job.id() == null || job.id().isBlank()) {
             throw new PlacementException("name", "job needs a non-empty name");
@@ -37,6 +39,7 @@ final class JobAdmission {
         }
         ObjectHashSet<String> ids = new ObjectHashSet<>(n);
         long[] pairs = new long[n];
+        int[] ends = new int[2 * n];
         for (int i = 0; i < n; i++) {
             Flow f = job.flows().get(i);
             if (!ids.add(f.id()) || flowPlaced.test(f.id())) {
@@ -51,6 +54,8 @@ final class JobAdmission {
                 throw new PlacementException("flows[" + i + "].demandGbps", "must be > 0 (got " + f.demandGbps() + ")");
             }
             pairs[i] = (long) src * ix.nodeCount + dst;
+            ends[2 * i] = src;
+            ends[2 * i + 1] = dst;
         }
         Arrays.sort(pairs);
         int run = 0;
@@ -63,6 +68,7 @@ final class JobAdmission {
                         + " slices between " + src + " and " + dst + " (one entropy value each)");
             }
         }
+        return ends;
     }
 
     private static int nic(DenseFabric ix, String id, int flow, String end) throws PlacementException {

@@ -85,10 +85,10 @@ public final class PlacementEngine {
      *     too many flows or slices); nothing is reserved then
      */
     public PlacementResult add(Job job) throws PlacementException {
-        JobAdmission.check(job, ix, cfg, jobs::containsKey, id -> ledger.slotOf(id) >= 0);
+        int[] ends = JobAdmission.check(job, ix, cfg, jobs::containsKey, id -> ledger.slotOf(id) >= 0);
         int[] slots = new int[job.flows().size()];
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = ledger.newSlot(job.flows().get(i), job.tenant());
+            slots[i] = ledger.newSlot(job.flows().get(i), job.tenant(), ends[2 * i], ends[2 * i + 1]);
             ledger.setHomePortsOnly(slots[i], job.homePortsOnly());
         }
         jobs.put(job.id(), slots);

@@ -133,7 +133,8 @@ public final class PlanFlowEncoder implements FlowEncoder {
                 || arcs[0] >> 1 == arcs[n - 1] >> 1) {
             return prove(arcs, tenant);
         }
-        FlowEncoding e = arcCache.get(PROBE.get().fill(ix, arcs, tenant));
+        IntSwitchPath probe = PROBE.get().fill(ix, arcs, tenant);
+        FlowEncoding e = arcCache.get(probe);
         if (e != null) {
             hits.increment();
             return e;
@@ -142,7 +143,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
         if (arcCache.size() >= MAX_ENTRIES) {
             arcCache.clear();
         }
-        arcCache.put(IntSwitchPath.of(ix, arcs, tenant), e);
+        arcCache.put(probe.copy(), e);
         return e;
     }
 
@@ -180,10 +181,9 @@ public final class PlanFlowEncoder implements FlowEncoder {
     }
 
     private static FlowEncoding flowEncoding(PathEncoding e) {
-        int[] u = e.usids();
-        Integer[] usids = new Integer[u.length];
-        for (int i = 0; i < u.length; i++) {
-            usids[i] = boxedUsid(u[i]);
+        Integer[] usids = new Integer[e.usidCount()];
+        for (int i = 0; i < usids.length; i++) {
+            usids[i] = boxedUsid(e.usid(i));
         }
         // Unmodifiable lists, so FlowEncoding keeps them as they are.
         return new FlowEncoding(e.carriers(), List.of(usids), e.ev());
@@ -268,7 +268,7 @@ public final class PlanFlowEncoder implements FlowEncoder {
 
     /**
      * {@link SwitchPath} in arc indices: first switch, switch-to-switch arcs, last switch, tenant. Keys in the
-     * cache are built by {@link #of} and never change; a {@link #probe} is refilled for lookups only.
+     * cache are {@link #copy copies} and never change; a {@link #probe} is refilled for lookups only.
      */
     static final class IntSwitchPath {
         private String tenant;
@@ -278,13 +278,18 @@ public final class PlanFlowEncoder implements FlowEncoder {
         private int[][] byLength;
 
         private IntSwitchPath(String tenant, int[] key) {
-            this.tenant = tenant;
-            this.key = key;
-            this.hash = tenant.hashCode() * 31 + Arrays.hashCode(key);
+            this(tenant, key, tenant.hashCode() * 31 + Arrays.hashCode(key));
         }
 
-        static IntSwitchPath of(DenseFabric ix, int[] arcs, String tenant) {
-            return new IntSwitchPath(tenant, switchKey(ix, arcs, new int[arcs.length]));
+        private IntSwitchPath(String tenant, int[] key, int hash) {
+            this.tenant = tenant;
+            this.key = key;
+            this.hash = hash;
+        }
+
+        /** A key of its own equal to this one (a probe's arrays are reused: never put a probe in the map). */
+        IntSwitchPath copy() {
+            return new IntSwitchPath(tenant, key.clone(), hash);
         }
 
         static IntSwitchPath probe() {

@@ -101,6 +101,11 @@ final class ReservationLedger {
 
     /** Registers a flow (not yet placed); its id must not be registered. */
     int newSlot(Flow f, String tenant) {
+        return newSlot(f, tenant, ix.node(f.srcNic()), ix.node(f.dstNic()));
+    }
+
+    /** The same with the NICs' node indices already known ({@code ix.node} of its two NIC ids). */
+    int newSlot(Flow f, String tenant, int src, int dst) {
         int s;
         if (freeSlots.size() > 0) {
             s = freeSlots.removeLast();
@@ -121,8 +126,8 @@ final class ReservationLedger {
         }
         flows[s] = f;
         demandKbps[s] = Math.max(1, Math.round(f.demandGbps() * 1e6));
-        srcNode[s] = ix.node(f.srcNic());
-        dstNode[s] = ix.node(f.dstNic());
+        srcNode[s] = src;
+        dstNode[s] = dst;
         paths[s] = null;
         encodings[s] = null;
         tenants[s] = tenant;

@@ -59,13 +59,10 @@ public final class Ev {
         return evByte % n;
     }
 
+    /** The least byte b in [lo, hi] with b mod n = i, or -1 (closed form: every encoded path asks). */
     private static int pick(int n, int i, int lo, int hi) {
-        for (int b = lo; b <= hi; b++) {
-            if (b % n == i) {
-                return b;
-            }
-        }
-        return -1;
+        int b = lo + Math.floorMod(i - lo % n, n);
+        return b <= hi ? b : -1;
     }
 
     private static void checkSize(String nName, int n) throws EncodingException {
