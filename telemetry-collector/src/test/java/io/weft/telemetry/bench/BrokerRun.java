@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -57,25 +60,33 @@ final class BrokerRun {
      * {@code collectors} = 0: the topology in this JVM; N > 0: in N child JVMs of one consumer group
      * ({@link #measureChildren}).
      */
-    static void run(Fabric fabric, Workload w, long events, int collectors, boolean pinCores, Map<String, Object> r)
-            throws IOException {
-        Process broker = new ProcessBuilder(JAVA, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                BrokerMain.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    static void run(Fabric fabric, Workload w, long events, int collectors, boolean pinCores, String brokerCores,
+                    long warmupPerInstance, Map<String, Object> r) throws IOException {
+        List<String> command = new ArrayList<>();
+        if (brokerCores != null) {
+            command.addAll(List.of("taskset", "-c", brokerCores));
+        }
+        command.addAll(List.of(JAVA, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                BrokerMain.class.getName()));
+        Process broker = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        r.put("broker_cores", brokerCores == null ? "any" : brokerCores);
         try {
             String bootstrap = awaitBootstrap(broker);
             // A warm-up share runs before the clock starts, so that the window measures compiled code
             // (without it, JIT compilation of Streams and the collector was most of the process CPU).
-            long warmup = Math.min(events / 4, 500_000);
-            long[] produced = preload(bootstrap, fabric, w, warmup + events);
+            // Per instance: each JVM compiles the same code, so N instances with the warm-up of one would each
+            // measure with 1/N of its warm-up behind it (JIT CPU per event in the window grew ~2x with two).
+            long warmup = warmupPerInstance * Math.max(1, collectors);
+            Preloaded produced = preload(bootstrap, fabric, w, warmup + events);
             r.put("warmup_events", warmup);
             System.gc();
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 pool.resetPeakUsage();
             }
             if (collectors > 0) {
-                measureChildren(bootstrap, collectors, pinCores, warmup, produced[0], produced[1], broker, r);
+                measureChildren(bootstrap, collectors, pinCores, warmup, produced, broker, r);
             } else {
-                measure(bootstrap, fabric, warmup, produced[0], produced[1], broker, r);
+                measure(bootstrap, fabric, warmup, produced.events(), produced.records(), broker, r);
             }
         } finally {
             stop(broker);
@@ -143,8 +154,12 @@ final class BrokerRun {
         throw new IllegalStateException("the benchmark broker exited before it was ready");
     }
 
-    /** Produces whole rounds until at least {@code events} events; returns {events, records} produced. */
-    private static long[] preload(String bootstrap, Fabric fabric, Workload w, long events) throws IOException {
+    /** What {@link #preload} produced: events, records, and events per weft.telemetry.interfaces partition. */
+    private record Preloaded(long events, long records, AtomicLongArray eventsByPartition) {
+    }
+
+    /** Produces whole rounds until at least {@code events} events. */
+    private static Preloaded preload(String bootstrap, Fabric fabric, Workload w, long events) throws IOException {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
@@ -158,15 +173,23 @@ final class BrokerRun {
             producer.send(new ProducerRecord<>("weft.fabric", fabric.id(), MAPPER.writeValueAsBytes(snapshot)));
             long sent = 0;
             long records = 0;
+            AtomicLongArray byPartition =
+                    new AtomicLongArray(producer.partitionsFor("weft.telemetry.interfaces").size());
             while (sent < events) {
                 for (Workload.Rec rec : w.nextRound()) {
-                    producer.send(new ProducerRecord<>("weft.telemetry.interfaces", rec.key(), rec.value()));
-                    sent += rec.events();
+                    int n = rec.events();
+                    producer.send(new ProducerRecord<>("weft.telemetry.interfaces", rec.key(), rec.value()),
+                            (m, e) -> {
+                                if (e == null) {
+                                    byPartition.addAndGet(m.partition(), n);
+                                }
+                            });
+                    sent += n;
                     records++;
                 }
             }
             producer.flush();
-            return new long[] {sent, records};
+            return new Preloaded(sent, records, byPartition);
         }
     }
 
@@ -184,12 +207,15 @@ final class BrokerRun {
      * of its own (taskset), one instance alone on one core too, so that one and two instances are
      * compared at the same share of the machine each.
      */
-    private static void measureChildren(String bootstrap, int n, boolean pinCores, long warmup, long events,
-                                        long records,
+    private static void measureChildren(String bootstrap, int n, boolean pinCores, long warmup, Preloaded preloaded,
                                         Process broker, Map<String, Object> r) throws IOException {
+        long events = preloaded.events();
+        long records = preloaded.records();
         String applicationId = "weft-loop-bench-" + UUID.randomUUID();
         List<Process> children = new ArrayList<>();
         List<AtomicReference<long[]>> progress = new ArrayList<>();
+        List<AtomicReference<String>> held = new ArrayList<>();
+        List<BlockingQueue<Map<String, Double>>> stats = new ArrayList<>();
         try {
             for (int i = 0; i < n; i++) {
                 List<String> command = new ArrayList<>();
@@ -199,19 +225,24 @@ final class BrokerRun {
                 }
                 command.addAll(List.of(JAVA, "-Xms512m", "-Xmx512m"));
                 overrides().forEach((k, v) -> command.add("-D" + OVERRIDE_PREFIX + k + "=" + v)); // to the children
+                command.add("-D" + LoopBench.LOAD_INTERVAL_PROPERTY + "=" + LoopBench.loadInterval().toMillis());
                 command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
                         bootstrap, applicationId));
                 Process c = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
                 children.add(c);
-                AtomicReference<long[]> latest = new AtomicReference<>(new long[4]);
+                AtomicReference<long[]> latest = new AtomicReference<>(new long[3]);
                 progress.add(latest);
-                Thread reader = new Thread(() -> readProgress(c, latest), "collector-" + i + "-progress");
+                AtomicReference<String> partitionList = new AtomicReference<>("");
+                held.add(partitionList);
+                BlockingQueue<Map<String, Double>> marks = new LinkedBlockingQueue<>();
+                stats.add(marks);
+                Thread reader = new Thread(() -> readProgress(c, latest, partitionList, marks),
+                        "collector-" + i + "-progress");
                 reader.setDaemon(true);
                 reader.start();
             }
             long[] first = null;
             long[] firstCpu = new long[n];
-            long[] firstJit = new long[n];
             long firstBrokerCpu = 0;
             long firstNs = 0;
             long lastNs = 0;
@@ -219,7 +250,6 @@ final class BrokerRun {
             long[] now = new long[n];
             long[] cpu = new long[n];
             int[] partitions = new int[n];
-            long[] jit = new long[n];
             while (System.nanoTime() < deadline) {
                 long total = 0;
                 for (int i = 0; i < n; i++) {
@@ -227,18 +257,18 @@ final class BrokerRun {
                     now[i] = p[0];
                     cpu[i] = p[1];
                     partitions[i] = (int) p[2];
-                    jit[i] = p[3];
                     total += p[0];
                 }
                 if (first == null && total >= Math.max(1, warmup)) {
                     firstNs = System.nanoTime();
                     first = now.clone();
                     System.arraycopy(cpu, 0, firstCpu, 0, n);
-                    System.arraycopy(jit, 0, firstJit, 0, n);
                     firstBrokerCpu = cpuNs(broker);
+                    mark(children);
                 }
                 if (total >= events) {
                     lastNs = System.nanoTime();
+                    mark(children);
                     break;
                 }
                 sleep(5);
@@ -253,6 +283,15 @@ final class BrokerRun {
             long busiest = 0;
             long busiestWithoutJit = 0;
             long mostEvents = 0;
+            // The group's rate with a core per instance: the slowest to finish its share of the workload (by the
+            // partitions it holds) sets it. The window's event split is not that share: an instance that got less
+            // CPU in the window (its core carried more of the broker) consumed fewer events of the same backlog.
+            double slowestNsPerEvent = 0;
+            double slowestNsPerEventWithoutJit = 0;
+            long allEvents = 0;
+            for (int p = 0; p < preloaded.eventsByPartition().length(); p++) {
+                allEvents += preloaded.eventsByPartition().get(p);
+            }
             List<Map<String, Object>> instances = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 long e = now[i] - first[i];
@@ -261,7 +300,11 @@ final class BrokerRun {
                 mostEvents = Math.max(mostEvents, e);
                 cpuAll += c;
                 busiest = Math.max(busiest, c);
-                long j = jit[i] - firstJit[i];
+                Map<String, Double> start = poll(stats.get(i));
+                Map<String, Double> end = lastNs == 0 ? null : poll(stats.get(i));
+                // The compilers' CPU from the counters taken at the window's two ends (read from /proc).
+                long j = start == null || end == null ? 0
+                        : Math.round(end.getOrDefault("cpu_ns.jit", 0.0) - start.getOrDefault("cpu_ns.jit", 0.0));
                 busiestWithoutJit = Math.max(busiestWithoutJit, c - j);
                 Map<String, Object> one = new LinkedHashMap<>();
                 one.put("events", e);
@@ -270,6 +313,18 @@ final class BrokerRun {
                 one.put("jit_cpu_s", Math.round(j / 1e7) / 100.0);
                 one.put("events_per_cpu_s_without_jit", Math.round(e / ((c - j) / 1e9)));
                 one.put("interface_partitions", partitions[i]);
+                double share = 0;
+                for (String part : held.get(i).get().split(",")) {
+                    if (!part.isEmpty()) {
+                        share += (double) preloaded.eventsByPartition().get(Integer.parseInt(part)) / allEvents;
+                    }
+                }
+                one.put("workload_share", Math.round(1000 * share) / 1000.0);
+                slowestNsPerEvent = Math.max(slowestNsPerEvent, share * c / e);
+                slowestNsPerEventWithoutJit = Math.max(slowestNsPerEventWithoutJit, share * (c - j) / e);
+                if (start != null && end != null) {
+                    one.putAll(InstanceStats.perInstance(start, end, e, wallNs / 1e9));
+                }
                 instances.add(one);
             }
             r.put("mode", n + " collector JVM(s) as child processes (-Xmx512m, " + StreamsTuning.STREAM_THREADS
@@ -293,6 +348,9 @@ final class BrokerRun {
             r.put("events_per_busiest_instance_cpu_s", Math.round(done / (busiest / 1e9)));
             // The JIT compiles the same code in every JVM: per instance, not per event (see CollectorMain).
             r.put("events_per_busiest_instance_cpu_s_without_jit", Math.round(done / (busiestWithoutJit / 1e9)));
+            // Each instance at its own events per CPU second over its share of the partitions' events, a core each.
+            r.put("group_events_per_s_core_each", Math.round(1e9 / slowestNsPerEvent));
+            r.put("group_events_per_s_core_each_without_jit", Math.round(1e9 / slowestNsPerEventWithoutJit));
             r.put("instances", instances);
             r.put("broker_cpu_s", Math.round(brokerCpu / 1e7) / 100.0);
             r.put("ingest_events_per_cpu_s_with_broker", Math.round(done / ((cpuAll + brokerCpu) / 1e9)));
@@ -314,15 +372,35 @@ final class BrokerRun {
         return overrides;
     }
 
-    /** Keeps the latest {@code PROGRESS samples cpuNs partitions} line of a collector child. */
-    private static void readProgress(Process c, AtomicReference<long[]> latest) {
+    /** Asks every collector child for its {@link InstanceStats} counters (answered on its stdout). */
+    private static void mark(List<Process> children) throws IOException {
+        for (Process c : children) {
+            c.getOutputStream().write("MARK\n".getBytes(StandardCharsets.UTF_8));
+            c.getOutputStream().flush();
+        }
+    }
+
+    private static Map<String, Double> poll(BlockingQueue<Map<String, Double>> marks) {
+        try {
+            return marks.poll(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Keeps the latest {@code PROGRESS samples cpuNs partitions} line of a collector child, queues its STATS. */
+    private static void readProgress(Process c, AtomicReference<long[]> latest, AtomicReference<String> partitions,
+                                     BlockingQueue<Map<String, Double>> marks) {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(c.getInputStream(),
                 StandardCharsets.UTF_8))) {
             for (String line; (line = out.readLine()) != null; ) {
                 if (line.startsWith("PROGRESS ")) {
                     String[] f = line.split(" ");
-                    latest.set(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                        Long.parseLong(f[4])});
+                    latest.set(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
+                    partitions.set(f.length > 4 ? f[4] : "");
+                } else if (line.startsWith("STATS")) {
+                    marks.add(InstanceStats.parse(line));
                 }
             }
         } catch (IOException e) {
@@ -343,7 +421,7 @@ final class BrokerRun {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString(), LoopBench.LOAD_INTERVAL);
+                () -> UUID.randomUUID().toString(), LoopBench.loadInterval());
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "weft-loop-bench-" + UUID.randomUUID());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -1,11 +1,16 @@
 package io.weft.telemetry.bench;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -24,8 +29,11 @@ import org.apache.kafka.streams.ThreadMetadata;
  * One collector instance of {@code ./weft bench loop --broker --collectors N}, in its own JVM: the
  * service's topology and {@link StreamsTuning} under the given application id (every instance of a
  * run joins one consumer group and takes some of the partitions), its own state dir. Every 20 ms it
- * prints {@code PROGRESS <samples> <process cpu ns> <interface partitions held>} on stdout; it
- * stops when its stdin closes.
+ * prints {@code PROGRESS <samples> <process cpu ns> <interface partitions held> <their numbers, comma-separated>}
+ * on stdout
+ * (cheap: it runs 50 times a second in the measured JVM);
+ * a {@code MARK} line on its stdin makes it print its {@link InstanceStats} counters; it stops when its
+ * stdin closes.
  *
  * <p>Arguments: bootstrap servers, application id.
  */
@@ -39,7 +47,7 @@ public final class CollectorMain {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString(), LoopBench.LOAD_INTERVAL);
+                () -> UUID.randomUUID().toString(), LoopBench.loadInterval());
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -52,9 +60,16 @@ public final class CollectorMain {
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
             Thread stdin = new Thread(() -> {
-                try {
-                    while (System.in.read() >= 0) {
-                        // the parent closes our stdin to stop us
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                    // The parent marks its window's start and end with a line; it closes our stdin to stop us.
+                    for (String line; (line = in.readLine()) != null; ) {
+                        if (line.equals("MARK")) {
+                            String stats = InstanceStats.line(InstanceStats.snapshot(streams.metrics()));
+                            synchronized (System.out) {
+                                System.out.println(stats);
+                                System.out.flush();
+                            }
+                        }
                     }
                 } catch (IOException e) {
                     // parent gone: stop as well
@@ -62,9 +77,13 @@ public final class CollectorMain {
             }, "stdin-watch");
             stdin.start();
             while (stdin.isAlive()) {
-                System.out.println("PROGRESS " + counters.get("interfaces.samples") + " " + os.getProcessCpuTime()
-                        + " " + interfacePartitions(streams) + " " + compilerCpuNs());
-                System.out.flush();
+                List<String> held = interfacePartitions(streams);
+                String progress = "PROGRESS " + counters.get("interfaces.samples") + " " + os.getProcessCpuTime()
+                        + " " + held.size() + " " + String.join(",", held);
+                synchronized (System.out) {
+                    System.out.println(progress);
+                    System.out.flush();
+                }
                 try {
                     Thread.sleep(20);
                 } catch (InterruptedException e) {
@@ -105,14 +124,14 @@ public final class CollectorMain {
     }
 
     /** weft.telemetry.interfaces partitions this instance's stream threads hold as active tasks. */
-    private static int interfacePartitions(KafkaStreams streams) {
-        int n = 0;
+    private static List<String> interfacePartitions(KafkaStreams streams) {
+        List<String> held = new ArrayList<>();
         for (ThreadMetadata t : streams.metadataForLocalThreads()) {
             for (var task : t.activeTasks()) {
-                n += (int) task.topicPartitions().stream()
-                        .filter(tp -> tp.topic().equals(TelemetryTopics.DEFAULT.interfaces())).count();
+                task.topicPartitions().stream().filter(tp -> tp.topic().equals(TelemetryTopics.DEFAULT.interfaces()))
+                        .forEach(tp -> held.add(Integer.toString(tp.partition())));
             }
         }
-        return n;
+        return held;
     }
 }

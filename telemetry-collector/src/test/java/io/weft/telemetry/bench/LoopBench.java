@@ -74,8 +74,13 @@ import picocli.CommandLine.ParameterException;
  */
 public final class LoopBench {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    /** As the service runs (application.yml links-load-interval-ms). */
-    static final Duration LOAD_INTERVAL = Duration.ofMillis(1000);
+    /** System property (set by --links-load-interval-ms, passed on to collector children) of {@link #loadInterval}. */
+    static final String LOAD_INTERVAL_PROPERTY = "weft.bench.links-load-interval-ms";
+
+    /** As the service runs (application.yml links-load-interval-ms, 1000) unless --links-load-interval-ms says. */
+    static Duration loadInterval() {
+        return Duration.ofMillis(Long.getLong(LOAD_INTERVAL_PROPERTY, 1000));
+    }
 
     private LoopBench() {
     }
@@ -100,14 +105,26 @@ public final class LoopBench {
         @Option(names = "--pin-cores", description = "with --collectors: collector i on core i mod cores (taskset)")
         boolean pinCores;
 
+        @Option(names = "--broker-cores", paramLabel = "LIST",
+                description = "with --broker: run the broker on these cores (taskset -c LIST; default any)")
+        String brokerCores;
+
         @Option(names = "--events", paramLabel = "N", description = "events (default 2000000)")
         Long events;
+
+        @Option(names = "--warmup-events", paramLabel = "N",
+                description = "with --broker: events per instance before the clock (default events/4, <= 500000)")
+        Long warmupEvents;
 
         @Option(names = "--events-per-record", paramLabel = "N", description = "gnmic events per record (default 1)")
         int perRecord = 1;
 
         @Option(names = "--sample-interval-ms", paramLabel = "N", description = "sample period (default 1000)")
         long sampleIntervalMs = 1000;
+
+        @Option(names = "--links-load-interval-ms", paramLabel = "N",
+                description = "weft.links.load coalescing as the service's kafka.links-load-interval-ms (default 1000)")
+        long linksLoadIntervalMs = 1000;
 
         @Option(names = "--leaves", paramLabel = "L", description = "leaves (default 32)")
         int leaves = 32;
@@ -140,6 +157,7 @@ public final class LoopBench {
             System.err.println("weft bench loop: --collectors N needs --broker and N >= 1");
             System.exit(2);
         }
+        System.setProperty(LOAD_INTERVAL_PROPERTY, Long.toString(flags.linksLoadIntervalMs));
         boolean json = flags.json;
         long events = flags.events != null ? flags.events : flags.quick ? 200_000 : 2_000_000;
         int leaves = flags.leaves;
@@ -161,10 +179,11 @@ public final class LoopBench {
         r.put("record_shape", perRecord == 1 ? "one gnmic event (one port's counters) per record"
                 : "JSON array of up to " + perRecord + " events (ports of one switch) per record");
         r.put("sample_interval_ms", sampleIntervalMs);
-        r.put("links_load_interval_ms", LOAD_INTERVAL.toMillis());
+        r.put("links_load_interval_ms", loadInterval().toMillis());
         if (broker) {
             BrokerRun.run(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, flags.collectors,
-                    flags.pinCores, r);
+                    flags.pinCores, flags.brokerCores,
+                    flags.warmupEvents != null ? flags.warmupEvents : Math.min(events / 4, 500_000), r);
         } else {
             driverRun(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, r);
             domainRun(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, r);
@@ -188,7 +207,7 @@ public final class LoopBench {
         TelemetryCounters counters = new TelemetryCounters();
         AtomicLong ids = new AtomicLong();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> "bench-" + ids.incrementAndGet(), LOAD_INTERVAL);
+                () -> "bench-" + ids.incrementAndGet(), loadInterval());
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "weft-loop-bench");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -199,6 +218,7 @@ public final class LoopBench {
         long timedEvents = 0;
         long hotspotEvents = 0;
         long loads = 0;
+        long changelog = 0;
         try (TopologyTestDriver driver = new TopologyTestDriver(b.build(), p)) {
             TestInputTopic<String, byte[]> fabricIn = driver.createInputTopic("weft.fabric", new StringSerializer(),
                     new ByteArraySerializer());
@@ -238,12 +258,17 @@ public final class LoopBench {
                 sent += roundEvents;
                 hotspotEvents += outs.get(0).getQueueSize();
                 loads += outs.get(1).getQueueSize();
+                changelog += outs.get(3).getQueueSize();
                 for (TestOutputTopic<byte[], byte[]> o : outs) {
                     o.readRecordsToList(); // drain: the driver keeps every output record otherwise
                 }
             }
             r.put("records", records);
             r.put("link_loads_per_event", Math.round(1000.0 * loads / sent) / 1000.0);
+            // Wall-clock time advances with sample time here, as in a collector keeping up with live samples:
+            // the once-a-second state save writes its changelog at the live rate (a broker run replays a backlog
+            // many sample seconds per wall second, and so shows a fraction of it).
+            r.put("changelog_records_per_event", Math.round(1000.0 * changelog / sent) / 1000.0);
         }
         r.put("mode", "in-process TopologyTestDriver (no broker)");
         r.put("events", timedEvents);
@@ -260,7 +285,7 @@ public final class LoopBench {
      * The collector's own code on the same events without Kafka Streams around it (parse, fabric
      * lookup, direction update and decisions, output JSON), on this thread: how much of the per-event
      * cost is Weft's and how much is the framework's. Loads are coalesced as the service does
-     * (the latest per direction per {@link #LOAD_INTERVAL} of sample time is written, when the next
+     * (the latest per direction per {@link #loadInterval} of sample time is written, when the next
      * interval's load arrives), so only the loads that would leave pay for their JSON.
      */
     private static void domainRun(Fabric fabric, Workload w, long events, Map<String, Object> r) {
@@ -268,7 +293,7 @@ public final class LoopBench {
         InterfaceDirectionIndex index = InterfaceDirectionIndex.of(fabric, 1);
         Map<String, LinkDirection> state = new HashMap<>();
         Map<String, LinkLoad> waiting = new HashMap<>(); // arc key -> latest load of its current bucket
-        long intervalNs = LOAD_INTERVAL.toNanos();
+        long intervalNs = loadInterval().toNanos();
         List<TopicValue> out = new ArrayList<>();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long warmup = Math.min(events / 5, 200_000);
