@@ -347,6 +347,15 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     st = solveOrRestart(lp, pricingDeadline);
                     rounds++;
                     if (st != MPSolver.ResultStatus.OPTIMAL && System.nanoTime() < pricingDeadline) {
+                        if (Math.max(nic, gp.maxLoad()) < single * (1 - TOL)) {
+                            // GLOP gave up (seen: FEASIBLE on ~1,000 Dragonfly commodities): gradient
+                            // projection's splitting still beats one path per flow, with its proven gap.
+                            for (Commodity c : comms) {
+                                c.x = Arrays.copyOf(c.averaged, c.vars.size());
+                            }
+                            averaged = true;
+                            break;
+                        }
                         return fallback(integral, opt, "LP not solved to optimality (" + st + ") after " + rounds
                                 + " rounds");
                     }
