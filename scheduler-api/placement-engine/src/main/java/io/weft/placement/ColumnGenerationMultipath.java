@@ -44,12 +44,15 @@ import io.weft.fabric.Arc;
  * over two planes is not tried).
  *
  * <p><b>Rounding.</b> A basic LP solution has at most (commodities + tight arcs) positive paths, so
- * most commodities use one or two. A commodity with more than {@link MultipathOptions#pathLimit}
- * keeps its heaviest paths and the LP is solved once more on the kept paths only; then each flow's
- * share is rounded to units of 1/g by {@link UnitApportionment}, which adds less than max d_f / g
- * per path of a commodity ({@link MultipathResult#roundingBound} is that sum per arc, over c_a),
- * then {@link UnitRepair} moves single units between kept paths to lower the max load (never
- * raising it, so the bound still holds).
+ * most commodities use one or two. The path limit ({@link MultipathOptions#pathLimit}) is per flow:
+ * a commodity of n flows keeps its heaviest limit·n paths (the LP is solved once more on the kept
+ * paths only), and {@link FlowSplit} deals them out so that each flow takes at most the limit; when
+ * a flow had to drop pieces, the LP is solved once more over each flow group's own paths. Each
+ * group's share is then rounded to units of 1/g by {@link UnitApportionment}, which adds less than
+ * max d_f / g per path of a group ({@link MultipathResult#roundingBound} is that sum per arc, over
+ * c_a), then {@link UnitRepair} moves single units between a group's paths to lower the max load
+ * (never raising it, so the bound still holds). {@link MultipathResult#granularBound} says what no
+ * routing in units of 1/g can beat ({@link GranularBound}).
  *
  * <p><b>Budget.</b> Gradient projection and column generation price until three quarters of the
  * time budget are spent (the last quarter is for the re-solve on the kept paths, the rounding and
@@ -277,7 +280,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             return fallback(integral, opt, "time budget " + opt.timeBudgetMs()
                     + " ms spent after the single-path placement, before any spreading");
         }
-        PathGradientProjection.Pool[] pools = pools(comms, flows);
+        PathGradientProjection.Pool[] pools = pools(comms, flows, opt);
         // The LP when asked for, or when GLOP solves it fast; then gradient projection only warms it up.
         boolean lpWanted = opt.targetGap() == 0 || comms.size() <= lpCommodities;
         double target = lpWanted ? WARM_GAP : opt.targetGap() * CORE_SHARE_OF_GAP;
@@ -307,7 +310,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             for (Commodity c : comms) {
                 c.x = c.averaged;
             }
-            return finish(job, opt, integral, comms, placed, fixed, Double.NaN, lower, 0, columns, single);
+            return finish(job, opt, integral, comms, placed, fixed, Double.NaN, lower, 0, columns, single, false);
         }
         loadNative();
         MPSolver lp = MPSolver.createSolver("GLOP");
@@ -344,6 +347,15 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     st = solveOrRestart(lp, pricingDeadline);
                     rounds++;
                     if (st != MPSolver.ResultStatus.OPTIMAL && System.nanoTime() < pricingDeadline) {
+                        if (Math.max(nic, gp.maxLoad()) < single * (1 - TOL)) {
+                            // GLOP gave up (seen: FEASIBLE on ~1,000 Dragonfly commodities): gradient
+                            // projection's splitting still beats one path per flow, with its proven gap.
+                            for (Commodity c : comms) {
+                                c.x = Arrays.copyOf(c.averaged, c.vars.size());
+                            }
+                            averaged = true;
+                            break;
+                        }
                         return fallback(integral, opt, "LP not solved to optimality (" + st + ") after " + rounds
                                 + " rounds");
                     }
@@ -427,9 +439,10 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                         positive++;
                     }
                 }
-                cut |= positive > opt.pathLimit();
+                int keep = keptPaths(c, opt);
+                cut |= positive > keep;
                 for (int k = 0; k < order.length; k++) {
-                    if (k >= opt.pathLimit() || x[order[k]] <= EPS * c.demand) {
+                    if (k >= keep || x[order[k]] <= EPS * c.demand) {
                         c.vars.get(order[k]).setUb(0);
                         x[order[k]] = 0;
                     }
@@ -451,7 +464,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                     }
                 }
             }
-            return finish(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns, single);
+            return finish(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns, single, true);
         } finally {
             lp.delete();
         }
@@ -460,8 +473,8 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     /** Rounds and encodes the commodities' splitting ({@code x}); one path per flow if rounding ate the gain. */
     private MultipathResult finish(Job job, MultipathOptions opt, PlacementResult integral, List<Commodity> comms,
                                    Map<String, PlacedFlow> placed, double[] fixed, double optimum, double lower,
-                                   int rounds, int columns, double single) {
-        MultipathResult r = build(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns);
+                                   int rounds, int columns, double single, boolean resolve) {
+        MultipathResult r = build(job, opt, integral, comms, placed, fixed, optimum, lower, rounds, columns, resolve);
         if (r.maxLoad() >= single * (1 - TOL)) {
             // Rounding ate the gain (e.g. an oversubscribed Clos whose integral answer is already optimal).
             MultipathResult f = fallback(integral, opt, String.format(java.util.Locale.ROOT,
@@ -469,17 +482,31 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
                             single));
             return new MultipathResult(f.flows(), f.unplaced(), f.fallback(), single, r.splittableOptimum(),
                     r.lowerBound(), r.fractionalMaxLoad(), single, r.roundingBound(), single / r.lowerBound() - 1,
-                    rounds, columns);
+                    rounds, columns, r.granularBound());
         }
         return r;
     }
 
+    /**
+     * Paths a commodity may keep: the path limit per flow, so up to that many times its flows
+     * (each flow then takes at most the limit of them, {@link FlowSplit}). Keeping the limit per
+     * commodity made a leaf pair's 12 flows share 4 paths on a 2:1 16x8x16 leaf-spine: the kept-path
+     * LP was 3.0 where 8 paths reach the optimum 1.5.
+     */
+    private static int keptPaths(Commodity c, MultipathOptions opt) {
+        return opt.pathLimit() * Math.min(c.flows.size(), MAX_FLOWS_PER_LIMIT);
+    }
+
+    /** Kept paths per commodity stop growing at this many times the path limit. */
+    private static final int MAX_FLOWS_PER_LIMIT = 8;
+
     /** Each commodity's pool: its flows' integral paths with their demands. */
-    private PathGradientProjection.Pool[] pools(List<Commodity> comms, List<Flow> flows) {
+    private PathGradientProjection.Pool[] pools(List<Commodity> comms, List<Flow> flows, MultipathOptions opt) {
         PathGradientProjection.Pool[] pools = new PathGradientProjection.Pool[comms.size()];
         for (int ci = 0; ci < pools.length; ci++) {
             Commodity c = comms.get(ci);
             pools[ci] = new PathGradientProjection.Pool(c.s, c.d, c.demand, 4);
+            pools[ci].limit = keptPaths(c, opt);
             for (int i : c.flows) {
                 int[] p = single.pathArcs(flows.get(i).id());
                 pools[ci].add(Arrays.copyOfRange(p, 1, p.length - 1), flows.get(i).demandGbps());
@@ -490,47 +517,68 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
 
     private MultipathResult build(Job job, MultipathOptions opt, PlacementResult integral, List<Commodity> comms,
                                   Map<String, PlacedFlow> placed, double[] fixed, double optimum, double lower,
-                                  int rounds, int columns) {
+                                  int rounds, int columns, boolean resolve) {
         List<Flow> flows = job.flows();
         int g = opt.granularity();
         double[] fractional = fixed.clone();
         double[] roundingSlack = new double[ix.arcCount];
         // Switch-arc loads of the rounded units (fixed flows included), kept up to date by the repair.
         double[] load = fixed.clone();
+        // Rounding groups: a commodity's flows with the same kept paths (all of them when the
+        // commodity keeps no more paths than one flow may use), flows as indices into the job.
+        List<int[]> groupFlows = new ArrayList<>();
         List<List<int[]>> kept = new ArrayList<>();
         List<int[][]> units = new ArrayList<>();
+        boolean[] exact = {true};
+        List<List<FlowSplit.Group>> splits = new ArrayList<>();
         for (Commodity c : comms) {
-            List<int[]> k = new ArrayList<>();
-            List<Double> w = new ArrayList<>();
-            for (int p = 0; p < c.x.length; p++) {
-                double x = c.x[p];
-                if (x > EPS * c.demand) {
-                    k.add(c.paths.get(p));
-                    w.add(x);
-                    for (int a : c.paths.get(p)) {
-                        fractional[a] += x;
-                        roundingSlack[a] += c.maxDemand / g;
-                    }
-                }
-            }
-            double sum = w.stream().mapToDouble(Double::doubleValue).sum();
-            double[] weights = new double[k.size()];
-            for (int p = 0; p < weights.length; p++) {
-                weights[p] = w.get(p) / sum;
-            }
-            int[][] u = UnitApportionment.apportion(weights, c.demands(flows), g);
-            for (int j = 0; j < u.length; j++) {
-                double d = flows.get(c.flows.get(j)).demandGbps();
-                for (int p = 0; p < k.size(); p++) {
-                    for (int a : k.get(p)) {
-                        load[a] += d * u[j][p] / g;
-                    }
-                }
-            }
-            kept.add(k);
-            units.add(u);
+            splits.add(FlowSplit.split(c.x, c.demands(flows), opt.pathLimit(), exact));
         }
-        UnitRepair.Problem rounding = rounding(comms, kept, units, load, flows, g);
+        if (!exact[0] && resolve) {
+            // Some flow covered more paths than it may use and dropped its smallest pieces: the LP
+            // once more, over each group's own paths.
+            solveGroups(comms, splits, fixed, flows);
+        }
+        for (int ci = 0; ci < comms.size(); ci++) {
+            Commodity c = comms.get(ci);
+            double[] demands = c.demands(flows);
+            for (FlowSplit.Group grp : splits.get(ci)) {
+                int[] members = new int[grp.flows().length];
+                double[] dem = new double[members.length];
+                double maxDemand = 0;
+                for (int m = 0; m < members.length; m++) {
+                    members[m] = c.flows.get(grp.flows()[m]);
+                    dem[m] = demands[grp.flows()[m]];
+                    maxDemand = Math.max(maxDemand, dem[m]);
+                }
+                List<int[]> k = new ArrayList<>();
+                double sum = Arrays.stream(grp.amounts()).sum();
+                double groupDemand = Arrays.stream(dem).sum();
+                double[] weights = new double[grp.paths().length];
+                for (int p = 0; p < weights.length; p++) {
+                    k.add(c.paths.get(grp.paths()[p]));
+                    weights[p] = grp.amounts()[p] / sum;
+                    for (int a : k.get(p)) {
+                        fractional[a] += weights[p] * groupDemand;
+                        if (weights.length > 1) {
+                            roundingSlack[a] += maxDemand / g;
+                        }
+                    }
+                }
+                int[][] u = UnitApportionment.apportion(weights, dem, g);
+                for (int j = 0; j < u.length; j++) {
+                    for (int p = 0; p < k.size(); p++) {
+                        for (int a : k.get(p)) {
+                            load[a] += dem[j] * u[j][p] / g;
+                        }
+                    }
+                }
+                groupFlows.add(members);
+                kept.add(k);
+                units.add(u);
+            }
+        }
+        UnitRepair.Problem rounding = rounding(groupFlows, kept, units, load, flows, g);
         if (keepRounding) {
             roundedBeforeRepair = rounding.copy();
         }
@@ -544,29 +592,29 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         List<WeightedPath>[] out = newLists(flows.size());
         String[] note = new String[flows.size()];
         double[] nicLoad = new double[ix.arcCount];
-        for (int ci = 0; ci < comms.size(); ci++) {
-            Commodity c = comms.get(ci);
-            for (int j = 0; j < c.flows.size(); j++) {
-                int fi = c.flows.get(j);
+        for (int gi = 0; gi < groupFlows.size(); gi++) {
+            int[] members = groupFlows.get(gi);
+            for (int j = 0; j < members.length; j++) {
+                int fi = members[j];
                 Flow f = flows.get(fi);
                 int[] integralPath = single.pathArcs(f.id());
                 int up = integralPath[0];
                 int down = integralPath[integralPath.length - 1];
                 List<WeightedPath> ws = new ArrayList<>();
                 try {
-                    for (int p = 0; p < kept.get(ci).size(); p++) {
-                        int n = units.get(ci)[j][p];
+                    for (int p = 0; p < kept.get(gi).size(); p++) {
+                        int n = units.get(gi)[j][p];
                         if (n > 0) {
-                            int[] path = wrap(up, kept.get(ci).get(p), down);
+                            int[] path = wrap(up, kept.get(gi).get(p), down);
                             ws.add(new WeightedPath(arcs(path), encoder.encode(ix, path, job.tenant()), n,
                                     n / (double) g));
                         }
                     }
                 } catch (FlowEncoder.EncodingFailure e) {
                     note[fi] = "a spread path failed to encode (" + e.getMessage() + "): kept the single path";
-                    for (int p = 0; p < kept.get(ci).size(); p++) {
-                        for (int a : kept.get(ci).get(p)) {
-                            load[a] -= f.demandGbps() * units.get(ci)[j][p] / g;
+                    for (int p = 0; p < kept.get(gi).size(); p++) {
+                        for (int a : kept.get(gi).get(p)) {
+                            load[a] -= f.demandGbps() * units.get(gi)[j][p] / g;
                         }
                     }
                     continue;
@@ -616,8 +664,66 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         frac = Math.max(frac, nic);
         double lb = Math.max(nic, lower);
         double opt0 = Math.max(nic, optimum);
+        double[] moving = new double[0];
+        for (Commodity c : comms) {
+            int at = moving.length;
+            moving = Arrays.copyOf(moving, at + c.flows.size());
+            System.arraycopy(c.demands(flows), 0, moving, at, c.flows.size());
+        }
+        double granular = Math.max(nic, GranularBound.of(lb, moving, g, fixed, ix.capacityGbps, switchArcs));
         return new MultipathResult(result, integral.unplaced(), null, integralMaxLoad(integral), opt0, lb, frac,
-                max, slack, lb > 0 ? max / lb - 1 : 0, rounds, columns);
+                max, slack, lb > 0 ? max / lb - 1 : 0, rounds, columns, granular);
+    }
+
+    /**
+     * The min-max LP over each rounding group's own paths (their flow in {@code amounts}, replaced
+     * by the optimum's); left as they are if GLOP does not report an optimum.
+     */
+    private void solveGroups(List<Commodity> comms, List<List<FlowSplit.Group>> splits, double[] fixed,
+                             List<Flow> flows) {
+        MPSolver lp = MPSolver.createSolver("GLOP");
+        try {
+            MPVariable lambda = lp.makeNumVar(0, MPSolver.infinity(), "lambda");
+            lp.objective().setCoefficient(lambda, 1);
+            lp.objective().setMinimization();
+            MPConstraint[] rows = new MPConstraint[ix.arcCount];
+            List<MPVariable[]> vars = new ArrayList<>();
+            for (int ci = 0; ci < comms.size(); ci++) {
+                Commodity c = comms.get(ci);
+                double[] demands = c.demands(flows);
+                for (FlowSplit.Group grp : splits.get(ci)) {
+                    double demand = 0;
+                    for (int j : grp.flows()) {
+                        demand += demands[j];
+                    }
+                    MPConstraint sum = lp.makeConstraint(demand, demand);
+                    MPVariable[] v = new MPVariable[grp.paths().length];
+                    for (int p = 0; p < v.length; p++) {
+                        v[p] = lp.makeNumVar(0, MPSolver.infinity(), "");
+                        sum.setCoefficient(v[p], 1);
+                        for (int a : c.paths.get(grp.paths()[p])) {
+                            arcRow(lp, lambda, rows, fixed, a).setCoefficient(v[p], 1);
+                        }
+                    }
+                    vars.add(v);
+                }
+            }
+            lp.setTimeLimit(Math.max(1, (deadline - System.nanoTime()) / 2_000_000L));
+            if (lp.solve() != MPSolver.ResultStatus.OPTIMAL) {
+                return;
+            }
+            int k = 0;
+            for (List<FlowSplit.Group> groups : splits) {
+                for (FlowSplit.Group grp : groups) {
+                    MPVariable[] v = vars.get(k++);
+                    for (int p = 0; p < v.length; p++) {
+                        grp.amounts()[p] = Math.max(v[p].solutionValue(), 0); // an empty path gets no unit
+                    }
+                }
+            }
+        } finally {
+            lp.delete();
+        }
     }
 
     private boolean switchArc(int a) {
@@ -625,18 +731,18 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     }
 
     /** The rounding as {@link UnitRepair} sees it; its units and loads are {@code units}' and {@code load}. */
-    private UnitRepair.Problem rounding(List<Commodity> comms, List<List<int[]>> kept, List<int[][]> units,
+    private UnitRepair.Problem rounding(List<int[]> groupFlows, List<List<int[]>> kept, List<int[][]> units,
                                         double[] load, List<Flow> flows, int g) {
-        int[][][] paths = new int[comms.size()][][];
-        double[][] unitGbps = new double[comms.size()][];
-        int[][][] u = new int[comms.size()][][];
-        for (int ci = 0; ci < paths.length; ci++) {
-            Commodity c = comms.get(ci);
-            paths[ci] = kept.get(ci).toArray(new int[0][]);
-            u[ci] = units.get(ci);
-            unitGbps[ci] = new double[c.flows.size()];
-            for (int j = 0; j < unitGbps[ci].length; j++) {
-                unitGbps[ci][j] = flows.get(c.flows.get(j)).demandGbps() / g;
+        int[][][] paths = new int[groupFlows.size()][][];
+        double[][] unitGbps = new double[groupFlows.size()][];
+        int[][][] u = new int[groupFlows.size()][][];
+        for (int gi = 0; gi < paths.length; gi++) {
+            int[] members = groupFlows.get(gi);
+            paths[gi] = kept.get(gi).toArray(new int[0][]);
+            u[gi] = units.get(gi);
+            unitGbps[gi] = new double[members.length];
+            for (int j = 0; j < members.length; j++) {
+                unitGbps[gi][j] = flows.get(members[j]).demandGbps() / g;
             }
         }
         return new UnitRepair.Problem(paths, unitGbps, u, load, ix.capacityGbps, switchArcs, g);
@@ -675,7 +781,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
             flows.add(new MultipathFlow(pf.flow(), List.of(new WeightedPath(pf.path(), pf.encoding(),
                     opt.granularity(), 1.0)), null));
         }
-        return new MultipathResult(flows, integral.unplaced(), null, nic, nic, nic, nic, nic, 0, 0, 0, 0);
+        return new MultipathResult(flows, integral.unplaced(), null, nic, nic, nic, nic, nic, 0, 0, 0, 0, nic);
     }
 
     private MultipathResult fallback(PlacementResult integral, MultipathOptions opt, String why) {

@@ -22,14 +22,36 @@ import java.util.List;
  * @param gapBound maxLoad / lowerBound - 1: the result is at most this far from the optimum
  * @param iterations column generation rounds (LP solves)
  * @param columns paths the LP held at the end
+ * @param granularBound a proven lower bound on the max load of any routing in whole units of
+ *     1/granularity ({@link GranularBound}: the lower bound raised to the next load whole units make);
+ *     above the optimum by more than the target gap, the granularity itself misses the gap (NaN on
+ *     fallbacks without a bound)
  */
 public record MultipathResult(List<MultipathFlow> flows, List<Unplaced> unplaced, String fallback,
                               double singlePathMaxLoad, double splittableOptimum, double lowerBound,
                               double fractionalMaxLoad, double maxLoad, double roundingBound, double gapBound,
-                              int iterations, int columns) {
+                              int iterations, int columns, double granularBound) {
     public MultipathResult {
         flows = List.copyOf(flows);
         unplaced = List.copyOf(unplaced);
+    }
+
+    /** Without a granular bound (NaN). */
+    public MultipathResult(List<MultipathFlow> flows, List<Unplaced> unplaced, String fallback,
+                           double singlePathMaxLoad, double splittableOptimum, double lowerBound,
+                           double fractionalMaxLoad, double maxLoad, double roundingBound, double gapBound,
+                           int iterations, int columns) {
+        this(flows, unplaced, fallback, singlePathMaxLoad, splittableOptimum, lowerBound, fractionalMaxLoad, maxLoad,
+                roundingBound, gapBound, iterations, columns, Double.NaN);
+    }
+
+    /**
+     * True when whole units of 1/granularity cannot come within {@code gap} of the splittable
+     * optimum (or, without one, of the lower bound): the granular bound is above it.
+     */
+    public boolean granularityMisses(double gap) {
+        double ref = Double.isFinite(splittableOptimum) ? splittableOptimum : lowerBound;
+        return granularBound > ref * (1 + gap) + 1e-9;
     }
 
     /** Most paths any flow uses. */

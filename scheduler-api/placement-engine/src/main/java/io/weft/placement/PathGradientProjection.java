@@ -28,8 +28,9 @@ import java.util.Arrays;
  * commodity by its own Newton step and keep each commodity on few paths, which the hardware's path
  * limit needs anyway.
  *
- * <p><b>Path limit.</b> A pool holds at most max(limit, initial paths) paths; a new path replaces
- * the pool's lightest (taking over its flow). At the end a commodity with more than {@code limit}
+ * <p><b>Path limit.</b> A pool holds at most max(2·limit, initial paths) paths; a new path replaces
+ * the pool's lightest (taking over its flow). At the end a commodity with more than its own limit
+ * ({@link Pool#limit}: the caller's is per flow, so a commodity of several flows may keep more)
  * paths carrying flow keeps its heaviest ones, which take over the others' flow in
  * proportion, and every pool is swept again.
  *
@@ -79,6 +80,8 @@ final class PathGradientProjection {
         int[][] paths;
         double[] x;
         int n;
+        /** Most paths carrying flow at the end (0: the limit given to {@link #run}). */
+        int limit;
 
         Pool(int s, int d, double demand, int capacity) {
             this.s = s;
@@ -371,7 +374,8 @@ final class PathGradientProjection {
                 }
             }
             k.n = positive;
-            if (positive <= limit) {
+            int keep = k.limit > 0 ? k.limit : limit;
+            if (positive <= keep) {
                 continue;
             }
             // Heaviest first (selection: n is small).
@@ -393,26 +397,26 @@ final class PathGradientProjection {
             double kept = 0;
             double dropped = 0;
             for (int p = 0; p < k.n; p++) {
-                if (p < limit) {
+                if (p < keep) {
                     kept += k.x[p];
                 } else {
                     dropped += k.x[p];
                 }
             }
-            for (int p = limit; p < k.n; p++) {
+            for (int p = keep; p < k.n; p++) {
                 for (int a : k.paths[p]) {
                     load[a] -= k.x[p];
                 }
                 k.x[p] = 0;
             }
-            for (int p = 0; p < limit; p++) {
-                double add = kept > 0 ? dropped * k.x[p] / kept : dropped / limit;
+            for (int p = 0; p < keep; p++) {
+                double add = kept > 0 ? dropped * k.x[p] / kept : dropped / keep;
                 k.x[p] += add;
                 for (int a : k.paths[p]) {
                     load[a] += add;
                 }
             }
-            k.n = limit;
+            k.n = keep;
             cut = true;
         }
         if (cut) {

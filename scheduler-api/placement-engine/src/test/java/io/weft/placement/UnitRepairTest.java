@@ -62,9 +62,10 @@ class UnitRepairTest {
     /**
      * 16 leaves x 8 spines x 16 NICs (2:1), four 48-flow jobs spread together (as a fabric re-spread
      * does), line rate in eighths: each job's four leaves send 12 flows each to the next. The optimum
-     * 1.5 is exactly 12 units per uplink. With 4 paths per flow the commodity (a leaf pair, 12 flows)
-     * keeps 4 paths for all its flows, so the kept-path LP is 3.0 and the single path wins: the
-     * path cut, not the rounding, loses there (a row to show it, not a goal).
+     * 1.5 is exactly 12 units per uplink. The path limit is per flow: with 4 paths per flow the
+     * commodity (a leaf pair, 12 flows) still keeps all 8 spines, each flow taking one or two of
+     * them, and reaches the optimum (when the limit was per commodity, its 12 flows shared 4 paths:
+     * the kept-path LP was 3.0 and one path per flow, 2.0, was handed out).
      */
     @Test
     void fourJobsOnATwoToOneLeafSpineInEighths() throws Exception {
@@ -80,6 +81,8 @@ class UnitRepairTest {
             MultipathResult rs = mp.place(shift, op);
             row("ls16x8x16 2:1, 4 leaf shifts x 48, g=8, " + paths + " paths", mp, rs, 60);
             ColumnGenerationMultipathTest.assertWellFormed(ix, plan, shift, rs, op);
+            assertThat(rs.splittableOptimum()).isCloseTo(1.5, within(1e-9));
+            assertThat(rs.maxLoad()).as("%d paths per flow", paths).isCloseTo(1.5, within(1e-9));
         }
     }
 

@@ -205,6 +205,8 @@ public final class PlaceCli {
         finite(q, "fractionalMaxLoad", r.fractionalMaxLoad());
         finite(q, "roundingBound", r.roundingBound());
         finite(q, "gapBound", r.gapBound());
+        // The best any routing in whole units can do; above the optimum by more than 5 %, the units miss the goal.
+        finite(q, "granularBound", r.granularBound());
         q.put("maxPathsPerFlow", r.maxPathsPerFlow());
         if (r.fallback() != null) {
             q.put("fallback", r.fallback());

@@ -414,10 +414,10 @@ public final class PlacementBench {
     private void run() throws Exception {
         if (!json) {
             System.out.printf(Locale.ROOT,
-                    "%-26s %7s %9s %9s %9s %9s %8s %8s %-8s %6s %6s %8s %9s %9s | %8s %8s %6s %9s %5s %9s %9s %s%n",
+                    "%-26s %7s %9s %9s %9s %9s %8s %8s %-8s %6s %6s %8s %9s %9s | %8s %8s %8s %6s %9s %5s %9s %9s %s%n",
                     "case", "flows", "med ms", "p99 ms", "cpu med", "cpu p99", "maxload",
                             "bound", "kind", "ratio", "coll",
-                    "ecmpMax", "ecmpSlow", "weftSlow", "splitLP", "mpMax", "mpRat", "mpSlow",
+                    "ecmpMax", "ecmpSlow", "weftSlow", "splitLP", "gBound", "mpMax", "mpRat", "mpSlow",
                             "paths", "mp ms", "mp cpu",
                     "");
         }
@@ -486,19 +486,62 @@ public final class PlacementBench {
         String note = r.unplaced().isEmpty() ? "" : r.unplaced().size() + " unplaced";
         Multi mp = !multipath ? null : multipath(ix, encoder(c.fabricKey(), f), job, cap,
                 quick ? 0 : (c.big() ? 1 : 2), quick ? 1 : (c.big() ? 1 : 3));
+        if (mp != null) {
+            mp = mp.withExact(exactRun(ix, encoder(c.fabricKey(), f), job, mp.result()));
+        }
         row(c.name(), n, t, cpu, maxLoad, lb, r.quality().collisions(), ecmp, weftSlow, mp, note);
     }
 
-    /** A multipath placement of the job, timed, with its slowest max-min fair rate under fixed weights. */
-    record Multi(MultipathResult result, Timing wall, Timing cpu, double slowestGbps, double allocMb) {
+    /**
+     * A multipath placement of the job, timed, with its slowest max-min fair rate under fixed weights
+     * and the splittable optimum it is measured against: the planner's own when it proved one, else
+     * the exact LP run apart (untimed) with {@code -Dweft.bench.exact=true}, else NaN.
+     */
+    record Multi(MultipathResult result, Timing wall, Timing cpu, double slowestGbps, double allocMb,
+                 double optimum, double granularBound) {
+        Multi(MultipathResult result, Timing wall, Timing cpu, double slowestGbps, double allocMb) {
+            this(result, wall, cpu, slowestGbps, allocMb, result.splittableOptimum(), result.granularBound());
+        }
+
+        /** With the exact run's optimum and its granular bound (tighter: raised from the optimum). */
+        Multi withExact(MultipathResult exact) {
+            if (exact == result) {
+                return this;
+            }
+            double gb = Double.isNaN(result.granularBound()) ? exact.granularBound()
+                    : Math.max(result.granularBound(), Double.isNaN(exact.granularBound()) ? 0 : exact.granularBound());
+            return new Multi(result, wall, cpu, slowestGbps, allocMb, exact.splittableOptimum(), gb);
+        }
+
+        /**
+         * True when no routing in whole weight units comes within 5 % of the optimum: the granular
+         * bound is above 1.05 x it. The row then says so, with that bound (the best rounding is at least it).
+         */
+        boolean granularityMisses() {
+            return optimumKnown() && granularBound > 1.05 * optimum + 1e-9;
+        }
+
         /** Max load over the LP optimum; over the proven lower bound (so at least the true ratio) without one. */
         double ratio() {
-            return result.maxLoad() / (optimumKnown() ? result.splittableOptimum() : result.lowerBound());
+            return result.maxLoad() / (optimumKnown() ? optimum : result.lowerBound());
         }
 
         boolean optimumKnown() {
-            return Double.isFinite(result.splittableOptimum());
+            return Double.isFinite(optimum);
         }
+    }
+
+    /**
+     * The splittable optimum of the job over the candidates: the planner's when it proved one; with
+     * {@code -Dweft.bench.exact=true} column generation run to the end apart from the timed calls
+     * (minutes of CPU on the largest rows); else NaN (the ratio is then against the proven bound).
+     */
+    static MultipathResult exactRun(DenseFabric ix, FlowEncoder enc, Job job, MultipathResult r) throws Exception {
+        if (Double.isFinite(r.splittableOptimum()) || !Boolean.getBoolean("weft.bench.exact")) {
+            return r;
+        }
+        return new ColumnGenerationMultipath(ix, enc, PlacementConfig.DEFAULTS)
+                .place(job, new MultipathOptions(8, 16, 1_800_000, 0));
     }
 
     static Multi multipath(DenseFabric ix, FlowEncoder enc, Job job, double[] cap, int warm, int runs)
@@ -538,6 +581,11 @@ public final class PlacementBench {
         if (m != null && m.fallback() != null) {
             note = (note.isEmpty() ? "" : note + "; ") + "multipath fell back: " + m.fallback();
         }
+        if (mp != null && mp.granularityMisses()) {
+            note = (note.isEmpty() ? "" : note + "; ") + String.format(Locale.ROOT,
+                    "1/16 units cannot come within 1.05 of the optimum: best rounding >= %.4f (%.3f x)",
+                    mp.granularBound(), mp.granularBound() / mp.optimum());
+        }
         double ratio = lb.value() > 0 ? maxLoad / lb.value() : Double.NaN;
         if (json) {
             ObjectNode o = new ObjectMapper().createObjectNode();
@@ -556,12 +604,14 @@ public final class PlacementBench {
             o.put("ecmp_slowest_rate", round(ecmp.expectedSlowestGbps()));
             o.put("weft_slowest_rate", round(weftSlow));
             if (m != null) {
-                o.put("splittable_lp", round(m.splittableOptimum()));
+                o.put("splittable_lp", round(mp.optimum()));
                 o.put("multipath_lower_bound", round(m.lowerBound()));
                 o.put("multipath_fractional_max_load", round(m.fractionalMaxLoad()));
                 o.put("multipath_max_load", round(m.maxLoad()));
                 o.put("multipath_ratio", round(mp.ratio()));
                 o.put("multipath_ratio_vs", mp.optimumKnown() ? "optimum" : "lower_bound");
+                o.put("multipath_granular_bound", round(mp.granularBound()));
+                o.put("multipath_granularity_misses_1_05", mp.granularityMisses());
                 o.put("multipath_gap_bound", round(m.gapBound()));
                 o.put("multipath_slowest_rate", round(mp.slowestGbps()));
                 o.put("multipath_paths_mean", round(m.meanPathsPerFlow()));
@@ -585,10 +635,11 @@ public final class PlacementBench {
         } else {
             System.out.printf(Locale.ROOT,
                     "%-26s %7d %9.3f %9.3f %9.3f %9.3f %8.3f %8.3f %-8s %6.3f %6d %8.3f %9.1f %9.1f | %8.3f %8.3f "
-                            + "%6.3f %9.1f %5s %9.1f %9.1f %s%n",
+                            + "%8.3f %6.3f %9.1f %5s %9.1f %9.1f %s%n",
                     name, flows, t.medianMs(), t.p99Ms(), cpu.medianMs(), cpu.p99Ms(), maxLoad, lb.value(), lb.kind(),
                     ratio, coll,
-                    ecmp.expectedMaxLoad(), ecmp.expectedSlowestGbps(), weftSlow, m.splittableOptimum(), m.maxLoad(),
+                    ecmp.expectedMaxLoad(), ecmp.expectedSlowestGbps(), weftSlow, mp.optimum(), mp.granularBound(),
+                    m.maxLoad(),
                     mp.ratio(), mp.slowestGbps(), String.format(Locale.ROOT, "%.1f/%d", m.meanPathsPerFlow(),
                             m.maxPathsPerFlow()), mp.wall().medianMs(), mp.cpu().medianMs(), note);
         }
@@ -727,11 +778,7 @@ public final class PlacementBench {
             MultipathResult r = m.result();
             // The optimum to compare with: column generation run to the end (untimed) when asked for
             // (-Dweft.bench.exact=true: ~80 s of CPU on the Dragonfly); else the proven lower bound.
-            double optimum = r.splittableOptimum();
-            if (Double.isNaN(optimum) && Boolean.getBoolean("weft.bench.exact")) {
-                optimum = new ColumnGenerationMultipath(ix, enc, PlacementConfig.DEFAULTS)
-                        .place(job, new MultipathOptions(8, 16, 600_000, 0)).splittableOptimum();
-            }
+            double optimum = exactRun(ix, enc, job, r).splittableOptimum();
             String vs = Double.isNaN(optimum) ? "proven lower bound" : "split LP";
             optimum = Double.isNaN(optimum) ? r.lowerBound() : optimum;
             String value = String.format(Locale.ROOT, "median %.0f ms, p99 %.0f; cpu median %.0f ms, p99 %.0f",
