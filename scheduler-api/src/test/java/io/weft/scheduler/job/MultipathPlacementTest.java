@@ -73,6 +73,8 @@ class MultipathPlacementTest {
         assertThat(o.view().singlePathMaxLoad()).isEqualTo(2.0);
         assertThat(o.view().maxLoad()).isCloseTo(1.75, within(1e-9));
         assertThat(o.view().lowerBound()).isCloseTo(1.75, within(1e-9));
+        // Eighths of 400G are 50G, and 700G on each uplink is 14 of them: the units cost nothing here.
+        assertThat(o.view().granularBound()).isCloseTo(1.75, within(1e-9));
         assertThat(o.view().gapBound()).isCloseTo(0, within(1e-9));
         assertThat(o.result().quality().maxLoad()).as("the engine holds what the planner planned")
                 .isCloseTo(1.75, within(1e-9));
@@ -120,6 +122,33 @@ class MultipathPlacementTest {
     }
 
     @Test
+    void aSplitTheUnitsCannotCarryIsReportedAsTheGranularitysCost() throws Exception {
+        // Three spines: four line-rate flows leaf1 -> leaf2 split evenly need 533.3G per uplink (4/3), but
+        // in eighths (50G) the 32 units of the four flows put 11 on some uplink: 550G, 1.375.
+        Fabric three = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 3, 4));
+        FabricPlan threePlan = Planner.plan(three, null);
+        PlacementEngine e = new PlacementEngine(DenseFabric.of(three), new PlanFlowEncoder(threePlan),
+                PlacementConfig.DEFAULTS);
+        List<Flow> flows = new ArrayList<>();
+        for (int n = 1; n <= 4; n++) {
+            flows.add(flow("four", n - 1, "leaf1-nic" + n, "leaf2-nic" + n, 400));
+        }
+        MultipathPlacement.Outcome o = MultipathPlacement.place(e, threePlan, new Job("four", "default", flows),
+                EIGHTHS, Encoding.BOTH, BUDGET_MS);
+
+        JobViews.MultipathView v = o.view();
+        assertThat(v.fallback()).isNull();
+        assertThat(v.singlePathMaxLoad()).isEqualTo(2.0);
+        assertThat(v.splittableOptimum()).isCloseTo(4.0 / 3, within(1e-6));
+        assertThat(v.lowerBound()).isCloseTo(4.0 / 3, within(1e-6));
+        // 3 % above the optimum, and the granular bound says no routing in eighths does better.
+        assertThat(v.granularBound()).isCloseTo(1.375, within(1e-9));
+        assertThat(v.maxLoad()).isCloseTo(v.granularBound(), within(1e-9));
+        assertThat(v.gapBound()).isCloseTo(1.375 * 3 / 4 - 1, within(1e-6));
+        assertThat(e.quality().maxLoad()).isCloseTo(1.375, within(1e-9));
+    }
+
+    @Test
     void whenOnePathIsOptimalTheJobIsPlacedAsBeforeAndSaysSo() throws Exception {
         Job light = new Job("light", "default", List.of(flow("light", 0, "leaf1-nic1", "leaf2-nic1", 100)));
         MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, light, EIGHTHS, Encoding.BOTH, BUDGET_MS);
@@ -154,6 +183,8 @@ class MultipathPlacementTest {
                 });
         assertThat(o.view().fallback())
                 .isEqualTo("the multipath planner failed (native solver gone): one path per flow");
+        assertThat(o.view().lowerBound()).as("nothing proven").isNull();
+        assertThat(o.view().granularBound()).isNull();
         assertOnePathPerFlow(o);
     }
 
