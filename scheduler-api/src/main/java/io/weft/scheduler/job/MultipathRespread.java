@@ -293,8 +293,7 @@ class MultipathRespread {
      * now, the fabric's max load, the joint optimum and bounds (the granular one only for jobs whose
      * granularity the pass used), when.
      */
-    private static Map<String, Map<String, Object>> summaries(PlacementEngine engine, FabricSpread.Plan plan,
-                                                             double after) {
+    static Map<String, Map<String, Object>> summaries(PlacementEngine engine, FabricSpread.Plan plan, double after) {
         String at = java.time.Instant.now().toString();
         // The pass spreads in the smallest granularity of its jobs: its granular bound holds for those
         // jobs only (a bound in eighths is no bound in sixteenths).

@@ -109,6 +109,22 @@ class FabricSpreadTest {
     }
 
     @Test
+    void aPassInEighthsStoresItsGranularBoundOnlyForTheJobsInEighths() throws Exception {
+        List<FabricSpread.SpreadJob> mixed = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
+                new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 2, 8));
+        FabricSpread.Plan p = FabricSpread.plan(engine, mixed, BUDGET_MS, planner());
+        assertThat(p.fallback()).isNull();
+        // In eighths (50G) 533.3G per uplink also needs 550G: 1.375, and the pass reaches it.
+        assertThat(p.granularBound()).isCloseTo(1.375, within(1e-9));
+
+        Map<String, Map<String, Object>> stored = MultipathRespread.summaries(engine, p, p.maxLoadAfter());
+
+        // A bound in eighths is no bound in sixteenths: job a keeps none rather than a wrong one.
+        assertThat(stored.get("a")).containsKey("lowerBound").doesNotContainKey("granularBound");
+        assertThat(stored.get("b")).containsEntry("granularBound", p.granularBound());
+    }
+
+    @Test
     void aPlannerFallbackKeepsThePlacementAndSaysWhy() throws Exception {
         FabricSpread.Plan p = FabricSpread.plan(engine, jobs(), 1, (j, options, background) ->
                 new MultipathResult(List.of(), List.of(), "time budget 1 ms spent after 3 passes", 1.5, Double.NaN,
