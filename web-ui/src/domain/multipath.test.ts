@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MultipathView } from '../api/schedulerApi';
+import { respreadInSixteenths as respread } from '../testing/multipathViews';
 import { summarizeMultipath } from './multipath';
-
-// Two jobs re-spread on a 3x3 leaf-spine (scheduler-api's FabricRespreadTest): the optimum is 4/3,
-// and 64 sixteenths on three uplinks put 22 on one, so no routing in sixteenths beats 1.375.
-const respread: MultipathView = {
-  maxPaths: 2,
-  granularity: 16,
-  maxPathsPerFlow: 2,
-  singlePathMaxLoad: 1.5,
-  maxLoad: 1.375,
-  splittableOptimum: 4 / 3,
-  lowerBound: 4 / 3,
-  granularBound: 1.375,
-  gapBound: 0.03125,
-};
 
 describe('summarizeMultipath', () => {
   it('puts a max load at the granular bound down to the granularity', () => {

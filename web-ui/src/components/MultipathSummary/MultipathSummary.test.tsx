@@ -2,27 +2,17 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../api/schedulerApi';
+import { respreadInSixteenths } from '../../testing/multipathViews';
 import { JobsPanel } from '../JobsPanel/JobsPanel';
 
 afterEach(cleanup);
 
-// A job as GET /v1/jobs/{id} returns it after a re-spread (scheduler-api's FabricRespreadTest figures).
+// A job as GET /v1/jobs/{id} returns it after a re-spread.
 const job: JobView = {
   id: 'j1',
   name: 'spread',
   state: 'ACTIVE',
-  multipath: {
-    maxPaths: 2,
-    granularity: 16,
-    maxPathsPerFlow: 2,
-    singlePathMaxLoad: 1.5,
-    maxLoad: 1.375,
-    splittableOptimum: 4 / 3,
-    lowerBound: 4 / 3,
-    granularBound: 1.375,
-    gapBound: 0.03125,
-    respreadAt: '2026-11-27T16:00:00Z',
-  },
+  multipath: { ...respreadInSixteenths, respreadAt: '2026-11-27T16:00:00Z' },
   flows: [],
 };
 
@@ -50,7 +40,7 @@ describe('the selected job in the jobs panel', () => {
   });
 
   it('tells a solver that stopped short from the granularity', () => {
-    show({ ...job, multipath: { ...job.multipath!, maxLoad: 1.4375 } });
+    show({ ...job, multipath: { ...respreadInSixteenths, maxLoad: 1.4375 } });
     expect(screen.getByRole('region', { name: 'Multipath' }).textContent).toContain('the solver stopped short');
   });
 

@@ -54,6 +54,16 @@ class MultipathPlacementTest {
         engine.add(new Job("other", "default", List.of(flow("other", 0, "leaf1-nic4", "leaf2-nic4", 200))));
     }
 
+    /** A generated leaf-spine's plan and a fresh engine on it. */
+    record OnFabric(FabricPlan plan, PlacementEngine engine) {
+        static OnFabric leafSpine(int leaves, int spines, int nicsPerLeaf) throws Exception {
+            Fabric f = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(leaves, spines, nicsPerLeaf));
+            FabricPlan p = Planner.plan(f, null);
+            return new OnFabric(p, new PlacementEngine(DenseFabric.of(f), new PlanFlowEncoder(p),
+                    PlacementConfig.DEFAULTS));
+        }
+    }
+
     static Flow flow(String job, int k, String src, String dst, double gbps) {
         return new Flow(job + "/" + k, job, src, dst, gbps, 0);
     }
@@ -125,15 +135,13 @@ class MultipathPlacementTest {
     void aSplitTheUnitsCannotCarryIsReportedAsTheGranularitysCost() throws Exception {
         // Three spines: four line-rate flows leaf1 -> leaf2 split evenly need 533.3G per uplink (4/3), but
         // in eighths (50G) the 32 units of the four flows put 11 on some uplink: 550G, 1.375.
-        Fabric three = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 3, 4));
-        FabricPlan threePlan = Planner.plan(three, null);
-        PlacementEngine e = new PlacementEngine(DenseFabric.of(three), new PlanFlowEncoder(threePlan),
-                PlacementConfig.DEFAULTS);
+        OnFabric three = OnFabric.leafSpine(2, 3, 4);
+        PlacementEngine e = three.engine();
         List<Flow> flows = new ArrayList<>();
         for (int n = 1; n <= 4; n++) {
             flows.add(flow("four", n - 1, "leaf1-nic" + n, "leaf2-nic" + n, 400));
         }
-        MultipathPlacement.Outcome o = MultipathPlacement.place(e, threePlan, new Job("four", "default", flows),
+        MultipathPlacement.Outcome o = MultipathPlacement.place(e, three.plan(), new Job("four", "default", flows),
                 EIGHTHS, Encoding.BOTH, BUDGET_MS);
 
         JobViews.MultipathView v = o.view();
@@ -193,10 +201,8 @@ class MultipathPlacementTest {
         // 16 leaves x 8 spines x 16 NICs (2:1), fifteen line-rate flows from each leaf to the next:
         // the planner's own one-path placement of 240 flows (walk proofs included) alone takes more
         // than the millisecond, so neither an LP round nor a warm-start pass fits.
-        Fabric big = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(16, 8, 16));
-        FabricPlan bigPlan = Planner.plan(big, null);
-        PlacementEngine e = new PlacementEngine(DenseFabric.of(big), new PlanFlowEncoder(bigPlan),
-                PlacementConfig.DEFAULTS);
+        OnFabric big = OnFabric.leafSpine(16, 8, 16);
+        PlacementEngine e = big.engine();
         List<Flow> flows = new ArrayList<>();
         for (int leaf = 1; leaf <= 16; leaf++) {
             for (int n = 1; n <= 15; n++) {
@@ -205,7 +211,7 @@ class MultipathPlacementTest {
             }
         }
         Job job = new Job("big", "default", flows);
-        MultipathPlacement.Outcome o = MultipathPlacement.place(e, bigPlan, job, EIGHTHS, Encoding.BOTH, 1);
+        MultipathPlacement.Outcome o = MultipathPlacement.place(e, big.plan(), job, EIGHTHS, Encoding.BOTH, 1);
         assertThat(o.view().fallback()).startsWith("time budget 1 ms spent after");
         assertThat(o.job()).isEqualTo(job);
         assertThat(o.weights()).isEmpty();
