@@ -7,6 +7,7 @@ export type JobSummary = Schemas['JobSummary'];
 export type JobPage = Schemas['PageJobSummary'];
 export type JobView = Schemas['JobView'];
 export type FlowView = Schemas['FlowView'];
+export type MultipathView = Schemas['MultipathView'];
 export type FabricState = Schemas['FabricState'];
 export type Reservation = Schemas['Reservation'];
 export type DrainOutcome = Schemas['DrainOutcome'];

@@ -325,6 +325,11 @@ export interface components {
             lowerBound?: number;
             /** Format: double */
             gapBound?: number;
+            /**
+             * Format: double
+             * @description Proven lower bound on the max load of any routing whose weights are whole units of 1/granularity (one path per flow included; a re-spread uses the smallest granularity of the jobs it spreads): lowerBound raised to the next load such units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above splittableOptimum but equal to granularBound is what the granularity costs, not where the solver stopped: no routing in these units does better. Absent when no bound was proven.
+             */
+            granularBound?: number;
             /** Format: date-time */
             respreadAt?: string;
         };
@@ -347,6 +352,11 @@ export interface components {
             splittableOptimum?: number;
             /** Format: double */
             lowerBound?: number;
+            /**
+             * Format: double
+             * @description Proven lower bound on the max load of any routing whose weights are whole units of 1/granularity (one path per flow included; a re-spread uses the smallest granularity of the jobs it spreads): lowerBound raised to the next load such units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above splittableOptimum but equal to granularBound is what the granularity costs, not where the solver stopped: no routing in these units does better. Absent when no bound was proven.
+             */
+            granularBound?: number;
             /** Format: double */
             gapBefore?: number;
             /** Format: double */

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { JobSummary, JobView } from '../../api/schedulerApi';
 import { filterJobs, jobFilterChoices, type JobFilter } from '../../domain/jobFilter';
+import { MultipathSummary } from '../MultipathSummary/MultipathSummary';
 import './JobsPanel.css';
 
 const FIELDS = [
@@ -75,6 +76,7 @@ export function JobsPanel({ jobs, selectedId, onSelect, selected, error }: Props
           })}
         </ul>
       )}
+      {selected?.id === selectedId && selected.multipath && <MultipathSummary view={selected.multipath} />}
       {selected?.id === selectedId && selected.flows && (
         <table className="jobs-panel__flows" aria-label={`Flows of ${selected.name ?? selectedId}`}>
           <thead>

@@ -111,12 +111,15 @@ final class FabricSpread {
      * @param optimum        the LP optimum of every spread flow together, every other job as background
      *                       (NaN when not proven, or when the classes differ in their port rule)
      * @param lowerBound     proven lower bound on the max load of any splitting of those flows
+     * @param granularBound  proven lower bound on the max load of any routing of those flows in whole
+     *                       units of 1/granularity ({@code lowerBound} raised to the next load such units
+     *                       make; NaN when the planner gave none)
      * @param flows          every pattern flow of the spread jobs (planned, and left as they are)
      * @param changed        the flows whose paths or weights the plan changes
      * @param left           flows the planner found no path for, left as they are: "id: why"
      */
     record Plan(String fallback, double maxLoadBefore, double maxLoadAfter, double optimum, double lowerBound,
-                List<PatternFlow> flows, List<PatternFlow> changed, List<String> left) {
+                double granularBound, List<PatternFlow> flows, List<PatternFlow> changed, List<String> left) {
     }
 
     /** One class's answer: its planned flows, the flows it left as they are, and its load per arc. */
@@ -177,7 +180,7 @@ final class FabricSpread {
         }
         if (all.isEmpty()) {
             return new Plan("no active job allows multipath: nothing to re-spread", before, Double.NaN, Double.NaN,
-                    Double.NaN, List.of(), List.of(), List.of());
+                    Double.NaN, Double.NaN, List.of(), List.of(), List.of());
         }
         List<SpreadClass> classes = List.copyOf(byKey.values());
         boolean anyEv = classes.stream().anyMatch(c -> c.first().encoding() == Encoding.EV);
@@ -189,15 +192,18 @@ final class FabricSpread {
         MultipathResult r = a.result();
         double optimum = r == null || mixedRules ? Double.NaN : r.splittableOptimum();
         double bound = r == null ? Double.NaN : r.lowerBound();
+        double granular = r == null ? Double.NaN : r.granularBound();
         if (mixedRules) {
-            // Every flow on its home ports is a restriction: the bound comes from the call without it.
+            // Every flow on its home ports is a restriction: the bounds come from the call without it.
             List<Flow> flows = all.stream().map(PatternFlow::flow).toList();
-            bound = spreader.spread(new Job("respread:bound", together.first().tenant(), flows, false),
-                    together.options(callBudget), base.clone()).lowerBound();
+            MultipathResult free = spreader.spread(new Job("respread:bound", together.first().tenant(), flows,
+                    false), together.options(callBudget), base.clone());
+            bound = free.lowerBound();
+            granular = free.granularBound();
         }
         if (a.why() != null) {
-            return new Plan(a.why() + ": the placement stays", before, Double.NaN, optimum, bound, all, List.of(),
-                    List.of());
+            return new Plan(a.why() + ": the placement stays", before, Double.NaN, optimum, bound, granular, all,
+                    List.of(), List.of());
         }
         double[] total = base.clone();
         for (int i = 0; i < total.length; i++) {
@@ -213,7 +219,7 @@ final class FabricSpread {
         List<PatternFlow> flows = new ArrayList<>(a.planned());
         flows.addAll(a.left());
         List<PatternFlow> changed = a.planned().stream().filter(f -> f.changed(engine)).toList();
-        return new Plan(null, before, after, optimum, bound, flows, changed, a.leftWhy());
+        return new Plan(null, before, after, optimum, bound, granular, flows, changed, a.leftWhy());
     }
 
     /**

@@ -251,14 +251,15 @@ public class JobStore {
     /**
      * A re-spread's figures into the multipath summary of each job it covered, in the caller's
      * transaction: the keys given replace the stored ones, and the admission's fallback, optimum,
-     * bound and gap give way to the pass's (a key left out was not proven by the pass).
+     * bounds and gap give way to the pass's (a key left out was not proven by the pass).
      *
      * @param figures per job id, {@link JobViews.MultipathView} fields by name
      */
     void respreadSummaries(java.util.Map<String, java.util.Map<String, Object>> figures) {
         for (java.util.Map.Entry<String, java.util.Map<String, Object>> e : figures.entrySet()) {
             jdbc.sql("update jobs set multipath = (multipath - 'fallback' - 'splittableOptimum' - 'lowerBound' "
-                            + "- 'gapBound') || cast(? as jsonb) where id = ? and multipath is not null")
+                            + "- 'granularBound' - 'gapBound') || cast(? as jsonb) "
+                            + "where id = ? and multipath is not null")
                     .params(json.writeValueAsString(e.getValue()), e.getKey()).update();
         }
     }

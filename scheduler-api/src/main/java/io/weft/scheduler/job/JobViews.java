@@ -4,9 +4,18 @@ import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 /** Response bodies of the jobs API. */
 public final class JobViews {
+    /** The contract's word on granularBound, in both answers that carry it. */
+    static final String GRANULAR_BOUND = "Proven lower bound on the max load of any routing whose weights are "
+            + "whole units of 1/granularity (one path per flow included; a re-spread uses the smallest granularity "
+            + "of the jobs it spreads): lowerBound raised to the next load such "
+            + "units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above "
+            + "splittableOptimum but equal to granularBound is what the granularity costs, not where the solver "
+            + "stopped: no routing in these units does better. Absent when no bound was proven.";
+
     private JobViews() {
     }
 
@@ -39,13 +48,18 @@ public final class JobViews {
      * @param splittableOptimum  the LP optimum over the candidate paths (weights unrounded, no path limit)
      * @param lowerBound         proven lower bound on any splittable placement's max load
      * @param gapBound           maxLoad / lowerBound - 1: the answer is at most this far from the optimum
+     * @param granularBound      proven lower bound on the max load of any routing whose weights are whole
+     *                           units of 1/granularity (one path per flow included): lowerBound raised to
+     *                           the next load such units can make; maxLoad at it means the granularity,
+     *                           not the solver, keeps the answer above the splittable optimum
      * @param respreadAt         when the last re-spread that covered this job was applied; absent
      *                           while the figures are the admission's
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MultipathView(int maxPaths, int granularity, String fallback, Integer maxPathsPerFlow,
                                 Double singlePathMaxLoad, Double maxLoad, Double splittableOptimum, Double lowerBound,
-                                Double gapBound, Instant respreadAt) {
+                                Double gapBound, @Schema(description = GRANULAR_BOUND) Double granularBound,
+                                Instant respreadAt) {
         /**
          * @param m         the planner's answer, or null when it did not run
          * @param singleMax the engine's one-path-per-flow max load (the baseline and what is kept)
@@ -56,12 +70,12 @@ public final class JobViews {
             boolean spread = fallback == null && m != null && m.maxPathsPerFlow() > 1;
             if (m == null) {
                 return new MultipathView(req.maxPaths(), req.granularity(), fallback, 1, finite(singleMax),
-                        finite(singleMax), null, null, null, null);
+                        finite(singleMax), null, null, null, null, null);
             }
             double max = spread ? m.maxLoad() : singleMax;
             return new MultipathView(req.maxPaths(), req.granularity(), fallback, spread ? m.maxPathsPerFlow() : 1,
                     finite(singleMax), finite(max), finite(m.splittableOptimum()), finite(m.lowerBound()),
-                    finite(max / m.lowerBound() - 1), null);
+                    finite(max / m.lowerBound() - 1), finite(m.granularBound()), null);
         }
 
         static Double finite(double x) {
@@ -84,6 +98,9 @@ public final class JobViews {
      * @param splittableOptimum the LP optimum of the multipath flows with every other job as background
      *                          (absent when not proven in the budget)
      * @param lowerBound        proven lower bound on the max load of any splitting of those flows
+     * @param granularBound     proven lower bound on the max load of any routing of those flows in whole
+     *                          units of 1/granularity (the smallest granularity of the jobs spread):
+     *                          lowerBound raised to the next load such units can make
      * @param gapBefore         maxLoadBefore / lowerBound - 1
      * @param gapAfter          maxLoadAfter / lowerBound - 1
      * @param jobs              multipath jobs spread together
@@ -98,7 +115,8 @@ public final class JobViews {
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record RespreadView(boolean applied, boolean dryRun, String trigger, String reason, double maxLoadBefore,
-                               Double maxLoadAfter, Double splittableOptimum, Double lowerBound, Double gapBefore,
+                               Double maxLoadAfter, Double splittableOptimum, Double lowerBound,
+                               @Schema(description = GRANULAR_BOUND) Double granularBound, Double gapBefore,
                                Double gapAfter, int jobs, int flows, int flowsMoved, int slicesBefore,
                                int slicesAfter, List<String> agents, List<String> movedFlows,
                                List<String> flowsLeft, long elapsedMs) {
@@ -108,7 +126,7 @@ public final class JobViews {
             Double lb = MultipathView.finite(plan.lowerBound());
             Double after = MultipathView.finite(plan.maxLoadAfter());
             return new RespreadView(applied, dryRun, trigger, reason, plan.maxLoadBefore(), after,
-                    MultipathView.finite(plan.optimum()), lb,
+                    MultipathView.finite(plan.optimum()), lb, MultipathView.finite(plan.granularBound()),
                     lb == null ? null : MultipathView.finite(plan.maxLoadBefore() / lb - 1),
                     lb == null || after == null ? null : MultipathView.finite(after / lb - 1),
                     (int) plan.flows().stream().map(f -> f.job().id()).distinct().count(), plan.flows().size(),
@@ -120,14 +138,15 @@ public final class JobViews {
         /** A pass that made no plan. */
         static RespreadView kept(boolean dryRun, String trigger, String reason, double maxLoad, Double lowerBound,
                                  long startNs) {
-            return new RespreadView(false, dryRun, trigger, reason, maxLoad, null, null, lowerBound, null, null, 0,
-                    0, 0, 0, 0, List.of(), List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
+            return new RespreadView(false, dryRun, trigger, reason, maxLoad, null, null, lowerBound, null, null, null,
+                    0, 0, 0, 0, 0, List.of(), List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
         }
 
         /** The same with the engine's max load after applying. */
         RespreadView withMaxLoadAfter(double after) {
             return new RespreadView(applied, dryRun, trigger, reason, maxLoadBefore, after, splittableOptimum,
-                    lowerBound, gapBefore, lowerBound == null ? null : MultipathView.finite(after / lowerBound - 1),
+                    lowerBound, granularBound, gapBefore,
+                    lowerBound == null ? null : MultipathView.finite(after / lowerBound - 1),
                     jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, flowsLeft,
                     elapsedMs);
         }

@@ -290,11 +290,14 @@ class MultipathRespread {
 
     /**
      * Each spread job's multipath summary after an applied pass: the most paths any of its flows has
-     * now, the fabric's max load, the joint optimum and bound, when.
+     * now, the fabric's max load, the joint optimum and bounds (the granular one only for jobs whose
+     * granularity the pass used), when.
      */
-    private static Map<String, Map<String, Object>> summaries(PlacementEngine engine, FabricSpread.Plan plan,
-                                                             double after) {
+    static Map<String, Map<String, Object>> summaries(PlacementEngine engine, FabricSpread.Plan plan, double after) {
         String at = java.time.Instant.now().toString();
+        // The pass spreads in the smallest granularity of its jobs: its granular bound holds for those
+        // jobs only (a bound in eighths is no bound in sixteenths).
+        int passGranularity = plan.flows().stream().mapToInt(f -> f.job().granularity()).min().orElse(0);
         Map<String, Map<String, Object>> out = new LinkedHashMap<>();
         for (FabricSpread.PatternFlow f : plan.flows()) {
             out.computeIfAbsent(f.job().id(), id -> {
@@ -307,6 +310,9 @@ class MultipathRespread {
                 m.put("maxLoad", after);
                 putFinite(m, "splittableOptimum", plan.optimum());
                 putFinite(m, "lowerBound", plan.lowerBound());
+                if (f.job().granularity() == passGranularity) {
+                    putFinite(m, "granularBound", plan.granularBound());
+                }
                 putFinite(m, "gapBound", after / plan.lowerBound() - 1);
                 m.put("respreadAt", at);
                 return m;

@@ -33,6 +33,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -63,6 +64,8 @@ class FabricRespreadTest {
     int port;
     @Autowired
     ApplicationEventPublisher events;
+    @Autowired
+    JdbcClient jdbc;
 
     @DynamicPropertySource
     static void props(DynamicPropertyRegistry r) throws IOException {
@@ -106,6 +109,11 @@ class FabricRespreadTest {
             assertThat(dry.get("maxLoadBefore").asDouble()).isCloseTo(1.5, within(1e-9));
             assertThat(dry.get("maxLoadAfter").asDouble()).isBetween(4.0 / 3 - 1e-9, SIXTEENTHS_OPTIMUM + 1e-9);
             assertThat(dry.get("lowerBound").asDouble()).isLessThanOrEqualTo(4.0 / 3 + 1e-9);
+            // 64 sixteenths on three uplinks put 22 on one: what stands between the answer and 4/3 is
+            // the granularity, not the solver, and the answer says so.
+            assertThat(dry.get("granularBound").asDouble()).isCloseTo(SIXTEENTHS_OPTIMUM, within(1e-9))
+                    .isGreaterThanOrEqualTo(dry.get("lowerBound").asDouble())
+                    .isLessThanOrEqualTo(dry.get("maxLoadAfter").asDouble() + 1e-9);
             assertThat(dry.get("jobs").asInt()).isEqualTo(2);
             assertThat(dry.get("flows").asInt()).isEqualTo(4);
             assertThat(dry.get("flowsMoved").asInt()).isPositive();
@@ -124,7 +132,13 @@ class FabricRespreadTest {
             assertThat(after).isBetween(4.0 / 3 - 1e-9, SIXTEENTHS_OPTIMUM + 1e-9);
             assertThat(maxLoad()).isCloseTo(after, within(1e-9));
             assertThat(done.get("gapAfter").asDouble()).isLessThan(done.get("gapBefore").asDouble());
+            assertThat(done.get("granularBound").asDouble()).isCloseTo(after, within(1e-9));
             assertThat(done.get("elapsedMs").asLong()).isNotNegative();
+            // The pass's event carries the same figures as the answer.
+            JsonNode event = MultipathSpreadingTest.JSON.readTree(jdbc.sql("select payload::text from events "
+                    + "where type = 'multipath-respread' order by id desc limit 1").query(String.class).single());
+            assertThat(event.get("view").get("granularBound")).isEqualTo(done.get("granularBound"));
+            assertThat(event.get("view").get("lowerBound")).isEqualTo(done.get("lowerBound"));
 
             // Each agent named got exactly one new version, which every changed slice of it carries.
             Map<String, Long> now = agentVersions();
@@ -149,6 +163,8 @@ class FabricRespreadTest {
                 assertThat(mp.get("lowerBound").asDouble()).isCloseTo(done.get("lowerBound").asDouble(),
                         within(1e-9));
                 assertThat(mp.get("gapBound").asDouble()).isCloseTo(done.get("gapAfter").asDouble(), within(1e-9));
+                assertThat(mp.get("granularBound").asDouble()).isCloseTo(done.get("granularBound").asDouble(),
+                        within(1e-9));
                 assertThat(mp.get("maxPathsPerFlow").asInt()).isBetween(1, 2);
                 assertThat(mp.get("singlePathMaxLoad").asDouble()).as("the admission's baseline stays")
                         .isEqualTo(baselines.get(id));

@@ -36,6 +36,8 @@ class MultipathJobTest extends ApiTestSupport {
         assertThat(mp.get("maxPathsPerFlow").asInt()).isBetween(1, 4);
         assertThat(mp.get("maxLoad").asDouble()).isLessThanOrEqualTo(mp.get("singlePathMaxLoad").asDouble() + 1e-9);
         assertThat(mp.get("lowerBound").asDouble()).isLessThanOrEqualTo(mp.get("maxLoad").asDouble() + 1e-9);
+        assertThat(mp.get("granularBound").asDouble()).isBetween(mp.get("lowerBound").asDouble(),
+                mp.get("maxLoad").asDouble() + 1e-9);
 
         Map<Integer, Double> weight = new HashMap<>();
         Map<Integer, Double> demand = new HashMap<>();

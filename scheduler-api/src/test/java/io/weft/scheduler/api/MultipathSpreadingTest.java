@@ -73,6 +73,7 @@ class MultipathSpreadingTest {
         assertThat(mp.get("singlePathMaxLoad").asDouble()).isEqualTo(2.0);
         assertThat(mp.get("maxLoad").asDouble()).isCloseTo(1.75, within(1e-9));
         assertThat(mp.get("lowerBound").asDouble()).isCloseTo(1.75, within(1e-9));
+        assertThat(mp.get("granularBound").asDouble()).as("eighths carry 1.75 exactly").isCloseTo(1.75, within(1e-9));
         assertThat(mp.get("maxPathsPerFlow").asInt()).isBetween(2, 4);
         assertThat(job.get("quality").get("maxLinkLoad").asDouble()).isCloseTo(1.75, within(1e-9));
 

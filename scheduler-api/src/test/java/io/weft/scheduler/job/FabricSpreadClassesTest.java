@@ -90,9 +90,11 @@ class FabricSpreadClassesTest {
         List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.EV, 2, 16),
                 new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 2, 16));
         List<Boolean> homePorts = new ArrayList<>();
+        List<MultipathResult> answers = new ArrayList<>();
         MultipathPlacement.Spreader recording = (j, options, background) -> {
             homePorts.add(j.homePortsOnly());
-            return planner().spread(j, options, background);
+            answers.add(planner().spread(j, options, background));
+            return answers.get(answers.size() - 1);
         };
 
         FabricSpread.Plan p = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, recording);
@@ -103,6 +105,9 @@ class FabricSpreadClassesTest {
         assertThat(p.optimum()).as("not proven for the mixed rule").isNaN();
         assertThat(p.lowerBound()).isLessThanOrEqualTo(FabricSpreadTest.leafSpineOptimum() + 1e-9);
         assertThat(p.maxLoadAfter()).isLessThanOrEqualTo(1.375 + 1e-9);
+        // The granular bound comes from the same call as the bound (home ports are a restriction).
+        assertThat(p.granularBound()).isEqualTo(answers.get(1).granularBound());
+        assertThat(p.granularBound()).isBetween(p.lowerBound() - 1e-9, p.maxLoadAfter() + 1e-9);
     }
 
     @Test

@@ -82,6 +82,11 @@ class FabricSpreadTest {
         assertThat(p.lowerBound()).isLessThanOrEqualTo(lp + 1e-9);
         // The LP optimum rounded to sixteenths of a flow: at most 1/16 of 400G more on an uplink.
         assertThat(p.maxLoadAfter()).isBetween(lp - 1e-9, 1.375 + 1e-9);
+        // 64 sixteenths (25G) on three uplinks put 22 on one: no routing in sixteenths beats 1.375, so
+        // the answer's 3 % above the optimum is the granularity's, and the plan says so.
+        assertThat(p.lowerBound()).isCloseTo(lp, within(1e-6));
+        assertThat(p.granularBound()).isCloseTo(1.375, within(1e-9));
+        assertThat(p.maxLoadAfter()).isCloseTo(p.granularBound(), within(1e-9));
         assertThat(p.changed()).isNotEmpty();
 
         FabricSpread.apply(engine, p);
@@ -104,11 +109,28 @@ class FabricSpreadTest {
     }
 
     @Test
+    void aPassInEighthsStoresItsGranularBoundOnlyForTheJobsInEighths() throws Exception {
+        List<FabricSpread.SpreadJob> mixed = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
+                new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 2, 8));
+        FabricSpread.Plan p = FabricSpread.plan(engine, mixed, BUDGET_MS, planner());
+        assertThat(p.fallback()).isNull();
+        // In eighths (50G) 533.3G per uplink also needs 550G: 1.375, and the pass reaches it.
+        assertThat(p.granularBound()).isCloseTo(1.375, within(1e-9));
+
+        Map<String, Map<String, Object>> stored = MultipathRespread.summaries(engine, p, p.maxLoadAfter());
+
+        // A bound in eighths is no bound in sixteenths: job a keeps none rather than a wrong one.
+        assertThat(stored.get("a")).containsKey("lowerBound").doesNotContainKey("granularBound");
+        assertThat(stored.get("b")).containsEntry("granularBound", p.granularBound());
+    }
+
+    @Test
     void aPlannerFallbackKeepsThePlacementAndSaysWhy() throws Exception {
         FabricSpread.Plan p = FabricSpread.plan(engine, jobs(), 1, (j, options, background) ->
                 new MultipathResult(List.of(), List.of(), "time budget 1 ms spent after 3 passes", 1.5, Double.NaN,
                         Double.NaN, Double.NaN, 1.5, 0, Double.NaN, 0, 0));
         assertThat(p.fallback()).isEqualTo("time budget 1 ms spent after 3 passes: the placement stays");
+        assertThat(p.granularBound()).isNaN();
         assertThat(p.changed()).isEmpty();
         assertThat(p.flows()).hasSize(4);
     }

@@ -54,6 +54,16 @@ class MultipathPlacementTest {
         engine.add(new Job("other", "default", List.of(flow("other", 0, "leaf1-nic4", "leaf2-nic4", 200))));
     }
 
+    /** A generated leaf-spine's plan and a fresh engine on it. */
+    record OnFabric(FabricPlan plan, PlacementEngine engine) {
+        static OnFabric leafSpine(int leaves, int spines, int nicsPerLeaf) throws Exception {
+            Fabric f = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(leaves, spines, nicsPerLeaf));
+            FabricPlan p = Planner.plan(f, null);
+            return new OnFabric(p, new PlacementEngine(DenseFabric.of(f), new PlanFlowEncoder(p),
+                    PlacementConfig.DEFAULTS));
+        }
+    }
+
     static Flow flow(String job, int k, String src, String dst, double gbps) {
         return new Flow(job + "/" + k, job, src, dst, gbps, 0);
     }
@@ -73,6 +83,8 @@ class MultipathPlacementTest {
         assertThat(o.view().singlePathMaxLoad()).isEqualTo(2.0);
         assertThat(o.view().maxLoad()).isCloseTo(1.75, within(1e-9));
         assertThat(o.view().lowerBound()).isCloseTo(1.75, within(1e-9));
+        // Eighths of 400G are 50G, and 700G on each uplink is 14 of them: the units cost nothing here.
+        assertThat(o.view().granularBound()).isCloseTo(1.75, within(1e-9));
         assertThat(o.view().gapBound()).isCloseTo(0, within(1e-9));
         assertThat(o.result().quality().maxLoad()).as("the engine holds what the planner planned")
                 .isCloseTo(1.75, within(1e-9));
@@ -120,6 +132,31 @@ class MultipathPlacementTest {
     }
 
     @Test
+    void aSplitTheUnitsCannotCarryIsReportedAsTheGranularitysCost() throws Exception {
+        // Three spines: four line-rate flows leaf1 -> leaf2 split evenly need 533.3G per uplink (4/3), but
+        // in eighths (50G) the 32 units of the four flows put 11 on some uplink: 550G, 1.375.
+        OnFabric three = OnFabric.leafSpine(2, 3, 4);
+        PlacementEngine e = three.engine();
+        List<Flow> flows = new ArrayList<>();
+        for (int n = 1; n <= 4; n++) {
+            flows.add(flow("four", n - 1, "leaf1-nic" + n, "leaf2-nic" + n, 400));
+        }
+        MultipathPlacement.Outcome o = MultipathPlacement.place(e, three.plan(), new Job("four", "default", flows),
+                EIGHTHS, Encoding.BOTH, BUDGET_MS);
+
+        JobViews.MultipathView v = o.view();
+        assertThat(v.fallback()).isNull();
+        assertThat(v.singlePathMaxLoad()).isEqualTo(2.0);
+        assertThat(v.splittableOptimum()).isCloseTo(4.0 / 3, within(1e-6));
+        assertThat(v.lowerBound()).isCloseTo(4.0 / 3, within(1e-6));
+        // 3 % above the optimum, and the granular bound says no routing in eighths does better.
+        assertThat(v.granularBound()).isCloseTo(1.375, within(1e-9));
+        assertThat(v.maxLoad()).isCloseTo(v.granularBound(), within(1e-9));
+        assertThat(v.gapBound()).isCloseTo(1.375 * 3 / 4 - 1, within(1e-6));
+        assertThat(e.quality().maxLoad()).isCloseTo(1.375, within(1e-9));
+    }
+
+    @Test
     void whenOnePathIsOptimalTheJobIsPlacedAsBeforeAndSaysSo() throws Exception {
         Job light = new Job("light", "default", List.of(flow("light", 0, "leaf1-nic1", "leaf2-nic1", 100)));
         MultipathPlacement.Outcome o = MultipathPlacement.place(engine, plan, light, EIGHTHS, Encoding.BOTH, BUDGET_MS);
@@ -154,6 +191,8 @@ class MultipathPlacementTest {
                 });
         assertThat(o.view().fallback())
                 .isEqualTo("the multipath planner failed (native solver gone): one path per flow");
+        assertThat(o.view().lowerBound()).as("nothing proven").isNull();
+        assertThat(o.view().granularBound()).isNull();
         assertOnePathPerFlow(o);
     }
 
@@ -162,10 +201,8 @@ class MultipathPlacementTest {
         // 16 leaves x 8 spines x 16 NICs (2:1), fifteen line-rate flows from each leaf to the next:
         // the planner's own one-path placement of 240 flows (walk proofs included) alone takes more
         // than the millisecond, so neither an LP round nor a warm-start pass fits.
-        Fabric big = LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(16, 8, 16));
-        FabricPlan bigPlan = Planner.plan(big, null);
-        PlacementEngine e = new PlacementEngine(DenseFabric.of(big), new PlanFlowEncoder(bigPlan),
-                PlacementConfig.DEFAULTS);
+        OnFabric big = OnFabric.leafSpine(16, 8, 16);
+        PlacementEngine e = big.engine();
         List<Flow> flows = new ArrayList<>();
         for (int leaf = 1; leaf <= 16; leaf++) {
             for (int n = 1; n <= 15; n++) {
@@ -174,7 +211,7 @@ class MultipathPlacementTest {
             }
         }
         Job job = new Job("big", "default", flows);
-        MultipathPlacement.Outcome o = MultipathPlacement.place(e, bigPlan, job, EIGHTHS, Encoding.BOTH, 1);
+        MultipathPlacement.Outcome o = MultipathPlacement.place(e, big.plan(), job, EIGHTHS, Encoding.BOTH, 1);
         assertThat(o.view().fallback()).startsWith("time budget 1 ms spent after");
         assertThat(o.job()).isEqualTo(job);
         assertThat(o.weights()).isEmpty();
