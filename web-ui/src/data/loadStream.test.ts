@@ -137,6 +137,9 @@ describe('openLoadStream', () => {
       stop();
     }
     expect(refused).toBe(1);
-    expect(seen.map((s) => s.headers.authorization)).toEqual(['Bearer tok-0123456789', 'Bearer tok-0123456789']);
+    // The refused request and the one that got the snapshot; the stream may already have reconnected
+    // once more (5 ms) before stop(), so later requests are only checked for the token too.
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.map((s) => s.headers.authorization)).toEqual(seen.map(() => 'Bearer tok-0123456789'));
   });
 });
