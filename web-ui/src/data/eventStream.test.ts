@@ -15,8 +15,10 @@ afterEach(() => {
 /** Serves /v1/events: each request gets the next script entry (status, SSE body, then close). */
 async function sseServer(script: { status: number; body: string }[]) {
   const seen: IncomingHttpHeaders[] = [];
+  const urls: string[] = [];
   server = createServer((req, res) => {
     seen.push(req.headers);
+    urls.push(req.url ?? '');
     const step = script[Math.min(seen.length - 1, script.length - 1)]!;
     res.writeHead(step.status, {
       'Content-Type': step.status === 200 ? 'text/event-stream' : 'application/problem+json',
@@ -27,7 +29,7 @@ async function sseServer(script: { status: number; body: string }[]) {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const fetchFn: typeof fetch = (input, init) =>
     fetch(`${base}${input instanceof Request ? input.url : input.toString()}`, init);
-  return { seen, fetchFn };
+  return { seen, urls, fetchFn };
 }
 
 const until = async (cond: () => boolean, ms = 3000) => {
@@ -43,7 +45,7 @@ const event = (id: number, type: string) =>
 
 describe('openEventStream', () => {
   it('sends the token, applies events, and reconnects from the last id when the server ends the stream', async () => {
-    const { seen, fetchFn } = await sseServer([
+    const { seen, urls, fetchFn } = await sseServer([
       { status: 200, body: `id: 3\nevent: hello\ndata: {}\n\n${event(4, 'job-created')}${event(5, 'flows-replaced')}` },
       {
         status: 200,
@@ -70,7 +72,9 @@ describe('openEventStream', () => {
     }
     expect(seen[0]!.authorization).toBe('Bearer op-token');
     expect(seen[0]!['last-event-id']).toBeUndefined();
+    expect(urls[0]).toBe('/v1/events?recent=200'); // a first connection looks back
     expect(seen[1]!['last-event-id']).toBe('5');
+    expect(urls[1]).toBe('/v1/events'); // a resumed one replays from its id instead
     expect(state.recent.map((e) => e.id)).toEqual([6, 5, 4]); // the replayed 5 applied once
     expect(actions.some((a) => a.type === 'failed' && a.error.includes('ended the stream'))).toBe(true);
   });

@@ -3,7 +3,7 @@
 import { createParser } from 'eventsource-parser';
 import type { Dispatch } from 'react';
 import type { Fetch } from '../api/schedulerApi';
-import { backoffMs, parseEventData, type EventsAction } from './eventsState';
+import { backoffMs, MAX_EVENTS, parseEventData, type EventsAction } from './eventsState';
 
 export interface StreamOptions {
   token: string;
@@ -31,8 +31,11 @@ export function openEventStream({
     const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' };
     const from = lastEventId();
     if (from >= 0) headers['Last-Event-ID'] = String(from);
+    // A first connection asks for the latest events too: a dashboard opened just after a
+    // re-placement lists it, as it lists the collector's hotspots from before it opened.
+    const url = from >= 0 ? '/v1/events' : `/v1/events?recent=${MAX_EVENTS}`;
     try {
-      const res = await fetchFn('/v1/events', { headers, signal: abort.signal });
+      const res = await fetchFn(url, { headers, signal: abort.signal });
       if (res.status === 401 || res.status === 403) {
         dispatch({ type: 'unauthorised' });
         return;

@@ -36,12 +36,22 @@ describe('eventsReducer', () => {
     expect([s.jobsStamp, s.fabricStamp]).toEqual([4, 4]);
   });
 
-  it('drops events a replay repeats (ids at or below the last applied)', () => {
+  it('drops events a replay repeats', () => {
     const s = apply(initialEventsState, ev(5), ev(6));
     const replayed = apply(s, ev(5), ev(6));
     expect(replayed).toBe(s);
-    const afterHello = eventsReducer(initialEventsState, { type: 'hello', id: 10 });
-    expect(apply(afterHello, ev(9))).toBe(afterHello);
+  });
+
+  it('applies an event whose id is below one already applied: ids are taken at insert, streams fed at commit', () => {
+    // A re-placement's transaction took id 9 and committed after the one that took id 10.
+    const s = apply(initialEventsState, ev(10, 'agent-rejected'), ev(9, 'flows-replaced'));
+    expect(s.recent.map((e) => e.id)).toEqual([9, 10]);
+    expect(s.lastEventId).toBe(10);
+    expect(s.jobsStamp).toBe(1);
+    // The same after a hello that already named 10 (the stream opened between the two commits).
+    const afterHello = apply(eventsReducer(initialEventsState, { type: 'hello', id: 10 }), ev(9, 'flows-replaced'));
+    expect(afterHello.recent.map((e) => e.id)).toEqual([9]);
+    expect(afterHello.lastEventId).toBe(10);
   });
 
   it('keeps at most MAX_EVENTS', () => {

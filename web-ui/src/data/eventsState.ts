@@ -65,12 +65,14 @@ export function eventsReducer(state: EventsState, action: EventsAction): EventsS
       };
     case 'event': {
       const e = action.event;
-      // A replay after reconnect can repeat what we already applied: ids only move forward.
-      if (e.id <= state.lastEventId) return state;
+      // A replay after reconnect can repeat what we already applied: drop ids we hold. Not every id
+      // below lastEventId: ids are taken at insert, streams are fed at commit, so an event of a
+      // longer transaction can arrive after a later id (or after the hello that named it).
+      if (state.recent.some((r) => r.id === e.id)) return state;
       return {
         ...state,
         connection: 'open',
-        lastEventId: e.id,
+        lastEventId: Math.max(state.lastEventId, e.id),
         recent: [e, ...state.recent].slice(0, MAX_EVENTS),
         jobsStamp: JOB_EVENTS.has(e.type) ? state.jobsStamp + 1 : state.jobsStamp,
         fabricStamp: FABRIC_EVENTS.has(e.type) ? state.fabricStamp + 1 : state.fabricStamp,

@@ -166,7 +166,7 @@ export interface paths {
         };
         /**
          * Stream events; Last-Event-ID replays what was missed (up to 1000)
-         * @description Every stream opens (after any replay) with a 'hello' event whose id is where the client now stands: reconnect from it.
+         * @description Every stream opens (after any replay) with a 'hello' event whose id is where the client now stands: reconnect from it. A first connection (no Last-Event-ID) may ask for the latest events first with 'recent'.
          */
         get: operations["events"];
         put?: never;
@@ -1326,7 +1326,10 @@ export interface operations {
     };
     events: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Without Last-Event-ID: replay the latest N events (oldest first) before the hello, so a client that opens just after something happened still sees it. Ignored when Last-Event-ID is given (that replay wins). */
+                recent?: number;
+            };
             header?: {
                 "Last-Event-ID"?: number;
             };

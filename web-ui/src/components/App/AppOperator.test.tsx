@@ -94,7 +94,7 @@ describe('App (operator)', () => {
     expect(await screen.findByText('highlighted: leaf1-spine2,nic1-leaf1; loaded links: 1')).toBeTruthy();
     expect(screen.getByText('nic1 › leaf1 › spine2')).toBeTruthy();
     expect(screen.getByText(/ACTIVE · ml · ring · 1 flows/)).toBeTruthy();
-    expect(calls).toContain('/v1/events');
+    expect(calls).toContain('/v1/events?recent=200'); // a first connection looks back
   });
 
   it('forgets a refused token and asks again', async () => {

@@ -71,8 +71,7 @@ public class EventLog implements SmartLifecycle {
     public List<Event> since(long afterId) {
         return jdbc.sql("select id, type, subject, payload::text, at from events where id > ? order by id limit ?")
                 .params(afterId, MAX_REPLAY)
-                .query((rs, n) -> new Event(rs.getLong(1), rs.getString(2), rs.getString(3),
-                        readMap(rs.getString(4)), rs.getTimestamp(5).toInstant()))
+                .query(this::row)
                 .list();
     }
 
@@ -103,10 +102,24 @@ public class EventLog implements SmartLifecycle {
         }
         jdbc.sql("select id, type, subject, payload::text, at from events where id = any(?) order by id")
                 .param(ids.toArray(new Long[0]))
-                .query((rs, n) -> new Event(rs.getLong(1), rs.getString(2), rs.getString(3),
-                        readMap(rs.getString(4)), rs.getTimestamp(5).toInstant()))
+                .query(this::row)
                 .list()
                 .forEach(this::broadcast);
+    }
+
+    /** The latest {@code n} events, oldest first (a first connection's look back). */
+    public List<Event> latest(int n) {
+        return jdbc.sql("select id, type, subject, payload::text, at from "
+                        + "(select * from events order by id desc limit ?) latest order by id")
+                .param(n)
+                .query(this::row)
+                .list();
+    }
+
+    /** One row of {@code select id, type, subject, payload::text, at from events}. */
+    private Event row(java.sql.ResultSet rs, int rowNum) throws java.sql.SQLException {
+        return new Event(rs.getLong(1), rs.getString(2), rs.getString(3), readMap(rs.getString(4)),
+                rs.getTimestamp(5).toInstant());
     }
 
     public long lastId() {

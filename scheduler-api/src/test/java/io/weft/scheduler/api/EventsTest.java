@@ -78,6 +78,63 @@ class EventsTest extends ApiTestSupport {
         response.body().close();
     }
 
+    /**
+     * A first connection asking for the latest events gets them, oldest first, before its hello: a
+     * dashboard opened just after a re-placement still lists it.
+     */
+    @Test
+    void firstConnectionReplaysTheLatestEventsItAsksFor() throws Exception {
+        long[] ids = new long[3];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = jdbc.sql("insert into events (type, subject, payload) values ('link-drained', ?, '{}'::jsonb) "
+                    + "returning id").param("recent-" + i).query(Long.class).single();
+        }
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        var response = HTTP.sendAsync(builder("/v1/events?recent=2", OPERATOR).header("Accept", "text/event-stream")
+                .GET().build(), HttpResponse.BodyHandlers.ofLines()).get(10, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).isEqualTo(200);
+        Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-reader");
+        reader.setDaemon(true);
+        reader.start();
+        // One SSE event per block of lines (its fields in any order), blocks end at a blank line.
+        java.util.List<String> idsBeforeHello = new java.util.ArrayList<>();
+        String hello = null;
+        String id = null;
+        String name = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (hello == null && System.nanoTime() < deadline) {
+            String l = lines.poll(200, TimeUnit.MILLISECONDS);
+            if (l == null) {
+                continue;
+            }
+            if (l.startsWith("id:")) {
+                id = l.substring(3).trim();
+            } else if (l.startsWith("event:")) {
+                name = l.substring(6).trim();
+            } else if (l.isEmpty() && name != null) {
+                if (name.equals("hello")) {
+                    hello = id;
+                } else {
+                    idsBeforeHello.add(id);
+                }
+                id = null;
+                name = null;
+            }
+        }
+        response.body().close();
+        assertThat(idsBeforeHello).containsExactly(Long.toString(ids[1]), Long.toString(ids[2]));
+        assertThat(hello).isEqualTo(Long.toString(ids[2]));
+    }
+
+    @Test
+    void recentOutsideZeroToAThousandIsRefused() {
+        for (String bad : new String[] {"", "-1", "x", "1001", "99999"}) {
+            Reply r = send(builder("/v1/events?recent=" + bad, OPERATOR).GET().build());
+            assertThat(r.status()).as("'" + bad + "'").isEqualTo(400);
+            assertThat(r.body().get("field").asString()).isEqualTo("recent");
+        }
+    }
+
     @Test
     void emptyOrOversizeLastEventIdIsRefused() {
         for (String bad : new String[] {"", "x", "9223372036854775808"}) {
