@@ -79,6 +79,22 @@ import io.weft.fabric.Arc;
  * same candidates in a few rounds on a few hundred commodities, with sparse basic solutions: it
  * closes the gap there. GLOP is OR-Tools' simplex; the native library ships inside the ortools jar.
  *
+ * <p><b>Where Dragonfly permutations lose their 5 %: the fractional step.</b> On Dragonfly(4,8,4)
+ * ring and permutation jobs (~1,000 commodities: gradient projection alone) the answer is 21/16
+ * against optima of 1.241 and 1.246: gradient projection stops at 1.298 and 1.306 (4.6 and 4.8 %
+ * above), rounding adds one unit's worth. Rounding is not what is missing: from the LP optimum, on
+ * Dragonfly(3,6,3) permutations, the rounding and its repair reach the granular bound 20/16 (no
+ * routing in sixteenths does better; {@code DragonflyMultipathTest}); from a restricted master
+ * 1.5 % above the optimum they reach it on one seed of two. Tried on (4,8,4) without success: one
+ * solve of the restricted master over gradient projection's pools with GLOP (primal or dual
+ * simplex) or PDLP, not finished in 45–100 s of wall time (~37 s CPU for dual simplex); moving
+ * rounded units onto fresh candidate paths, one at a time under the max (stuck at once: 1,294 of the
+ * 2,904 switch arcs sit at 21/16 and 1,137 at 20/16, and the load summed over arcs is 394 units
+ * more than 20/16 on every arc holds, so only shorter routings reach 20/16) or by negotiated
+ * congestion (McMurchie and Ebeling's PathFinder: from 1,294 arcs over 20/16 down to ~120 units
+ * over, then no progress up to 150 iterations). What would close it is a fractional answer within
+ * ~1 % of the optimum in well under a second on ~1,000 commodities.
+ *
  * <p><b>Complexity.</b> Per gradient projection pass: a shortest-path tree per distinct switch
  * (direct networks) or a DAG pass per leg, O(routers) per commodity, and a few sweeps over the
  * pools. Per LP round: one LP re-solve and the same pricing. Rounding O(F·g·P). Not thread-safe (one candidate cache
