@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
  * permutations at line rate, 8 paths per flow in sixteenths: the smallest Dragonfly found that
  * behaves like the bench's Dragonfly(4,8,4) rows. Gradient projection alone (as on jobs of more
  * than {@link ColumnGenerationMultipath#LP_COMMODITIES} switch pairs) stops 4-5 % above the LP
- * optimum and its rounding lands on 21/16; from the LP optimum the rounding and its repair reach
- * 20/16, the granular bound, so no routing in sixteenths does better. Where the Dragonfly rows
- * lose their 5 % is the fractional step, not the rounding.
+ * optimum and its rounding lands on 21/16; from the LP's sparse basic optimum the rounding and its
+ * repair reach 20/16, the granular bound, so no routing in sixteenths does better (where the
+ * bench rows lose their 5 %: {@link ColumnGenerationMultipath}).
  *
  * <p>The optimum is column generation's, proven by its own pricing (its lower bound equals it):
  * {@link SplittableLpReference}, which lists every candidate of every flow, needs about a minute
