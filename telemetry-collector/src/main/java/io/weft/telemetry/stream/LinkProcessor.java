@@ -43,12 +43,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * sample cost a binary serialisation, an ordered map update and a changelog record per sample, half of
  * the per-event cost. Two cadences: a direction whose decision state changed (hot, the count towards
  * hotspot-start, down, the frozen span, oper-status: see {@link LinkDirection#apply}) is saved at the
- * next second ({@link #SAVE_INTERVAL}); one whose measurements alone changed (rate, EWMA, counter
- * baselines) only every {@link #MEASUREMENTS_SAVE_EVERY} seconds. With gnmic sampling every port once
+ * next second; one whose measurements alone changed (rate, EWMA, counter baselines) only every tenth
+ * ({@link TelemetryTopology.StateSaves}). With gnmic sampling every port once
  * a second, saving every measured direction every second wrote one changelog record per load, as many
  * as the output itself. What a crash loses: at most a second of decisions (a taken-over hotspot stays
- * open, a hysteresis count restarts from a value at most a second old), and up to
- * {@code MEASUREMENTS_SAVE_EVERY} seconds of measurements: the first rate after the takeover is taken
+ * open, a hysteresis count restarts from a value at most a second old), and up to ten seconds of
+ * measurements: the first rate after the takeover is taken
  * over that longer interval (the counters are cumulative, so it is the mean rate since the save) and
  * the EWMA continues from the saved value. A clean handover (close) saves everything.
  *
@@ -66,10 +66,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (one task) owns every direction it sees.
  */
 final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
-    static final Duration SAVE_INTERVAL = Duration.ofSeconds(1);
-    /** Every this many saves, directions whose measurements alone changed are saved too. */
-    static final int MEASUREMENTS_SAVE_EVERY = 10;
-
     private final String fabricStoreName;
     private final String stateStoreName;
     private final DetectionProperties detection;
@@ -78,6 +74,7 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     private final LinkDirection.Ids ids;
     private final Duration loadInterval;
     private final long loadIntervalNs;
+    private final TelemetryTopology.StateSaves saves;
     private final GnmicEventParser parser = new GnmicEventParser();
     private final List<TopicValue> out = new ArrayList<>();
     /** Live state by arc key; one hash lookup per sample finds the direction and its bookkeeping. */
@@ -86,7 +83,7 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     private final List<Slot> changed = new ArrayList<>();
     /** Directions whose decision state changed since the last save. */
     private final List<Slot> decided = new ArrayList<>();
-    private int saves;
+    private int saveCount;
     private final List<Slot> waiting = new ArrayList<>();
     // Most samples decide nothing: the clock is read only for a record whose samples emit a hotspot event.
     private final Supplier<Instant> now = this::recordNow;
@@ -96,7 +93,8 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     private KeyValueStore<String, LinkDirection> state;
 
     LinkProcessor(String fabricStoreName, String stateStoreName, DetectionProperties detection,
-                  TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval) {
+                  TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval,
+                  TelemetryTopology.StateSaves saves) {
         this.fabricStoreName = fabricStoreName;
         this.stateStoreName = stateStoreName;
         this.detection = detection;
@@ -105,6 +103,7 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
         this.ids = ids;
         this.loadInterval = loadInterval;
         this.loadIntervalNs = loadInterval.toNanos();
+        this.saves = saves;
     }
 
     @Override
@@ -112,7 +111,7 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
         this.context = context;
         this.fabric = context.getStateStore(fabricStoreName);
         this.state = context.getStateStore(stateStoreName);
-        context.schedule(SAVE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> save());
+        context.schedule(saves.interval(), PunctuationType.WALL_CLOCK_TIME, t -> save());
         if (!loadInterval.isZero()) {
             context.schedule(loadInterval, PunctuationType.WALL_CLOCK_TIME, t -> flushLoads());
         }
@@ -164,12 +163,12 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     }
 
     /**
-     * Once a second: writes the directions whose decision state changed to the store (and so to its
-     * changelog); every {@link #MEASUREMENTS_SAVE_EVERY}th time, every changed direction.
+     * Each save interval: writes the directions whose decision state changed to the store (and so to
+     * its changelog); every {@code measurementsEvery}-th time, every changed direction.
      */
     void save() {
-        saves++;
-        if (saves % MEASUREMENTS_SAVE_EVERY == 0) {
+        saveCount++;
+        if (saveCount % saves.measurementsEvery() == 0) {
             saveAll();
             return;
         }

@@ -173,7 +173,7 @@ class DetectionTopologyTest {
         second(0.9);
         second(0.9);
         assertThat(t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE).get("leaf1-spine1>spine1")).isNull();
-        t.driver.advanceWallClockTime(LinkProcessor.SAVE_INTERVAL); // the processor saves its live state
+        saveTick(); // the processor saves its live state (a decision: hot)
         LinkDirection d = (LinkDirection) t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE)
                 .get("leaf1-spine1>spine1");
         LinkDirection copy = LinkDirectionSerde.read(LinkDirectionSerde.write(d));
@@ -186,7 +186,7 @@ class DetectionTopologyTest {
     void decisionsAreSavedWithinASecondMeasurementsAloneEveryTenth() {
         start(RAW);
         KeyValueStore<String, Object> store = t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE);
-        int every = LinkProcessor.MEASUREMENTS_SAVE_EVERY;
+        int every = TelemetryTopology.StateSaves.SERVICE.measurementsEvery();
         second(0.3);
         second(0.3);
         for (int i = 1; i < every; i++) {
@@ -217,7 +217,7 @@ class DetectionTopologyTest {
 
     /** One second of wall-clock time: one save of the processor's live state. */
     private void saveTick() {
-        t.driver.advanceWallClockTime(LinkProcessor.SAVE_INTERVAL);
+        t.driver.advanceWallClockTime(TelemetryTopology.StateSaves.SERVICE.interval());
         saveTicks++;
     }
 
