@@ -3,6 +3,7 @@ package io.weft.telemetry.stream;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -92,9 +93,26 @@ public final class LinkDirection {
      * Applies one interface or queue sample of the interface measuring {@code arc}; adds to {@code out}
      * what it changed (a {@link LinkLoad} for every new rate or status, {@link HotspotEvent}s for every
      * decision). {@code now} gives a decision's detectedAt; it is asked only when there is one.
+     *
+     * @return whether the state decisions are taken from changed: hot or not, the count towards
+     *     hotspot-start, down or not, the frozen span, the oper-status (not the measurements: rates,
+     *     EWMA, counter baselines). The processor saves such a direction within a second, the others
+     *     less often.
      */
-    public void apply(InterfaceSample s, MeasuredArc arc, DetectionProperties p, Ids ids, Supplier<Instant> now,
-                      List<TopicValue> out) {
+    public boolean apply(InterfaceSample s, MeasuredArc arc, DetectionProperties p, Ids ids, Supplier<Instant> now,
+                         List<TopicValue> out) {
+        boolean wasHot = hot;
+        int wasAbove = samplesAbove;
+        DownCause wasDown = down;
+        long wasFrozenSinceNs = frozenSinceNs;
+        String wasOperStatus = operStatus;
+        applySample(s, arc, p, ids, now, out);
+        return hot != wasHot || samplesAbove != wasAbove || down != wasDown || frozenSinceNs != wasFrozenSinceNs
+                || !Objects.equals(operStatus, wasOperStatus);
+    }
+
+    private void applySample(InterfaceSample s, MeasuredArc arc, DetectionProperties p, Ids ids,
+                             Supplier<Instant> now, List<TopicValue> out) {
         if (arc.capacityGbps() != capacityGbps) {
             // The fabric changed the link's capacity: keep the baseline, judge wraps by the new line rate.
             capacityGbps = arc.capacityGbps();

@@ -39,11 +39,18 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * store, updated and written back, and what it emitted is forwarded keyed by its output topic key.
  *
  * <p>The live state is a plain map owned by this task; the store (with its changelog) is written
- * once per second with the directions that changed since, and read on a miss (first sample after a
- * start or a rebalance). Writing the store on every sample cost a binary serialisation, an ordered
- * map update and a changelog record per sample, half of the per-event cost; the price is that a
- * crash loses up to a second of state, i.e. the next rate is taken over a longer interval and a
- * hysteresis count restarts from the saved value.
+ * from it and read on a miss (first sample after a start or a rebalance). Writing the store on every
+ * sample cost a binary serialisation, an ordered map update and a changelog record per sample, half of
+ * the per-event cost. Two cadences: a direction whose decision state changed (hot, the count towards
+ * hotspot-start, down, the frozen span, oper-status: see {@link LinkDirection#apply}) is saved at the
+ * next second; one whose measurements alone changed (rate, EWMA, counter baselines) only every tenth
+ * ({@link TelemetryTopology.StateSaves}). With gnmic sampling every port once
+ * a second, saving every measured direction every second wrote one changelog record per load, as many
+ * as the output itself. What a crash loses: at most a second of decisions (a taken-over hotspot stays
+ * open, a hysteresis count restarts from a value at most a second old), and up to ten seconds of
+ * measurements: the first rate after the takeover is taken
+ * over that longer interval (the counters are cumulative, so it is the mean rate since the save) and
+ * the EWMA continues from the saved value. A clean handover (close) saves everything.
  *
  * <p>Link loads can be coalesced ({@code loadInterval} > 0): weft.links.load then gets at most one
  * record per direction per {@code loadInterval} of SAMPLE time (the latest load of each bucket of that
@@ -59,8 +66,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (one task) owns every direction it sees.
  */
 final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
-    static final Duration SAVE_INTERVAL = Duration.ofSeconds(1);
-
     private final String fabricStoreName;
     private final String stateStoreName;
     private final DetectionProperties detection;
@@ -69,11 +74,16 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     private final LinkDirection.Ids ids;
     private final Duration loadInterval;
     private final long loadIntervalNs;
+    private final TelemetryTopology.StateSaves saves;
     private final GnmicEventParser parser = new GnmicEventParser();
     private final List<TopicValue> out = new ArrayList<>();
     /** Live state by arc key; one hash lookup per sample finds the direction and its bookkeeping. */
     private final Map<String, Slot> live = new HashMap<>();
-    private final List<Slot> dirty = new ArrayList<>();
+    /** Directions changed since the last full save (a slot may have been saved since, as decided). */
+    private final List<Slot> changed = new ArrayList<>();
+    /** Directions whose decision state changed since the last save. */
+    private final List<Slot> decided = new ArrayList<>();
+    private int saveCount;
     private final List<Slot> waiting = new ArrayList<>();
     // Most samples decide nothing: the clock is read only for a record whose samples emit a hotspot event.
     private final Supplier<Instant> now = this::recordNow;
@@ -83,7 +93,8 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
     private KeyValueStore<String, LinkDirection> state;
 
     LinkProcessor(String fabricStoreName, String stateStoreName, DetectionProperties detection,
-                  TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval) {
+                  TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval,
+                  TelemetryTopology.StateSaves saves) {
         this.fabricStoreName = fabricStoreName;
         this.stateStoreName = stateStoreName;
         this.detection = detection;
@@ -92,6 +103,7 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
         this.ids = ids;
         this.loadInterval = loadInterval;
         this.loadIntervalNs = loadInterval.toNanos();
+        this.saves = saves;
     }
 
     @Override
@@ -99,17 +111,19 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
         this.context = context;
         this.fabric = context.getStateStore(fabricStoreName);
         this.state = context.getStateStore(stateStoreName);
-        context.schedule(SAVE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> save());
+        context.schedule(saves.interval(), PunctuationType.WALL_CLOCK_TIME, t -> save());
         if (!loadInterval.isZero()) {
             context.schedule(loadInterval, PunctuationType.WALL_CLOCK_TIME, t -> flushLoads());
         }
     }
 
-    /** A direction's live state, whether it changed since the last save, and its load waiting to leave. */
+    /** A direction's live state, whether it changed since it was saved, and its load waiting to leave. */
     private static final class Slot {
         final String key;
         final LinkDirection direction;
-        boolean dirty;
+        boolean unsaved;
+        boolean inChanged;
+        boolean inDecided;
         // The record is built only when the load leaves: most loads are replaced before (fast sampling).
         LinkLoad waitingLoad;
         long waitingRecordTimestamp;
@@ -148,13 +162,41 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
         waiting.clear();
     }
 
-    /** Writes the directions changed since the last save to the store (and so to its changelog). */
+    /**
+     * Each save interval: writes the directions whose decision state changed to the store (and so to
+     * its changelog); every {@code measurementsEvery}-th time, every changed direction.
+     */
     void save() {
-        for (Slot slot : dirty) {
-            state.put(slot.key, slot.direction);
-            slot.dirty = false;
+        saveCount++;
+        if (saveCount % saves.measurementsEvery() == 0) {
+            saveAll();
+            return;
         }
-        dirty.clear();
+        for (Slot slot : decided) {
+            write(slot);
+            slot.inDecided = false;
+        }
+        decided.clear();
+    }
+
+    /** Writes every direction changed since it was last written. */
+    void saveAll() {
+        for (Slot slot : changed) {
+            write(slot);
+            slot.inChanged = false;
+        }
+        changed.clear();
+        for (Slot slot : decided) {
+            slot.inDecided = false; // a decision implies a change: written above
+        }
+        decided.clear();
+    }
+
+    private void write(Slot slot) {
+        if (slot.unsaved) {
+            state.put(slot.key, slot.direction);
+            slot.unsaved = false;
+        }
     }
 
     private Instant recordNow() {
@@ -166,7 +208,7 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
 
     @Override
     public void close() {
-        save();
+        saveAll();
     }
 
     @Override
@@ -207,10 +249,15 @@ final class LinkProcessor implements Processor<byte[], byte[], String, Object> {
                 live.put(arc.arcKey(), slot);
             }
             out.clear();
-            slot.direction.apply(s, arc, detection, ids, now, out);
-            if (!slot.dirty) {
-                slot.dirty = true;
-                dirty.add(slot);
+            boolean decision = slot.direction.apply(s, arc, detection, ids, now, out);
+            slot.unsaved = true;
+            if (!slot.inChanged) {
+                slot.inChanged = true;
+                changed.add(slot);
+            }
+            if (decision && !slot.inDecided) {
+                slot.inDecided = true;
+                decided.add(slot);
             }
             for (TopicValue e : out) {
                 if (e instanceof LinkLoad load) {

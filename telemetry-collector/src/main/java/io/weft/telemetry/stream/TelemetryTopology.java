@@ -39,11 +39,37 @@ public final class TelemetryTopology {
     }
 
     /**
+     * How often the link-direction state is saved to its store and changelog (see {@link LinkProcessor}):
+     * directions whose decision state changed every {@code interval} of wall-clock time, those whose
+     * measurements alone changed every {@code measurementsEvery}-th time.
+     */
+    public record StateSaves(Duration interval, int measurementsEvery) {
+        /** As the service runs: decisions within a second, measurements every ten seconds. */
+        public static final StateSaves SERVICE = new StateSaves(Duration.ofSeconds(1), 10);
+
+        public StateSaves {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("interval: must be > 0 (got " + interval + ")");
+            }
+            if (measurementsEvery < 1) {
+                throw new IllegalArgumentException("measurementsEvery: must be >= 1 (got " + measurementsEvery + ")");
+            }
+        }
+    }
+
+    /** The topology with the service's state saves. */
+    public static void build(StreamsBuilder builder, TelemetryTopics topics, DetectionProperties detection,
+                             TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval) {
+        build(builder, topics, detection, counters, clock, ids, loadInterval, StateSaves.SERVICE);
+    }
+
+    /**
      * The topology; {@code loadInterval} > 0 coalesces weft.links.load to at most one record per
      * link direction per interval of wall-clock time (see {@link LinkProcessor}).
      */
     public static void build(StreamsBuilder builder, TelemetryTopics topics, DetectionProperties detection,
-                             TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval) {
+                             TelemetryCounters counters, Clock clock, LinkDirection.Ids ids, Duration loadInterval,
+                             StateSaves saves) {
         if (loadInterval.isNegative()) {
             throw new IllegalArgumentException("loadInterval: must be >= 0 (got " + loadInterval + ")");
         }
@@ -56,7 +82,7 @@ public final class TelemetryTopology {
         // each record routed to its topic by the sink.
         builder.stream(topics.interfaces(), TelemetryTopics.RAW_KEYS)
                 .process(() -> new LinkProcessor(FABRIC_STORE, DIRECTIONS_STORE, detection, counters, clock, ids,
-                        loadInterval), Named.as("link-directions"), DIRECTIONS_STORE)
+                        loadInterval, saves), Named.as("link-directions"), DIRECTIONS_STORE)
                 .to(topics.outputTopic(), TelemetryTopics.OUTPUT);
 
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FLOWS_STORE),

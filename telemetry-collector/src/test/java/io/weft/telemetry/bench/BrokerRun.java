@@ -31,10 +31,15 @@ import io.weft.telemetry.stream.StreamsTuning;
 import io.weft.telemetry.stream.TelemetryCounters;
 import io.weft.telemetry.stream.TelemetryTopics;
 import io.weft.telemetry.stream.TelemetryTopology;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -225,7 +230,7 @@ final class BrokerRun {
                 }
                 command.addAll(List.of(JAVA, "-Xms512m", "-Xmx512m"));
                 overrides().forEach((k, v) -> command.add("-D" + OVERRIDE_PREFIX + k + "=" + v)); // to the children
-                command.add("-D" + LoopBench.LOAD_INTERVAL_PROPERTY + "=" + LoopBench.loadInterval().toMillis());
+                command.addAll(LoopBench.childProperties());
                 command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
                         bootstrap, applicationId));
                 Process c = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -408,6 +413,24 @@ final class BrokerRun {
         }
     }
 
+    /** Records in a topic: the sum of its partitions' end offsets. */
+    private static long endOffsets(String bootstrap, String topic) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+            var topics = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS);
+            for (TopicPartitionInfo info : topics.get(topic).partitions()) {
+                latest.put(new TopicPartition(topic, info.partition()), OffsetSpec.latest());
+            }
+            long sum = 0;
+            for (var o : admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values()) {
+                sum += o.offset();
+            }
+            return sum;
+        } catch (Exception e) {
+            throw new IllegalStateException("end offsets of " + topic + ": " + e, e);
+        }
+    }
+
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);
@@ -421,9 +444,10 @@ final class BrokerRun {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString(), LoopBench.loadInterval());
+                () -> UUID.randomUUID().toString(), LoopBench.loadInterval(), LoopBench.stateSaves());
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "weft-loop-bench-" + UUID.randomUUID());
+        String applicationId = "weft-loop-bench-" + UUID.randomUUID();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-loop-bench-state").toString());
         StreamsTuning.apply(p); // as StreamsRunner
@@ -511,6 +535,10 @@ final class BrokerRun {
             // In use right after a collection (the live data, not garbage waiting for the next one).
             r.put("heap_after_gc_max_mb", heapAfterGcMax / (1024 * 1024));
             r.put("dead_letters", counters.get("deadletter.not-json") + counters.get("deadletter.bad-counter"));
+            // The state saves' changelog records over every event (warm-up included, as it ran under the same clock).
+            String changelogTopic = applicationId + "-" + TelemetryTopology.DIRECTIONS_STORE + "-changelog";
+            long changelog = endOffsets(bootstrap, changelogTopic);
+            r.put("changelog_records_per_event", Math.round(1000.0 * changelog / Math.max(1, seenAll)) / 1000.0);
             if (seenAll >= events) {
                 HotspotLatency.probe(bootstrap, fabric, 100, r);
             }

@@ -47,7 +47,7 @@ public final class CollectorMain {
         StreamsBuilder b = new StreamsBuilder();
         TelemetryCounters counters = new TelemetryCounters();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString(), LoopBench.loadInterval());
+                () -> UUID.randomUUID().toString(), LoopBench.loadInterval(), LoopBench.stateSaves());
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

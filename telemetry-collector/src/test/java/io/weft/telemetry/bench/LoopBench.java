@@ -82,6 +82,25 @@ public final class LoopBench {
         return Duration.ofMillis(Long.getLong(LOAD_INTERVAL_PROPERTY, 1000));
     }
 
+    /** System properties (set by --save-interval-ms / --measurements-save-every, passed on to children). */
+    static final String SAVE_INTERVAL_PROPERTY = "weft.bench.save-interval-ms";
+    static final String MEASUREMENTS_SAVE_EVERY_PROPERTY = "weft.bench.measurements-save-every";
+
+    /** The link-direction state saves, as the service's unless --save-interval-ms / --measurements-save-every say. */
+    static TelemetryTopology.StateSaves stateSaves() {
+        TelemetryTopology.StateSaves service = TelemetryTopology.StateSaves.SERVICE;
+        return new TelemetryTopology.StateSaves(
+                Duration.ofMillis(Long.getLong(SAVE_INTERVAL_PROPERTY, service.interval().toMillis())),
+                Integer.getInteger(MEASUREMENTS_SAVE_EVERY_PROPERTY, service.measurementsEvery()));
+    }
+
+    /** The -D options that carry this run's settings to a collector child JVM. */
+    static List<String> childProperties() {
+        return List.of("-D" + LOAD_INTERVAL_PROPERTY + "=" + loadInterval().toMillis(),
+                "-D" + SAVE_INTERVAL_PROPERTY + "=" + stateSaves().interval().toMillis(),
+                "-D" + MEASUREMENTS_SAVE_EVERY_PROPERTY + "=" + stateSaves().measurementsEvery());
+    }
+
     private LoopBench() {
     }
 
@@ -126,6 +145,16 @@ public final class LoopBench {
                 description = "weft.links.load coalescing as the service's kafka.links-load-interval-ms (default 1000)")
         long linksLoadIntervalMs = 1000;
 
+        @Option(names = "--save-interval-ms", paramLabel = "N", description = "link-direction state saved every N ms "
+                + "of wall-clock time (default the service's, 1000; a broker run replays many sample seconds per wall "
+                + "second: 1000 / that many writes the changelog at the live rate)")
+        Long saveIntervalMs;
+
+        @Option(names = "--measurements-save-every", paramLabel = "N",
+                description = "directions whose measurements alone changed saved every N-th save (default the "
+                        + "service's, 10; 1 = every direction every save)")
+        Integer measurementsSaveEvery;
+
         @Option(names = "--leaves", paramLabel = "L", description = "leaves (default 32)")
         int leaves = 32;
 
@@ -158,6 +187,12 @@ public final class LoopBench {
             System.exit(2);
         }
         System.setProperty(LOAD_INTERVAL_PROPERTY, Long.toString(flags.linksLoadIntervalMs));
+        if (flags.saveIntervalMs != null) {
+            System.setProperty(SAVE_INTERVAL_PROPERTY, Long.toString(flags.saveIntervalMs));
+        }
+        if (flags.measurementsSaveEvery != null) {
+            System.setProperty(MEASUREMENTS_SAVE_EVERY_PROPERTY, Integer.toString(flags.measurementsSaveEvery));
+        }
         boolean json = flags.json;
         long events = flags.events != null ? flags.events : flags.quick ? 200_000 : 2_000_000;
         int leaves = flags.leaves;
@@ -180,6 +215,8 @@ public final class LoopBench {
                 : "JSON array of up to " + perRecord + " events (ports of one switch) per record");
         r.put("sample_interval_ms", sampleIntervalMs);
         r.put("links_load_interval_ms", loadInterval().toMillis());
+        r.put("save_interval_ms", stateSaves().interval().toMillis());
+        r.put("measurements_save_every", stateSaves().measurementsEvery());
         if (broker) {
             BrokerRun.run(fabric, new Workload(ports, perRecord, sampleIntervalMs), events, flags.collectors,
                     flags.pinCores, flags.brokerCores,
@@ -207,7 +244,7 @@ public final class LoopBench {
         TelemetryCounters counters = new TelemetryCounters();
         AtomicLong ids = new AtomicLong();
         TelemetryTopology.build(b, TelemetryTopics.DEFAULT, DetectionProperties.DEFAULTS, counters, Clock.systemUTC(),
-                () -> "bench-" + ids.incrementAndGet(), loadInterval());
+                () -> "bench-" + ids.incrementAndGet(), loadInterval(), stateSaves());
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "weft-loop-bench");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -10,16 +10,19 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.weft.contracts.DirectionKey;
 import io.weft.telemetry.config.DetectionProperties;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Hotspot hysteresis and link down / up, through the whole topology. */
 class DetectionTopologyTest {
     /** alpha 1: the EWMA is the last sample, so that each case reads as a plain utilisation sequence. */
+    private static final String KEY = "leaf1-spine1>spine1";
     private static final DetectionProperties RAW = new DetectionProperties(0.8, 0.6, 3, 1.0, 3000, 0.05);
     private TopologyFixture t;
     private long octets;
     private int second;
+    private int saveTicks;
 
     @AfterEach
     void stop() {
@@ -170,13 +173,52 @@ class DetectionTopologyTest {
         second(0.9);
         second(0.9);
         assertThat(t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE).get("leaf1-spine1>spine1")).isNull();
-        t.driver.advanceWallClockTime(LinkProcessor.SAVE_INTERVAL); // the processor saves its live state
+        saveTick(); // the processor saves its live state (a decision: hot)
         LinkDirection d = (LinkDirection) t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE)
                 .get("leaf1-spine1>spine1");
         LinkDirection copy = LinkDirectionSerde.read(LinkDirectionSerde.write(d));
         assertThat(copy.hot()).isTrue();
         assertThat(copy.ewma()).isEqualTo(d.ewma());
         assertThat(LinkDirectionSerde.write(copy)).isEqualTo(LinkDirectionSerde.write(d));
+    }
+
+    @Test
+    void decisionsAreSavedWithinASecondMeasurementsAloneEveryTenth() {
+        start(RAW);
+        KeyValueStore<String, Object> store = t.driver.getKeyValueStore(TelemetryTopology.DIRECTIONS_STORE);
+        int every = TelemetryTopology.StateSaves.SERVICE.measurementsEvery();
+        second(0.3);
+        second(0.3);
+        for (int i = 1; i < every; i++) {
+            saveTick();
+            assertThat(store.get(KEY)).as("measurements alone, save %d", i).isNull();
+        }
+        saveTick();
+        assertThat(((LinkDirection) store.get(KEY)).ewma()).isCloseTo(0.3, within(1e-9));
+
+        second(0.9); // one sample towards hotspot-start: a decision, saved at the next second
+        saveTick();
+        assertThat(((LinkDirection) store.get(KEY)).samplesAbove).isEqualTo(1);
+        second(0.9);
+        second(0.9);
+        saveTick();
+        LinkDirection hot = (LinkDirection) store.get(KEY);
+        assertThat(hot.hot()).isTrue();
+        assertThat(hot.ewma()).isCloseTo(0.9, within(1e-9));
+
+        second(0.85); // still hot, nothing decided: the store keeps the decision's state until the next full save
+        while ((saveTicks + 1) % every != 0) {
+            saveTick();
+            assertThat(((LinkDirection) store.get(KEY)).ewma()).isCloseTo(0.9, within(1e-9));
+        }
+        saveTick();
+        assertThat(((LinkDirection) store.get(KEY)).ewma()).isCloseTo(0.85, within(1e-9));
+    }
+
+    /** One second of wall-clock time: one save of the processor's live state. */
+    private void saveTick() {
+        t.driver.advanceWallClockTime(TelemetryTopology.StateSaves.SERVICE.interval());
+        saveTicks++;
     }
 
     /** leaf1 eth1's queue "0" (direction leaf1-spine1 > spine1) at t seconds: packets sent and dropped so far. */
