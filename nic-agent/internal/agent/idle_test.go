@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,6 +47,10 @@ func TestIdleFootprint(t *testing.T) {
 		secs = n
 	}
 	bin := buildAgent(t)
+	var wake wakeCost
+	if os.Getenv("WEFT_AGENT_IDLE_OUT") != "" {
+		wake = measureWakeCost()
+	}
 	for _, c := range []struct {
 		name  string
 		probe string
@@ -114,7 +119,8 @@ func TestIdleFootprint(t *testing.T) {
 				t.Errorf("CPU %.3f %% of a core while idle, more than %.1f %%: something runs in a loop", pct, idleCPULimitPct)
 			}
 			recordIdleFigures(t, idleFigures{Case: c.name, Seconds: secs, MaxRSSMB: float64(maxRSS) / 1024,
-				CPUMs: float64(cpu) / 1e6, CPUPctOfCore: pct, Reports: len(fake.reportsSoFar())})
+				CPUMs: float64(cpu) / 1e6, CPUPctOfCore: pct, Reports: len(fake.reportsSoFar()),
+				WorkHotUs: wake.hotUs, WorkAfterSleepUs: wake.afterSleepUs})
 		})
 	}
 }
@@ -127,6 +133,52 @@ type idleFigures struct {
 	CPUMs        float64 `json:"cpu_ms"`
 	CPUPctOfCore float64 `json:"cpu_pct_of_core"`
 	Reports      int     `json:"reports"`
+	// The machine's wake-up penalty, to read the CPU figure by: the same small piece of work timed
+	// back to back and after each of ten 1 s sleeps (CPU time of this process, µs).
+	WorkHotUs        float64 `json:"calibration_work_hot_us"`
+	WorkAfterSleepUs float64 `json:"calibration_work_after_sleep_us"`
+}
+
+type wakeCost struct{ hotUs, afterSleepUs float64 }
+
+// measureWakeCost times a fixed piece of work (200 JSON encodes of a report-sized slice) hot and
+// after a 1 s sleep. An agent does its work once a second from sleep: on this VM, when nothing else
+// runs, that costs several times the hot figure (caches, idle states), which no agent change removes.
+func measureWakeCost() wakeCost {
+	type entry struct {
+		Peer, ID       string
+		Bytes, Packets uint64
+		RTT            float64
+	}
+	entries := make([]entry, 8)
+	work := func() {
+		for range 200 {
+			_, _ = json.Marshal(entries)
+		}
+	}
+	// This thread's CPU time: the test process's other threads (the stand-in's) are not the work.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	self := func() time.Duration {
+		raw, err := os.ReadFile("/proc/thread-self/schedstat")
+		if err != nil {
+			return 0
+		}
+		ns, _ := strconv.ParseInt(strings.Fields(string(raw))[0], 10, 64)
+		return time.Duration(ns)
+	}
+	start := self()
+	for range 100 {
+		work()
+	}
+	hot := self() - start
+	start = self()
+	for range 10 {
+		time.Sleep(time.Second)
+		work()
+	}
+	slept := self() - start
+	return wakeCost{hotUs: float64(hot.Microseconds()) / 100, afterSleepUs: float64(slept.Microseconds()) / 10}
 }
 
 func recordIdleFigures(t *testing.T, f idleFigures) {
