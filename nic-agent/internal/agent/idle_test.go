@@ -134,7 +134,7 @@ type idleFigures struct {
 	CPUPctOfCore float64 `json:"cpu_pct_of_core"`
 	Reports      int     `json:"reports"`
 	// The machine's wake-up penalty, to read the CPU figure by: the same small piece of work timed
-	// back to back and after each of ten 1 s sleeps (CPU time of this process, µs).
+	// back to back and after each of ten 1 s sleeps (CPU time of the measuring thread, µs).
 	WorkHotUs        float64 `json:"calibration_work_hot_us"`
 	WorkAfterSleepUs float64 `json:"calibration_work_after_sleep_us"`
 }
@@ -143,7 +143,7 @@ type wakeCost struct{ hotUs, afterSleepUs float64 }
 
 // measureWakeCost times a fixed piece of work (200 JSON encodes of a report-sized slice) hot and
 // after a 1 s sleep. An agent does its work once a second from sleep: on this VM, when nothing else
-// runs, that costs several times the hot figure (caches, idle states), which no agent change removes.
+// runs, that costs several times the hot figure (caches, idle states): only fewer wake-ups reduce it.
 func measureWakeCost() wakeCost {
 	type entry struct {
 		Peer, ID       string
