@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import io.weft.plan.FabricPlan;
 import io.weft.scheduler.fabric.Placement;
@@ -105,7 +106,7 @@ public class ProfileCache {
      * The NIC's snapshot at {@code version} or newer, else what {@code read} returns (kept unless a
      * newer one arrived); one read per NIC at a time.
      */
-    Snapshot load(String nic, long version, java.util.function.Function<String, Snapshot> read) {
+    Snapshot load(String nic, long version, Function<String, Snapshot> read) {
         return snapshots.compute(nic, (k, cur) -> {
             if (cur != null && cur.version >= version) {
                 return cur;
