@@ -79,6 +79,24 @@ import io.weft.fabric.Arc;
  * same candidates in a few rounds on a few hundred commodities, with sparse basic solutions: it
  * closes the gap there. GLOP is OR-Tools' simplex; the native library ships inside the ortools jar.
  *
+ * <p><b>Where Dragonfly permutations lose their 5 %.</b> On Dragonfly(4,8,4) ring and permutation
+ * jobs (~1,000 commodities: gradient projection alone) the answer is 21/16 against optima of 1.241
+ * and 1.246; 20/16 would meet 5 %. Measured on the permutation, three steps each cost part of it.
+ * Gradient projection is still converging when its stall rule stops it near 1.30: without the
+ * rule it reaches 1.2491 after 450 passes (~13 ms of CPU each). The path limit then costs ~2 %:
+ * the cut to 8 paths per flow and 12 final sweeps leave 1.275 (200 sweeps: 1.252), and the five
+ * commodities of two flows whose 16 paths {@link FlowSplit} cannot deal out within the limit have
+ * pieces scaled up (1.252 to 1.288). And rounding: from 1.2483 (0.2 % above the optimum, 5.3 s of
+ * CPU) rounding and repair still end at 21/16, while from the LP's sparse basic optimum on
+ * Dragonfly(3,6,3) permutations they reach the granular bound 20/16 ({@code DragonflyMultipathTest}).
+ * 20/16 leaves little room: at the LP optimum the busiest arcs are within 0.7 % of it.
+ * Tried on (4,8,4) without success: one restricted-master solve over gradient projection's pools
+ * with GLOP (primal or dual simplex) or PDLP, unfinished after 45–100 s of wall time (~37 s CPU for
+ * dual simplex); moving rounded units onto fresh candidate paths one at a time under the max
+ * (stuck at once: 1,294 of the 2,904 switch arcs sit at 21/16 and 1,137 at 20/16), and by
+ * negotiated congestion (McMurchie and Ebeling's PathFinder: from 1,294 arcs over 20/16 down to
+ * ~120 units over, then no progress; from the 1.2483 start no level either).
+ *
  * <p><b>Complexity.</b> Per gradient projection pass: a shortest-path tree per distinct switch
  * (direct networks) or a DAG pass per leg, O(routers) per commodity, and a few sweeps over the
  * pools. Per LP round: one LP re-solve and the same pricing. Rounding O(F·g·P). Not thread-safe (one candidate cache

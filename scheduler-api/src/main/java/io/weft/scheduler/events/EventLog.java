@@ -22,6 +22,11 @@ import tools.jackson.databind.ObjectMapper;
  * client never sees an event for a change that was rolled back. Reconnecting clients resume from
  * {@code Last-Event-ID} out of the table.
  *
+ * <p>Appends are serialized by a transaction-scoped advisory lock taken just before the insert, so
+ * events commit in id order: a sequence alone hands out ids at insert, and a transaction that took
+ * a lower id but committed after a higher one would be skipped by a client resuming from the higher
+ * one. Every caller appends as its transaction's last write, so the lock is held only to the commit.
+ *
  * <p>Every replica streams every replica's events: each append also notifies {@link #CHANNEL_PREFIX}
  * (delivered at commit) with the event id and this replica's tag; the version feed's connection
  * LISTENs there and hands other replicas' ids to {@link #relay}, which reads and pushes them.
@@ -33,6 +38,8 @@ public class EventLog implements SmartLifecycle {
     static final int MAX_REPLAY = 1000;
     /** Notification channel of committed events, per schema (like the ledger's version channel). */
     public static final String CHANNEL_PREFIX = "weft_events_";
+    /** The advisory lock class of Weft's locks (as the writer lease's), keyed per schema below. */
+    private static final int LOCK_CLASS = 0x57454654;
 
     public record Event(long id, String type, String subject, Map<String, Object> payload, Instant at) {
     }
@@ -43,7 +50,7 @@ public class EventLog implements SmartLifecycle {
     private volatile boolean running;
     /** Tells this replica's notifications from the others' (its own are pushed after commit). */
     private final String replicaTag = java.util.UUID.randomUUID().toString();
-    private volatile String channel;
+    private volatile String schema;
 
     EventLog(JdbcClient jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
@@ -53,6 +60,8 @@ public class EventLog implements SmartLifecycle {
     /** Appends an event; must run inside a transaction. */
     public void append(String type, String subject, Map<String, Object> payload) {
         String body = json.writeValueAsString(payload);
+        jdbc.sql("select pg_advisory_xact_lock(?, hashtext(?))").params(LOCK_CLASS, "weft-events:" + schema())
+                .query((rs, n) -> null).list();
         var row = jdbc.sql("insert into events (type, subject, payload) values (?, ?, cast(? as jsonb)) "
                         + "returning id, at")
                 .params(type, subject, body)
@@ -77,12 +86,16 @@ public class EventLog implements SmartLifecycle {
 
     /** The channel this schema's events are notified on. */
     public String channel() {
-        String c = channel;
-        if (c == null) {
-            c = CHANNEL_PREFIX + jdbc.sql("select current_schema()").query(String.class).single();
-            channel = c;
+        return CHANNEL_PREFIX + schema();
+    }
+
+    private String schema() {
+        String s = schema;
+        if (s == null) {
+            s = jdbc.sql("select current_schema()").query(String.class).single();
+            schema = s;
         }
-        return c;
+        return s;
     }
 
     /**

@@ -3,7 +3,11 @@ package io.weft.scheduler.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -11,12 +15,16 @@ import io.weft.scheduler.events.EventLog;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 class EventsTest extends ApiTestSupport {
     @Autowired
     JdbcClient jdbc;
     @Autowired
     EventLog events;
+    @Autowired
+    PlatformTransactionManager txManager;
 
     /**
      * An event another replica commits (the row plus its notification, as its EventLog writes them)
@@ -60,6 +68,57 @@ class EventsTest extends ApiTestSupport {
         delete("/v1/jobs/" + id, SCHEDULER);
         assertThat(waitFor(lines, "event:job-released")).isTrue();
         response.body().close();
+    }
+
+    /**
+     * Events commit in id order: while one transaction holds an appended event, another's append
+     * waits, so its event gets the higher id and commits after. Without that, a client resuming
+     * from the later-committed higher id would never see the lower one.
+     */
+    @Test
+    void eventsCommitInIdOrder() throws Exception {
+        var tx = new TransactionTemplate(txManager);
+        CountDownLatch firstAppended = new CountDownLatch(1);
+        CountDownLatch commitFirst = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Long> first = pool.submit(() -> tx.execute(s -> {
+                events.append("link-undrained", "held-open", Map.of());
+                long id = appendedId();
+                firstAppended.countDown();
+                await(commitFirst);
+                return id;
+            }));
+            await(firstAppended);
+            Future<Long> second = pool.submit(() -> tx.execute(s -> {
+                events.append("link-undrained", "appended-later", Map.of());
+                return appendedId();
+            }));
+            Thread.sleep(500);
+            assertThat(second.isDone()).as("the second append waits for the first's commit").isFalse();
+            commitFirst.countDown();
+            long firstId = first.get(10, TimeUnit.SECONDS);
+            long secondId = second.get(10, TimeUnit.SECONDS);
+            assertThat(secondId).isGreaterThan(firstId);
+            assertThat(events.since(firstId - 1)).extracting(EventLog.Event::id).startsWith(firstId, secondId);
+        } finally {
+            commitFirst.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /** The id this transaction's append took (the sequence's value in this session). */
+    private long appendedId() {
+        return jdbc.sql("select currval(pg_get_serial_sequence('events', 'id'))").query(Long.class).single();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A resumed stream also opens with hello, at the id the client gave when nothing was missed. */
