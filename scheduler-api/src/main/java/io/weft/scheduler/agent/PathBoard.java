@@ -28,8 +28,10 @@ import org.springframework.stereotype.Component;
  * <p>Waiting costs no thread: a waiter is a callback. A publish of many NICs is fanned out in
  * chunks of {@link #WAKE_CHUNK} NICs, each split into one task per writer thread; a task wakes the
  * waiters and runs the {@link #onPublish} listener (the profile streams) of its NICs. Waking 10,000
- * agents is then a few dozen executor tasks, not one per agent. Before a chunk is woken its
- * profiles are preloaded ({@link #beforeWake}) in reads that double in size: the first chunk's
+ * agents is then a few dozen executor tasks, not one per agent. Before a chunk is woken the
+ * profiles the {@code ProfileCache} does not have (on a standby, or after the writer's restart: on
+ * the writer its own commits keep it current) are preloaded ({@link #beforeWake}) in reads that
+ * double in size: the first chunk's
  * alone, so that the writers start early, then 256, 512, ... NICs (up to {@link #READ_BATCH}), each
  * read while the writers work through the one before. Reading chunk by chunk made the reads cost
  * sixteen statements and wait for the cores busy writing; reading everything after the first chunk

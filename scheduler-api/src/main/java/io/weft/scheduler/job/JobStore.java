@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import io.weft.scheduler.agent.ProfileCache;
 import io.weft.scheduler.job.JobViews.Change;
 import io.weft.scheduler.job.JobViews.FlowView;
 import io.weft.scheduler.job.JobViews.History;
@@ -40,11 +41,13 @@ public class JobStore {
     private final JdbcClient jdbc;
     private final JdbcTemplate batch;
     private final ObjectMapper json;
+    private final ProfileCache profiles;
 
-    JobStore(JdbcClient jdbc, JdbcTemplate batch, ObjectMapper json) {
+    JobStore(JdbcClient jdbc, JdbcTemplate batch, ObjectMapper json, ProfileCache profiles) {
         this.jdbc = jdbc;
         this.batch = batch;
         this.json = json;
+        this.profiles = profiles;
     }
 
     /**
@@ -54,12 +57,12 @@ public class JobStore {
     void insertJob(String id, JobRequest r, String tenant, Encoding encoding, String requestJson, double maxLoad,
                    int collisions, String caller, List<FlowRow> flows, String multipathJson,
                    java.util.Map<String, Double> weights) {
-        jdbc.sql("insert into jobs (id, name, tenant, state, pattern, encoding, request, max_load, collisions, "
-                        + "created_by, multipath) values (?, ?, ?, 'ACTIVE', ?, ?, cast(? as jsonb), ?, ?, ?, "
-                        + "cast(? as jsonb))")
+        long seq = jdbc.sql("insert into jobs (id, name, tenant, state, pattern, encoding, request, max_load, "
+                        + "collisions, created_by, multipath) values (?, ?, ?, 'ACTIVE', ?, ?, cast(? as jsonb), ?, ?, "
+                        + "?, cast(? as jsonb)) returning seq")
                 .params(id, r.name(), tenant, r.pattern().jsonName(), encoding.jsonName(), requestJson, maxLoad,
                         collisions, caller, multipathJson)
-                .update();
+                .query(Long.class).single();
         List<Object[]> rows = new ArrayList<>(flows.size());
         for (FlowRow f : flows) {
             rows.add(new Object[] {f.id(), id, f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps(),
@@ -67,6 +70,16 @@ public class JobStore {
         }
         batch.batchUpdate("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps, weight) "
                 + "values (?, ?, ?, ?, ?, ?, ?, ?)", rows);
+        profiles.flowsStored(new ProfileCache.Job(seq, encoding.jsonName()), id, facts(flows));
+    }
+
+    private static List<ProfileCache.Flow> facts(List<FlowRow> flows) {
+        List<ProfileCache.Flow> out = new ArrayList<>(flows.size());
+        for (FlowRow f : flows) {
+            out.add(new ProfileCache.Flow(f.id(), f.jobId(), f.src(), f.dst(), f.demandGbps(), f.flowIndex(),
+                    f.slice()));
+        }
+        return out;
     }
 
     void insertIdempotencyKey(String caller, String key, String requestHash, String jobId) {
@@ -92,6 +105,7 @@ public class JobStore {
             return false;
         }
         jdbc.sql("update flows set released = true where job_id = ?").param(id).update();
+        profiles.jobReleased(id);
         return true;
     }
 
@@ -237,6 +251,7 @@ public class JobStore {
         if (!retired.isEmpty()) {
             jdbc.sql("update flows set retired_at = now() where id = any(?)")
                     .param(retired.toArray(new String[0])).update();
+            profiles.flowsRetired(retired);
         }
         List<Object[]> rows = new ArrayList<>(slices.size());
         for (FlowRow f : slices) {
@@ -246,6 +261,7 @@ public class JobStore {
         batch.batchUpdate("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps, weight) "
                 + "values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do update set slice = excluded.slice, "
                 + "demand_gbps = excluded.demand_gbps, weight = excluded.weight, retired_at = null", rows);
+        profiles.flowsStored(null, null, facts(slices));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.weft.scheduler.job;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weft.scheduler.agent.PathBoard;
+import io.weft.scheduler.agent.ProfileCache;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -42,14 +44,17 @@ public class PathLedger {
     private final ObjectMapper json;
     private final JdbcTemplate batch;
     private final PathBoard board;
+    private final ProfileCache profiles;
     private final MeterRegistry meters;
     private final Counter versionsIssued;
 
-    PathLedger(JdbcClient jdbc, JdbcTemplate batch, PathBoard board, MeterRegistry meters, ObjectMapper json) {
+    PathLedger(JdbcClient jdbc, JdbcTemplate batch, PathBoard board, ProfileCache profiles, MeterRegistry meters,
+               ObjectMapper json) {
         this.jdbc = jdbc;
         this.json = json;
         this.batch = batch;
         this.board = board;
+        this.profiles = profiles;
         this.meters = meters;
         this.versionsIssued = Counter.builder("weft.versions.issued")
                 .description("per-NIC path versions issued").register(meters);
@@ -66,7 +71,10 @@ public class PathLedger {
         // per row), the history as a batched plain insert (rewritten into multi-row INSERTs).
         ArrayNode rows = json.createArrayNode();
         List<Object[]> history = new ArrayList<>(changes.size());
+        List<ProfileCache.Path> written = new ArrayList<>(changes.size());
         for (PathChange c : changes) {
+            written.add(new ProfileCache.Path(c.flowId(), c.srcNic(), c.state(), c.carriers(), c.ev(),
+                    c.arcs().isEmpty() ? null : c.arcs().get(0)));
             long v = versions.get(c.srcNic());
             ObjectNode row = rows.addObject();
             row.put("flow_id", c.flowId());
@@ -100,6 +108,7 @@ public class PathLedger {
                 .update();
         batch.batchUpdate("insert into path_history (flow_id, job_id, version, arcs, reason) values (?, ?, ?, ?, ?)",
                 history);
+        profiles.pathsWritten(written);
         versionsIssued.increment(versions.size());
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
@@ -130,13 +139,20 @@ public class PathLedger {
      */
     private Map<String, Long> nextVersions(List<String> nics) {
         Map<String, Long> out = new LinkedHashMap<>();
+        String[] ids = nics.toArray(new String[0]);
+        // Each NIC's version before this transaction, under the row lock the update would take anyway:
+        // the profile cache applies the change only on top of exactly that version.
+        Map<String, Long> before = new HashMap<>();
+        jdbc.sql("select nic, version from nic_versions where nic = any(?) for update").param(ids)
+                .query((rs, i) -> before.put(rs.getString(1), rs.getLong(2))).list();
         jdbc.sql("insert into nic_versions (nic, version) select n, nextval('nic_version_seq') "
                         + "from unnest(cast(? as text[])) as n on conflict (nic) do update set version = "
                         + "excluded.version "
                         + "returning nic, version")
-                .param(nics.toArray(new String[0]))
+                .param(ids)
                 .query((rs, i) -> out.put(rs.getString(1), rs.getLong(2)))
                 .list();
+        profiles.versionsIssued(out, before);
         if (!out.isEmpty()) {
             long min = out.values().stream().mapToLong(Long::longValue).min().orElseThrow();
             long max = out.values().stream().mapToLong(Long::longValue).max().orElseThrow();

@@ -18,12 +18,12 @@ class ProfilePortTest {
     void aMultiPlaneNicsEntriesNameTheirFirstLink() throws Exception {
         FabricPlan twoPlanes = Planner.plan(RailGenerator.generate(
                 new RailGenerator.Params("rail-2pl", 8, 2, 4, 2, 2, 400, 400, 100, 500)), null);
-        assertThat(ProfileReader.portOf(twoPlanes, "srv1-nic1", "srv1-nic1-up2>pl2-g1-rail1"))
+        assertThat(ProfileCache.portOf(twoPlanes, "srv1-nic1", "srv1-nic1-up2>pl2-g1-rail1"))
                 .isEqualTo("srv1-nic1-up2");
-        assertThat(ProfileReader.portOf(twoPlanes, "srv1-nic1", "srv1-nic1-up1>pl1-g1-rail1"))
+        assertThat(ProfileCache.portOf(twoPlanes, "srv1-nic1", "srv1-nic1-up1>pl1-g1-rail1"))
                 .isEqualTo("srv1-nic1-up1");
-        assertThat(ProfileReader.portOf(twoPlanes, "srv1-nic1", null)).isNull(); // a DENIED entry has no path
-        assertThat(ProfileReader.portOf(null, "srv1-nic1", "srv1-nic1-up2>pl2-g1-rail1")).isNull();
+        assertThat(ProfileCache.portOf(twoPlanes, "srv1-nic1", null)).isNull(); // a DENIED entry has no path
+        assertThat(ProfileCache.portOf(null, "srv1-nic1", "srv1-nic1-up2>pl2-g1-rail1")).isNull();
     }
 
     @Test
@@ -31,6 +31,6 @@ class ProfilePortTest {
         FabricPlan onePlane = Planner.plan(LeafSpineGenerator.generate(LeafSpineGenerator.Params.of(2, 2, 2)), null);
         String nic = onePlane.nics().get(0);
         String link = onePlane.attachment(nic).link().id();
-        assertThat(ProfileReader.portOf(onePlane, nic, link + ">" + onePlane.attachment(nic).to())).isNull();
+        assertThat(ProfileCache.portOf(onePlane, nic, link + ">" + onePlane.attachment(nic).to())).isNull();
     }
 }

@@ -36,7 +36,7 @@ import tools.jackson.databind.JsonNode;
  * {@code scheduler_<name>}, fabric and hotspot topics and consumer group, so that it shares nothing
  * with the API tests on the 2x2 example (which place from weft.fabric).
  */
-final class OwnService {
+public final class OwnService {
     private OwnService() {
     }
 
@@ -63,7 +63,8 @@ final class OwnService {
     }
 
     /** Registers the service's properties; returns the fabric topic it places from. */
-    static String register(DynamicPropertyRegistry r, String name, Fabric fabric, String tokens) throws IOException {
+    public static String register(DynamicPropertyRegistry r, String name, Fabric fabric, String tokens)
+            throws IOException {
         DevstackEndpoints e = DevstackExtension.endpoints();
         String run = Long.toString(System.currentTimeMillis(), 36);
         String fabricTopic = "weft.fabric." + name + "-" + run;
@@ -88,7 +89,7 @@ final class OwnService {
     }
 
     /** The controller's snapshot of {@code plan} with the given links not up, as it writes it to {@code topic}. */
-    static void publishLinkStates(String topic, FabricPlan plan, Map<String, LinkState> notUp, long version)
+    public static void publishLinkStates(String topic, FabricPlan plan, Map<String, LinkState> notUp, long version)
             throws Exception {
         Map<String, LinkState> states = new LinkedHashMap<>();
         plan.fabric().links().forEach(l -> states.put(l.id(), notUp.getOrDefault(l.id(), LinkState.UP)));
