@@ -60,10 +60,11 @@ import org.springframework.stereotype.Component;
  * <p>Same contract as {@link AgentController#stream}; it takes only requests it fully understands and
  * that the caller's token allows (else the servlet chain answers, with the same problem+json as
  * everywhere). Streams are not counted as waiting long-polls. One sweep every
- * {@link PathStreams#HEARTBEAT_MS} writes a comment to every idle stream, so that Jetty's idle
- * timeout never cuts it and a vanished agent is noticed. As through the servlet chain, a stream ends
- * after {@link PathStreams#STREAM_TIMEOUT_MS} (plus up to {@link #END_SPREAD_MS}, so that agents that
- * connected together do not all reconnect together); the agent reconnects from its last id.
+ * {@link PathStreams#HEARTBEAT_MS} writes a comment to every idle stream that had no write for that
+ * long (below), so that Jetty's idle timeout never cuts it and a vanished agent is noticed. As
+ * through the servlet chain, a stream ends after {@link PathStreams#STREAM_TIMEOUT_MS} (plus up to
+ * {@link #END_SPREAD_MS}, so that agents that connected together do not all reconnect together); the
+ * agent reconnects from its last id.
  *
  * <p>A stream written to within the last {@link PathStreams#HEARTBEAT_MS} gets no comment from a
  * sweep: its last write already told Jetty and the kernel what a heartbeat would (so two writes are
