@@ -281,6 +281,7 @@ class MultipathRespread {
     }
 
     private RespreadView apply(Placement.Writing w, FabricSpread.Plan plan, String trigger, long start) {
+        long applyStart = System.nanoTime();
         PlacementEngine engine = w.engine();
         Set<String> jobs = new LinkedHashSet<>();
         plan.changed().forEach(f -> jobs.add(f.job().id()));
@@ -346,6 +347,7 @@ class MultipathRespread {
             }
         }
         Map<String, Map<String, Object>> summaries = summaries(engine, plan, after);
+        long engineDone = System.nanoTime();
         Map<String, Long> versions = w.commit(status -> {
             store.respread(rows, weights, retired);
             store.respreadSummaries(summaries);
@@ -355,9 +357,11 @@ class MultipathRespread {
             events.append("multipath-respread", trigger, Map.of("jobs", jobs.size(), "view", view));
             return v;
         }, w::discardEngine);
-        LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {}, max load {} -> {}, {} agents, {} ms", trigger,
-                plan.changed().size(), jobs.size(), oldSlices.size(), rows.size(), plan.maxLoadBefore(), after,
-                versions.size(), (System.nanoTime() - start) / 1_000_000);
+        long end = System.nanoTime();
+        LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {}, max load {} -> {}, {} agents, {} ms ({} ms "
+                + "under the writer: engine {} ms, transaction {} ms)", trigger, plan.changed().size(), jobs.size(),
+                oldSlices.size(), rows.size(), plan.maxLoadBefore(), after, versions.size(), (end - start) / 1_000_000,
+                (end - applyStart) / 1_000_000, (engineDone - applyStart) / 1_000_000, (end - engineDone) / 1_000_000);
         return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
                 rows.size(), start).withMaxLoadAfter(after);
     }
