@@ -158,6 +158,18 @@ public class Placement {
     }
 
     private <T> T run(String what, Change<T> change, boolean writerOnly) {
+        return run(what, change, writerOnly, true);
+    }
+
+    /**
+     * Reads the writer's engine under the writer lock without counting as a change: {@code read}
+     * must not alter the engine (a snapshot to plan on outside the lock, say). 503 on a standby.
+     */
+    public <T> T read(String what, Change<T> read) {
+        return run(what, read, true, false);
+    }
+
+    private <T> T run(String what, Change<T> change, boolean writerOnly, boolean counted) {
         lock.lock();
         try {
             if (writerOnly && epoch == STANDBY) {
@@ -168,28 +180,9 @@ public class Placement {
                 return change.apply(w);
             } finally {
                 w.close();
-                changed(what);
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Reads the writer's engine under the writer lock without counting as a change: {@code read}
-     * must not alter the engine (a snapshot to plan on outside the lock, say). 503 on a standby.
-     */
-    public <T> T read(String what, Change<T> read) {
-        lock.lock();
-        try {
-            if (epoch == STANDBY) {
-                throw notWriter(what);
-            }
-            Writing w = new Writing(what);
-            try {
-                return read.apply(w);
-            } finally {
-                w.close();
+                if (counted) {
+                    changed(what);
+                }
             }
         } finally {
             lock.unlock();

@@ -48,6 +48,13 @@ class FabricSpreadClassesTest {
         assertThat(engine.quality().maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
     }
 
+    /** Jobs a (tenant default) and b (blue) placed one after another; their spread settings. */
+    List<FabricSpread.SpreadJob> placeTwoTenants() throws Exception {
+        place(TWO_TENANTS, "default", "blue");
+        return List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
+                new FabricSpread.SpreadJob("b", "blue", Encoding.BOTH, 2, 16));
+    }
+
     static Job inTenant(Job j, String tenant) {
         return new Job(j.id(), tenant, j.flows(), j.homePortsOnly());
     }
@@ -59,9 +66,7 @@ class FabricSpreadClassesTest {
 
     @Test
     void twoTenantsAreSpreadJointlyAndTheJointBoundIsReported() throws Exception {
-        place(TWO_TENANTS, "default", "blue");
-        List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
-                new FabricSpread.SpreadJob("b", "blue", Encoding.BOTH, 2, 16));
+        List<FabricSpread.SpreadJob> jobs = placeTwoTenants();
 
         FabricSpread.Plan p = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, planner());
 
@@ -91,9 +96,7 @@ class FabricSpreadClassesTest {
      */
     @Test
     void aPathThatDoesNotEncodeForOneTenantIsDroppedForThatJobOnly() throws Exception {
-        place(TWO_TENANTS, "default", "blue");
-        List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
-                new FabricSpread.SpreadJob("b", "blue", Encoding.BOTH, 2, 16));
+        List<FabricSpread.SpreadJob> jobs = placeTwoTenants();
         FabricSpread.Plan free = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, planner());
         DenseFabric ix = engine.index();
         String spine = free.flows().stream().filter(f -> f.job().id().equals("b"))
