@@ -41,6 +41,9 @@ import io.grpc.stub.StreamObserver;
  */
 public final class FakeSwitch implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Binding the kept port again on a restart: tries, and the wait between them. */
+    private static final int BIND_ATTEMPTS = 40;
+    private static final long BIND_RETRY_MS = 50;
 
     public final String name;
     /** Canonical path to the value's JSON as received (bytes: a k=16 fabric's config would not fit as trees). */
@@ -172,7 +175,18 @@ public final class FakeSwitch implements AutoCloseable {
         stop();
         store.clear();
         routeEdits.clear();
-        return start();
+        // The same port again: on a busy machine another process's outgoing connection can hold it as
+        // its local port for a moment after the old listener closed (seen once in CI); retry briefly.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return start();
+            } catch (IOException e) {
+                if (!(e.getCause() instanceof java.net.BindException) || attempt == BIND_ATTEMPTS) {
+                    throw e;
+                }
+                pause(BIND_RETRY_MS);
+            }
+        }
     }
 
     public void stop() {
@@ -207,9 +221,13 @@ public final class FakeSwitch implements AutoCloseable {
     }
 
     private void pause() {
-        if (delayMs > 0) {
+        pause(delayMs);
+    }
+
+    private static void pause(long ms) {
+        if (ms > 0) {
             try {
-                Thread.sleep(delayMs);
+                Thread.sleep(ms);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
