@@ -262,3 +262,87 @@ func TestCompileRoutesEachEntryOutItsPort(t *testing.T) {
 		}
 	})
 }
+
+// On a multi-plane NIC an EV entry naming a port leaves by it: the kernel cannot tell from the
+// packet which plane the planner meant, so a rule sends that source port to the port's table.
+func TestCompileSteersEVEntriesOutTheirPort(t *testing.T) {
+	multi := Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1",
+		Ports: map[string]Port{"srv1-nic1-up1": {Dev: "eth0", Via: "fe80::1"}, "srv1-nic1-up2": {Dev: "eth1", Via: "fe80::2"}}}
+	on := func(e profile.Entry, port string) profile.Entry {
+		e.Port = new(port)
+		return e
+	}
+	plane2 := route.PortTable{Table: route.FirstSteerTable + 1, Dev: "eth1", Via: "fe80::2"}
+	steer := func(sport, table int) route.Steer {
+		return route.Steer{Peer: "fd00:ef7:12::2", Sport: sport, Table: table}
+	}
+	tests := []struct {
+		name  string
+		peer  profile.Peer
+		want  route.Steering
+		links []string // each EV weight's link, in entry order
+	}{
+		{"no port: the main table routes it", peer(1, sport("a", "GOOD", "49920")), route.Steering{}, []string{""}},
+		{"second port: a rule to its table", peer(1, sport("a", "GOOD", "49920"), on(sport("b", "GOOD", "50176"), "srv1-nic1-up2")),
+			route.Steering{Tables: []route.PortTable{plane2}, Rules: []route.Steer{steer(50176, plane2.Table)}},
+			[]string{"", "srv1-nic1-up2"}},
+		{"first port named: a rule to its own table", peer(1, on(sport("a", "GOOD", "49920"), "srv1-nic1-up1")),
+			route.Steering{Tables: []route.PortTable{{Table: route.FirstSteerTable, Dev: "eth0", Via: "fe80::1"}},
+				Rules: []route.Steer{steer(49920, route.FirstSteerTable)}}, []string{"srv1-nic1-up1"}},
+		{"two entries on one port and source port: one rule", peer(1, on(sport("a", "GOOD", "50176"), "srv1-nic1-up2"),
+			on(sport("b", "GOOD", "50176"), "srv1-nic1-up2")),
+			route.Steering{Tables: []route.PortTable{plane2}, Rules: []route.Steer{steer(50176, plane2.Table)}},
+			[]string{"srv1-nic1-up2"}},
+		{"ASSUMED_BAD not used: no rule", peer(1, sport("a", "GOOD", "49920"), on(sport("b", "ASSUMED_BAD", "50176"), "srv1-nic1-up2")),
+			route.Steering{}, []string{""}},
+		{"DENIED never: no rule", peer(1, on(sport("b", "DENIED", "50176"), "srv1-nic1-up2")), route.Steering{}, nil},
+		{"minActive brings ASSUMED_BAD back with its rule", peer(2, sport("a", "GOOD", "49920"),
+			on(sport("b", "ASSUMED_BAD", "50176"), "srv1-nic1-up2")),
+			route.Steering{Tables: []route.PortTable{plane2}, Rules: []route.Steer{steer(50176, plane2.Table)}},
+			[]string{"", "srv1-nic1-up2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{tt.peer}}, multi, nil)
+			if len(d.Rejected) > 0 || len(d.Routes) > 0 {
+				t.Fatalf("rejected %v, routes %v", d.Rejected, d.Routes)
+			}
+			if !reflect.DeepEqual(d.Steering, tt.want) {
+				t.Fatalf("steering = %+v\nwant %+v", d.Steering, tt.want)
+			}
+			for _, r := range d.Steering.Rules {
+				if err := route.CheckSteer(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var links []string
+			for _, e := range d.EV {
+				for _, w := range e.Weights {
+					links = append(links, w.Link)
+				}
+			}
+			if !slices.Equal(links, tt.links) {
+				t.Fatalf("EV links = %q, want %q", links, tt.links)
+			}
+		})
+	}
+
+	t.Run("a port without a local interface is refused, naming it", func(t *testing.T) {
+		d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{
+			peer(1, sport("a", "GOOD", "49920"), on(sport("b", "GOOD", "50176"), "srv1-nic1-up2"))}}, up, nil)
+		if len(d.EV) != 1 || !slices.Equal(d.EV[0].Ports, []int{49920}) || len(d.Steering.Rules) != 0 ||
+			len(d.Rejected) != 1 || d.Rejected[0].Field != "peers[0].entries[1].port" ||
+			!strings.Contains(d.Rejected[0].Reason, "srv1-nic1-up2") {
+			t.Fatalf("ev %+v, steering %+v, rejected %+v", d.EV, d.Steering, d.Rejected)
+		}
+	})
+
+	t.Run("one source port cannot leave by two ports", func(t *testing.T) {
+		d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{
+			peer(1, sport("a", "GOOD", "49920"), on(sport("b", "GOOD", "49920"), "srv1-nic1-up2"))}}, multi, nil)
+		if len(d.Steering.Rules) != 0 || len(d.Rejected) != 1 || d.Rejected[0].Field != "peers[0].entries[1].port" ||
+			!strings.Contains(d.Rejected[0].Reason, "already leaves by the uplink") {
+			t.Fatalf("steering %+v, rejected %+v", d.Steering, d.Rejected)
+		}
+	})
+}
