@@ -384,6 +384,31 @@ public final class FabricPlan {
         return i == null ? List.of() : switchArcs.get(i);
     }
 
+    /**
+     * The switch that hands {@code nicId} a packet routed by its destination from {@code fromSwitch}:
+     * the NIC's home switch when reachable from there, else, of the switches linked to the NIC that
+     * are, the first in switch order (the NIC's leaf on another plane of a multi-plane fabric, where
+     * the home leaf cannot be reached); null when none is. The switches' routes to the NIC's
+     * address ({@code DeviceIntent}) and the EV walk both follow this one rule.
+     */
+    public String deliverySwitch(String nicId, String fromSwitch) {
+        String home = attachment(nicId).to();
+        if (home.equals(fromSwitch) || distance(fromSwitch, home) >= 0) {
+            return home;
+        }
+        String best = null;
+        for (Arc a : fabric.arcsFrom(nicId)) {
+            String s = a.to();
+            if (!switchIndex.containsKey(s) || best != null && switchIndex.get(s) >= switchIndex.get(best)) {
+                continue;
+            }
+            if (s.equals(fromSwitch) || distance(fromSwitch, s) >= 0) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
     /** Underlay hop count between two switches, or -1 when unreachable. */
     public int distance(String fromSwitch, String toSwitch) {
         Integer f = switchIndex.get(fromSwitch);
