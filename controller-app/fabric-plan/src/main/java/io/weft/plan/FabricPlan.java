@@ -58,6 +58,8 @@ public final class FabricPlan {
 
     private final List<String> switchIds = new ArrayList<>();
     private final Map<String, Integer> switchIndex = new LinkedHashMap<>();
+    /** {@link #evReachesEveryPort}, computed on first use. */
+    private volatile Boolean evEveryPort;
     private final List<List<Arc>> switchArcs = new ArrayList<>();
     /** Per switch index, the switch index each of its switchArcs leads to (hot path of nextHops). */
     private final int[][] arcTargets;
@@ -407,6 +409,30 @@ public final class FabricPlan {
             }
         }
         return best;
+    }
+
+    /**
+     * True when EV routing reaches every pair of ports a path can join: each port of each NIC is the
+     * one its plane delivers to ({@link #deliverySwitch}, over the first link to that switch), as on
+     * a fabric whose NICs have one port per plane. False when a NIC has two ports into one plane:
+     * packets to it arrive by one of them only, so a job routed by entropy values keeps to home ports.
+     */
+    public boolean evReachesEveryPort() {
+        Boolean v = evEveryPort;
+        if (v == null) {
+            v = true;
+            for (String nic : attachments.keySet()) {
+                for (Arc a : fabric.arcsFrom(nic)) {
+                    Link first = nicLink(a.to(), nic);
+                    if (switchIndex.containsKey(a.to()) && (!a.to().equals(deliverySwitch(nic, a.to()))
+                            || first == null || !first.id().equals(a.link().id()))) {
+                        v = false;
+                    }
+                }
+            }
+            evEveryPort = v;
+        }
+        return v;
     }
 
     /** Underlay hop count between two switches, or -1 when unreachable. */

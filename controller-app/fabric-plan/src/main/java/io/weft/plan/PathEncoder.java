@@ -169,7 +169,7 @@ public final class PathEncoder {
         }
         int ev;
         try {
-            ev = Ev.encode(n[0], idx[0], n[1], idx[1]);
+            ev = Ev.encodeForPort(n[0], idx[0], n[1], idx[1], w.portRank(src, path[0]));
         } catch (PlanException e) {
             return null;
         }
@@ -238,12 +238,26 @@ public final class PathEncoder {
             }
         }
         try {
-            int ev = Ev.encode(n[0], idx[0], n[1], idx[1]);
+            int ev = Ev.encodeForPort(n[0], idx[0], n[1], idx[1], portRank(plan, path.get(0)));
             List<Arc> walked = ForwardingWalk.walkEv(plan, src, dst, ev, tenant, path.get(0).link().id());
             return walked.equals(path) ? ev : null;
         } catch (PlanException e) {
             return null;
         }
+    }
+
+    /** The rank of the NIC's port {@code first} among its links to switches, in fabric order (0 = home). */
+    private static int portRank(FabricPlan plan, Arc first) {
+        int rank = 0;
+        for (Arc a : plan.fabric().arcsFrom(first.from())) {
+            if (a.link().id().equals(first.link().id())) {
+                return rank;
+            }
+            if (plan.fabric().node(a.to()).role().isSwitch()) {
+                rank++;
+            }
+        }
+        return rank;
     }
 
     /** Every arc's link id is a link of the plan's fabric (the walk's equality proves it on success). */

@@ -539,14 +539,20 @@ public final class CompiledWalk {
         }
     }
 
-    /** True when {@code arc} leaves NIC {@code nicNode} towards a switch (one of its ports). */
-    public boolean isUplink(int nicNode, int arc) {
-        for (int a : nicUplinks[nicNode]) {
-            if (a == arc) {
-                return true;
+    /** The rank of {@code arc} among the NIC's ports in fabric order (0 = home), or -1 when not one. */
+    public int portRank(int nicNode, int arc) {
+        int[] ups = nicUplinks[nicNode];
+        for (int i = 0; i < ups.length; i++) {
+            if (ups[i] == arc) {
+                return i;
             }
         }
-        return false;
+        return -1;
+    }
+
+    /** True when {@code arc} leaves NIC {@code nicNode} towards a switch (one of its ports). */
+    public boolean isUplink(int nicNode, int arc) {
+        return portRank(nicNode, arc) >= 0;
     }
 
     /**
