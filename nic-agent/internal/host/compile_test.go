@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -160,7 +161,10 @@ func TestCompileEVPortsOfTheProfileVectors(t *testing.T) {
 			if err := json.Unmarshal(c.Profile, &p); err != nil {
 				t.Fatal(err)
 			}
-			d := Compile(p, up, nil)
+			d := Compile(p, portsOf(p), nil)
+			if len(d.Rejected) > 0 {
+				t.Fatalf("rejected %+v", d.Rejected)
+			}
 			if len(d.EV) != len(c.EVPorts) {
 				t.Fatalf("ev = %+v, want %+v", d.EV, c.EVPorts)
 			}
@@ -191,6 +195,66 @@ func TestCompileEVPortsOfTheProfileVectors(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no agent-profiles vector names its EV ports (multipath-weighted-paths should)")
 	}
+}
+
+// TestCompileEVSteeringOfTheProfileVectors: for every profile of contracts/vectors/agent-profiles.json
+// that names its EV steering, the agent steers exactly those source ports, each out its port.
+func TestCompileEVSteeringOfTheProfileVectors(t *testing.T) {
+	cases, err := vectors.AgentProfiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, c := range cases {
+		if c.EVSteering == nil {
+			continue
+		}
+		checked++
+		t.Run(c.Name, func(t *testing.T) {
+			var p profile.Profile
+			if err := json.Unmarshal(c.Profile, &p); err != nil {
+				t.Fatal(err)
+			}
+			multi := portsOf(p)
+			d := Compile(p, multi, nil)
+			addrs := map[string]string{}
+			for _, peer := range p.Peers {
+				addrs[peer.Peer] = deref(peer.Address)
+			}
+			var want []route.Steer
+			for _, s := range c.EVSteering {
+				want = append(want, route.Steer{Peer: addrs[s.Peer], Sport: s.Sport, Table: portTables(multi.Ports)[s.Port].Table})
+			}
+			byPeer := func(a, b route.Steer) int { return strings.Compare(a.Peer, b.Peer)*65536 + a.Sport - b.Sport }
+			got := slices.SortedFunc(slices.Values(d.Steering.Rules), byPeer)
+			slices.SortFunc(want, byPeer)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("steering rules = %+v\nwant %+v", got, want)
+			}
+			for _, table := range d.Steering.Tables {
+				if err := route.CheckTable(table); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatal("no agent-profiles vector names its EV steering (multi-plane-ports should)")
+	}
+}
+
+// portsOf is the test uplink with one local interface for every port the profile names.
+func portsOf(p profile.Profile) Uplink {
+	u := up
+	u.Ports = map[string]Port{}
+	for _, peer := range p.Peers {
+		for _, e := range peer.Entries {
+			if port := deref(e.Port); port != "" {
+				u.Ports[port] = Port{Dev: fmt.Sprintf("eth%d", len(u.Ports)), Via: "fe80::1"}
+			}
+		}
+	}
+	return u
 }
 
 // TestCompileEVPortsAddWeightsOfEntriesOnOnePort: two shares of one flow that came to share a
