@@ -146,67 +146,83 @@ func TestCompileEVPortsHonourStates(t *testing.T) {
 // that names its EV port lists, the agent publishes exactly those lists (each port repeated by its
 // weight), with the weights behind them.
 func TestCompileEVPortsOfTheProfileVectors(t *testing.T) {
-	cases, err := vectors.AgentProfiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, c := range cases {
-		if c.EVPorts == nil {
-			continue
+	eachVectorProfile(t, "EV ports (multipath-weighted-paths should)", func(c vectors.AgentProfileCase) bool {
+		return c.EVPorts != nil
+	}, func(t *testing.T, c vectors.AgentProfileCase, p profile.Profile) {
+		d := Compile(p, portsOf(p), nil)
+		if len(d.Rejected) > 0 {
+			t.Fatalf("rejected %+v", d.Rejected)
 		}
-		checked++
-		t.Run(c.Name, func(t *testing.T) {
-			var p profile.Profile
-			if err := json.Unmarshal(c.Profile, &p); err != nil {
-				t.Fatal(err)
+		if len(d.EV) != len(c.EVPorts) {
+			t.Fatalf("ev = %+v, want %+v", d.EV, c.EVPorts)
+		}
+		for i, want := range c.EVPorts {
+			got := d.EV[i]
+			if got.Peer != want.Peer || !slices.Equal(got.Ports, want.Ports) {
+				t.Fatalf("ev[%d] = %s %v, want %s %v", i, got.Peer, got.Ports, want.Peer, want.Ports)
 			}
-			d := Compile(p, portsOf(p), nil)
-			if len(d.Rejected) > 0 {
-				t.Fatalf("rejected %+v", d.Rejected)
-			}
-			if len(d.EV) != len(c.EVPorts) {
-				t.Fatalf("ev = %+v, want %+v", d.EV, c.EVPorts)
-			}
-			for i, want := range c.EVPorts {
-				got := d.EV[i]
-				if got.Peer != want.Peer || !slices.Equal(got.Ports, want.Ports) {
-					t.Fatalf("ev[%d] = %s %v, want %s %v", i, got.Peer, got.Ports, want.Peer, want.Ports)
-				}
-				sum := 0
-				for _, w := range got.Weights {
-					n := 0
-					for _, port := range got.Ports {
-						if port == w.Port {
-							n++
-						}
+			sum := 0
+			for _, w := range got.Weights {
+				n := 0
+				for _, port := range got.Ports {
+					if port == w.Port {
+						n++
 					}
-					if n != w.Slots {
-						t.Fatalf("port %d listed %d times, slots %d", w.Port, n, w.Slots)
-					}
-					sum += w.Weight
 				}
-				if sum == 0 {
-					t.Fatalf("ev[%d] has no weights: %+v", i, got)
+				if n != w.Slots {
+					t.Fatalf("port %d listed %d times, slots %d", w.Port, n, w.Slots)
 				}
+				sum += w.Weight
 			}
-		})
-	}
-	if checked == 0 {
-		t.Fatal("no agent-profiles vector names its EV ports (multipath-weighted-paths should)")
-	}
+			if sum == 0 {
+				t.Fatalf("ev[%d] has no weights: %+v", i, got)
+			}
+		}
+	})
 }
 
 // TestCompileEVSteeringOfTheProfileVectors: for every profile of contracts/vectors/agent-profiles.json
 // that names its EV steering, the agent steers exactly those source ports, each out its port.
 func TestCompileEVSteeringOfTheProfileVectors(t *testing.T) {
+	eachVectorProfile(t, "EV steering (multi-plane-ports should)", func(c vectors.AgentProfileCase) bool {
+		return c.EVSteering != nil
+	}, func(t *testing.T, c vectors.AgentProfileCase, p profile.Profile) {
+		multi := portsOf(p)
+		d := Compile(p, multi, nil)
+		addrs := map[string]string{}
+		for _, peer := range p.Peers {
+			addrs[peer.Peer] = deref(peer.Address)
+		}
+		var want []route.Steer
+		for _, s := range c.EVSteering {
+			want = append(want, route.Steer{Peer: addrs[s.Peer], Sport: s.Sport, Table: portTables(multi.Ports)[s.Port].Table})
+		}
+		byPeer := func(a, b route.Steer) int { return strings.Compare(a.Peer, b.Peer)*65536 + a.Sport - b.Sport }
+		got := slices.SortedFunc(slices.Values(d.Steering.Rules), byPeer)
+		slices.SortFunc(want, byPeer)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("steering rules = %+v\nwant %+v", got, want)
+		}
+		for _, table := range d.Steering.Tables {
+			if err := route.CheckTable(table); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// eachVectorProfile runs check on the profile of every agent-profiles.json case has selects, and
+// fails when none is selected (naming what the vectors should hold).
+func eachVectorProfile(t *testing.T, what string, has func(vectors.AgentProfileCase) bool,
+	check func(*testing.T, vectors.AgentProfileCase, profile.Profile)) {
+	t.Helper()
 	cases, err := vectors.AgentProfiles()
 	if err != nil {
 		t.Fatal(err)
 	}
 	checked := 0
 	for _, c := range cases {
-		if c.EVSteering == nil {
+		if !has(c) {
 			continue
 		}
 		checked++
@@ -215,31 +231,11 @@ func TestCompileEVSteeringOfTheProfileVectors(t *testing.T) {
 			if err := json.Unmarshal(c.Profile, &p); err != nil {
 				t.Fatal(err)
 			}
-			multi := portsOf(p)
-			d := Compile(p, multi, nil)
-			addrs := map[string]string{}
-			for _, peer := range p.Peers {
-				addrs[peer.Peer] = deref(peer.Address)
-			}
-			var want []route.Steer
-			for _, s := range c.EVSteering {
-				want = append(want, route.Steer{Peer: addrs[s.Peer], Sport: s.Sport, Table: portTables(multi.Ports)[s.Port].Table})
-			}
-			byPeer := func(a, b route.Steer) int { return strings.Compare(a.Peer, b.Peer)*65536 + a.Sport - b.Sport }
-			got := slices.SortedFunc(slices.Values(d.Steering.Rules), byPeer)
-			slices.SortFunc(want, byPeer)
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("steering rules = %+v\nwant %+v", got, want)
-			}
-			for _, table := range d.Steering.Tables {
-				if err := route.CheckTable(table); err != nil {
-					t.Fatal(err)
-				}
-			}
+			check(t, c, p)
 		})
 	}
 	if checked == 0 {
-		t.Fatal("no agent-profiles vector names its EV steering (multi-plane-ports should)")
+		t.Fatal("no agent-profiles vector names its " + what)
 	}
 }
 
