@@ -149,9 +149,10 @@ final class FabricSpread {
      * <p>Every class is spread in one planner call, so several tenants share one LP and the bound is
      * the joint one. The planner takes one tenant and one port rule per call: a path is a list of
      * arcs whatever the tenant (only its encoding differs, and each slice is encoded and proven for
-     * its own tenant when applied), and when any class is EV-only every flow keeps its NICs' home
-     * ports (needed by EV routing, a restriction for the others on a multi-plane fabric; then one
-     * more call without it gives the bound, and no optimum is reported). Every class takes the
+     * its own tenant when applied), and when any job was placed on its NICs' home ports only (an
+     * EV-only job where EV routing cannot reach every port) every flow keeps its home ports (a
+     * restriction for the others on a multi-plane fabric; then one more call without it gives the
+     * bound, and no optimum is reported). Every class takes the
      * smallest {@code maxPaths} and granularity of all the jobs. Solving the classes one at a time
      * against each other's answer was tried: two tenants each at their best against the other stay
      * at 1.5 where the joint optimum is 4/3 ({@code FabricSpreadClassesTest}).
@@ -166,7 +167,7 @@ final class FabricSpread {
             if (!engine.jobIds().contains(j.id())) {
                 continue;
             }
-            SpreadClass c = byKey.computeIfAbsent(j.tenant() + "|" + (j.encoding() == Encoding.EV),
+            SpreadClass c = byKey.computeIfAbsent(j.tenant() + "|" + engine.homePortsOnly(j.id()),
                     k -> new SpreadClass(new ArrayList<>(), new ArrayList<>()));
             c.members().add(j);
             for (PatternFlow f : patternFlows(engine, j)) {
@@ -183,12 +184,14 @@ final class FabricSpread {
                     Double.NaN, Double.NaN, List.of(), List.of(), List.of());
         }
         List<SpreadClass> classes = List.copyOf(byKey.values());
-        boolean anyEv = classes.stream().anyMatch(c -> c.first().encoding() == Encoding.EV);
-        boolean mixedRules = anyEv && classes.stream().anyMatch(c -> c.first().encoding() != Encoding.EV);
+        // A job keeps the port rule it was placed with: EV-only jobs keep to home ports only where
+        // EV routing cannot reach every port (Encoding.homePortsOnly).
+        boolean anyHome = classes.stream().anyMatch(c -> engine.homePortsOnly(c.first().id()));
+        boolean mixedRules = anyHome && classes.stream().anyMatch(c -> !engine.homePortsOnly(c.first().id()));
         List<SpreadJob> members = classes.stream().flatMap(c -> c.members().stream()).toList();
         SpreadClass together = new SpreadClass(members, all);
         long callBudget = mixedRules ? Math.max(1, budgetMs / 2) : budgetMs;
-        Answer a = spreadTogether(engine, together, anyEv, base, callBudget, spreader);
+        Answer a = spreadTogether(engine, together, anyHome, base, callBudget, spreader);
         MultipathResult r = a.result();
         double optimum = r == null || mixedRules ? Double.NaN : r.splittableOptimum();
         double bound = r == null ? Double.NaN : r.lowerBound();
@@ -384,7 +387,7 @@ final class FabricSpread {
                 }
             }
             SpreadJob j = e.getValue().get(0).job();
-            again.add(new Job(j.id(), j.tenant(), slices, j.encoding() == Encoding.EV));
+            again.add(new Job(j.id(), j.tenant(), slices, engine.homePortsOnly(j.id())));
         }
         Map<String, int[]> othersBefore = new HashMap<>();
         for (String id : engine.jobIds()) {
