@@ -144,7 +144,8 @@ public final class PathEncoder {
     private static Integer ev(CompiledWalk w, int[] path, String tenant, int[] buf) {
         int src = w.from(path[0]);
         int dst = w.to(path[path.length - 1]);
-        if (!w.isUplink(src, path[0])) {
+        int rank = w.portRank(src, path[0]);
+        if (rank < 0) {
             return null;
         }
         // On another plane than the destination's home, EV routing ends at its leaf on that plane.
@@ -169,11 +170,11 @@ public final class PathEncoder {
         }
         int ev;
         try {
-            ev = Ev.encodeForPort(n[0], idx[0], n[1], idx[1], w.portRank(src, path[0]));
+            ev = Ev.encodeForPort(n[0], idx[0], n[1], idx[1], rank);
         } catch (PlanException e) {
             return null;
         }
-        int len = w.walkEvFrom(path[0], dst, ev, tenant, buf, path);
+        int len = w.walkEvFrom(path[0], dst, dstSwitch, ev, tenant, buf, path);
         return len == path.length && Arrays.equals(buf, 0, len, path, 0, len) ? ev : null;
     }
 

@@ -452,6 +452,17 @@ public final class CompiledWalk {
      * {@code first} (another plane's port), towards the destination's {@link #deliverySwitch}.
      */
     public int walkEvFrom(int first, int dst, int ev, String tenant, int[] out, int[] expected) {
+        if (first < 0 || first >= arcTo.length || !isNicNode(dst)) {
+            return BAD_INPUT;
+        }
+        return walkEvFrom(first, dst, deliverySwitch(dst, arcTo[first]), ev, tenant, out, expected);
+    }
+
+    /**
+     * As {@link #walkEvFrom(int, int, int, String, int[], int[])}, told the destination's
+     * {@link #deliverySwitch} from {@code first}'s switch (the encoder has it already).
+     */
+    public int walkEvFrom(int first, int dst, int dstSwitch, int ev, String tenant, int[] out, int[] expected) {
         if (first < 0 || first >= arcTo.length || !isNicNode(arcFrom[first]) || !isUplink(arcFrom[first], first)
                 || !isNicNode(dst) || tenant == null || !plan.hasTenant(tenant) || ev <= 0 || ev > 0xFFFF
                 || arcFrom[first] == dst) {
@@ -460,7 +471,6 @@ public final class CompiledWalk {
         int n = 0;
         out[n++] = first;
         int at = arcTo[first];
-        int dstSwitch = deliverySwitch(dst, at);
         if (dstSwitch < 0) {
             return DEAD_END;
         }
