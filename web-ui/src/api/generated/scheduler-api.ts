@@ -327,7 +327,7 @@ export interface components {
             gapBound?: number;
             /**
              * Format: double
-             * @description Proven lower bound on the max load of any routing whose weights are whole units of 1/granularity (one path per flow included; a re-spread uses the smallest granularity of the jobs it spreads): lowerBound raised to the next load such units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above splittableOptimum but equal to granularBound is what the granularity costs, not where the solver stopped: no routing in these units does better. Absent when no bound was proven.
+             * @description Proven lower bound on the max load of any routing whose weights are whole units of 1/granularity (one path per flow included; a re-spread rounds in units that every granularity of its jobs divides): lowerBound raised to the next load such units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above splittableOptimum but equal to granularBound is what the granularity costs, not where the solver stopped: no routing in these units does better. Absent when no bound was proven.
              */
             granularBound?: number;
             /** Format: date-time */
@@ -354,7 +354,7 @@ export interface components {
             lowerBound?: number;
             /**
              * Format: double
-             * @description Proven lower bound on the max load of any routing whose weights are whole units of 1/granularity (one path per flow included; a re-spread uses the smallest granularity of the jobs it spreads): lowerBound raised to the next load such units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above splittableOptimum but equal to granularBound is what the granularity costs, not where the solver stopped: no routing in these units does better. Absent when no bound was proven.
+             * @description Proven lower bound on the max load of any routing whose weights are whole units of 1/granularity (one path per flow included; a re-spread rounds in units that every granularity of its jobs divides): lowerBound raised to the next load such units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above splittableOptimum but equal to granularBound is what the granularity costs, not where the solver stopped: no routing in these units does better. Absent when no bound was proven.
              */
             granularBound?: number;
             /** Format: double */
@@ -374,6 +374,8 @@ export interface components {
             agents?: string[];
             movedFlows?: string[];
             flowsLeft?: string[];
+            /** @description Planned paths that do not encode for one job's tenant: dropped for that job only (its flow keeps its other paths, or stays as it is when none is left), each as 'flow: why'. */
+            pathsDropped?: string[];
             /** Format: int64 */
             elapsedMs?: number;
         };

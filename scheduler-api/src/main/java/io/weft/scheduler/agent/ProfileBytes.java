@@ -7,6 +7,7 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectWriter;
 
 /**
  * A NIC's current EV profile as the JSON bytes sent to agents, serialised once per NIC and version:
@@ -29,13 +30,14 @@ class ProfileBytes {
     }
 
     private final ProfileReader profiles;
-    private final ObjectMapper json;
+    /** The application mapper's writer for profiles, its serializer looked up once, not per version. */
+    private final ObjectWriter json;
     private final PathBoard board;
     private final Map<String, Json> latest = new ConcurrentHashMap<>();
 
     ProfileBytes(ProfileReader profiles, ObjectMapper json, PathBoard board) {
         this.profiles = profiles;
-        this.json = json;
+        this.json = json.writerFor(EvProfile.class);
         this.board = board;
     }
 

@@ -75,6 +75,14 @@ public class Placement {
     private volatile long epoch = STANDBY;
     /** The last reservations copied for readers; null once a change may have altered them. */
     private volatile Reservations reservations;
+    /**
+     * Counts the changes that may have altered the engine (every write, a rebuild, a dropped engine,
+     * a role change); guarded by {@link #lock}. A plan made on a snapshot outside the writer applies
+     * only while it still has the value the snapshot was taken at.
+     */
+    private long generation;
+    /** What the last counted change was, for "superseded" answers; guarded by {@link #lock}. */
+    private String lastChange = "none";
 
     @Autowired
     Placement(TransactionTemplate tx, JdbcClient jdbc) {
@@ -150,6 +158,18 @@ public class Placement {
     }
 
     private <T> T run(String what, Change<T> change, boolean writerOnly) {
+        return run(what, change, writerOnly, true);
+    }
+
+    /**
+     * Reads the writer's engine under the writer lock without counting as a change: {@code read}
+     * must not alter the engine (a snapshot to plan on outside the lock, say). 503 on a standby.
+     */
+    public <T> T read(String what, Change<T> read) {
+        return run(what, read, true, false);
+    }
+
+    private <T> T run(String what, Change<T> change, boolean writerOnly, boolean counted) {
         lock.lock();
         try {
             if (writerOnly && epoch == STANDBY) {
@@ -160,10 +180,19 @@ public class Placement {
                 return change.apply(w);
             } finally {
                 w.close();
+                if (counted) {
+                    changed(what);
+                }
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Counts one change of the engine (the caller holds the lock). */
+    private void changed(String what) {
+        generation++;
+        lastChange = what;
     }
 
     private static ApiException notWriter(String what) {
@@ -202,6 +231,7 @@ public class Placement {
             epoch = leaseEpoch;
             engine = null;
             reservations = null;
+            changed("take over as writer");
             if (view != null) {
                 Writing w = new Writing("take over as writer");
                 try {
@@ -228,6 +258,7 @@ public class Placement {
             epoch = STANDBY;
             engine = null;
             reservations = null;
+            changed("become a standby");
         } finally {
             lock.unlock();
         }
@@ -293,6 +324,7 @@ public class Placement {
             if (engine == null) {
                 // Dropped after a failed transaction: rebuilt from PostgreSQL before anything else.
                 LOG.warn("rebuilding the engine from PostgreSQL before '{}'", what);
+                changed("rebuild the engine before '" + what + "'");
                 rebuild.accept(this);
                 if (engine == null) {
                     throw new IllegalStateException("the engine could not be rebuilt before '" + what + "'");
@@ -308,6 +340,24 @@ public class Placement {
         public void discardEngine() {
             check();
             engine = null;
+            changed("drop the engine after '" + what + "'");
+        }
+
+        /** The writer's change count now (see {@link #changedSince}). */
+        public long generation() {
+            check();
+            return generation;
+        }
+
+        /**
+         * Null when no change may have altered the engine since {@code generation} was read; else
+         * how many did, and the last one (what a plan made on an older snapshot was superseded by).
+         */
+        public String changedSince(long generation) {
+            check();
+            long n = Placement.this.generation - generation;
+            return n == 0 ? null : n + (n == 1 ? " change" : " changes") + " of the placement since the snapshot "
+                    + "(the last: '" + lastChange + "')";
         }
 
         /** True when the engine exists (false on a standby and until the writer's first fabric). */

@@ -10,11 +10,14 @@ import io.swagger.v3.oas.annotations.media.Schema;
 public final class JobViews {
     /** The contract's word on granularBound, in both answers that carry it. */
     static final String GRANULAR_BOUND = "Proven lower bound on the max load of any routing whose weights are "
-            + "whole units of 1/granularity (one path per flow included; a re-spread uses the smallest granularity "
-            + "of the jobs it spreads): lowerBound raised to the next load such "
+            + "whole units of 1/granularity (one path per flow included; a re-spread rounds in units that every "
+            + "granularity of its jobs divides): lowerBound raised to the next load such "
             + "units can put on a link, so lowerBound <= granularBound <= the max load handed out. A max load above "
             + "splittableOptimum but equal to granularBound is what the granularity costs, not where the solver "
             + "stopped: no routing in these units does better. Absent when no bound was proven.";
+
+    static final String PATHS_DROPPED = "Planned paths that do not encode for one job's tenant: dropped for that "
+            + "job only (its flow keeps its other paths, or stays as it is when none is left), each as 'flow: why'.";
 
     private JobViews() {
     }
@@ -119,7 +122,8 @@ public final class JobViews {
                                @Schema(description = GRANULAR_BOUND) Double granularBound, Double gapBefore,
                                Double gapAfter, int jobs, int flows, int flowsMoved, int slicesBefore,
                                int slicesAfter, List<String> agents, List<String> movedFlows,
-                               List<String> flowsLeft, long elapsedMs) {
+                               List<String> flowsLeft,
+                               @Schema(description = PATHS_DROPPED) List<String> pathsDropped, long elapsedMs) {
         static RespreadView of(FabricSpread.Plan plan, boolean applied, boolean dryRun, String trigger,
                                String reason, java.util.Collection<String> agents, int slicesBefore,
                                int slicesAfter, long startNs) {
@@ -132,14 +136,15 @@ public final class JobViews {
                     (int) plan.flows().stream().map(f -> f.job().id()).distinct().count(), plan.flows().size(),
                     plan.changed().size(), slicesBefore, slicesAfter, List.copyOf(agents),
                     plan.changed().stream().map(f -> f.flow().id()).toList(), List.copyOf(plan.left()),
-                    (System.nanoTime() - startNs) / 1_000_000);
+                    List.copyOf(plan.dropped()), (System.nanoTime() - startNs) / 1_000_000);
         }
 
         /** A pass that made no plan. */
         static RespreadView kept(boolean dryRun, String trigger, String reason, double maxLoad, Double lowerBound,
                                  long startNs) {
             return new RespreadView(false, dryRun, trigger, reason, maxLoad, null, null, lowerBound, null, null, null,
-                    0, 0, 0, 0, 0, List.of(), List.of(), List.of(), (System.nanoTime() - startNs) / 1_000_000);
+                    0, 0, 0, 0, 0, List.of(), List.of(), List.of(), List.of(),
+                    (System.nanoTime() - startNs) / 1_000_000);
         }
 
         /** The same with the engine's max load after applying. */
@@ -147,7 +152,7 @@ public final class JobViews {
             return new RespreadView(applied, dryRun, trigger, reason, maxLoadBefore, after, splittableOptimum,
                     lowerBound, granularBound, gapBefore,
                     lowerBound == null ? null : MultipathView.finite(after / lowerBound - 1),
-                    jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, flowsLeft,
+                    jobs, flows, flowsMoved, slicesBefore, slicesAfter, agents, movedFlows, flowsLeft, pathsDropped,
                     elapsedMs);
         }
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.Flow;
@@ -20,6 +21,7 @@ import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementEngine;
 import io.weft.placement.PlacementException;
 import io.weft.placement.PlanFlowEncoder;
+import io.weft.plan.FabricPlan;
 import io.weft.scheduler.config.RespreadProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.fabric.HotspotPassApplied;
@@ -41,6 +43,14 @@ import org.springframework.stereotype.Component;
  * affected agent, the event), or nothing at all when the new answer is not better, the planner
  * falls back or runs out of its budget (the answer says why).
  *
+ * <p><b>Planned outside the writer.</b> The writer is held only to copy a snapshot of the engine
+ * ({@link FabricSpread.Snapshot}, with the writer's change count) and, for an answer worth applying,
+ * to apply it: job submissions, releases and re-placements go on while the planner runs (up to
+ * {@code budget-ms}). The plan is applied only if no change of the placement came in between
+ * (then the engine is exactly the snapshot); otherwise it is made again on the new state, up to
+ * {@link #REPLANS} more times, then the answer is "superseded" and the placement stays. A dry run
+ * takes the writer only for the snapshot.
+ *
  * <p>Runs when an operator asks ({@code POST /v1/fabric/multipath/respread}, also as a dry run that
  * changes nothing) and after a link-down, drain, link-up or new-fabric pass of the re-placement loop
  * ({@link LinkPassApplied}) when the max load is then above the fabric-wide optimum by more than the
@@ -51,6 +61,8 @@ import org.springframework.stereotype.Component;
 class MultipathRespread {
     private static final Logger LOG = LoggerFactory.getLogger(MultipathRespread.class);
     static final String REASON = "respread";
+    /** Plans after the first when the placement changed while one was made. */
+    static final int REPLANS = 2;
 
     private final Placement placement;
     private final JobStore store;
@@ -63,6 +75,12 @@ class MultipathRespread {
         return t;
     });
     private final AtomicBoolean pending = new AtomicBoolean();
+    private final ReentrantLock planning = new ReentrantLock();
+    /**
+     * Runs after each plan, before the writer is asked to apply it: tests hold a pass here to
+     * change the placement meanwhile.
+     */
+    volatile Runnable afterPlanning = () -> { };
     /** What the pending triggered pass was asked for (guarded by itself). */
     private final Triggers triggers = new Triggers();
     /** When the last triggered pass started (System.nanoTime), or 0. */
@@ -169,44 +187,101 @@ class MultipathRespread {
         }
     }
 
+    /**
+     * One pass: a snapshot under the writer, the plan outside it, then (unless it is a dry run or
+     * not better) back into the writer to apply it if nothing changed since the snapshot; after a
+     * change, planned again on the new state up to {@link #REPLANS} times, then "superseded".
+     */
     private RespreadView pass(boolean dryRun, String trigger, boolean onlyAboveMargin) {
-        return placement.write("re-spread the multipath jobs", w -> {
-            long start = System.nanoTime();
-            PlacementEngine engine = w.engine();
-            FabricSpread.Plan plan;
-            try {
-                plan = FabricSpread.plan(engine, store.spreadJobs(), props.budgetMs(), (j, options, background) ->
-                        new ColumnGenerationMultipath(engine.index(), new PlanFlowEncoder(w.view().plan()),
-                                engine.config()).place(j, options, background));
-            } catch (PlacementException | RuntimeException e) {
-                LOG.error("multipath re-spread planner failed: {}", e.toString(), e);
-                double max = engine.quality().maxLoad();
-                return RespreadView.kept(dryRun, trigger, "the multipath planner failed (" + e.getMessage()
-                        + "): the placement stays", max, null, start);
+        long start = System.nanoTime();
+        planning.lock(); // one pass plans at a time: two would only supersede each other
+        try {
+            String superseded = null;
+            for (int attempt = 0; attempt <= REPLANS; attempt++) {
+                Taken t = placement.read("take a snapshot for a re-spread", w -> {
+                    List<FabricSpread.SpreadJob> jobs = store.spreadJobs();
+                    return new Taken(FabricSpread.Snapshot.of(w.engine(), jobs), jobs, w.view().plan(),
+                            w.generation());
+                });
+                Planned p = plan(t, dryRun, trigger, onlyAboveMargin, start);
+                afterPlanning.run();
+                if (p.answer() != null) {
+                    return p.answer();
+                }
+                Applied a = placement.write("re-spread the multipath jobs", w -> {
+                    String moved = w.changedSince(t.generation());
+                    return moved == null ? new Applied(apply(w, p.plan(), trigger, start), null)
+                            : new Applied(null, moved);
+                });
+                if (a.view() != null) {
+                    return a.view();
+                }
+                superseded = a.superseded();
+                LOG.info("re-spread ({}) planned on a snapshot that changed: {}", trigger, superseded);
+                if (attempt == REPLANS) {
+                    return RespreadView.of(p.plan(), false, false, trigger, "superseded: " + superseded + "; planned "
+                            + (REPLANS + 1) + " times, the placement changed each time: the placement stays",
+                            agentsOf(p.plan().changed()), slices(p.plan().changed(), true),
+                            slices(p.plan().changed(), false), start);
+                }
             }
-            boolean withinMargin = plan.maxLoadBefore()
-                    <= bound(plan) * (1 + props.margin()) + FabricSpread.LOAD_EPSILON;
-            String why = plan.fallback() != null ? plan.fallback()
-                    : onlyAboveMargin && withinMargin
-                            ? String.format(java.util.Locale.ROOT, "max load %.4f is within %.1f %% of the optimum "
-                                    + "%.4f: the placement stays", plan.maxLoadBefore(), props.margin() * 100,
-                                    bound(plan))
-                    : plan.changed().isEmpty()
-                            ? "the flows are already where the re-spread puts them: the placement stays"
-                    : plan.maxLoadAfter() >= plan.maxLoadBefore() - FabricSpread.LOAD_EPSILON
-                            ? String.format(java.util.Locale.ROOT, "the re-spread (max load %.4f) does not beat the "
-                                    + "placement now (%.4f): the placement stays", plan.maxLoadAfter(),
-                                    plan.maxLoadBefore())
-                    : null;
-            if (why != null || dryRun) {
-                return RespreadView.of(plan, false, dryRun, trigger, why, agentsOf(plan.changed()),
-                        slices(plan.changed(), true), slices(plan.changed(), false), start);
-            }
-            return apply(w, plan, trigger, start);
-        });
+            throw new IllegalStateException("re-spread: no answer after " + (REPLANS + 1) + " plans (" + superseded
+                    + ")");
+        } finally {
+            planning.unlock();
+        }
+    }
+
+    /** The writer's state for one plan: the engine's snapshot, the jobs, the fabric plan, the change count. */
+    private record Taken(FabricSpread.Snapshot snapshot, List<FabricSpread.SpreadJob> jobs, FabricPlan plan,
+                         long generation) {
+    }
+
+    /** What the writer did with a plan: applied it (or refused it, with the reason), or what superseded it. */
+    private record Applied(RespreadView view, String superseded) {
+    }
+
+    /** A plan to apply, or the answer when there is nothing to apply (dry run, not better, failed). */
+    private record Planned(FabricSpread.Plan plan, RespreadView answer) {
+    }
+
+    /** Plans on the snapshot, outside the writer. */
+    private Planned plan(Taken t, boolean dryRun, String trigger, boolean onlyAboveMargin, long start) {
+        FabricSpread.Snapshot snap = t.snapshot();
+        FabricSpread.Plan plan;
+        PlanFlowEncoder encoder = new PlanFlowEncoder(t.plan());
+        try {
+            plan = FabricSpread.plan(snap, t.jobs(), props.budgetMs(), (j, options, background) ->
+                    new ColumnGenerationMultipath(snap.index(), encoder, snap.config()).place(j, options, background),
+                    encoder);
+        } catch (PlacementException | RuntimeException e) {
+            LOG.error("multipath re-spread planner failed: {}", e.toString(), e);
+            return new Planned(null, RespreadView.kept(dryRun, trigger, "the multipath planner failed ("
+                    + e.getMessage() + "): the placement stays", snap.maxLoad(), null, start));
+        }
+        boolean withinMargin = plan.maxLoadBefore()
+                <= bound(plan) * (1 + props.margin()) + FabricSpread.LOAD_EPSILON;
+        String why = plan.fallback() != null ? plan.fallback()
+                : onlyAboveMargin && withinMargin
+                        ? String.format(java.util.Locale.ROOT, "max load %.4f is within %.1f %% of the optimum "
+                                + "%.4f: the placement stays", plan.maxLoadBefore(), props.margin() * 100,
+                                bound(plan))
+                : plan.changed().isEmpty()
+                        ? "the flows are already where the re-spread puts them: the placement stays"
+                : plan.maxLoadAfter() >= plan.maxLoadBefore() - FabricSpread.LOAD_EPSILON
+                        ? String.format(java.util.Locale.ROOT, "the re-spread (max load %.4f) does not beat the "
+                                + "placement now (%.4f): the placement stays", plan.maxLoadAfter(),
+                                plan.maxLoadBefore())
+                : null;
+        if (why != null || dryRun) {
+            return new Planned(plan, RespreadView.of(plan, false, dryRun, trigger, why, agentsOf(plan.changed()),
+                    slices(plan.changed(), true), slices(plan.changed(), false), start));
+        }
+        return new Planned(plan, null);
     }
 
     private RespreadView apply(Placement.Writing w, FabricSpread.Plan plan, String trigger, long start) {
+        long applyStart = System.nanoTime();
         PlacementEngine engine = w.engine();
         Set<String> jobs = new LinkedHashSet<>();
         plan.changed().forEach(f -> jobs.add(f.job().id()));
@@ -272,6 +347,7 @@ class MultipathRespread {
             }
         }
         Map<String, Map<String, Object>> summaries = summaries(engine, plan, after);
+        long engineDone = System.nanoTime();
         Map<String, Long> versions = w.commit(status -> {
             store.respread(rows, weights, retired);
             store.respreadSummaries(summaries);
@@ -281,9 +357,11 @@ class MultipathRespread {
             events.append("multipath-respread", trigger, Map.of("jobs", jobs.size(), "view", view));
             return v;
         }, w::discardEngine);
-        LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {}, max load {} -> {}, {} agents, {} ms", trigger,
-                plan.changed().size(), jobs.size(), oldSlices.size(), rows.size(), plan.maxLoadBefore(), after,
-                versions.size(), (System.nanoTime() - start) / 1_000_000);
+        long end = System.nanoTime();
+        LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {}, max load {} -> {}, {} agents, {} ms ({} ms "
+                + "under the writer: engine {} ms, transaction {} ms)", trigger, plan.changed().size(), jobs.size(),
+                oldSlices.size(), rows.size(), plan.maxLoadBefore(), after, versions.size(), (end - start) / 1_000_000,
+                (end - applyStart) / 1_000_000, (engineDone - applyStart) / 1_000_000, (end - engineDone) / 1_000_000);
         return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
                 rows.size(), start).withMaxLoadAfter(after);
     }
@@ -291,13 +369,14 @@ class MultipathRespread {
     /**
      * Each spread job's multipath summary after an applied pass: the most paths any of its flows has
      * now, the fabric's max load, the joint optimum and bounds (the granular one only for jobs whose
-     * granularity the pass used), when.
+     * granularity divides the pass's units), when.
      */
     static Map<String, Map<String, Object>> summaries(PlacementEngine engine, FabricSpread.Plan plan, double after) {
         String at = java.time.Instant.now().toString();
-        // The pass spreads in the smallest granularity of its jobs: its granular bound holds for those
-        // jobs only (a bound in eighths is no bound in sixteenths).
-        int passGranularity = plan.flows().stream().mapToInt(f -> f.job().granularity()).min().orElse(0);
+        // The pass rounds in units every job's granularity divides: a bound on any routing in them is
+        // one on each job's own units too (eighths are sixteenths); absent when some job's do not.
+        int passGranularity = FabricSpread.passGranularity(plan.flows().stream().map(FabricSpread.PatternFlow::job)
+                .distinct().toList());
         Map<String, Map<String, Object>> out = new LinkedHashMap<>();
         for (FabricSpread.PatternFlow f : plan.flows()) {
             out.computeIfAbsent(f.job().id(), id -> {
@@ -310,7 +389,7 @@ class MultipathRespread {
                 m.put("maxLoad", after);
                 putFinite(m, "splittableOptimum", plan.optimum());
                 putFinite(m, "lowerBound", plan.lowerBound());
-                if (f.job().granularity() == passGranularity) {
+                if (passGranularity % f.job().granularity() == 0) {
                     putFinite(m, "granularBound", plan.granularBound());
                 }
                 putFinite(m, "gapBound", after / plan.lowerBound() - 1);

@@ -32,4 +32,17 @@ class StreamFastPathTest {
         String framed = new String(StreamFastPath.chunk(data), StandardCharsets.US_ASCII);
         assertThat(framed).startsWith("12c\r\nxxx").endsWith("xxx\r\n").hasSize(5 + 300 + 2);
     }
+
+    @Test
+    void aStreamWrittenWithinTheHeartbeatPeriodGetsNoHeartbeat() {
+        long period = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(PathStreams.HEARTBEAT_MS);
+        long now = 5 * period;
+        assertThat(StreamFastPath.beatDue(now, now - period / 100)).as("an event just went out").isFalse();
+        assertThat(StreamFastPath.beatDue(now, now - period + 1)).isFalse();
+        assertThat(StreamFastPath.beatDue(now, now - period)).as("a whole period silent").isTrue();
+        assertThat(StreamFastPath.beatDue(now, now - 2 * period)).isTrue();
+        // Two sweeps a period apart: a stream skipped by the first is beaten by the second, so two writes
+        // are never more than two periods apart, under Jetty's idle timeout.
+        assertThat(2 * PathStreams.HEARTBEAT_MS).isLessThan(90_000L);
+    }
 }

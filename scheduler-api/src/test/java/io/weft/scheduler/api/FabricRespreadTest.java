@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.weft.contracts.LinkState;
 import io.weft.devstack.junit.WeftDevstackTest;
@@ -25,6 +27,7 @@ import io.weft.plan.Planner;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.scheduler.SchedulerApiApplication;
 import io.weft.scheduler.fabric.HotspotPassApplied;
+import io.weft.scheduler.job.RespreadHold;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -66,6 +70,8 @@ class FabricRespreadTest {
     ApplicationEventPublisher events;
     @Autowired
     JdbcClient jdbc;
+    @Autowired
+    ApplicationContext context;
 
     @DynamicPropertySource
     static void props(DynamicPropertyRegistry r) throws IOException {
@@ -178,6 +184,48 @@ class FabricRespreadTest {
         } finally {
             delete(a);
             delete(b);
+        }
+    }
+
+    /**
+     * The re-spread plans outside the writer: held between its plan and its apply, a job posted
+     * meanwhile is placed at once. Released, the pass finds the placement changed since its snapshot
+     * and plans again on the new one (applied: its max load is the fabric's now) or says it was
+     * superseded; either way the new job's slices stay where its admission put them.
+     */
+    @Test
+    @Order(2)
+    void aJobPostedWhileARespreadPlansIsPlacedAtOnceAndKeepsItsSlices() throws Exception {
+        String[] ab = oneAfterAnother();
+        String c = null;
+        try (RespreadHold hold = RespreadHold.nextPlan(context)) {
+            CompletableFuture<JsonNode> pass = CompletableFuture.supplyAsync(() -> call(RESPREAD, OPERATOR, 200));
+            assertThat(hold.awaitPlanned(Duration.ofSeconds(60))).as("the re-spread made its plan").isTrue();
+            long t0 = System.nanoTime();
+            c = post("{\"name\":\"c\",\"pattern\":\"explicit\",\"flows\":[{\"src\":\"leaf2-nic1\","
+                    + "\"dst\":\"leaf3-nic1\",\"demandGbps\":100}]}");
+            long postMs = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(pass.isDone()).as("the job was placed while the re-spread was held").isFalse();
+            JsonNode placed = get("/v1/jobs/" + c).get("flows");
+            System.out.printf("job POST while a re-spread plans: %d ms%n", postMs);
+
+            hold.release();
+            JsonNode done = pass.get(120, TimeUnit.SECONDS);
+            if (done.get("applied").asBoolean()) {
+                assertThat(hold.plans()).as("planned again on the new placement").isGreaterThanOrEqualTo(2);
+                assertThat(done.get("maxLoadAfter").asDouble()).isCloseTo(maxLoad(), within(1e-9));
+            } else {
+                assertThat(done.get("reason").asString()).as(done.toString()).startsWith("superseded");
+            }
+            assertThat(get("/v1/jobs/" + c).get("flows")).as("c's slices").isEqualTo(placed);
+            assertThat(get("/v1/jobs/" + c + "/history").get("changes").valueStream()
+                    .map(ch -> ch.get("reason").asString())).noneMatch(r -> r.startsWith("respread"));
+        } finally {
+            if (c != null) {
+                delete(c);
+            }
+            delete(ab[0]);
+            delete(ab[1]);
         }
     }
 

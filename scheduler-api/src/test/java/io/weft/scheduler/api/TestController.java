@@ -10,11 +10,12 @@ import java.nio.file.Path;
 import io.weft.controller.standalone.ControllerOptions;
 import io.weft.controller.standalone.StandaloneController;
 import io.weft.devstack.DevstackEndpoints;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The real standalone controller in the test JVM, once, on the devstack's Kafka: it owns link states,
  * so the drain tests go through it and see its snapshots arrive on {@code weft.fabric}. Stopped
- * when the JVM exits.
+ * (its folder removed) when the JVM exits.
  */
 public final class TestController {
     private static StandaloneController running;
@@ -30,8 +31,9 @@ public final class TestController {
         Path fabric = ApiTestSupport.FABRIC;
         String tokens = "sched-api:operator=" + TOKEN;
         if (running == null) {
+            Path dir; // the controller's fabric file and state, removed at exit
             try {
-                Path dir = Files.createTempDirectory("weft-test-controller");
+                dir = Files.createTempDirectory("weft-test-controller");
                 Path file = dir.resolve("fabric.json");
                 Files.copy(fabric, file);
                 ControllerOptions o = new ControllerOptions(file, e.kafkaBootstrapServers(), "127.0.0.1", 0,
@@ -44,7 +46,14 @@ public final class TestController {
                 throw new IllegalStateException("the test controller did not start: " + ex.getMessage(), ex);
             }
             StandaloneController c = running;
-            Runtime.getRuntime().addShutdownHook(new Thread(c::close, "test-controller-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                c.close();
+                try {
+                    FileSystemUtils.deleteRecursively(dir);
+                } catch (IOException ex) {
+                    System.err.println("test controller: cannot remove " + dir + ": " + ex);
+                }
+            }, "test-controller-stop"));
         }
         return running.httpPort();
     }

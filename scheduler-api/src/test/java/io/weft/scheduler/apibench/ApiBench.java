@@ -104,6 +104,11 @@ public final class ApiBench {
                 + "this JVM, timed by its reads")
         String client = "probe";
 
+        @Option(names = "--profile", description = "sample the service in each round (async-profiler, CPU clock "
+                + "with kernel stacks) and split its CPU: the agents' loopback TCP receive, run in the service's "
+                + "write, apart from the send and the JVM's work (sampling adds CPU: compare shares)")
+        boolean profile;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
     }
@@ -154,7 +159,7 @@ public final class ApiBench {
             Path fabric = dir.resolve("fabric.json");
             Files.writeString(fabric, leafSpine(nics / NICS_PER_LEAF));
             Result r = run(devstack.endpoints(), fabric, agents, nics, rate, seconds, stream, rounds,
-                    Math.max(1, flags.readers), flags.client.equals("probe"));
+                    Math.max(1, flags.readers), flags.client.equals("probe"), flags.profile);
             results.println(json ? r.json() : r.table());
         } finally {
             deleteTree(dir);
@@ -355,9 +360,10 @@ public final class ApiBench {
     }
 
     static Result run(DevstackEndpoints e, Path fabric, int agents, int nics, int rate, int seconds, boolean stream,
-                      int rounds, int readers, boolean probeClient) throws Exception {
+                      int rounds, int readers, boolean probeClient, boolean profile) throws Exception {
         int port = freePort();
         ChildService service = startService(e, fabric, nics, port);
+        profiler = profile ? ServiceProfile.of(service.pid(), moduleTarget().resolve("bench-api-profile")) : null;
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(30)).build();
         String base = "http://127.0.0.1:" + port;
@@ -485,7 +491,7 @@ public final class ApiBench {
      */
     record Round(double jobPostMs, Spread update, double clientCpuMs, double serviceCpuMs, double rssMb,
                  double parkSeconds, Spread read, Spread delivered, double publishedAfterPostMs, ThreadCpu cpu,
-                 RoundParts parts) {
+                 RoundParts parts, ServiceProfile.Split profile) {
     }
 
     /**
@@ -510,6 +516,17 @@ public final class ApiBench {
         member(b, "fanout_delivered_p50_ms_by_round", rounds, r -> r.delivered().p50Ms());
         member(b, "fanout_delivered_p99_ms_by_round", rounds, r -> r.delivered().p99Ms());
         member(b, "fanout_read_p99_ms_by_round", rounds, r -> r.read().p99Ms());
+        if (profiler != null) {
+            // Shares of the round's samples, %: sampling itself adds CPU (the µs figures above grow under
+            // --profile), so apply a share to an unprofiled run's figures rather than read µs here.
+            member(b, "service_receive_pct_by_round", rounds, r -> 100 * r.profile().receiveShare());
+            member(b, "fanout_threads_receive_pct_by_round", rounds,
+                    r -> 100 * r.profile().fanoutShare(r.profile().fanoutReceive()));
+            member(b, "fanout_threads_send_pct_by_round", rounds,
+                    r -> 100 * r.profile().fanoutShare(r.profile().fanoutSend()));
+            member(b, "fanout_threads_jvm_pct_by_round", rounds, r -> 100 * r.profile().fanoutShare(
+                    r.profile().fanout() - r.profile().fanoutReceive() - r.profile().fanoutSend()));
+        }
         return b.toString();
     }
 
@@ -602,11 +619,17 @@ public final class ApiBench {
             double pg0 = RoundParts.postgresCpuMs();
             String job = "{\"name\":\"bench-0\",\"pattern\":\"ring\",\"endpoints\":[" + endpoints(nics)
                     + "],\"demandGbps\":10}";
+            if (profiler != null) {
+                profiler.start();
+            }
             ThreadCpu c0 = threadCpu(service.pid());
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs"))
                     .header("Authorization", "Bearer " + SCHED_TOKEN).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(job)).build(), HttpResponse.BodyHandlers.ofString());
             ms[k] = threadCpu(service.pid()).minus(c0).withoutJitMs();
+            if (profiler != null) {
+                profiler.stop("baseline-" + (k + 1)); // kept for reading (where the job change's CPU goes)
+            }
             pg[k] = RoundParts.postgresCpuMs() - pg0;
             if (created.statusCode() != 201) {
                 throw new IllegalStateException("job not created: " + created.statusCode() + " " + created.body());
@@ -840,6 +863,13 @@ public final class ApiBench {
 
         RoundClock(ChildService service) {
             this.service = service;
+            if (profiler != null) {
+                try {
+                    profiler.start(); // before the CPU is read: loading the profiler is not the round's
+                } catch (java.io.IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
             this.serviceCpu0 = cpuMs(service.pid());
             this.threads0 = threadCpu(service.pid(), names0);
             this.mark = RoundParts.mark(service.pid(), gcLog(moduleTarget()), serviceLog());
@@ -862,10 +892,18 @@ public final class ApiBench {
             double serviceCpuMs = cpuMs(service.pid()) - serviceCpu0;
             Map<String, Double> names = new java.util.TreeMap<>();
             ThreadCpu threads = threadCpu(service.pid(), names).minus(threads0);
+            ServiceProfile.Split profile = ServiceProfile.Split.NONE;
+            if (profiler != null) {
+                try {
+                    profile = profiler.stop();
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
             RoundParts parts = RoundParts.since(mark, service.pid(), gcLog(moduleTarget()), serviceLog());
             printSplit(name, names0, names);
             return new Round(jobPostMs, update, clientCpuMs, serviceCpuMs, Math.max(rssMb, rssMb(service.pid())),
-                    parkSeconds, read, delivered, publishedAfterPostMs, threads, parts);
+                    parkSeconds, read, delivered, publishedAfterPostMs, threads, parts, profile);
         }
     }
 
@@ -880,6 +918,9 @@ public final class ApiBench {
 
     /** Set by the round that settles the connections' garbage (the first). */
     private static volatile ConnectGc connectGc = ConnectGc.NONE;
+
+    /** With --profile: samples the service in each round (from the clock's start to its end). */
+    private static volatile ServiceProfile profiler;
 
     /**
      * Collects, untimed, the garbage of connecting the agents before round 1: the first collection

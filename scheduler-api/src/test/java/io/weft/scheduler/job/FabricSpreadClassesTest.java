@@ -12,6 +12,7 @@ import io.weft.fabric.Fabric;
 import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
+import io.weft.placement.FlowEncoder;
 import io.weft.placement.Job;
 import io.weft.placement.MultipathResult;
 import io.weft.placement.PlacedFlow;
@@ -53,6 +54,13 @@ class FabricSpreadClassesTest {
         assertThat(engine.quality().maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
     }
 
+    /** Jobs a (tenant default) and b (blue) placed one after another; their spread settings. */
+    List<FabricSpread.SpreadJob> placeTwoTenants() throws Exception {
+        place(TWO_TENANTS, "default", "blue");
+        return List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
+                new FabricSpread.SpreadJob("b", "blue", Encoding.BOTH, 2, 16));
+    }
+
     static Job inTenant(Job j, String tenant) {
         return new Job(j.id(), tenant, j.flows(), j.homePortsOnly());
     }
@@ -64,9 +72,7 @@ class FabricSpreadClassesTest {
 
     @Test
     void twoTenantsAreSpreadJointlyAndTheJointBoundIsReported() throws Exception {
-        place(TWO_TENANTS, "default", "blue");
-        List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
-                new FabricSpread.SpreadJob("b", "blue", Encoding.BOTH, 2, 16));
+        List<FabricSpread.SpreadJob> jobs = placeTwoTenants();
 
         FabricSpread.Plan p = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, planner());
 
@@ -86,6 +92,49 @@ class FabricSpreadClassesTest {
                 // Each slice is encoded for its own tenant's VRF.
                 assertThat(ForwardingWalk.walkCarriers(plan, s.flow().srcNic(), s.flow().dstNic(),
                         s.encoding().carriers(), jt[1])).isEqualTo(s.path());
+            }
+        }
+    }
+
+    /**
+     * A path that does not encode for tenant blue (here: none over the spine the plan gave job b)
+     * is dropped for b only; the pass still applies, b's flows keep their other paths.
+     */
+    @Test
+    void aPathThatDoesNotEncodeForOneTenantIsDroppedForThatJobOnly() throws Exception {
+        List<FabricSpread.SpreadJob> jobs = placeTwoTenants();
+        FabricSpread.Plan free = FabricSpread.plan(engine, jobs, FabricSpreadTest.BUDGET_MS, planner());
+        DenseFabric ix = engine.index();
+        String spine = free.flows().stream().filter(f -> f.job().id().equals("b"))
+                .flatMap(f -> f.paths().stream()).map(arcs -> ix.nodeId(ix.to(arcs[1]))).findFirst().orElseThrow();
+        FlowEncoder real = new PlanFlowEncoder(plan);
+        FlowEncoder noBlueOverSpine = (path, tenant) -> {
+            if (tenant.equals("blue") && path.stream().anyMatch(a -> a.to().equals(spine))) {
+                throw new FlowEncoder.EncodingFailure("no blue SID on " + spine);
+            }
+            return real.encode(path, tenant);
+        };
+
+        FabricSpread.Plan p = FabricSpread.plan(FabricSpread.Snapshot.of(engine, jobs), jobs,
+                FabricSpreadTest.BUDGET_MS, planner(), noBlueOverSpine);
+
+        assertThat(p.fallback()).isNull();
+        assertThat(p.dropped()).isNotEmpty().allSatisfy(d -> assertThat(d).startsWith("b/")
+                .contains("via leaf1>" + spine + ">").contains("tenant blue").contains("dropped for job b only"));
+        List<String> spreadB = new ArrayList<>();
+        for (FabricSpread.PatternFlow f : p.flows()) {
+            if (f.job().id().equals("b") && !f.paths().isEmpty()) { // a flow left without a path keeps its own
+                spreadB.add(f.flow().id());
+                f.paths().forEach(arcs -> assertThat(ix.nodeId(ix.to(arcs[1]))).isNotEqualTo(spine));
+                assertThat(f.units().stream().mapToInt(Integer::intValue).sum()).isEqualTo(16);
+            }
+        }
+        assertThat(spreadB).isNotEmpty();
+        FabricSpread.apply(engine, p);
+        assertThat(engine.quality().maxLoad()).isCloseTo(p.maxLoadAfter(), within(1e-9));
+        for (PlacedFlow s : engine.placedFlows("b")) {
+            if (spreadB.stream().anyMatch(id -> s.flow().id().startsWith(id + "."))) {
+                assertThat(s.nodes()).doesNotContain(spine);
             }
         }
     }

@@ -108,20 +108,54 @@ class FabricSpreadTest {
         share.values().forEach(w -> assertThat(w).isCloseTo(1.0, within(1e-12)));
     }
 
+    /**
+     * A job in eighths with up to three paths next to one in sixteenths with two: the pass rounds in
+     * sixteenths, and each flow ends with its own job's limits (before, both were held to eighths
+     * and two paths). A bound in sixteenths holds for both: eighths are sixteenths.
+     */
     @Test
-    void aPassInEighthsStoresItsGranularBoundOnlyForTheJobsInEighths() throws Exception {
+    void eachJobKeepsItsOwnGranularityAndPathLimitInAJointPass() throws Exception {
         List<FabricSpread.SpreadJob> mixed = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.BOTH, 2, 16),
-                new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 2, 8));
+                new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 3, 8));
         FabricSpread.Plan p = FabricSpread.plan(engine, mixed, BUDGET_MS, planner());
         assertThat(p.fallback()).isNull();
-        // In eighths (50G) 533.3G per uplink also needs 550G: 1.375, and the pass reaches it.
         assertThat(p.granularBound()).isCloseTo(1.375, within(1e-9));
+        assertThat(p.maxLoadAfter()).isLessThan(p.maxLoadBefore());
+        for (FabricSpread.PatternFlow f : p.flows()) {
+            int g = f.job().granularity();
+            assertThat(f.granularity()).as(f.flow().id()).isEqualTo(g);
+            assertThat(f.paths()).as(f.flow().id()).hasSizeBetween(1, f.job().maxPaths());
+            assertThat(f.units().stream().mapToInt(Integer::intValue).sum()).as(f.flow().id()).isEqualTo(g);
+        }
 
+        FabricSpread.apply(engine, p);
+        assertThat(engine.quality().maxLoad()).isCloseTo(p.maxLoadAfter(), within(1e-9));
+        for (PlacedFlow s : engine.placedFlows("b")) {
+            double eighths = s.flow().demandGbps() / 50;
+            assertThat(eighths).as(s.flow().id()).isCloseTo(Math.rint(eighths), within(1e-9));
+        }
         Map<String, Map<String, Object>> stored = MultipathRespread.summaries(engine, p, p.maxLoadAfter());
-
-        // A bound in eighths is no bound in sixteenths: job a keeps none rather than a wrong one.
-        assertThat(stored.get("a")).containsKey("lowerBound").doesNotContainKey("granularBound");
+        assertThat(stored.get("a")).containsEntry("granularBound", p.granularBound());
         assertThat(stored.get("b")).containsEntry("granularBound", p.granularBound());
+    }
+
+    @Test
+    void aFlowIsFittedToItsJobsLimitsByLargestRemainder() {
+        FabricSpread.PatternFlow f = new FabricSpread.PatternFlow(new FabricSpread.SpreadJob("j", "default",
+                Encoding.BOTH, 2, 8), 0, new Flow("j/0", "j", "x", "y", 400, 0), List.of(), List.of(), List.of(), 1);
+        int[] p1 = {1};
+        int[] p2 = {2};
+        int[] p3 = {3};
+        // Sixteenths 4, 7, 5: the two heaviest (7, 5) in eighths are 4.67 and 3.33, dealt 5 and 3.
+        FabricSpread.PatternFlow fitted = FabricSpread.fit(f, List.of(p1, p2, p3), List.of(4, 7, 5), 16);
+        assertThat(fitted.paths()).containsExactly(p2, p3);
+        assertThat(fitted.units()).containsExactly(5, 3);
+        assertThat(fitted.granularity()).isEqualTo(8);
+        assertThat(FabricSpread.fit(f, List.of(), List.of(), 16)).isNull();
+        assertThat(FabricSpread.passGranularity(List.of(f.job(), new FabricSpread.SpreadJob("k", "default",
+                Encoding.BOTH, 2, 16)))).isEqualTo(16);
+        assertThat(FabricSpread.passGranularity(List.of(new FabricSpread.SpreadJob("k", "default", Encoding.BOTH, 2,
+                6), f.job()))).isEqualTo(24);
     }
 
     @Test

@@ -28,6 +28,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The topology in a {@link TopologyTestDriver} on the contracts' 2-leaf/2-spine example (400G links;
@@ -50,6 +51,8 @@ final class TopologyFixture implements AutoCloseable {
     final TestOutputTopic<String, String> hotspots;
     final TestOutputTopic<String, String> loads;
     final TestOutputTopic<String, String> deadletters;
+    /** The driver's state directory: closing the driver empties it but leaves it in /tmp. */
+    private final Path stateDir;
 
     TopologyFixture(DetectionProperties detection) {
         this(detection, Duration.ZERO);
@@ -65,10 +68,11 @@ final class TopologyFixture implements AutoCloseable {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "telemetry-test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         try {
-            p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("weft-telemetry-ttd").toString());
+            stateDir = Files.createTempDirectory("weft-telemetry-ttd");
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(b.build(), p);
         TelemetryTopics t = TelemetryTopics.DEFAULT;
         fabric = driver.createInputTopic(t.fabric(), new StringSerializer(), new ByteArraySerializer());
@@ -151,5 +155,10 @@ final class TopologyFixture implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        try {
+            FileSystemUtils.deleteRecursively(stateDir);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot remove " + stateDir, e);
+        }
     }
 }
