@@ -49,7 +49,7 @@ type Poller interface {
 type Agent struct {
 	cfg      Config
 	poller   Poller
-	prog     route.Programmer
+	prog     route.Kernel
 	counters Counters // nil = no kernel counters in reports
 	prober   Prober   // nil = no probes
 	// nicCounters are the RDMA NIC's ECN/CNP/loss counts; nil where the host exposes none.
@@ -65,7 +65,7 @@ type Agent struct {
 }
 
 // New wires an agent; counters and prober may be nil.
-func New(cfg Config, p Poller, prog route.Programmer, counters Counters, prober Prober, log *slog.Logger) *Agent {
+func New(cfg Config, p Poller, prog route.Kernel, counters Counters, prober Prober, log *slog.Logger) *Agent {
 	if cfg.Wait <= 0 {
 		cfg.Wait = 30 * time.Second
 	}
@@ -225,6 +225,13 @@ func (a *Agent) apply(ctx context.Context, p *profile.Profile, why string) error
 	if err != nil {
 		return err
 	}
+	sch, sfailures, err := host.ReconcileSteering(ctx, a.prog, d.Steering)
+	if err != nil {
+		return err
+	}
+	routeFailures := len(failures)
+	failures = append(failures, sfailures...)
+	ch.Replaced, ch.Deleted, ch.Kept = ch.Replaced+sch.Replaced, ch.Deleted+sch.Deleted, ch.Kept+sch.Kept
 	if a.cfg.EVFile != "" {
 		if err := evpub.WriteFile(a.cfg.EVFile, d.EV); err != nil {
 			return fmt.Errorf("ev file: %w", err)
@@ -241,7 +248,7 @@ func (a *Agent) apply(ctx context.Context, p *profile.Profile, why string) error
 	a.m.applySeconds.Observe(took.Seconds())
 	a.m.applies.Inc()
 	a.m.version.Set(float64(p.Version))
-	a.m.routes.Set(float64(len(d.Routes) - len(failures)))
+	a.m.routes.Set(float64(len(d.Routes) - routeFailures))
 	a.m.active.Set(float64(len(d.Active)))
 	a.m.rejected.Set(float64(len(d.Rejected)))
 	a.m.assumedBad.Set(float64(len(bad)))

@@ -136,6 +136,12 @@ type runningAgent struct {
 
 func startAgent(t *testing.T, ns, server, dir string) *runningAgent {
 	t.Helper()
+	return startAgentWithPorts(t, ns, server, dir, nil)
+}
+
+// startAgentWithPorts starts an agent whose NIC has one port per plane, ports[link] each.
+func startAgentWithPorts(t *testing.T, ns, server, dir string, ports map[string]host.Port) *runningAgent {
+	t.Helper()
 	prog, err := route.NewNetlink(ns)
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +154,7 @@ func startAgent(t *testing.T, ns, server, dir string) *runningAgent {
 	if up.Dev != "v0" || up.Via != "2001:db8:ff::2" || up.Address != "2001:db8:ff::1" {
 		t.Fatalf("uplink detected as %+v, want v0 via 2001:db8:ff::2 from 2001:db8:ff::1", up)
 	}
+	up.Ports = ports
 	client := newClient(t, server)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {

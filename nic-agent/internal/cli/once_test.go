@@ -75,7 +75,8 @@ func TestRunOnceProgramsANamespace(t *testing.T) {
 
 // TestRunOnceSendsEachEntryOutItsPort: the multi-plane-ports profile of the shared vectors (a NIC
 // with one port per plane) with --port for both ports: the peer reached over plane 1 is routed out
-// v0, the one over plane 2 out w0, each via its own leaf; the DENIED EV entry stays unused.
+// v0, the one over plane 2 out w0, each via its own leaf, and each EV entry's source port is steered
+// out its port by a rule.
 func TestRunOnceSendsEachEntryOutItsPort(t *testing.T) {
 	ns := netnstest.New(t, "weft-cli2",
 		[]string{"link", "add", "w0", "type", "veth", "peer", "name", "w1"},
@@ -103,7 +104,7 @@ func TestRunOnceSendsEachEntryOutItsPort(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	if want := "version 4: 2 routes, 1 EV peers, 0 rejected\n"; stdout.String() != want {
+	if want := "version 4: 2 routes, 2 EV peers, 0 rejected\n"; stdout.String() != want {
 		t.Fatalf("stdout = %q, want %q", stdout.String(), want)
 	}
 	out, _ := exec.Command("ip", "-n", ns, "-6", "route", "show", "proto", "200").CombinedOutput()
@@ -113,6 +114,13 @@ func TestRunOnceSendsEachEntryOutItsPort(t *testing.T) {
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Fatalf("kernel routes lack %q:\n%s", want, out)
+		}
+	}
+	rules, _ := exec.Command("ip", "-n", ns, "-6", "rule", "show").CombinedOutput()
+	for _, want := range []string{"to fd00:ef7:3::1 ipproto udp sport 257 lookup 1464205312 proto 200",
+		"to fd00:ef7:5::1 ipproto udp sport 33024 lookup 1464205313 proto 200"} {
+		if !strings.Contains(string(rules), want) {
+			t.Fatalf("rules lack %q:\n%s", want, rules)
 		}
 	}
 }

@@ -55,7 +55,11 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 			ws = ws[:0]
 		}
 		for _, w := range e.Weights {
-			ws = append(ws, fmt.Sprintf("%d x%d (weight %d)", w.Port, w.Slots, w.Weight))
+			text := fmt.Sprintf("%d x%d (weight %d)", w.Port, w.Slots, w.Weight)
+			if w.Link != "" { // leaves by another port of a multi-plane NIC
+				text += fmt.Sprintf(" port %s dev %s", w.Link, w.Dev)
+			}
+			ws = append(ws, text)
 		}
 		fmt.Fprintf(stdout, "  ev %s (%s): %s\n", e.Peer, e.Dst, strings.Join(ws, ", "))
 	}

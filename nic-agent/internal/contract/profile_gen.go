@@ -54,7 +54,9 @@ type Entry struct {
 	JobID *string `json:"jobId,omitempty,omitzero"`
 
 	// Fabric link id of the NIC port this entry leaves by; only for a NIC with more
-	// than one port (multi-plane fabrics)
+	// than one port (multi-plane fabrics). srv6: the carriers are sent out of this
+	// port. udp-sport: packets to the peer with this source port are sent out of this
+	// port (the agent steers them by policy routing), on any plane
 	Port *string `json:"port,omitempty,omitzero"`
 
 	// State corresponds to the JSON schema field "state".

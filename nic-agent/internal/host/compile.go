@@ -4,6 +4,7 @@ package host
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -65,19 +66,24 @@ type EVPorts struct {
 }
 
 // PortWeight is one source port's weight: the sum of its entries' weights (Mbit/s) and the slots
-// ev.Slots gives it in the port list.
+// ev.Slots gives it in the port list. On a multi-plane NIC, Link is the fabric link id of the NIC
+// port its packets leave by (Dev that port's interface); both empty for the uplink.
 type PortWeight struct {
-	Port   int `json:"port"`
-	Weight int `json:"weight"`
-	Slots  int `json:"slots"`
+	Port   int    `json:"port"`
+	Weight int    `json:"weight"`
+	Slots  int    `json:"slots"`
+	Link   string `json:"link,omitempty"`
+	Dev    string `json:"dev,omitempty"`
 }
 
 // Desired is everything one profile version asks of this host.
 type Desired struct {
-	Version  int64                `json:"version"`
-	Routes   []route.Route        `json:"routes"` // sorted by destination
-	EV       []EVPorts            `json:"ev"`     // sorted by peer
-	Active   []Active             `json:"active"`
+	Version int64         `json:"version"`
+	Routes  []route.Route `json:"routes"` // sorted by destination
+	EV      []EVPorts     `json:"ev"`     // sorted by peer
+	Active  []Active      `json:"active"`
+	// Steering sends the UDP source ports of EV entries naming a port out that port.
+	Steering route.Steering       `json:"steering,omitzero"`
 	Rejected []contract.Rejection `json:"rejected,omitempty"`
 }
 
@@ -88,8 +94,12 @@ type Desired struct {
 // Per peer and format: GOOD entries are used; when fewer than minActive are, the ASSUMED_BAD
 // (or probe-failed), then UNKNOWN ones are added until minActive is reached; DENIED never is
 // (OCP MRC semantics). Several srv6 entries make one multipath route weighted by their weights.
+// A used udp-sport entry naming a port gets a steering rule sending that source port to the peer
+// out the port; two entries giving one source port different ways out cannot both hold, so the
+// later is rejected.
 func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 	d := Desired{Version: p.Version}
+	tables := portTables(up.Ports)
 	seen := map[string]int{}
 	for i, peer := range p.Peers {
 		field := fmt.Sprintf("peers[%d]", i)
@@ -110,17 +120,27 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 			continue
 		}
 		var srv6, sports []candidate
+		sportLink := map[int]string{} // the port each source port to this peer leaves by
 		for j, e := range peer.Entries {
-			c, rej := check(peer, addr.String(), e, fmt.Sprintf("%s.entries[%d]", field, j), up.Ports, bad)
+			efield := fmt.Sprintf("%s.entries[%d]", field, j)
+			c, rej := check(peer, addr.String(), e, efield, up.Ports, bad)
 			if rej != nil {
 				d.Rejected = append(d.Rejected, *rej)
 				continue
 			}
 			if c.Format == profile.FormatSRv6 {
 				srv6 = append(srv6, c)
-			} else {
-				sports = append(sports, c)
+				continue
 			}
+			if c.rank != rankDenied {
+				if link, ok := sportLink[c.EV]; ok && link != c.Port {
+					d.Rejected = append(d.Rejected, contract.Rejection{Peer: peer.Peer, Entry: new(e.ID), Field: efield + ".port",
+						Reason: fmt.Sprintf("UDP source port %d to this peer already leaves by %s", c.EV, portName(link))})
+					continue
+				}
+				sportLink[c.EV] = c.Port
+			}
+			sports = append(sports, c)
 		}
 		if use := choose(srv6, peer.MinActive); len(use) > 0 {
 			d.Routes = append(d.Routes, routeOf(addr, up, use))
@@ -133,6 +153,13 @@ func Compile(p profile.Profile, up Uplink, bad map[string]bool) Desired {
 				d.Active = append(d.Active, c.Active)
 			}
 			d.EV = append(d.EV, evPortsOf(peer.Peer, up.Address, addr.String(), use))
+			d.Steering.Rules = append(d.Steering.Rules, steersOf(addr.String(), tables, use)...)
+		}
+	}
+	for _, link := range slices.Sorted(maps.Keys(tables)) {
+		t := tables[link]
+		if slices.ContainsFunc(d.Steering.Rules, func(s route.Steer) bool { return s.Table == t.Table }) {
+			d.Steering.Tables = append(d.Steering.Tables, t)
 		}
 	}
 	slices.SortFunc(d.Routes, func(a, b route.Route) int { return strings.Compare(a.Dst, b.Dst) })
@@ -194,14 +221,6 @@ func check(peer profile.Peer, addr string, e profile.Entry, field string, ports 
 			}
 			c.Carriers = append(c.Carriers, a.String())
 		}
-		if port := deref(e.Port); port != "" {
-			// The carriers start at the port's leaf: only that port reaches it (the planes do not meet).
-			p, ok := ports[port]
-			if !ok {
-				return reject(".port", fmt.Sprintf("no local interface for port %q (set --port %s=DEV[,VIA])", port, port))
-			}
-			c.Port, c.Dev, c.Via = port, p.Dev, p.Via
-		}
 	case profile.FormatUDPSport:
 		v, err := strconv.Atoi(deref(e.Value))
 		if err != nil || v < 0 || v > 65535 {
@@ -210,6 +229,15 @@ func check(peer profile.Peer, addr string, e profile.Entry, field string, ports 
 		c.EV = v
 	default:
 		return reject(".format", fmt.Sprintf("unknown format %q (srv6 or udp-sport)", e.Format))
+	}
+	if port := deref(e.Port); port != "" {
+		// The path starts at the port's leaf: only that port reaches it (the planes do not meet),
+		// whether the path is named by carriers or by the entropy value the plane's switches hash.
+		p, ok := ports[port]
+		if !ok {
+			return reject(".port", fmt.Sprintf("no local interface for port %q (set --port %s=DEV[,VIA])", port, port))
+		}
+		c.Port, c.Dev, c.Via = port, p.Dev, p.Via
 	}
 	return c, nil
 }
@@ -277,7 +305,7 @@ func evPortsOf(peer, src, dst string, use []candidate) EVPorts {
 	for _, c := range use {
 		i := slices.IndexFunc(ws, func(w PortWeight) bool { return w.Port == c.EV })
 		if i < 0 {
-			ws = append(ws, PortWeight{Port: c.EV})
+			ws = append(ws, PortWeight{Port: c.EV, Link: c.Port, Dev: c.Dev})
 			i = len(ws) - 1
 		}
 		ws[i].Weight += c.Weight
@@ -291,6 +319,38 @@ func evPortsOf(peer, src, dst string, use []candidate) EVPorts {
 		ws[i].Slots = slots[i]
 	}
 	return EVPorts{Peer: peer, Src: src, Dst: dst, Ports: ev.Spray(ports, slots), Weights: ws}
+}
+
+// portTables numbers the port tables: one per configured port, by the sorted link ids, so the
+// numbers stay the same across restarts with the same --port flags.
+func portTables(ports map[string]Port) map[string]route.PortTable {
+	out := make(map[string]route.PortTable, len(ports))
+	for i, link := range slices.Sorted(maps.Keys(ports)) {
+		out[link] = route.PortTable{Table: route.FirstSteerTable + i, Dev: ports[link].Dev, Via: ports[link].Via}
+	}
+	return out
+}
+
+// steersOf makes the rules for the used udp-sport entries that name a port, one per source port.
+func steersOf(peerAddr string, tables map[string]route.PortTable, use []candidate) []route.Steer {
+	var out []route.Steer
+	for _, c := range use {
+		if c.Port == "" {
+			continue
+		}
+		s := route.Steer{Peer: peerAddr, Sport: c.EV, Table: tables[c.Port].Table}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func portName(link string) string {
+	if link == "" {
+		return "the uplink"
+	}
+	return "port " + link
 }
 
 // deref reads an optional profile field: absent is "", as scheduler-api leaves it out when empty.

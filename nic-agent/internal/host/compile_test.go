@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -145,13 +146,83 @@ func TestCompileEVPortsHonourStates(t *testing.T) {
 // that names its EV port lists, the agent publishes exactly those lists (each port repeated by its
 // weight), with the weights behind them.
 func TestCompileEVPortsOfTheProfileVectors(t *testing.T) {
+	eachVectorProfile(t, "EV ports (multipath-weighted-paths should)", func(c vectors.AgentProfileCase) bool {
+		return c.EVPorts != nil
+	}, func(t *testing.T, c vectors.AgentProfileCase, p profile.Profile) {
+		d := Compile(p, portsOf(p), nil)
+		if len(d.Rejected) > 0 {
+			t.Fatalf("rejected %+v", d.Rejected)
+		}
+		if len(d.EV) != len(c.EVPorts) {
+			t.Fatalf("ev = %+v, want %+v", d.EV, c.EVPorts)
+		}
+		for i, want := range c.EVPorts {
+			got := d.EV[i]
+			if got.Peer != want.Peer || !slices.Equal(got.Ports, want.Ports) {
+				t.Fatalf("ev[%d] = %s %v, want %s %v", i, got.Peer, got.Ports, want.Peer, want.Ports)
+			}
+			sum := 0
+			for _, w := range got.Weights {
+				n := 0
+				for _, port := range got.Ports {
+					if port == w.Port {
+						n++
+					}
+				}
+				if n != w.Slots {
+					t.Fatalf("port %d listed %d times, slots %d", w.Port, n, w.Slots)
+				}
+				sum += w.Weight
+			}
+			if sum == 0 {
+				t.Fatalf("ev[%d] has no weights: %+v", i, got)
+			}
+		}
+	})
+}
+
+// TestCompileEVSteeringOfTheProfileVectors: for every profile of contracts/vectors/agent-profiles.json
+// that names its EV steering, the agent steers exactly those source ports, each out its port.
+func TestCompileEVSteeringOfTheProfileVectors(t *testing.T) {
+	eachVectorProfile(t, "EV steering (multi-plane-ports should)", func(c vectors.AgentProfileCase) bool {
+		return c.EVSteering != nil
+	}, func(t *testing.T, c vectors.AgentProfileCase, p profile.Profile) {
+		multi := portsOf(p)
+		d := Compile(p, multi, nil)
+		addrs := map[string]string{}
+		for _, peer := range p.Peers {
+			addrs[peer.Peer] = deref(peer.Address)
+		}
+		var want []route.Steer
+		for _, s := range c.EVSteering {
+			want = append(want, route.Steer{Peer: addrs[s.Peer], Sport: s.Sport, Table: portTables(multi.Ports)[s.Port].Table})
+		}
+		byPeer := func(a, b route.Steer) int { return strings.Compare(a.Peer, b.Peer)*65536 + a.Sport - b.Sport }
+		got := slices.SortedFunc(slices.Values(d.Steering.Rules), byPeer)
+		slices.SortFunc(want, byPeer)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("steering rules = %+v\nwant %+v", got, want)
+		}
+		for _, table := range d.Steering.Tables {
+			if err := route.CheckTable(table); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// eachVectorProfile runs check on the profile of every agent-profiles.json case has selects, and
+// fails when none is selected (naming what the vectors should hold).
+func eachVectorProfile(t *testing.T, what string, has func(vectors.AgentProfileCase) bool,
+	check func(*testing.T, vectors.AgentProfileCase, profile.Profile)) {
+	t.Helper()
 	cases, err := vectors.AgentProfiles()
 	if err != nil {
 		t.Fatal(err)
 	}
 	checked := 0
 	for _, c := range cases {
-		if c.EVPorts == nil {
+		if !has(c) {
 			continue
 		}
 		checked++
@@ -160,37 +231,26 @@ func TestCompileEVPortsOfTheProfileVectors(t *testing.T) {
 			if err := json.Unmarshal(c.Profile, &p); err != nil {
 				t.Fatal(err)
 			}
-			d := Compile(p, up, nil)
-			if len(d.EV) != len(c.EVPorts) {
-				t.Fatalf("ev = %+v, want %+v", d.EV, c.EVPorts)
-			}
-			for i, want := range c.EVPorts {
-				got := d.EV[i]
-				if got.Peer != want.Peer || !slices.Equal(got.Ports, want.Ports) {
-					t.Fatalf("ev[%d] = %s %v, want %s %v", i, got.Peer, got.Ports, want.Peer, want.Ports)
-				}
-				sum := 0
-				for _, w := range got.Weights {
-					n := 0
-					for _, port := range got.Ports {
-						if port == w.Port {
-							n++
-						}
-					}
-					if n != w.Slots {
-						t.Fatalf("port %d listed %d times, slots %d", w.Port, n, w.Slots)
-					}
-					sum += w.Weight
-				}
-				if sum == 0 {
-					t.Fatalf("ev[%d] has no weights: %+v", i, got)
-				}
-			}
+			check(t, c, p)
 		})
 	}
 	if checked == 0 {
-		t.Fatal("no agent-profiles vector names its EV ports (multipath-weighted-paths should)")
+		t.Fatal("no agent-profiles vector names its " + what)
 	}
+}
+
+// portsOf is the test uplink with one local interface for every port the profile names.
+func portsOf(p profile.Profile) Uplink {
+	u := up
+	u.Ports = map[string]Port{}
+	for _, peer := range p.Peers {
+		for _, e := range peer.Entries {
+			if port := deref(e.Port); port != "" {
+				u.Ports[port] = Port{Dev: fmt.Sprintf("eth%d", len(u.Ports)), Via: "fe80::1"}
+			}
+		}
+	}
+	return u
 }
 
 // TestCompileEVPortsAddWeightsOfEntriesOnOnePort: two shares of one flow that came to share a
@@ -259,6 +319,90 @@ func TestCompileRoutesEachEntryOutItsPort(t *testing.T) {
 		if len(d.Routes) != 0 || len(d.Rejected) != 1 || d.Rejected[0].Field != "peers[0].entries[0].port" ||
 			!strings.Contains(d.Rejected[0].Reason, "srv1-nic1-up2") {
 			t.Fatalf("routes %+v, rejected %+v", d.Routes, d.Rejected)
+		}
+	})
+}
+
+// On a multi-plane NIC an EV entry naming a port leaves by it: the kernel cannot tell from the
+// packet which plane the planner meant, so a rule sends that source port to the port's table.
+func TestCompileSteersEVEntriesOutTheirPort(t *testing.T) {
+	multi := Uplink{Dev: "eth0", Via: "fe80::1", Address: "fd00:ef7:11::1",
+		Ports: map[string]Port{"srv1-nic1-up1": {Dev: "eth0", Via: "fe80::1"}, "srv1-nic1-up2": {Dev: "eth1", Via: "fe80::2"}}}
+	on := func(e profile.Entry, port string) profile.Entry {
+		e.Port = new(port)
+		return e
+	}
+	plane2 := route.PortTable{Table: route.FirstSteerTable + 1, Dev: "eth1", Via: "fe80::2"}
+	steer := func(sport, table int) route.Steer {
+		return route.Steer{Peer: "fd00:ef7:12::2", Sport: sport, Table: table}
+	}
+	tests := []struct {
+		name  string
+		peer  profile.Peer
+		want  route.Steering
+		links []string // each EV weight's link, in entry order
+	}{
+		{"no port: the main table routes it", peer(1, sport("a", "GOOD", "49920")), route.Steering{}, []string{""}},
+		{"second port: a rule to its table", peer(1, sport("a", "GOOD", "49920"), on(sport("b", "GOOD", "50176"), "srv1-nic1-up2")),
+			route.Steering{Tables: []route.PortTable{plane2}, Rules: []route.Steer{steer(50176, plane2.Table)}},
+			[]string{"", "srv1-nic1-up2"}},
+		{"first port named: a rule to its own table", peer(1, on(sport("a", "GOOD", "49920"), "srv1-nic1-up1")),
+			route.Steering{Tables: []route.PortTable{{Table: route.FirstSteerTable, Dev: "eth0", Via: "fe80::1"}},
+				Rules: []route.Steer{steer(49920, route.FirstSteerTable)}}, []string{"srv1-nic1-up1"}},
+		{"two entries on one port and source port: one rule", peer(1, on(sport("a", "GOOD", "50176"), "srv1-nic1-up2"),
+			on(sport("b", "GOOD", "50176"), "srv1-nic1-up2")),
+			route.Steering{Tables: []route.PortTable{plane2}, Rules: []route.Steer{steer(50176, plane2.Table)}},
+			[]string{"srv1-nic1-up2"}},
+		{"ASSUMED_BAD not used: no rule", peer(1, sport("a", "GOOD", "49920"), on(sport("b", "ASSUMED_BAD", "50176"), "srv1-nic1-up2")),
+			route.Steering{}, []string{""}},
+		{"DENIED never: no rule", peer(1, on(sport("b", "DENIED", "50176"), "srv1-nic1-up2")), route.Steering{}, nil},
+		{"minActive brings ASSUMED_BAD back with its rule", peer(2, sport("a", "GOOD", "49920"),
+			on(sport("b", "ASSUMED_BAD", "50176"), "srv1-nic1-up2")),
+			route.Steering{Tables: []route.PortTable{plane2}, Rules: []route.Steer{steer(50176, plane2.Table)}},
+			[]string{"", "srv1-nic1-up2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{tt.peer}}, multi, nil)
+			if len(d.Rejected) > 0 || len(d.Routes) > 0 {
+				t.Fatalf("rejected %v, routes %v", d.Rejected, d.Routes)
+			}
+			if !reflect.DeepEqual(d.Steering, tt.want) {
+				t.Fatalf("steering = %+v\nwant %+v", d.Steering, tt.want)
+			}
+			for _, r := range d.Steering.Rules {
+				if err := route.CheckSteer(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var links []string
+			for _, e := range d.EV {
+				for _, w := range e.Weights {
+					links = append(links, w.Link)
+				}
+			}
+			if !slices.Equal(links, tt.links) {
+				t.Fatalf("EV links = %q, want %q", links, tt.links)
+			}
+		})
+	}
+
+	t.Run("a port without a local interface is refused, naming it", func(t *testing.T) {
+		d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{
+			peer(1, sport("a", "GOOD", "49920"), on(sport("b", "GOOD", "50176"), "srv1-nic1-up2"))}}, up, nil)
+		if len(d.EV) != 1 || !slices.Equal(d.EV[0].Ports, []int{49920}) || len(d.Steering.Rules) != 0 ||
+			len(d.Rejected) != 1 || d.Rejected[0].Field != "peers[0].entries[1].port" ||
+			!strings.Contains(d.Rejected[0].Reason, "srv1-nic1-up2") {
+			t.Fatalf("ev %+v, steering %+v, rejected %+v", d.EV, d.Steering, d.Rejected)
+		}
+	})
+
+	t.Run("one source port cannot leave by two ports", func(t *testing.T) {
+		d := Compile(profile.Profile{NIC: "srv1-nic1", Version: 3, Peers: []profile.Peer{
+			peer(1, sport("a", "GOOD", "49920"), on(sport("b", "GOOD", "49920"), "srv1-nic1-up2"))}}, multi, nil)
+		if len(d.Steering.Rules) != 0 || len(d.Rejected) != 1 || d.Rejected[0].Field != "peers[0].entries[1].port" ||
+			!strings.Contains(d.Rejected[0].Reason, "already leaves by the uplink") {
+			t.Fatalf("steering %+v, rejected %+v", d.Steering, d.Rejected)
 		}
 	})
 }

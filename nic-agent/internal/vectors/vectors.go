@@ -116,6 +116,16 @@ type AgentProfileCase struct {
 	// EVPorts, when present, is the EV port list the agent publishes per peer for Profile when
 	// every GOOD entry is in use.
 	EVPorts []PeerPorts `json:"evPorts"`
+	// EVSteering, when present, is the source ports the agent sends out a named port for Profile
+	// (one per peer and source port, in any order) when every GOOD entry is in use.
+	EVSteering []PortSteer `json:"evSteering"`
+}
+
+// PortSteer is one source port to one peer sent out of a named port of a multi-plane NIC.
+type PortSteer struct {
+	Peer  string `json:"peer"`
+	Sport int    `json:"sport"`
+	Port  string `json:"port"`
 }
 
 // AgentProfile is the profile of the agent-profiles.json case called name.

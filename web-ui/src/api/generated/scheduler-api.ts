@@ -506,7 +506,7 @@ export interface components {
             weight: number;
             /** @enum {string} */
             state: "GOOD" | "ASSUMED_BAD" | "DENIED" | "UNKNOWN";
-            /** @description Fabric link id of the NIC port this entry leaves by; only for a NIC with more than one port (multi-plane fabrics) */
+            /** @description Fabric link id of the NIC port this entry leaves by; only for a NIC with more than one port (multi-plane fabrics). srv6: the carriers are sent out of this port. udp-sport: packets to the peer with this source port are sent out of this port (the agent steers them by policy routing), on any plane */
             port?: string;
         };
         EvProfile: {

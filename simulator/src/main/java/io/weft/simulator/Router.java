@@ -63,7 +63,8 @@ public final class Router {
         if (routing.mode() == Routing.Mode.SRV6) {
             path = ForwardingWalk.walkCarriers(plan, srcNic, dstNic, routing.carriers(), tenant);
         } else if (routing.mode() == Routing.Mode.EV) {
-            path = ForwardingWalk.walkEv(plan, srcNic, dstNic, routing.ev(), tenant);
+            path = routing.port() == null ? ForwardingWalk.walkEv(plan, srcNic, dstNic, routing.ev(), tenant)
+                    : ForwardingWalk.walkEv(plan, srcNic, dstNic, routing.ev(), tenant, routing.port());
         } else {
             throw new IllegalArgumentException("routing: " + routing.mode() + " is not steered");
         }

@@ -56,20 +56,30 @@ final class TestFabrics {
         }
     }
 
-    /** A uniformly random shortest NIC-to-NIC path (home links at both ends). */
+    /**
+     * A uniformly random shortest NIC-to-NIC path leaving by a random port of {@code src} (a
+     * multi-plane NIC has one per plane) and arriving by the destination's leaf on that plane.
+     */
     static List<Arc> randomShortestPath(FabricPlan plan, String src, String dst, Random r) {
         List<Arc> out = new ArrayList<>();
-        Arc first = plan.attachment(src);
+        // Any port of the source (a multi-plane NIC has one per plane), to the destination's leaf there.
+        List<Arc> ports = new ArrayList<>();
+        for (Arc a : plan.fabric().arcsFrom(src)) {
+            if (plan.fabric().node(a.to()).role().isSwitch()) {
+                ports.add(a);
+            }
+        }
+        Arc first = ports.get(r.nextInt(ports.size()));
         out.add(first);
         String at = first.to();
-        String dstSwitch = plan.attachment(dst).to();
+        String dstSwitch = plan.deliverySwitch(dst, at);
         while (!at.equals(dstSwitch)) {
             List<Arc> hops = plan.nextHops(at, dstSwitch);
             Arc next = hops.get(r.nextInt(hops.size()));
             out.add(next);
             at = next.to();
         }
-        out.add(new Arc(plan.attachment(dst).link(), at));
+        out.add(new Arc(plan.nicLink(at, dst), at));
         return out;
     }
 }

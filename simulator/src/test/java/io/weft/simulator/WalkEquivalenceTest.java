@@ -32,15 +32,18 @@ class WalkEquivalenceTest {
     void lowDiameterAndMultiPlaneFabricsRouteExactly() throws Exception {
         check(TestFabrics.plan(DragonflyGenerator.generate(DragonflyGenerator.Params.of(2, 4, 2))), 200);
         check(TestFabrics.plan(SlimFlyGenerator.generate(SlimFlyGenerator.Params.of(5))), 200);
-        check(TestFabrics.plan(RailGenerator.generate(
+        int otherPlane = check(TestFabrics.plan(RailGenerator.generate(
                 new RailGenerator.Params(null, 16, 4, 8, 2, 2, 400, 400, 100, 500))), 200);
+        assertThat(otherPlane).as("EV flows on the second plane").isGreaterThan(20);
     }
 
-    private static void check(FabricPlan plan, int flows) throws Exception {
+    /** Returns how many EV flows left by a port other than the source's home (another plane). */
+    private static int check(FabricPlan plan, int flows) throws Exception {
         Simulation sim = new Simulation(plan, new EcmpHasher(1));
         List<String> nics = plan.nics();
         Random r = new Random(17);
         int evs = 0;
+        int otherPlane = 0;
         for (int i = 0; i < flows; i++) {
             String src = nics.get(r.nextInt(nics.size()));
             String dst = nics.get(r.nextInt(nics.size()));
@@ -55,12 +58,17 @@ class WalkEquivalenceTest {
                     .isEqualTo(ForwardingWalk.walkCarriers(plan, src, dst, enc.carriers(), "default"));
             if (enc.ev() != null) {
                 evs++;
-                sim.addFlow(FlowSpec.persistent("e" + i, src, dst, Routing.ev(enc.ev())));
+                String port = path.get(0).link().id();
+                sim.addFlow(FlowSpec.persistent("e" + i, src, dst, Routing.ev(enc.ev(), port)));
                 sim.runUntil(sim.now());
                 assertThat(sim.result("e" + i).route()).as("ev flow %d", i).isEqualTo(path)
-                        .isEqualTo(ForwardingWalk.walkEv(plan, src, dst, enc.ev(), "default"));
+                        .isEqualTo(ForwardingWalk.walkEv(plan, src, dst, enc.ev(), "default", port));
+                if (!path.get(0).equals(plan.attachment(src))) {
+                    otherPlane++;
+                }
             }
         }
         assertThat(evs).as("paths EV routing reaches").isGreaterThan(flows / 4);
+        return otherPlane;
     }
 }

@@ -58,6 +58,8 @@ public final class FabricPlan {
 
     private final List<String> switchIds = new ArrayList<>();
     private final Map<String, Integer> switchIndex = new LinkedHashMap<>();
+    /** {@link #evReachesEveryPort}, computed on first use. */
+    private volatile Boolean evEveryPort;
     private final List<List<Arc>> switchArcs = new ArrayList<>();
     /** Per switch index, the switch index each of its switchArcs leads to (hot path of nextHops). */
     private final int[][] arcTargets;
@@ -382,6 +384,55 @@ public final class FabricPlan {
     public List<Arc> switchArcs(String switchId) {
         Integer i = switchIndex.get(switchId);
         return i == null ? List.of() : switchArcs.get(i);
+    }
+
+    /**
+     * The switch that hands {@code nicId} a packet routed by its destination from {@code fromSwitch}:
+     * the NIC's home switch when reachable from there, else, of the switches linked to the NIC that
+     * are, the first in switch order (the NIC's leaf on another plane of a multi-plane fabric, where
+     * the home leaf cannot be reached); null when none is. The switches' routes to the NIC's
+     * address ({@code DeviceIntent}) and the EV walk both follow this one rule.
+     */
+    public String deliverySwitch(String nicId, String fromSwitch) {
+        String home = attachment(nicId).to();
+        if (home.equals(fromSwitch) || distance(fromSwitch, home) >= 0) {
+            return home;
+        }
+        String best = null;
+        for (Arc a : fabric.arcsFrom(nicId)) {
+            String s = a.to();
+            if (!switchIndex.containsKey(s) || best != null && switchIndex.get(s) >= switchIndex.get(best)) {
+                continue;
+            }
+            if (s.equals(fromSwitch) || distance(fromSwitch, s) >= 0) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * True when EV routing reaches every pair of ports a path can join: each port of each NIC is the
+     * one its plane delivers to ({@link #deliverySwitch}, over the first link to that switch), as on
+     * a fabric whose NICs have one port per plane. False when a NIC has two ports into one plane:
+     * packets to it arrive by one of them only, so a job routed by entropy values keeps to home ports.
+     */
+    public boolean evReachesEveryPort() {
+        Boolean v = evEveryPort;
+        if (v == null) {
+            v = true;
+            for (String nic : attachments.keySet()) {
+                for (Arc a : fabric.arcsFrom(nic)) {
+                    Link first = nicLink(a.to(), nic);
+                    if (switchIndex.containsKey(a.to()) && (!a.to().equals(deliverySwitch(nic, a.to()))
+                            || first == null || !first.id().equals(a.link().id()))) {
+                        v = false;
+                    }
+                }
+            }
+            evEveryPort = v;
+        }
+        return v;
     }
 
     /** Underlay hop count between two switches, or -1 when unreachable. */

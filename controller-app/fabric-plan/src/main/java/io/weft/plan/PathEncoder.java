@@ -144,10 +144,15 @@ public final class PathEncoder {
     private static Integer ev(CompiledWalk w, int[] path, String tenant, int[] buf) {
         int src = w.from(path[0]);
         int dst = w.to(path[path.length - 1]);
-        if (path[0] != w.homeArc(src)) {
+        int rank = w.portRank(src, path[0]);
+        if (rank < 0) {
             return null;
         }
-        int dstSwitch = w.to(w.homeArc(dst));
+        // On another plane than the destination's home, EV routing ends at its leaf on that plane.
+        int dstSwitch = w.deliverySwitch(dst, w.to(path[0]));
+        if (dstSwitch < 0) {
+            return null;
+        }
         int[] n = {1, 1};
         int[] idx = {0, 0};
         for (int stage = 1; stage <= 2 && stage < path.length - 1; stage++) {
@@ -165,11 +170,11 @@ public final class PathEncoder {
         }
         int ev;
         try {
-            ev = Ev.encode(n[0], idx[0], n[1], idx[1]);
+            ev = Ev.encodeForPort(n[0], idx[0], n[1], idx[1], rank);
         } catch (PlanException e) {
             return null;
         }
-        int len = w.walkEv(src, dst, ev, tenant, buf, path);
+        int len = w.walkEvFrom(path[0], dst, dstSwitch, ev, tenant, buf, path);
         return len == path.length && Arrays.equals(buf, 0, len, path, 0, len) ? ev : null;
     }
 
@@ -209,10 +214,13 @@ public final class PathEncoder {
     static Integer ev(FabricPlan plan, List<Arc> path, String tenant) {
         String src = path.get(0).from();
         String dst = path.get(path.size() - 1).to();
-        if (!path.get(0).equals(plan.attachment(src))) {
+        if (!plan.fabric().node(path.get(0).to()).role().isSwitch()) {
             return null;
         }
-        String dstSwitch = plan.attachment(dst).to();
+        String dstSwitch = plan.deliverySwitch(dst, path.get(0).to());
+        if (dstSwitch == null) {
+            return null;
+        }
         int[] n = {1, 1};
         int[] idx = {0, 0};
         // Hops 1 and 2 between switches are chosen by EV1 and EV2; the walk checks the rest.
@@ -231,12 +239,26 @@ public final class PathEncoder {
             }
         }
         try {
-            int ev = Ev.encode(n[0], idx[0], n[1], idx[1]);
-            List<Arc> walked = ForwardingWalk.walkEv(plan, src, dst, ev, tenant);
+            int ev = Ev.encodeForPort(n[0], idx[0], n[1], idx[1], portRank(plan, path.get(0)));
+            List<Arc> walked = ForwardingWalk.walkEv(plan, src, dst, ev, tenant, path.get(0).link().id());
             return walked.equals(path) ? ev : null;
         } catch (PlanException e) {
             return null;
         }
+    }
+
+    /** The rank of the NIC's port {@code first} among its links to switches, in fabric order (0 = home). */
+    private static int portRank(FabricPlan plan, Arc first) {
+        int rank = 0;
+        for (Arc a : plan.fabric().arcsFrom(first.from())) {
+            if (a.link().id().equals(first.link().id())) {
+                return rank;
+            }
+            if (plan.fabric().node(a.to()).role().isSwitch()) {
+                rank++;
+            }
+        }
+        return rank;
     }
 
     /** Every arc's link id is a link of the plan's fabric (the walk's equality proves it on success). */

@@ -14,6 +14,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.Link;
 import io.weft.fabric.Role;
 import io.weft.plan.ev.Ev;
+import io.weft.plan.intent.DeviceIntent;
 import io.weft.plan.srv6.Usid;
 import io.weft.plan.walk.ForwardingWalk;
 import io.weft.plan.walk.WalkException;
@@ -238,6 +239,8 @@ class ForwardingWalkTest {
                 .node("n1", Role.NIC).node("n2", Role.NIC)
                 .link("n1", "leaf1").link("n2", "leaf2").link("n2", "leaf2").link("leaf1", "leaf2").build();
         FabricPlan p2 = Planner.plan(twice, null);
+        assertThat(p2.evReachesEveryPort()).as("n2's second link to leaf2 never receives").isFalse();
+        assertThat(plan.evReachesEveryPort()).as("single-homed NICs").isTrue();
         List<Arc> viaSecond = List.of(p2.attachment("n1"), arc(p2, "leaf1-leaf2", "leaf1"),
                 arc(p2, "n2-leaf2.2", "leaf2"));
         assertThatThrownBy(() -> PathEncoder.encode(p2, viaSecond, "default"))
@@ -246,18 +249,47 @@ class ForwardingWalkTest {
     }
 
     @Test
-    void multiHomedNicReachesItsSecondPlaneByUsidButNotByEv() throws Exception {
+    void multiHomedNicReachesItsSecondPlaneByUsidAndByEv() throws Exception {
         Fabric twoPlanes = TestFabrics.named("planes", "rail").node("a1", Role.LEAF).node("b1", Role.LEAF)
                 .node("a2", Role.LEAF).node("b2", Role.LEAF).node("sa", Role.SPINE).node("sb", Role.SPINE)
-                .node("n1", Role.NIC).node("n2", Role.NIC)
+                .node("sb2", Role.SPINE).node("n1", Role.NIC).node("n2", Role.NIC)
                 .link("n1", "a1").link("n1", "b1").link("n2", "a2").link("n2", "b2")
-                .link("a1", "sa").link("a2", "sa").link("b1", "sb").link("b2", "sb").build();
+                .link("a1", "sa").link("a2", "sa").link("b1", "sb").link("b2", "sb")
+                .link("b1", "sb2").link("b2", "sb2").build();
         FabricPlan plan = Planner.plan(twoPlanes, null);
-        List<Arc> planeB = List.of(arc(plan, "n1-b1", "n1"), arc(plan, "b1-sb", "b1"), arc(plan, "b2-sb", "sb"),
-                arc(plan, "n2-b2", "b2"));
-        PathEncoding enc = PathEncoder.encode(plan, planeB, "default");
-        assertThat(enc.ev()).isNull();
-        assertThat(ForwardingWalk.walkCarriers(plan, "n1", "n2", enc.carriers(), "default")).isEqualTo(planeB);
+        assertThat(plan.evReachesEveryPort()).isTrue();
+        assertThat(plan.deliverySwitch("n2", "b1")).isEqualTo("b2");
+        assertThat(plan.deliverySwitch("n2", "a1")).isEqualTo("a2");
+        for (String spine : List.of("sb", "sb2")) {
+            List<Arc> planeB = List.of(arc(plan, "n1-b1", "n1"), arc(plan, "b1-" + spine, "b1"),
+                    arc(plan, "b2-" + spine, spine), arc(plan, "n2-b2", "b2"));
+            PathEncoding enc = PathEncoder.encode(plan, planeB, "default");
+            assertThat(ForwardingWalk.walkCarriers(plan, "n1", "n2", enc.carriers(), "default")).isEqualTo(planeB);
+            // Plane B's switches route n2's address to b2, so the EV sent out n1's b1 port walks there ...
+            assertThat(enc.ev()).isNotNull();
+            assertThat(ForwardingWalk.walkEv(plan, "n1", "n2", enc.ev(), "default", "n1-b1")).isEqualTo(planeB);
+            // ... while the same source port out the home port stays on plane A.
+            assertThat(ForwardingWalk.walkEv(plan, "n1", "n2", enc.ev(), "default").get(1).to()).isEqualTo("sa");
+            // Its EV1 comes from the second port's window: no plane-A path to n2 has that source port.
+            assertThat(Ev.ev1(enc.ev())).isBetween(0x80, 0xBF);
+        }
+        List<Arc> planeA = List.of(plan.attachment("n1"), arc(plan, "a1-sa", "a1"), arc(plan, "a2-sa", "sa"),
+                arc(plan, "n2-a2", "a2"));
+        assertThat(Ev.ev1(PathEncoder.encode(plan, planeA, "default").ev())).isBetween(0xC0, 0xFF);
+        for (int rank = 0; rank < 6; rank++) {
+            int ev = Ev.encodeForPort(3, 1, 4, 2, rank);
+            assertThat(Ev.index(Ev.ev1(ev), 3)).isEqualTo(1);
+            assertThat(Ev.index(Ev.ev2(ev), 4)).isEqualTo(2);
+            if (rank == 0 || rank > 3) {
+                assertThat(ev).isEqualTo(Ev.encode(3, 1, 4, 2));
+            }
+        }
+        String route = plan.nicAddress("n2") + "/128";
+        assertThat(DeviceIntent.render(plan, "sb").toString()).contains(route);
+        assertThat(DeviceIntent.render(plan, "b1").toString()).contains(route);
+        assertThat(DeviceIntent.render(plan, "sa").toString()).doesNotContain(route);
+        assertThatThrownBy(() -> ForwardingWalk.walkEv(plan, "n1", "n2", 0xC000, "default", "n2-b2"))
+                .isInstanceOf(WalkException.class).hasMessageContaining("firstLinkId: \"n2-b2\"");
     }
 
     static Arc arc(FabricPlan plan, String linkId, String from) {

@@ -6,8 +6,9 @@ import java.util.List;
  * A named set of flows placed and released together, in one tenant.
  *
  * @param homePortsOnly every flow leaves and arrives by its NICs' home ports (their first working
- *                      link): a job routed by entropy values needs it on a multi-plane fabric, since
- *                      EV routing starts on a NIC's home link; otherwise paths may use any port
+ *                      link): a job routed by entropy values needs it where a NIC has two ports into
+ *                      one plane (packets to it arrive by one of them only); otherwise, one port per
+ *                      plane included, paths may use any port
  */
 public record Job(String id, String tenant, List<Flow> flows, boolean homePortsOnly) {
     public Job {

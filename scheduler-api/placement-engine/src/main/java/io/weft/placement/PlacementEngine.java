@@ -323,6 +323,12 @@ public final class PlacementEngine {
         return Collections.unmodifiableSet(jobs.keySet());
     }
 
+    /** The port rule the job was added with ({@link Job#homePortsOnly}); false for an unknown job. */
+    public boolean homePortsOnly(String jobId) {
+        int[] slots = jobs.get(jobId);
+        return slots != null && slots.length > 0 && ledger.homePortsOnly(slots[0]);
+    }
+
     /** Reserved demand per arc in Gbit/s (a copy), indexed like {@link DenseFabric}. */
     public double[] arcLoadsGbps() {
         long[] load = ledger.loadKbps();

@@ -130,7 +130,7 @@ class MultiPlaneTest {
     }
 
     @Test
-    void aJobRoutedByEntropyValuesKeepsToTheHomePortsAndGetsAnEvForEveryFlow() throws Exception {
+    void aJobOnHomePortsOnlyKeepsToThemAndGetsAnEvForEveryFlow() throws Exception {
         Fabric f = twoPlaneRail();
         FabricPlan plan = Planner.plan(f, null);
         PlacementEngine e = new PlacementEngine(DenseFabric.of(f), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
@@ -204,19 +204,26 @@ class MultiPlaneTest {
         PlacementResult r = e.add(permutation(e.index(), 11));
         assertThat(r.unplaced()).isEmpty();
         int second = 0;
+        int secondWithEv = 0;
         for (PlacedFlow pf : r.placed()) {
             List<Arc> walked = ForwardingWalk.walkCarriers(plan, pf.flow().srcNic(), pf.flow().dstNic(),
                     pf.encoding().carriers(), "default");
             assertThat(walked).as(pf.flow().id()).isEqualTo(pf.path());
+            String port = pf.path().get(0).link().id();
             if (plane(pf.path().get(0)) == 2) {
                 second++;
-                // EV routing starts on the NIC's home (plane-1) link, so a second-plane path has no EV.
-                assertThat(pf.encoding().ev()).isNull();
-            } else if (pf.encoding().ev() != null) {
+                // EV routing reaches the second plane too: the EV sent out that port walks the path,
+                // with EV1 from the second port's window (no plane-1 path shares the source port).
+                assertThat(pf.encoding().ev()).as(pf.flow().id()).isNotNull();
+                assertThat(pf.encoding().ev() >>> 8).isBetween(0x80, 0xBF);
+                secondWithEv++;
+            }
+            if (pf.encoding().ev() != null) {
                 assertThat(ForwardingWalk.walkEv(plan, pf.flow().srcNic(), pf.flow().dstNic(), pf.encoding().ev(),
-                        "default")).isEqualTo(pf.path());
+                        "default", port)).isEqualTo(pf.path());
             }
         }
         assertThat(second).isPositive();
+        assertThat(secondWithEv).isEqualTo(second);
     }
 }

@@ -38,7 +38,9 @@ public record EvProfile(@Schema(requiredMode = RequiredMode.REQUIRED) String nic
      * @param state    GOOD, ASSUMED_BAD, DENIED (do not use: no path) or UNKNOWN
      * @param port     the fabric link id of the NIC port the entry leaves by (the path's first link);
      *                 only for a NIC with more than one port (one per plane of a multi-plane fabric),
-     *                 absent otherwise: a single-port NIC has one way out
+     *                 absent otherwise: a single-port NIC has one way out. An srv6 entry's carriers
+     *                 leave by it; a udp-sport entry's source port is sent to the peer out of it (the
+     *                 agent steers it there by policy routing), whatever plane it is on
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(@Schema(requiredMode = RequiredMode.REQUIRED) String id, String jobId,
@@ -50,7 +52,9 @@ public record EvProfile(@Schema(requiredMode = RequiredMode.REQUIRED) String nic
                                 allowableValues = {"GOOD", "ASSUMED_BAD", "DENIED", "UNKNOWN"})
                         String state,
                         @Schema(description = "Fabric link id of the NIC port this entry leaves by; only for a NIC "
-                                + "with more than one port (multi-plane fabrics)")
+                                + "with more than one port (multi-plane fabrics). srv6: the carriers are sent out "
+                                + "of this port. udp-sport: packets to the peer with this source port are sent "
+                                + "out of this port (the agent steers them by policy routing), on any plane")
                         String port) {
     }
 }

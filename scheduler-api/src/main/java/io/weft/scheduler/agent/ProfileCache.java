@@ -375,8 +375,9 @@ public class ProfileCache {
                         carriers.isEmpty() ? null : carriers.get(0), carriers.isEmpty() ? null : carriers,
                         weight, p.state(), port));
             }
-            // A path without an entropy value (one leaving by a port other than the NIC's home
-            // link, where EV routing cannot start) still gets its udp-sport entry, DENIED.
+            // An EV entry names the port its path leaves by, on any plane: the agent steers the source
+            // port out of it. A path without an entropy value (EV routing cannot produce it, e.g. one
+            // arriving by a NIC's second port into one plane) still gets its udp-sport entry, DENIED.
             if (!enc.equals("srv6")) {
                 Integer ev = p.ev();
                 entries.add(new EvProfile.Entry(f.id().concat("#ev"), f.jobId(), "udp-sport",

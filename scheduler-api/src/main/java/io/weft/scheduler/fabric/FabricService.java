@@ -32,7 +32,6 @@ import io.weft.plan.SnapshotJson;
 import io.weft.scheduler.config.FabricProperties;
 import io.weft.scheduler.events.EventLog;
 import io.weft.scheduler.job.Changes;
-import io.weft.scheduler.job.Encoding;
 import io.weft.scheduler.job.JobStore;
 import io.weft.scheduler.job.PathLedger;
 import io.weft.scheduler.job.PathLedger.PathChange;
@@ -213,7 +212,7 @@ public class FabricService {
         List<JobStore.ActiveJob> active = jobs.activeJobs();
         List<Unplaced> lost = new ArrayList<>();
         for (JobStore.ActiveJob j : active) {
-            Job job = jobOf(j);
+            Job job = jobOf(j, w.view().plan());
             try {
                 lost.addAll(engine.add(job).unplaced());
             } catch (PlacementException e) {
@@ -254,13 +253,13 @@ public class FabricService {
         return changes;
     }
 
-    /** A stored active job in the engine's terms. */
-    private static Job jobOf(JobStore.ActiveJob j) {
+    /** A stored active job in the engine's terms, on the plan it is placed on. */
+    private static Job jobOf(JobStore.ActiveJob j, FabricPlan plan) {
         List<Flow> flows = new ArrayList<>();
         for (JobStore.FlowRow f : j.flows()) {
             flows.add(new Flow(f.id(), j.id(), f.src(), f.dst(), f.demandGbps(), f.slice()));
         }
-        return new Job(j.id(), j.tenant(), flows, j.encoding() == Encoding.EV);
+        return new Job(j.id(), j.tenant(), flows, j.encoding().homePortsOnly(plan));
     }
 
     /**
@@ -278,7 +277,7 @@ public class FabricService {
             List<JobStore.ActiveJob> active = jobs.activeJobs();
             for (JobStore.ActiveJob j : active) {
                 try {
-                    engine.add(jobOf(j));
+                    engine.add(jobOf(j, view.plan()));
                 } catch (PlacementException e) {
                     // As in a takeover: a job the fabric cannot hold reserves nothing.
                 }

@@ -1,6 +1,7 @@
 package io.weft.scheduler.job;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.weft.plan.FabricPlan;
 
 /** Which encodings a job's NICs receive: SRv6 uSID carriers, entropy values (UDP source ports), or both. */
 public enum Encoding {
@@ -34,6 +35,15 @@ public enum Encoding {
 
     public boolean wantsEv() {
         return this != SRV6;
+    }
+
+    /**
+     * Whether a job of this encoding keeps to its NICs' home ports on the plan's fabric: only an
+     * EV-only job, and only where EV routing cannot reach every port (a NIC with two ports into one
+     * plane receives on one of them). With one port per plane every plane's paths carry an EV.
+     */
+    public boolean homePortsOnly(FabricPlan plan) {
+        return this == EV && !plan.evReachesEveryPort();
     }
 
     @Override

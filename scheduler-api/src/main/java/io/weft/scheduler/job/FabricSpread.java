@@ -145,14 +145,18 @@ final class FabricSpread {
      * @param sliceArcs each of those slices' path (arc indices), absent for a slice without one
      */
     record Snapshot(DenseFabric index, PlacementConfig config, double maxLoad, double[] arcLoadsGbps,
-                    Map<String, List<PatternFlow>> flows, Map<String, int[]> sliceArcs) {
+                    Map<String, List<PatternFlow>> flows, Map<String, int[]> sliceArcs, Set<String> homePortsOnly) {
         static Snapshot of(PlacementEngine engine, List<SpreadJob> jobs) {
             Map<String, List<PatternFlow>> flows = new LinkedHashMap<>();
             Map<String, int[]> arcs = new HashMap<>();
+            Set<String> homeOnly = new HashSet<>();
             for (SpreadJob j : jobs) {
                 if (engine.jobIds().contains(j.id())) {
                     List<PatternFlow> pf = patternFlows(engine, j);
                     flows.put(j.id(), pf);
+                    if (engine.homePortsOnly(j.id())) {
+                        homeOnly.add(j.id()); // the port rule the job was placed with
+                    }
                     for (PatternFlow f : pf) {
                         for (Flow s : f.slices()) {
                             int[] a = engine.pathArcs(s.id());
@@ -164,7 +168,7 @@ final class FabricSpread {
                 }
             }
             return new Snapshot(engine.index(), engine.config(), engine.quality().maxLoad(), engine.arcLoadsGbps(),
-                    flows, arcs);
+                    flows, arcs, Set.copyOf(homeOnly));
         }
 
         int[] pathArcs(String sliceId) {
@@ -200,10 +204,11 @@ final class FabricSpread {
      * <p>Every class is spread in one planner call, so several tenants share one LP and the bound is
      * the joint one. The planner takes one tenant and one port rule per call: a path is a list of
      * arcs whatever the tenant (only its encoding differs, and each slice is encoded and proven for
-     * its own tenant when applied), and when any class is EV-only every flow keeps its NICs' home
-     * ports (needed by EV routing, a restriction for the others on a multi-plane fabric; then one
-     * more call without it gives the bound, and no optimum is reported). Each flow keeps its own
-     * job's {@code maxPaths} and granularity (see the class documentation). Solving the classes one at a time
+     * its own tenant when applied), and when any job was placed on its NICs' home ports only (an
+     * EV-only job where EV routing cannot reach every port) every flow keeps its home ports (a
+     * restriction for the others on a multi-plane fabric; then one more call without it gives the
+     * bound, and no optimum is reported). Each flow keeps its own job's {@code maxPaths} and
+     * granularity (see the class documentation). Solving the classes one at a time
      * against each other's answer was tried: two tenants each at their best against the other stay
      * at 1.5 where the joint optimum is 4/3 ({@code FabricSpreadClassesTest}).
      */
@@ -229,7 +234,7 @@ final class FabricSpread {
             if (!snapshot.flows().containsKey(j.id())) {
                 continue;
             }
-            SpreadClass c = byKey.computeIfAbsent(j.tenant() + "|" + (j.encoding() == Encoding.EV),
+            SpreadClass c = byKey.computeIfAbsent(j.tenant() + "|" + snapshot.homePortsOnly().contains(j.id()),
                     k -> new SpreadClass(new ArrayList<>(), new ArrayList<>()));
             c.members().add(j);
             for (PatternFlow f : snapshot.flows().get(j.id())) {
@@ -246,12 +251,15 @@ final class FabricSpread {
                     Double.NaN, Double.NaN, List.of(), List.of(), List.of(), List.of());
         }
         List<SpreadClass> classes = List.copyOf(byKey.values());
-        boolean anyEv = classes.stream().anyMatch(c -> c.first().encoding() == Encoding.EV);
-        boolean mixedRules = anyEv && classes.stream().anyMatch(c -> c.first().encoding() != Encoding.EV);
+        // A job keeps the port rule it was placed with: EV-only jobs keep to home ports only where
+        // EV routing cannot reach every port (Encoding.homePortsOnly).
+        boolean anyHome = classes.stream().anyMatch(c -> snapshot.homePortsOnly().contains(c.first().id()));
+        boolean mixedRules = anyHome
+                && classes.stream().anyMatch(c -> !snapshot.homePortsOnly().contains(c.first().id()));
         List<SpreadJob> members = classes.stream().flatMap(c -> c.members().stream()).toList();
         SpreadClass together = new SpreadClass(members, all);
         long callBudget = mixedRules ? Math.max(1, budgetMs / 2) : budgetMs;
-        Answer a = spreadTogether(snapshot, together, anyEv, base, callBudget, spreader, encoder);
+        Answer a = spreadTogether(snapshot, together, anyHome, base, callBudget, spreader, encoder);
         MultipathResult r = a.result();
         double optimum = r == null || mixedRules ? Double.NaN : r.splittableOptimum();
         double bound = r == null ? Double.NaN : r.lowerBound();
@@ -559,7 +567,7 @@ final class FabricSpread {
                 }
             }
             SpreadJob j = e.getValue().get(0).job();
-            again.add(new Job(j.id(), j.tenant(), slices, j.encoding() == Encoding.EV));
+            again.add(new Job(j.id(), j.tenant(), slices, engine.homePortsOnly(j.id())));
         }
         Map<String, int[]> othersBefore = new HashMap<>();
         Map<String, FlowEncoding> encodedBefore = new HashMap<>();

@@ -89,9 +89,8 @@ class JobService {
             PlacementEngine engine = w.engine();
             Job job;
             try {
-                // EV routing starts on a NIC's home link: an EV-only job keeps to the home ports.
                 job = Patterns.expand(JobRequests.toSpec(jobId, tenant, r), engine.index(), limits.maxFlowsPerJob())
-                        .withHomePortsOnly(encoding == Encoding.EV);
+                        .withHomePortsOnly(encoding.homePortsOnly(w.view().plan()));
             } catch (PlacementException e) {
                 throw ApiException.badRequest(e.field(), e.getMessage());
             }

@@ -39,10 +39,16 @@ class FabricSpreadClassesTest {
     PlacementEngine engine;
 
     void place(Fabric fabric, String tenantA, String tenantB) throws Exception {
+        place(fabric, tenantA, tenantB, false);
+    }
+
+    /** As {@link #place(Fabric, String, String)}, job a placed on its NICs' home ports only when asked. */
+    void place(Fabric fabric, String tenantA, String tenantB, boolean aHomePortsOnly) throws Exception {
         plan = Planner.plan(fabric, null);
         engine = new PlacementEngine(DenseFabric.of(fabric), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
-        MultipathPlacement.place(engine, plan, inTenant(FabricSpreadTest.job("a", 1, 2), tenantA),
-                FabricSpreadTest.TWO_PATHS, Encoding.BOTH, FabricSpreadTest.BUDGET_MS);
+        Job a = inTenant(FabricSpreadTest.job("a", 1, 2), tenantA).withHomePortsOnly(aHomePortsOnly);
+        MultipathPlacement.place(engine, plan, a, FabricSpreadTest.TWO_PATHS, Encoding.BOTH,
+                FabricSpreadTest.BUDGET_MS);
         MultipathPlacement.place(engine, plan, inTenant(FabricSpreadTest.job("b", 3, 3), tenantB),
                 FabricSpreadTest.TWO_PATHS, Encoding.BOTH, FabricSpreadTest.BUDGET_MS);
         assertThat(engine.quality().maxLoad()).as("one after another").isCloseTo(1.5, within(1e-9));
@@ -134,8 +140,9 @@ class FabricSpreadClassesTest {
     }
 
     @Test
-    void anEvOnlyJobKeepsHomePortsAndTheBoundComesFromTheCallWithout() throws Exception {
-        place(FabricSpreadTest.FABRIC, "default", "default");
+    void aJobPlacedOnHomePortsKeepsThemAndTheBoundComesFromTheCallWithout() throws Exception {
+        // An EV-only job is placed so where EV routing cannot reach every port; the re-spread keeps its rule.
+        place(FabricSpreadTest.FABRIC, "default", "default", true);
         List<FabricSpread.SpreadJob> jobs = List.of(new FabricSpread.SpreadJob("a", "default", Encoding.EV, 2, 16),
                 new FabricSpread.SpreadJob("b", "default", Encoding.BOTH, 2, 16));
         List<Boolean> homePorts = new ArrayList<>();

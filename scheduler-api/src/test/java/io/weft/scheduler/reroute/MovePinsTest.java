@@ -11,6 +11,7 @@ import java.util.Set;
 import io.weft.fabric.Arc;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.lab.fabric.RailGenerator;
 import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.FlowEncoder;
@@ -18,6 +19,10 @@ import io.weft.placement.FlowEncoding;
 import io.weft.placement.Job;
 import io.weft.placement.PlacementConfig;
 import io.weft.placement.PlacementEngine;
+import io.weft.placement.PlanFlowEncoder;
+import io.weft.plan.FabricPlan;
+import io.weft.plan.Planner;
+import io.weft.plan.walk.ForwardingWalk;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +96,47 @@ class MovePinsTest {
         assertThat(p.isEmpty()).isTrue();
         assertThat(engine.pathArcs("f1")).as("put back").isEqualTo(viaSpine(1));
         assertThat(engine.placed("f1").encoding().ev()).isEqualTo(4791);
+    }
+
+    @Test
+    void anEvSteeredFlowMovesOntoAnotherPlaneKeepingAnEntropyValue() throws Exception {
+        // Two planes, one port per plane on every NIC, the plan's own encoder: plane 2 has EVs too.
+        FabricPlan plan = Planner.plan(RailGenerator.generate(
+                new RailGenerator.Params(null, 4, 1, 2, 2, 2, 400, 400, 100, 500)), null);
+        PlacementEngine twoPlanes = new PlacementEngine(DenseFabric.of(plan.fabric()), new PlanFlowEncoder(plan),
+                PlacementConfig.DEFAULTS);
+        String src = plan.nics().get(0);
+        String dst = plan.nics().get(plan.nics().size() - 1);
+        twoPlanes.add(new Job("j", "default", List.of(new Flow("f1", "j", src, dst, 100, 0))));
+        int[] before = twoPlanes.pathArcs("f1");
+        assertThat(twoPlanes.placed("f1").encoding().ev()).isNotNull();
+        Arc out = plan.fabric().arcsFrom(src).stream()
+                .filter(a -> !a.link().id().equals(twoPlanes.placed("f1").path().get(0).link().id()))
+                .findFirst().orElseThrow();
+        int[] otherPlane = shortestFrom(plan, twoPlanes.index(), out, dst);
+        Map<Move, ActiveHotspot> m = new LinkedHashMap<>();
+        m.put(new Move("f1", before, otherPlane, Move.HOTSPOT + "h1", 0.5), cause);
+        MovePins.Pinned p = MovePins.apply(twoPlanes, m, Set.of(), decided);
+        assertThat(p.moves()).as("moved to the other plane").hasSize(1);
+        assertThat(twoPlanes.pathArcs("f1")).isEqualTo(otherPlane);
+        Integer ev = twoPlanes.placed("f1").encoding().ev();
+        assertThat(ev).isNotNull();
+        assertThat(ForwardingWalk.walkEv(plan, src, dst, ev, "default", out.link().id()))
+                .isEqualTo(twoPlanes.placed("f1").path());
+    }
+
+    /** A shortest path leaving by {@code first}, to the destination's leaf on that plane. */
+    private static int[] shortestFrom(FabricPlan plan, DenseFabric ix, Arc first, String dst) {
+        List<Integer> arcs = new java.util.ArrayList<>(List.of(ix.arcOf(first.link().id(), first.from())));
+        String at = first.to();
+        String leaf = plan.deliverySwitch(dst, at);
+        while (!at.equals(leaf)) {
+            Arc next = plan.nextHops(at, leaf).get(0);
+            arcs.add(ix.arcOf(next.link().id(), at));
+            at = next.to();
+        }
+        arcs.add(ix.arcOf(plan.nicLink(at, dst).id(), at));
+        return arcs.stream().mapToInt(Integer::intValue).toArray();
     }
 
     @Test

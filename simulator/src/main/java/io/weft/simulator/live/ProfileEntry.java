@@ -66,7 +66,8 @@ record ProfileEntry(String flowId, String jobId, String peer, String state, doub
                 return null;
             }
             try {
-                return Routing.ev(Integer.parseInt(v));
+                // On a multi-plane NIC the entry's port is the link its agent sends that source port out of.
+                return Routing.ev(Integer.parseInt(v), e.hasNonNull("port") ? e.get("port").asText() : null);
             } catch (IllegalArgumentException bad) {
                 throw new IllegalArgumentException(field + ".value: \"" + v + "\" is not an EV in 1..65535");
             }

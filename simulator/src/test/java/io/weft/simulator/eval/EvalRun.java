@@ -212,7 +212,7 @@ public final class EvalRun {
                         srv6.add(sr);
                         if (pf.encoding().ev() != null) {
                             evs++;
-                            evOrSrv6.add(Routing.ev(pf.encoding().ev()));
+                            evOrSrv6.add(Routing.ev(pf.encoding().ev(), pf.path().get(0).link().id()));
                         } else {
                             evOrSrv6.add(sr);
                         }

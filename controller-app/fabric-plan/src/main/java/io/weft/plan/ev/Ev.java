@@ -44,6 +44,23 @@ public final class Ev {
         return ev1 << 8 | ev2;
     }
 
+    /**
+     * As {@link #encode}, for a path leaving its source NIC by the NIC's port of rank
+     * {@code portRank} (0 = the home port; a multi-plane NIC has one port per plane): EV1 is taken
+     * from the rank's own window (0xC0-0xFF, 0x80-0xBF, 0x40-0x7F, 0x01-0x3F for ranks 0-3) where
+     * the table allows, so paths to one peer on different planes never share a source port (the
+     * NIC's agent sends each source port out one port only). Rank 0 gives {@link #encode}'s value.
+     */
+    public static int encodeForPort(int n1, int i1, int n2, int i2, int portRank) throws EncodingException {
+        int ev = encode(n1, i1, n2, i2);
+        if (portRank <= 0 || portRank > 3) {
+            return ev;
+        }
+        int lo = Math.max(1, 0xC0 - 0x40 * portRank);
+        int ev1 = pick(n1, i1, lo, 0xFF - 0x40 * portRank);
+        return ev1 < 0 ? ev : ev1 << 8 | ev2(ev);
+    }
+
     /** The high byte (first-stage table index before the modulo). */
     public static int ev1(int ev) {
         return ev >>> 8 & 0xFF;

@@ -252,6 +252,19 @@ public final class DeviceIntent {
             if (!Ipv6.contains(plan.nicPrefix(home), plan.nicAddress(nic))) {
                 out.get(home).add(plan.nicAddress(nic) + "/128");
             }
+            // A NIC with a port on another plane (which cannot reach its home): that plane routes
+            // the NIC's address to its leaf there, so EV-routed packets sent out that plane's port
+            // arrive. One leaf per plane: the one FabricPlan.deliverySwitch names.
+            for (Arc a : plan.fabric().arcsFrom(nic)) {
+                String sw = a.to();
+                String route = plan.nicAddress(nic) + "/128";
+                if (!sw.equals(home) && plan.hasNics(sw) && sw.equals(plan.deliverySwitch(nic, sw))) {
+                    List<String> routes = out.computeIfAbsent(sw, k -> new ArrayList<>());
+                    if (!routes.contains(route)) {
+                        routes.add(route);
+                    }
+                }
+            }
         }
         return out;
     }

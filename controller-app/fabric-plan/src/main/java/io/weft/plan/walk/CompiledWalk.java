@@ -440,15 +440,40 @@ public final class CompiledWalk {
      * switch, it is the one minimal next hop and the memo is not read. Same answer, fewer reads.
      */
     public int walkEv(int src, int dst, int ev, String tenant, int[] out, int[] expected) {
-        if (!isNicNode(src) || !isNicNode(dst) || tenant == null || !plan.hasTenant(tenant) || ev <= 0
-                || ev > 0xFFFF || src == dst) {
+        if (!isNicNode(src)) {
             return BAD_INPUT;
         }
-        int dstSwitch = arcTo[homeArc[dst]];
+        return walkEvFrom(homeArc[src], dst, ev, tenant, out, expected);
+    }
+
+    /**
+     * {@link ForwardingWalk#walkEv(io.weft.plan.FabricPlan, String, String, int, String, String)}: as
+     * {@link #walkEv(int, int, int, String, int[], int[])}, leaving the source NIC by its arc
+     * {@code first} (another plane's port), towards the destination's {@link #deliverySwitch}.
+     */
+    public int walkEvFrom(int first, int dst, int ev, String tenant, int[] out, int[] expected) {
+        if (first < 0 || first >= arcTo.length || !isNicNode(dst)) {
+            return BAD_INPUT;
+        }
+        return walkEvFrom(first, dst, deliverySwitch(dst, arcTo[first]), ev, tenant, out, expected);
+    }
+
+    /**
+     * As {@link #walkEvFrom(int, int, int, String, int[], int[])}, told the destination's
+     * {@link #deliverySwitch} from {@code first}'s switch (the encoder has it already).
+     */
+    public int walkEvFrom(int first, int dst, int dstSwitch, int ev, String tenant, int[] out, int[] expected) {
+        if (first < 0 || first >= arcTo.length || !isNicNode(arcFrom[first]) || !isUplink(arcFrom[first], first)
+                || !isNicNode(dst) || tenant == null || !plan.hasTenant(tenant) || ev <= 0 || ev > 0xFFFF
+                || arcFrom[first] == dst) {
+            return BAD_INPUT;
+        }
         int n = 0;
-        int first = homeArc[src];
         out[n++] = first;
         int at = arcTo[first];
+        if (dstSwitch < 0) {
+            return DEAD_END;
+        }
         for (int stage = 1; ; stage++) {
             if (n > ForwardingWalk.HOP_LIMIT) {
                 return LOOP;
@@ -522,6 +547,43 @@ public final class CompiledWalk {
             default:
                 throw new IllegalArgumentException("not a walk refusal code: " + code);
         }
+    }
+
+    /** The rank of {@code arc} among the NIC's ports in fabric order (0 = home), or -1 when not one. */
+    public int portRank(int nicNode, int arc) {
+        int[] ups = nicUplinks[nicNode];
+        for (int i = 0; i < ups.length; i++) {
+            if (ups[i] == arc) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** True when {@code arc} leaves NIC {@code nicNode} towards a switch (one of its ports). */
+    public boolean isUplink(int nicNode, int arc) {
+        return portRank(nicNode, arc) >= 0;
+    }
+
+    /**
+     * {@link io.weft.plan.FabricPlan#deliverySwitch}: the switch that hands {@code dst} a packet
+     * routed by its address from switch {@code at}; -1 when none is reachable. The NIC's other
+     * switches are kept in switch order, as the plan's rule reads them.
+     */
+    public int deliverySwitch(int dst, int at) {
+        int home = arcTo[homeArc[dst]];
+        if (home == at || (route(at, home) & NO_ROUTE) == 0) {
+            return home;
+        }
+        int[] pairs = nicDownlinks[dst];
+        if (pairs != null) {
+            for (int k = 0; k < pairs.length; k += 2) {
+                if (pairs[k] == at || (route(at, pairs[k]) & NO_ROUTE) == 0) {
+                    return pairs[k];
+                }
+            }
+        }
+        return -1;
     }
 
     private boolean isNicNode(int n) {

@@ -163,10 +163,23 @@ public final class ForwardingWalk {
 
     /**
      * The route of an EV-routed packet from {@code srcNic} to {@code dstNic} with UDP source port
-     * {@code ev}, in the tenant's VRF.
+     * {@code ev}, in the tenant's VRF, leaving by the source's home link.
      */
     public static List<Arc> walkEv(FabricPlan plan, String srcNic, String dstNic, int ev, String tenant)
             throws WalkException {
+        checkNic(plan, srcNic, "srcNic");
+        return walkEv(plan, srcNic, dstNic, ev, tenant, plan.attachment(srcNic).link().id());
+    }
+
+    /**
+     * As {@link #walkEv(FabricPlan, String, String, int, String)}, leaving by the source's link
+     * {@code firstLinkId} (a NIC with one port per plane sends on the port its agent steers the
+     * source port to). The switches route the destination's address towards the switch
+     * {@link FabricPlan#deliverySwitch} names from that port's switch: on another plane, the
+     * destination's leaf on that plane.
+     */
+    public static List<Arc> walkEv(FabricPlan plan, String srcNic, String dstNic, int ev, String tenant,
+                                   String firstLinkId) throws WalkException {
         checkNic(plan, srcNic, "srcNic");
         checkNic(plan, dstNic, "dstNic");
         checkTenant(plan, tenant);
@@ -176,12 +189,24 @@ public final class ForwardingWalk {
         if (srcNic.equals(dstNic)) {
             throw bad("srcNic and dstNic are both " + srcNic);
         }
+        Arc first = null;
+        for (Arc a : plan.fabric().arcsFrom(srcNic)) {
+            if (a.link().id().equals(firstLinkId) && plan.fabric().node(a.to()).role().isSwitch()) {
+                first = a;
+            }
+        }
+        if (first == null) {
+            throw bad("firstLinkId: \"" + firstLinkId + "\" is not a link from " + srcNic + " to a switch");
+        }
         Arc dstHome = plan.attachment(dstNic);
-        String dstSwitch = dstHome.to();
+        String dstSwitch = plan.deliverySwitch(dstNic, first.to());
         List<Arc> path = new ArrayList<>();
-        Arc first = plan.attachment(srcNic);
         path.add(first);
         String at = first.to();
+        if (dstSwitch == null) {
+            throw new WalkException(WalkException.Kind.DEAD_END, at, path.size(),
+                    "no switch linked to " + dstNic + " is reachable from " + at);
+        }
         for (int stage = 1; ; stage++) {
             if (path.size() > HOP_LIMIT) {
                 throw new WalkException(WalkException.Kind.LOOP, at, path.size(),

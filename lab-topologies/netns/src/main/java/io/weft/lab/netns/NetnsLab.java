@@ -41,6 +41,8 @@ import io.weft.plan.PathEncoding;
 public final class NetnsLab {
     /** rtm_protocol of the NIC encap routes: the nic-agent's value (nic-agent/internal/route). */
     public static final int ROUTE_PROTOCOL = 200;
+    /** The nic-agent's first port table: {@link #steerEv} uses this plus the port's rank. */
+    public static final int STEER_TABLE = 0x5746_0000;
 
     /** Reports build progress: {@code done} of {@code total} namespaces configured. */
     public interface Progress {
@@ -452,6 +454,37 @@ public final class NetnsLab {
         if (r.exitCode() != 0 && !r.stderr().contains("No such process")) {
             throw new LabException("route del on " + srcNic + ": " + r.stderr().strip());
         }
+    }
+
+    /**
+     * Sends srcNic's UDP packets to dstNic with source port {@code ev} out of its link
+     * {@code linkId} (another plane's port), as the nic-agent steers a udp-sport entry naming that
+     * port: {@code ip -6 rule add pref 110 to <dst>/128 ipproto udp sport <ev> lookup <table> proto 200}
+     * into a table holding {@code default dev <if> via <leaf>}, one table per port.
+     */
+    public void steerEv(String srcNic, String dstNic, int ev, String linkId) throws LabException {
+        requireNic("srcNic", srcNic);
+        requireNic("dstNic", dstNic);
+        int rank = 0;
+        Arc port = null;
+        for (Arc a : plan.fabric().arcsFrom(srcNic)) {
+            if (a.link().id().equals(linkId)) {
+                port = a;
+                break;
+            }
+            rank++;
+        }
+        if (port == null) {
+            throw new IllegalArgumentException("linkId: \"" + linkId + "\" is not a link of " + srcNic);
+        }
+        String ns = layout.namespace(srcNic);
+        String table = Integer.toString(STEER_TABLE + rank);
+        shell.run(List.of("ip", "-n", ns, "-6", "route", "replace", "default", "dev", layout.iface(linkId, srcNic),
+                "via", plan.linkLocal(linkId, port.to()), "table", table, "proto", Integer.toString(ROUTE_PROTOCOL)),
+                null);
+        shell.run(List.of("ip", "-n", ns, "-6", "rule", "add", "pref", "110", "to", plan.nicAddress(dstNic) + "/128",
+                "ipproto", "udp", "sport", Integer.toString(ev), "lookup", table, "proto",
+                Integer.toString(ROUTE_PROTOCOL)), null);
     }
 
     /**

@@ -14,6 +14,7 @@ import io.weft.fabric.Fabric;
 import io.weft.fabric.FabricJson;
 import io.weft.lab.fabric.FatTreeGenerator;
 import io.weft.lab.fabric.LeafSpineGenerator;
+import io.weft.lab.fabric.RailGenerator;
 import io.weft.plan.FabricPlan;
 import io.weft.plan.PathEncoder;
 import io.weft.plan.PathEncoding;
@@ -146,6 +147,40 @@ class NetnsLabTest {
             assertThat(boxed(d)).as("%s", used).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(100L));
             assertThat(idle[1]).isLessThanOrEqualTo(IDLE_NOISE);
             assertThat(idle[2]).isLessThanOrEqualTo(IDLE_NOISE);
+        }
+    }
+
+    /**
+     * A two-plane rail fabric (every NIC with one port per plane, two spines a plane): the EV of a
+     * plane-2 path, steered out the NIC's plane-2 port as its agent does, crosses exactly that path
+     * (the plane-2 switches route the destination's address to its plane-2 leaf); plane 1 stays idle.
+     */
+    @Test
+    void entropyValueSteeredOutThePlaneTwoPortCrossesPlaneTwo() throws Exception {
+        up(RailGenerator.generate(new RailGenerator.Params("rail-ev", 2, 1, 1, 2, 2, 400, 400, 100, 500)),
+                tag("evpl"));
+        FabricPlan plan = lab.plan();
+        String src = plan.nics().get(0);
+        String dst = plan.nics().get(plan.nics().size() - 1);
+        Arc home = plan.attachment(src);
+        Arc second = plan.fabric().arcsFrom(src).stream().filter(a -> !a.equals(home)).findFirst().orElseThrow();
+        String dstLeaf = plan.deliverySwitch(dst, second.to());
+        List<Arc> planeOne = LabPaths.via(plan, src, dst, List.of(home.to(),
+                plan.nextHops(home.to(), plan.attachment(dst).to()).get(0).to(), plan.attachment(dst).to()));
+        for (Arc up : plan.nextHops(second.to(), dstLeaf)) {
+            List<Arc> path = List.of(second, up, plan.nextHops(up.to(), dstLeaf).get(0),
+                    new Arc(plan.nicLink(dstLeaf, dst), dstLeaf));
+            Integer ev = PathEncoder.encode(plan, path, plan.tenants().get(0)).ev();
+            assertThat(ev).as("EV of %s", path).isNotNull();
+            lab.steerEv(src, dst, ev, second.link().id());
+            long[] idleBefore = lab.txPackets(planeOne);
+            long[] before = lab.txPackets(path);
+            lab.sendUdp(src, dst, ev, 50);
+            long[] d = delta(before, lab.txPackets(path));
+            long[] idle = delta(idleBefore, lab.txPackets(planeOne));
+            assertThat(boxed(d)).as("%s", path).allSatisfy(x -> assertThat(x).isGreaterThanOrEqualTo(50L));
+            assertThat(boxed(idle)).as("plane 1 %s", planeOne)
+                    .allSatisfy(x -> assertThat(x).isLessThanOrEqualTo(IDLE_NOISE));
         }
     }
 
