@@ -96,6 +96,8 @@ public class ProfileCache {
 
     private final Placement placement;
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
+    /** Per NIC, the lock its database reads ({@link #load}) take: one read per NIC at a time. */
+    private final Map<String, Object> reading = new ConcurrentHashMap<>();
     /** Jobs seen in reads and admissions (their seq and encoding never change). */
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
 
@@ -120,17 +122,20 @@ public class ProfileCache {
 
     /**
      * The NIC's snapshot at {@code version} or newer, else what {@code read} returns (kept unless a
-     * newer one arrived); one read per NIC at a time.
+     * newer one arrived); one read per NIC at a time. The read (PostgreSQL) runs under a lock of
+     * the NIC's own, not inside the map's {@code compute}, which would hold every NIC that shares the
+     * NIC's bin for as long as the read takes.
      */
     Snapshot load(String nic, long version, Function<String, Snapshot> read) {
-        return snapshots.compute(nic, (k, cur) -> {
-            if (cur != null && cur.version >= version) {
+        synchronized (reading.computeIfAbsent(nic, k -> new Object())) {
+            Snapshot cur = at(nic, version);
+            if (cur != null) {
                 return cur;
             }
-            Snapshot fresh = read.apply(k);
+            Snapshot fresh = read.apply(nic);
             fresh.rows.values().forEach(r -> jobs.putIfAbsent(r.flow().jobId(), r.job()));
-            return cur != null && cur.version >= fresh.version ? cur : fresh;
-        });
+            return snapshots.merge(nic, fresh, (had, got) -> had.version >= got.version ? had : got);
+        }
     }
 
     static Map<String, Row> byId(List<Row> rows) {
