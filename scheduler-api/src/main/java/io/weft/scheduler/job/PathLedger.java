@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.weft.scheduler.agent.PathBoard;
 import io.weft.scheduler.agent.ProfileCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -26,6 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Component
 public class PathLedger {
+    private static final Logger LOG = LoggerFactory.getLogger(PathLedger.class);
     /** Flow states of the EV profile (OCP MRC NIC API). */
     public static final String GOOD = "GOOD";
     public static final String DENIED = "DENIED";
@@ -65,7 +68,9 @@ public class PathLedger {
         if (changes.isEmpty()) {
             return Map.of();
         }
+        long t0 = System.nanoTime();
         Map<String, Long> versions = nextVersions(changes.stream().map(PathChange::srcNic).distinct().toList());
+        long t1 = System.nanoTime();
         // Two statements whatever the size: the assignments as one JSON document unpacked by the
         // server (a batched upsert is not rewritten into a multi-row statement and cost ~0.1-0.2 ms
         // per row), the history as a batched plain insert (rewritten into multi-row INSERTs).
@@ -94,6 +99,7 @@ public class PathLedger {
                 meters.counter("weft.replacements", "reason", reasonTag(c.reason())).increment();
             }
         }
+        long t2 = System.nanoTime();
         jdbc.sql("insert into path_assignments (flow_id, version, arcs, carriers, usids, ev, state) "
                         + "select r.flow_id, r.version, "
                         + "array(select jsonb_array_elements_text(r.arcs)), "
@@ -106,9 +112,16 @@ public class PathLedger {
                         + "excluded.state")
                 .param(json.writeValueAsString(rows))
                 .update();
+        long t3 = System.nanoTime();
         batch.batchUpdate("insert into path_history (flow_id, job_id, version, arcs, reason) values (?, ?, ?, ?, ?)",
                 history);
+        long t4 = System.nanoTime();
         profiles.pathsWritten(written);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} path changes, {} NICs: versions {} us, rows {} us, assignments {} us, history {} us, "
+                    + "profile cache {} us", changes.size(), versions.size(), (t1 - t0) / 1000, (t2 - t1) / 1000,
+                    (t3 - t2) / 1000, (t4 - t3) / 1000, (System.nanoTime() - t4) / 1000);
+        }
         versionsIssued.increment(versions.size());
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
