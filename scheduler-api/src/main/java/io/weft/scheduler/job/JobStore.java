@@ -253,14 +253,39 @@ public class JobStore {
                     .param(retired.toArray(new String[0])).update();
             profiles.flowsRetired(retired);
         }
-        List<Object[]> rows = new ArrayList<>(slices.size());
-        for (FlowRow f : slices) {
-            rows.add(new Object[] {f.id(), f.jobId(), f.flowIndex(), f.slice(), f.src(), f.dst(), f.demandGbps(),
-                    weights.get(f.id())});
+        if (slices.isEmpty()) {
+            return;
         }
-        batch.batchUpdate("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps, weight) "
-                + "values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do update set slice = excluded.slice, "
-                + "demand_gbps = excluded.demand_gbps, weight = excluded.weight, retired_at = null", rows);
+        // One statement, a column per array parameter (a batched upsert is not rewritten into a
+        // multi-row statement: ~50 us per row on the large re-spread).
+        int n = slices.size();
+        String[] ids = new String[n];
+        String[] jobs = new String[n];
+        Integer[] indexes = new Integer[n];
+        Integer[] sliceNumbers = new Integer[n];
+        String[] srcs = new String[n];
+        String[] dsts = new String[n];
+        Double[] demands = new Double[n];
+        Double[] shares = new Double[n];
+        for (int i = 0; i < n; i++) {
+            FlowRow f = slices.get(i);
+            ids[i] = f.id();
+            jobs[i] = f.jobId();
+            indexes[i] = f.flowIndex();
+            sliceNumbers[i] = f.slice();
+            srcs[i] = f.src();
+            dsts[i] = f.dst();
+            demands[i] = f.demandGbps();
+            shares[i] = weights.get(f.id());
+        }
+        jdbc.sql("insert into flows (id, job_id, flow_index, slice, src_nic, dst_nic, demand_gbps, weight) "
+                        + "select * from unnest(cast(? as text[]), cast(? as text[]), cast(? as integer[]), "
+                        + "cast(? as integer[]), cast(? as text[]), cast(? as text[]), cast(? as double precision[]), "
+                        + "cast(? as double precision[])) "
+                        + "on conflict (id) do update set slice = excluded.slice, demand_gbps = excluded.demand_gbps, "
+                        + "weight = excluded.weight, retired_at = null")
+                .params(ids, jobs, indexes, sliceNumbers, srcs, dsts, demands, shares)
+                .update();
         profiles.flowsStored(null, null, facts(slices));
     }
 

@@ -54,9 +54,11 @@ final class RespreadBench {
     /** Between two job POSTs while the pass applies. */
     static final long APPLY_POST_EVERY_MS = 50;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern PLANNED = Pattern.compile("re-spread \\(.*\\): plan (\\d+) made in (\\d+) ms, applying");
-    private static final Pattern APPLIED = Pattern.compile("(\\d+) path changes, (\\d+) ms \\((\\d+) ms under the "
-            + "writer: engine (\\d+) ms, transaction (\\d+) ms: flows (\\d+) ms, ledger (\\d+) ms\\)");
+    private static final Pattern PLANNED =
+            Pattern.compile("re-spread \\(.*\\): plan (\\d+) made in (\\d+) ms, applying");
+    private static final Pattern APPLIED = Pattern.compile("\\((\\d+) rows written, (\\d+) retired\\).* (\\d+) path "
+            + "changes, (\\d+) ms \\((\\d+) ms under the writer: engine (\\d+) ms, transaction (\\d+) ms: flows (\\d+) "
+            + "ms, summaries (\\d+) ms, ledger (\\d+) ms\\)");
     private static final Pattern LEDGER = Pattern.compile("(\\d+) path changes, (\\d+) NICs: versions (\\d+) us, "
             + "rows (\\d+) us, assignments (\\d+) us, history (\\d+) us, profile cache (\\d+) us");
 
@@ -67,9 +69,8 @@ final class RespreadBench {
         int nics = flags.nics;
         int leaves = nics / 16;
         if (nics % 16 != 0 || leaves < JOBS * 2 || Integer.bitCount(leaves) != 1) {
-            System.err.println("--respread: --nics must be a multiple of 16 with at least " + JOBS * 2 + " leaves "
-                    + "(a power of two: the rings' strides are odd)");
-            System.exit(2);
+            throw new IllegalArgumentException("--respread: --nics must be a multiple of 16 with at least " + JOBS * 2
+                    + " leaves (a power of two: the rings' strides are odd)");
         }
         Path dir = Files.createTempDirectory("weft-bench-respread-");
         try (Devstack devstack = Devstack.builder().stateDir(dir.resolve("devstack")).kafkaPort(0).postgresPort(0)
@@ -181,12 +182,16 @@ final class RespreadBench {
         row.put("post_during_apply_max_ms", applyMs.isEmpty() ? null : applyMs.get(applyMs.size() - 1));
         if (tail.applied != null) {
             long[] a = tail.applied;
-            row.put("path_changes", a[0]);
-            row.put("writer_hold_ms", a[2]);
-            row.put("engine_ms", a[3]);
-            row.put("db_ms", a[4]);
-            row.put("db_flows_ms", a[5]);
-            row.put("db_ledger_ms", a[6]);
+            row.put("path_changes", a[2]);
+            row.put("flow_rows_written", a[0]);
+            row.put("slices_retired", a[1]);
+            row.put("writer_hold_ms", a[4]);
+            row.put("engine_ms", a[5]);
+            row.put("db_ms", a[6]);
+            row.put("db_flows_ms", a[7]);
+            row.put("db_summaries_ms", a[8]);
+            row.put("db_ledger_ms", a[9]);
+            row.put("db_event_commit_ms", a[6] - a[7] - a[8] - a[9]);
         }
         if (tail.ledger != null) {
             long[] l = tail.ledger;
