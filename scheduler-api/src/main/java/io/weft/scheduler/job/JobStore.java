@@ -297,12 +297,21 @@ public class JobStore {
      * @param figures per job id, {@link JobViews.MultipathView} fields by name
      */
     void respreadSummaries(java.util.Map<String, java.util.Map<String, Object>> figures) {
-        for (java.util.Map.Entry<String, java.util.Map<String, Object>> e : figures.entrySet()) {
-            jdbc.sql("update jobs set multipath = (multipath - 'fallback' - 'splittableOptimum' - 'lowerBound' "
-                            + "- 'granularBound' - 'gapBound') || cast(? as jsonb) "
-                            + "where id = ? and multipath is not null")
-                    .params(json.writeValueAsString(e.getValue()), e.getKey()).update();
+        if (figures.isEmpty()) {
+            return;
         }
+        String[] ids = new String[figures.size()];
+        String[] summaries = new String[figures.size()];
+        int i = 0;
+        for (java.util.Map.Entry<String, java.util.Map<String, Object>> e : figures.entrySet()) {
+            ids[i] = e.getKey();
+            summaries[i++] = json.writeValueAsString(e.getValue());
+        }
+        jdbc.sql("update jobs j set multipath = (j.multipath - 'fallback' - 'splittableOptimum' - 'lowerBound' "
+                        + "- 'granularBound' - 'gapBound') || cast(f.summary as jsonb) "
+                        + "from unnest(cast(? as text[]), cast(? as text[])) as f(id, summary) "
+                        + "where j.id = f.id and j.multipath is not null")
+                .params(ids, summaries).update();
     }
 
     /** Current arcs per flow id of active jobs (to tell which flows a re-placement really moved). */
