@@ -298,8 +298,10 @@ class MultipathRespread {
         Map<String, Flow> oldSlices = new LinkedHashMap<>();
         plan.changed().forEach(f -> f.slices().forEach(s -> oldSlices.put(s.id(), s)));
         List<String> pinnedBack;
+        long reAdded;
         try {
             pinnedBack = FabricSpread.apply(engine, plan);
+            reAdded = System.nanoTime();
         } catch (PlacementException | RuntimeException e) {
             w.discardEngine(); // half-changed: rebuilt from PostgreSQL, which still holds the old placement
             return RespreadView.of(plan, false, false, trigger, "the engine refused the re-spread ("
@@ -377,11 +379,12 @@ class MultipathRespread {
         }, w::discardEngine);
         long end = System.nanoTime();
         LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {} ({} rows written, {} retired), max load {} -> "
-                + "{}, {} agents, {} path changes, {} ms ({} ms under the writer: engine {} ms, transaction {} ms: "
-                + "flows {} ms, summaries {} ms, ledger {} ms)", trigger, plan.changed().size(), jobs.size(),
-                oldSlices.size(), kept.size(), rows.size(), retired.size(), plan.maxLoadBefore(), after,
+                + "{}, {} agents, {} path changes, {} ms ({} ms under the writer: engine {} ms (jobs re-added {} ms), "
+                + "transaction {} ms: flows {} ms, summaries {} ms, ledger {} ms)", trigger, plan.changed().size(),
+                jobs.size(), oldSlices.size(), kept.size(), rows.size(), retired.size(), plan.maxLoadBefore(), after,
                 versions.size(), changes.size(), (end - start) / 1_000_000, (end - applyStart) / 1_000_000,
-                (engineDone - applyStart) / 1_000_000, (end - engineDone) / 1_000_000, txParts[0] / 1_000_000,
+                (engineDone - applyStart) / 1_000_000, (reAdded - applyStart) / 1_000_000,
+                (end - engineDone) / 1_000_000, txParts[0] / 1_000_000,
                 txParts[1] / 1_000_000, txParts[2] / 1_000_000);
         return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
                 kept.size(), start).withMaxLoadAfter(after);
