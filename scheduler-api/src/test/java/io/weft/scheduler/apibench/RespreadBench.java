@@ -60,6 +60,9 @@ final class RespreadBench {
     private static final Pattern LEDGER = Pattern.compile("(\\d+) path changes, (\\d+) NICs: versions (\\d+) us, "
             + "rows (\\d+) us, assignments (\\d+) us, history (\\d+) us, profile cache (\\d+) us");
 
+    private static final Pattern READDED = Pattern.compile("(\\d+) jobs re-added, (\\d+) slices: release (\\d+) us, "
+            + "add (\\d+) us, (\\d+) pinned (\\d+) us, (\\d+) moved, back (\\d+) us");
+
     private RespreadBench() {
     }
 
@@ -81,7 +84,8 @@ final class RespreadBench {
                     "-Dweft.scheduler.respread.after-link-passes=false",
                     "-Dweft.scheduler.respread.after-hotspot-passes=false",
                     "-Dlogging.level.io.weft.scheduler.job.MultipathRespread=DEBUG",
-                    "-Dlogging.level.io.weft.scheduler.job.PathLedger=DEBUG"));
+                    "-Dlogging.level.io.weft.scheduler.job.PathLedger=DEBUG",
+                    "-Dlogging.level.io.weft.scheduler.job.FabricSpread=DEBUG"));
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(30)).build();
             Client c = new Client(http, "http://127.0.0.1:" + port);
@@ -201,6 +205,14 @@ final class RespreadBench {
             row.put("db_ledger_ms", a[10]);
             row.put("db_event_commit_ms", a[7] - a[8] - a[9] - a[10]);
         }
+        if (tail.readded != null) {
+            long[] e = tail.readded;
+            row.put("engine_release_ms", e[2] / 1000.0);
+            row.put("engine_add_ms", e[3] / 1000.0);
+            row.put("engine_slices_pinned", e[4]);
+            row.put("engine_pin_ms", e[5] / 1000.0);
+            row.put("engine_others_moved", e[6]);
+        }
         if (tail.ledger != null) {
             long[] l = tail.ledger;
             row.put("ledger_nics", l[1]);
@@ -287,6 +299,7 @@ final class RespreadBench {
         final List<long[]> planned = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile long[] applied;
         volatile long[] ledger;
+        volatile long[] readded;
         private long[] lastLedger;
         volatile boolean stop;
 
@@ -333,6 +346,11 @@ final class RespreadBench {
             if (m.find()) {
                 applied = numbers(m);
                 ledger = lastLedger; // the pass's own: no other change holds the writer meanwhile
+                return;
+            }
+            m = READDED.matcher(line);
+            if (m.find()) {
+                readded = numbers(m); // the last before the apply line: the pass that applied
                 return;
             }
             m = LEDGER.matcher(line);
