@@ -186,7 +186,9 @@ final class RespreadBench {
         row.put("plans", tail.planned.size());
         row.put("plan_ms", tail.planned.stream().map(p -> p[1]).toList());
         row.put("post_during_planning_ms", round1(planningPostMs));
-        row.put("post_during_planning_before_plan", planningPostBeforePlan);
+        // 0: answered while the first plan was being made (it then waited for no apply).
+        row.put("plans_made_when_planning_post_answered", planningPostBeforePlan - 1);
+        // Null when the pass had answered before the plan that applies was seen in the log.
         row.put("post_during_apply_ms", Double.isNaN(applyPostMs) ? null : round1(applyPostMs));
         // False: the POST was answered before the pass, so it did not wait for the apply (a race lost).
         row.put("post_during_apply_answered_after_pass", applyPostAfterPass);
