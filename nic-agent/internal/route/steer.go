@@ -81,8 +81,13 @@ func CheckTable(t PortTable) error {
 	return nil
 }
 
+// ownsTable reports whether table is one of the agent's port tables (the only ones it touches).
+func ownsTable(table int) bool {
+	return table >= FirstSteerTable && table < FirstSteerTable+MaxSteerTables
+}
+
 func checkTable(table int) error {
-	if table < FirstSteerTable || table >= FirstSteerTable+MaxSteerTables {
+	if !ownsTable(table) {
 		return fmt.Errorf("table: %d is outside the agent's %#x..%#x: %w", table, FirstSteerTable,
 			FirstSteerTable+MaxSteerTables-1, ErrInvalid)
 	}

@@ -13,11 +13,6 @@ import (
 
 var _ Steerer = (*Netlink)(nil)
 
-// ownsTable reports whether table is one of the agent's port tables.
-func ownsTable(table int) bool {
-	return table >= FirstSteerTable && table < FirstSteerTable+MaxSteerTables
-}
-
 // ListSteering reads the agent's steering rules (priority, protocol and table range all match)
 // and the default routes of its port tables.
 func (n *Netlink) ListSteering(_ context.Context) (Steering, error) {

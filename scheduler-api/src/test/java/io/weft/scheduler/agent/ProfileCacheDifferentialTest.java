@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkState;
 import io.weft.devstack.junit.WeftDevstackTest;
 import io.weft.fabric.Fabric;
@@ -24,6 +25,7 @@ import io.weft.plan.FabricPlan;
 import io.weft.plan.Planner;
 import io.weft.scheduler.SchedulerApiApplication;
 import io.weft.scheduler.api.OwnService;
+import io.weft.scheduler.reroute.HotspotListener;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -38,7 +40,8 @@ import tools.jackson.databind.ObjectMapper;
  * The writer's profiles, built from what its commits wrote ({@link ProfileCache}), against a fresh
  * read of PostgreSQL: after every step of seeded random sequences of placements (single and
  * multipath, every encoding, refused ones included), releases, re-spreads and fabric changes that
- * take spine links down and up again (the re-placement those trigger), every NIC's profile must be
+ * take spine links down and up again, and hotspots on links the jobs use (the re-placements those
+ * trigger), every NIC's profile must be
  * the same JSON byte for byte, and the cache must have followed every change (a NIC it had to drop
  * would be read back correctly, but would mean a writer that did not hand over its change).
  */
@@ -47,12 +50,15 @@ import tools.jackson.databind.ObjectMapper;
 @DirtiesContext
 @SpringBootTest(classes = SchedulerApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"weft.scheduler.limits.multipath-budget-ms=2000", "weft.scheduler.respread.budget-ms=2000",
-                "weft.scheduler.respread.min-interval-ms=0"})
+                "weft.scheduler.respread.min-interval-ms=0",
+                // A hotspot may move a flow onto a spine that already carries a few (one, by default).
+                "weft.reroute.t=8"})
 class ProfileCacheDifferentialTest {
     static final String SCHEDULER = "pc-sched-token-0123456789";
     static final String OPERATOR = "pc-oper-token-0123456789";
     static final Fabric FABRIC = LeafSpineGenerator.generate(
             new LeafSpineGenerator.Params("ls-profile-cache", 3, 3, 4, 1, 400, 400, 100, 500));
+    static final int STEPS = 48;
     static final String[] ENCODINGS = {"srv6", "ev", "both"};
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     static String fabricTopic;
@@ -67,6 +73,8 @@ class ProfileCacheDifferentialTest {
     PathBoard board;
     @Autowired
     ObjectMapper json;
+    @Autowired
+    HotspotListener listener;
 
     @DynamicPropertySource
     static void props(DynamicPropertyRegistry r) throws IOException {
@@ -98,8 +106,9 @@ class ProfileCacheDifferentialTest {
         int followed = 0;
         Map<String, Integer> kinds = new java.util.TreeMap<>();
         nics.forEach(reader::current); // the cache starts from a read of every NIC
+        assertThat(listener.awaitAssigned(Duration.ofSeconds(30))).as("the hotspot feed is assigned").isTrue();
         try {
-            for (int step = 0; step < 40; step++) {
+            for (int step = 0; step < STEPS; step++) {
                 double roll = rnd.nextDouble();
                 String what;
                 if (active.size() < 2 || roll < 0.4 && active.size() < 6) {
@@ -108,10 +117,12 @@ class ProfileCacheDifferentialTest {
                     String id = active.remove(rnd.nextInt(active.size()));
                     send(request("/v1/jobs/" + id, SCHEDULER).DELETE().build(), 200);
                     what = "release " + id;
-                } else if (roll < 0.75) {
+                } else if (roll < 0.7) {
                     JsonNode r = send(request("/v1/fabric/multipath/respread", OPERATOR)
                             .POST(HttpRequest.BodyPublishers.noBody()).build(), 200);
                     what = "respread applied=" + r.get("applied").asBoolean();
+                } else if (roll < 0.8) {
+                    what = hotspot(rnd, active);
                 } else {
                     Map<String, LinkState> notUp = new LinkedHashMap<>();
                     if (rnd.nextBoolean()) {
@@ -129,9 +140,10 @@ class ProfileCacheDifferentialTest {
                 send(request("/v1/jobs/" + id, SCHEDULER).DELETE().build(), 200);
             }
         }
-        assertThat(followed).as("NIC profiles compared").isEqualTo(40 * nics.size());
+        assertThat(followed).as("NIC profiles compared").isEqualTo(STEPS * nics.size());
         System.err.println("profile cache differential, seed " + seed + ": " + kinds);
-        assertThat(kinds.keySet()).as("every kind of change was made").contains("release", "link down", "links all up")
+        assertThat(kinds.keySet()).as("every kind of change was made")
+                .contains("release", "link down", "links all up", "hotspot moved")
                 .anyMatch(k -> k.startsWith("respread")).anyMatch(k -> k.startsWith("place"));
     }
 
@@ -153,6 +165,39 @@ class ProfileCacheDifferentialTest {
             active.add(json.readTree(r.body()).get("id").asString());
         }
         return "place " + r.statusCode() + " " + encoding + (multipath ? " multipath" : "") + ": " + body;
+    }
+
+    /**
+     * A hotspot on the leaf-to-spine direction of one of the job's flows, as the collector reports it;
+     * waits until the loop's pass shows in a job's history (the flow it moves may be another job's, and
+     * it may find none to move), then ends it.
+     */
+    private String hotspot(Random rnd, List<String> active) throws Exception {
+        String jobId = active.get(rnd.nextInt(active.size()));
+        List<JsonNode> flows = new ArrayList<>();
+        send(request("/v1/jobs/" + jobId, SCHEDULER).GET().build(), 200).get("flows").forEach(f -> {
+            if (f.path("links").size() >= 3) {
+                flows.add(f);
+            }
+        });
+        if (flows.isEmpty()) {
+            return "hotspot none: no switch path in " + jobId;
+        }
+        JsonNode flow = flows.get(rnd.nextInt(flows.size()));
+        String link = flow.get("links").get(1).asString();
+        String direction = flow.get("nodes").get(2).asString();
+        String id = OwnService.publishHotspot(fabricTopic, HotspotEvent.Kind.HOTSPOT_START, link, direction);
+        boolean moved = false;
+        long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        while (!moved && System.nanoTime() < until) {
+            Thread.sleep(100);
+            for (String job : active) {
+                moved |= send(request("/v1/jobs/" + job + "/history", SCHEDULER).GET().build(), 200).toString()
+                        .contains("hotspot:" + id);
+            }
+        }
+        OwnService.publishHotspot(fabricTopic, HotspotEvent.Kind.HOTSPOT_END, link, direction);
+        return "hotspot " + (moved ? "moved" : "kept") + ": " + link + " to " + direction;
     }
 
     /**

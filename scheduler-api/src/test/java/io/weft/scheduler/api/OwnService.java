@@ -6,13 +6,16 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.function.Function;
 
+import io.weft.contracts.HotspotEvent;
 import io.weft.contracts.LinkState;
 import io.weft.devstack.DevstackEndpoints;
 import io.weft.devstack.junit.DevstackExtension;
@@ -100,6 +103,29 @@ public final class OwnService {
             producer.send(new ProducerRecord<>(topic, plan.fabric().id(),
                     SnapshotJson.toTree(plan, states, version).toString())).get();
         }
+    }
+
+    /**
+     * A hotspot event as the telemetry collector writes it, on the hotspot topic that goes with
+     * {@code fabricTopic} (see {@link #register}); returns its eventId.
+     *
+     * @param direction the node the hot direction points to
+     */
+    public static String publishHotspot(String fabricTopic, HotspotEvent.Kind kind, String linkId, String direction)
+            throws Exception {
+        Instant now = Instant.now();
+        boolean hot = kind == HotspotEvent.Kind.HOTSPOT_START;
+        HotspotEvent e = new HotspotEvent(UUID.randomUUID().toString(), kind, linkId, direction,
+                now.getEpochSecond() * 1_000_000_000L + now.getNano(), now, hot ? 0.97 : Double.NaN,
+                hot ? 0.01 : Double.NaN, Double.NaN, hot ? 0.9 : Double.NaN);
+        String topic = fabricTopic.replace("weft.fabric.", "weft.hotspots.");
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, DevstackExtension.endpoints().kafkaBootstrapServers());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, e.key(), e.toJson())).get();
+        }
+        return e.eventId();
     }
 
     static void createTopics(String bootstrap, String... topics) {
