@@ -203,7 +203,13 @@ class MultipathRespread {
                     return new Taken(FabricSpread.Snapshot.of(w.engine(), jobs), jobs, w.view().plan(),
                             w.generation());
                 });
+                long planStart = System.nanoTime();
                 Planned p = plan(t, dryRun, trigger, onlyAboveMargin, start);
+                if (p.answer() == null) {
+                    // The bench (and an operator chasing a slow pass) reads when the plan was done.
+                    LOG.debug("re-spread ({}): plan {} made in {} ms, applying", trigger, attempt + 1,
+                            (System.nanoTime() - planStart) / 1_000_000);
+                }
                 afterPlanning.run();
                 if (p.answer() != null) {
                     return p.answer();
@@ -292,8 +298,10 @@ class MultipathRespread {
         Map<String, Flow> oldSlices = new LinkedHashMap<>();
         plan.changed().forEach(f -> f.slices().forEach(s -> oldSlices.put(s.id(), s)));
         List<String> pinnedBack;
+        long reAdded;
         try {
             pinnedBack = FabricSpread.apply(engine, plan);
+            reAdded = System.nanoTime();
         } catch (PlacementException | RuntimeException e) {
             w.discardEngine(); // half-changed: rebuilt from PostgreSQL, which still holds the old placement
             return RespreadView.of(plan, false, false, trigger, "the engine refused the re-spread ("
@@ -319,16 +327,21 @@ class MultipathRespread {
             for (int i = 0; i < news.size(); i++) {
                 Flow s = news.get(i);
                 kept.add(s.id());
-                rows.add(new FlowRow(s.id(), f.job().id(), f.index(), s.slice(), s.srcNic(), s.dstNic(),
-                        s.demandGbps()));
-                weights.put(s.id(), f.weight(i));
+                // A slice that keeps its share writes no row; its path is written only if it moved.
+                Flow was = oldSlices.get(s.id());
+                if (was == null || was.demandGbps() != s.demandGbps() || was.slice() != s.slice()) {
+                    rows.add(new FlowRow(s.id(), f.job().id(), f.index(), s.slice(), s.srcNic(), s.dstNic(),
+                            s.demandGbps()));
+                    weights.put(s.id(), f.weight(i));
+                }
             }
         }
         for (String job : jobs) {
             for (PlacedFlow p : engine.placedFlows(job)) {
                 PathChange c = Changes.placed(p, REASON);
                 PathChange old = before.get(c.flowId());
-                if (old == null || !same(old, c) || kept.contains(c.flowId())) {
+                // New or re-weighted slices are news to their agent even on an old path.
+                if (old == null || !same(old, c) || weights.containsKey(c.flowId())) {
                     changes.add(c);
                 }
             }
@@ -348,22 +361,33 @@ class MultipathRespread {
         }
         Map<String, Map<String, Object>> summaries = summaries(engine, plan, after);
         long engineDone = System.nanoTime();
+        long[] txParts = new long[3];
         Map<String, Long> versions = w.commit(status -> {
+            long t0 = System.nanoTime();
             store.respread(rows, weights, retired);
+            long t1 = System.nanoTime();
             store.respreadSummaries(summaries);
+            long t2 = System.nanoTime();
             Map<String, Long> v = ledger.record(changes);
+            txParts[0] = t1 - t0;
+            txParts[1] = t2 - t1;
+            txParts[2] = System.nanoTime() - t2;
             RespreadView view = RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(v.keySet()),
-                    oldSlices.size(), rows.size(), start).withMaxLoadAfter(after);
+                    oldSlices.size(), kept.size(), start).withMaxLoadAfter(after);
             events.append("multipath-respread", trigger, Map.of("jobs", jobs.size(), "view", view));
             return v;
         }, w::discardEngine);
         long end = System.nanoTime();
-        LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {}, max load {} -> {}, {} agents, {} ms ({} ms "
-                + "under the writer: engine {} ms, transaction {} ms)", trigger, plan.changed().size(), jobs.size(),
-                oldSlices.size(), rows.size(), plan.maxLoadBefore(), after, versions.size(), (end - start) / 1_000_000,
-                (end - applyStart) / 1_000_000, (engineDone - applyStart) / 1_000_000, (end - engineDone) / 1_000_000);
+        LOG.info("re-spread ({}): {} flows of {} jobs, {} slices -> {} ({} rows written, {} retired), max load {} -> "
+                + "{}, {} agents, {} path changes, {} ms ({} ms under the writer: engine {} ms (jobs re-added {} ms), "
+                + "transaction {} ms: flows {} ms, summaries {} ms, ledger {} ms)", trigger, plan.changed().size(),
+                jobs.size(), oldSlices.size(), kept.size(), rows.size(), retired.size(), plan.maxLoadBefore(), after,
+                versions.size(), changes.size(), (end - start) / 1_000_000, (end - applyStart) / 1_000_000,
+                (engineDone - applyStart) / 1_000_000, (reAdded - applyStart) / 1_000_000,
+                (end - engineDone) / 1_000_000, txParts[0] / 1_000_000,
+                txParts[1] / 1_000_000, txParts[2] / 1_000_000);
         return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
-                rows.size(), start).withMaxLoadAfter(after);
+                kept.size(), start).withMaxLoadAfter(after);
     }
 
     /**

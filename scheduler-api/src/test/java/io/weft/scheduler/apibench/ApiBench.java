@@ -56,7 +56,8 @@ import picocli.CommandLine.ParameterException;
  */
 public final class ApiBench {
     private static final String AGENT_TOKEN = "bench-agent-token-0123456789";
-    private static final String SCHED_TOKEN = "bench-sched-token-0123456789";
+    static final String SCHED_TOKEN = "bench-sched-token-0123456789";
+    static final String OPERATOR_TOKEN = "bench-oper-token-0123456789";
     private static final int NICS_PER_LEAF = 16;
     private static final int SPINES = 8;
     /** Kept-alive connections the pulls share (an agent re-uses its connection). */
@@ -109,6 +110,11 @@ public final class ApiBench {
                 + "write, apart from the send and the JVM's work (sampling adds CPU: compare shares)")
         boolean profile;
 
+        @Option(names = "--respread", description = "instead: a fabric-wide multipath re-spread on the large case "
+                + "(16 multipath rings of 64 NICs on --nics), its plan time, its writer hold by part and the job "
+                + "POSTs sent while it plans and while it applies; --rounds passes (default 1 here)")
+        boolean respread;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
         boolean help;
     }
@@ -131,6 +137,10 @@ public final class ApiBench {
         }
         if (line.isUsageHelpRequested()) {
             line.usage(results);
+            return;
+        }
+        if (flags.respread) {
+            RespreadBench.run(flags, line.getParseResult().hasMatchedOption("--rounds") ? flags.rounds : 1, results);
             return;
         }
         boolean json = flags.json;
@@ -1041,7 +1051,7 @@ public final class ApiBench {
         }
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return f[0] + " " + f[1] + " " + f[2];
@@ -1051,13 +1061,19 @@ public final class ApiBench {
     }
 
     /** The module's target directory (where its jar, its libraries and the bench's logs are). */
-    private static Path moduleTarget() {
+    static Path moduleTarget() {
         return Path.of(SchedulerApiApplication.class.getProtectionDomain().getCodeSource().getLocation().getPath())
                 .getParent();
     }
 
     /** The service as a child JVM with its real runtime classpath (module jar + target/lib), as deployed. */
     private static ChildService startService(DevstackEndpoints e, Path fabric, int nics, int port) {
+        // The service's own timing of each fan-out (PathBoard's debug line), for service_last_woken_ms_by_round.
+        return startService(e, fabric, nics, port, List.of("-Dlogging.level.io.weft.scheduler.agent.PathBoard=DEBUG"));
+    }
+
+    /** The service with these extra JVM options (system properties: log levels, settings). */
+    static ChildService startService(DevstackEndpoints e, Path fabric, int nics, int port, List<String> extraJvm) {
         Path target = moduleTarget();
         StringBuilder nicList = new StringBuilder();
         for (int i = 0; i < nics; i++) {
@@ -1073,10 +1089,10 @@ public final class ApiBench {
                 "WEFT_KAFKA_BOOTSTRAP", "",
                 "WEFT_FABRIC_FILE", fabric.toString(),
                 "WEFT_SCHEDULER_PORT", Integer.toString(port),
-                "WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";agents:agent:" + nicList + "=" + AGENT_TOKEN,
+                "WEFT_TOKENS", "bench:scheduler=" + SCHED_TOKEN + ";benchop:operator=" + OPERATOR_TOKEN
+                        + ";agents:agent:" + nicList + "=" + AGENT_TOKEN,
                 "WEFT_SCHEDULER_SCHEMA", "bench_" + System.nanoTime());
-        // The service's own timing of each fan-out (PathBoard's debug line), for service_last_woken_ms_by_round.
-        jvm.add("-Dlogging.level.io.weft.scheduler.agent.PathBoard=DEBUG");
+        jvm.addAll(extraJvm);
         System.err.println("bench: service log " + serviceLog());
         return ChildService.startWithJvmOptions(target.getParent().getParent(), target, "bench-api-service",
                 "scheduler-api", SchedulerApiApplication.class.getName(), jvm, env, List.of());
@@ -1100,7 +1116,7 @@ public final class ApiBench {
                 "-Xmx640m -XX:+UseParallelGC -XX:MetaspaceSize=96m");
     }
 
-    private static void awaitHealthy(HttpClient http, String base, ChildService service) throws Exception {
+    static void awaitHealthy(HttpClient http, String base, ChildService service) throws Exception {
         for (int i = 0; i < 600; i++) {
             if (!service.isAlive()) {
                 throw new IllegalStateException("the service exited; its log ends:\n" + service.tail(40));
@@ -1205,13 +1221,13 @@ public final class ApiBench {
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
