@@ -132,10 +132,13 @@ final class FabricSpread {
      * @param changed        the flows whose paths or weights the plan changes
      * @param left           flows the planner found no path for, left as they are: "id: why"
      * @param dropped        paths dropped for one job only, since they do not encode for its tenant: "id: why"
+     * @param note           null when the plan splits flows; when it is the planner's one path per flow
+     *                       (the planner fell back), why: such a plan still applies if it beats the
+     *                       placement now
      */
     record Plan(String fallback, double maxLoadBefore, double maxLoadAfter, double optimum, double lowerBound,
                 double granularBound, List<PatternFlow> flows, List<PatternFlow> changed, List<String> left,
-                List<String> dropped) {
+                List<String> dropped, String note) {
     }
 
     /**
@@ -181,7 +184,7 @@ final class FabricSpread {
 
     /** One class's answer: its planned flows, the flows it left as they are, and its load per arc. */
     private record Answer(String why, MultipathResult result, List<PatternFlow> planned, List<PatternFlow> left,
-                          List<String> leftWhy, List<String> dropped, double[] load) {
+                          List<String> leftWhy, List<String> dropped, double[] load, String note) {
     }
 
     /** The jobs of one (tenant, EV-only) class and their pattern flows. */
@@ -251,7 +254,7 @@ final class FabricSpread {
         }
         if (all.isEmpty()) {
             return new Plan("no active job allows multipath: nothing to re-spread", before, Double.NaN, Double.NaN,
-                    Double.NaN, Double.NaN, List.of(), List.of(), List.of(), List.of());
+                    Double.NaN, Double.NaN, List.of(), List.of(), List.of(), List.of(), null);
         }
         List<SpreadClass> classes = List.copyOf(byKey.values());
         // A job keeps the port rule it was placed with: EV-only jobs keep to home ports only where
@@ -281,7 +284,7 @@ final class FabricSpread {
         }
         if (a.why() != null) {
             return new Plan(a.why() + ": the placement stays", before, Double.NaN, optimum, bound, granular, all,
-                    List.of(), List.of(), a.dropped());
+                    List.of(), List.of(), a.dropped(), null);
         }
         double[] total = base.clone();
         for (int i = 0; i < total.length; i++) {
@@ -297,7 +300,8 @@ final class FabricSpread {
         List<PatternFlow> flows = new ArrayList<>(a.planned());
         flows.addAll(a.left());
         List<PatternFlow> changed = a.planned().stream().filter(f -> f.changed(snapshot)).toList();
-        return new Plan(null, before, after, optimum, bound, granular, flows, changed, a.leftWhy(), a.dropped());
+        return new Plan(null, before, after, optimum, bound, granular, flows, changed, a.leftWhy(), a.dropped(),
+                a.note());
     }
 
     /**
@@ -325,7 +329,7 @@ final class FabricSpread {
                     .filter(f -> !pathless.containsKey(f.id())).toList();
             if (flows.isEmpty()) {
                 return new Answer("no flow has a path (" + pathless.values().iterator().next() + ")", null,
-                        List.of(), List.of(), List.of(), List.of(), null);
+                        List.of(), List.of(), List.of(), List.of(), null, null);
             }
             Job together = new Job("respread:" + first.tenant(), first.tenant(), flows, homePortsOnly);
             m = spreader.spread(together, options, fixed.clone());
@@ -343,11 +347,15 @@ final class FabricSpread {
                 break;
             }
         }
-        String why = m.fallback() != null ? m.fallback()
+        // A planner that falls back still hands out its one path per flow over the rest of the fabric,
+        // which may well beat where the flows are now (jobs placed one by one, links since failed or
+        // restored): it is a plan like any other, applied only if it lowers the max load.
+        String why = m.fallback() != null && m.flows().isEmpty() ? m.fallback()
                 : !evReachable(m, byId) ? "a spread path is not reachable by EV routing (encoding ev)" : null;
         if (why != null) {
-            return new Answer(why, m, List.of(), List.of(), List.of(), List.of(), null);
+            return new Answer(why, m, List.of(), List.of(), List.of(), List.of(), null, null);
         }
+        String note = m.fallback() == null ? null : "one path per flow (" + m.fallback() + ")";
         double[] load = new double[background.length];
         List<PatternFlow> planned = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
@@ -387,7 +395,7 @@ final class FabricSpread {
             leftWhy.add(u.getKey() + ": " + u.getValue());
             addLoad(snapshot, load, f.slices(), 1); // a slice still on a path stays there
         }
-        return new Answer(null, m, planned, left, leftWhy, dropped, load);
+        return new Answer(null, m, planned, left, leftWhy, dropped, load, note);
     }
 
     /**

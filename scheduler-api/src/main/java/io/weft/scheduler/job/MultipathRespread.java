@@ -280,7 +280,8 @@ class MultipathRespread {
                                 plan.maxLoadBefore())
                 : null;
         if (why != null || dryRun) {
-            return new Planned(plan, RespreadView.of(plan, false, dryRun, trigger, why, agentsOf(plan.changed()),
+            return new Planned(plan, RespreadView.of(plan, false, dryRun, trigger, why != null ? why : plan.note(),
+                    agentsOf(plan.changed()),
                     slices(plan.changed(), true), slices(plan.changed(), false), start));
         }
         return new Planned(plan, null);
@@ -372,7 +373,7 @@ class MultipathRespread {
             txParts[0] = t1 - t0;
             txParts[1] = t2 - t1;
             txParts[2] = System.nanoTime() - t2;
-            RespreadView view = RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(v.keySet()),
+            RespreadView view = RespreadView.of(plan, true, false, trigger, plan.note(), new TreeSet<>(v.keySet()),
                     oldSlices.size(), kept.size(), start).withMaxLoadAfter(after);
             events.append("multipath-respread", trigger, Map.of("jobs", jobs.size(), "view", view));
             return v;
@@ -386,8 +387,8 @@ class MultipathRespread {
                 (engineDone - applyStart) / 1_000_000, (reAdded - applyStart) / 1_000_000,
                 (end - engineDone) / 1_000_000, txParts[0] / 1_000_000,
                 txParts[1] / 1_000_000, txParts[2] / 1_000_000);
-        return RespreadView.of(plan, true, false, trigger, null, new TreeSet<>(versions.keySet()), oldSlices.size(),
-                kept.size(), start).withMaxLoadAfter(after);
+        return RespreadView.of(plan, true, false, trigger, plan.note(), new TreeSet<>(versions.keySet()),
+                oldSlices.size(), kept.size(), start).withMaxLoadAfter(after);
     }
 
     /**

@@ -10,12 +10,14 @@ import java.util.Map;
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
+import io.weft.contracts.LinkState;
 import io.weft.fabric.Fabric;
 import io.weft.lab.fabric.LeafSpineGenerator;
 import io.weft.placement.ColumnGenerationMultipath;
 import io.weft.placement.DenseFabric;
 import io.weft.placement.Flow;
 import io.weft.placement.Job;
+import io.weft.placement.MultipathOptions;
 import io.weft.placement.MultipathResult;
 import io.weft.placement.PlacedFlow;
 import io.weft.placement.PlacementConfig;
@@ -156,6 +158,33 @@ class FabricSpreadTest {
                 Encoding.BOTH, 2, 16)))).isEqualTo(16);
         assertThat(FabricSpread.passGranularity(List.of(new FabricSpread.SpreadJob("k", "default", Encoding.BOTH, 2,
                 6), f.job()))).isEqualTo(24);
+    }
+
+    /**
+     * Both jobs placed while two of leaf1's uplinks were down, all four flows on the third (4.0), then
+     * the links restored: a planner that falls back (here: one path allowed) still hands out one path
+     * per flow over all three uplinks (2.0), and the pass takes that as its plan and says why.
+     */
+    @Test
+    void aPlannerFallbackStillPlansOnePathPerFlowThatBeatsThePlacementNow() throws Exception {
+        engine = new PlacementEngine(DenseFabric.of(FABRIC), new PlanFlowEncoder(plan), PlacementConfig.DEFAULTS);
+        engine.updateLinkStates(Map.of("leaf1-spine1", LinkState.DOWN, "leaf1-spine2", LinkState.DOWN));
+        MultipathPlacement.place(engine, plan, job("a", 1, 2), TWO_PATHS, Encoding.BOTH, BUDGET_MS);
+        MultipathPlacement.place(engine, plan, job("b", 3, 3), TWO_PATHS, Encoding.BOTH, BUDGET_MS);
+        engine.updateLinkStates(Map.of());
+        assertThat(engine.quality().maxLoad()).as("all four on leaf1-spine3").isCloseTo(4.0, within(1e-9));
+
+        FabricSpread.Plan p = FabricSpread.plan(engine, jobs(), BUDGET_MS, (j, options, background) ->
+                planner().spread(j, new MultipathOptions(1, options.granularity(), options.timeBudgetMs()),
+                        background));
+
+        assertThat(p.fallback()).isNull();
+        assertThat(p.note()).startsWith("one path per flow (").contains("maxPaths 1");
+        assertThat(p.maxLoadAfter()).isCloseTo(2.0, within(1e-9));
+        assertThat(p.changed()).isNotEmpty();
+        p.flows().forEach(f -> assertThat(f.paths()).as(f.flow().id()).hasSize(1));
+        FabricSpread.apply(engine, p);
+        assertThat(engine.quality().maxLoad()).isCloseTo(2.0, within(1e-9));
     }
 
     @Test
