@@ -50,6 +50,8 @@ public final class DenseFabric {
     final int[] arcFrom;
     final int[] arcTo;
     final double[] capacityGbps;
+    /** 1 / capacity in kbit/s per arc: utilisation is load times this (the same doubles everywhere). */
+    final double[] invCapKbps;
     final boolean[] usable;
     /** Usable arcs leaving each node, in fabric file order (deterministic searches). */
     final int[][] out;
@@ -95,6 +97,7 @@ public final class DenseFabric {
             arcFrom = shared.arcFrom;
             arcTo = shared.arcTo;
             capacityGbps = shared.capacityGbps;
+            invCapKbps = shared.invCapKbps;
             direct = shared.direct;
             allOut = shared.allOut;
             working = shared.working;
@@ -139,6 +142,10 @@ public final class DenseFabric {
                 arcTo[2 * i + 1] = a;
                 capacityGbps[2 * i] = l.capacityGbps();
                 capacityGbps[2 * i + 1] = l.capacityGbps();
+            }
+            invCapKbps = new double[arcCount];
+            for (int a = 0; a < arcCount; a++) {
+                invCapKbps[a] = 1.0 / (capacityGbps[a] * 1e6);
             }
             uniqueLinkIds = linkIndex.size() == links.size();
             working = new boolean[links.size()];
