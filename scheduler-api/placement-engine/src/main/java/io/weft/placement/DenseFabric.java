@@ -1,7 +1,5 @@
 package io.weft.placement;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +50,17 @@ public final class DenseFabric {
     final int[] arcFrom;
     final int[] arcTo;
     final double[] capacityGbps;
+    /** 1 / capacity in kbit/s per arc: utilisation is load times this (the same doubles everywhere). */
+    final double[] invCapKbps;
     final boolean[] usable;
     /** Usable arcs leaving each node, in fabric file order (deterministic searches). */
     final int[][] out;
+    /** Every arc leaving each node, usable or not, in fabric file order (shared by the snapshots). */
+    private final int[][] allOut;
+    /** Per link: it can carry traffic when up (capacity above zero, two different ends). */
+    private final boolean[] working;
+    /** No two links share an id (a state then names one link, found by its index). */
+    private final boolean uniqueLinkIds;
     /**
      * For a NIC: its attachment switch, its up arc (NIC to switch) and down arc; -1 otherwise or when
      * down. This is the NIC's first working port in fabric file order (its home link while that is up).
@@ -91,7 +97,11 @@ public final class DenseFabric {
             arcFrom = shared.arcFrom;
             arcTo = shared.arcTo;
             capacityGbps = shared.capacityGbps;
+            invCapKbps = shared.invCapKbps;
             direct = shared.direct;
+            allOut = shared.allOut;
+            working = shared.working;
+            uniqueLinkIds = shared.uniqueLinkIds;
         } else {
             List<Node> nodes = fabric.nodes();
             nodeCount = nodes.size();
@@ -133,40 +143,77 @@ public final class DenseFabric {
                 capacityGbps[2 * i] = l.capacityGbps();
                 capacityGbps[2 * i + 1] = l.capacityGbps();
             }
+            invCapKbps = new double[arcCount];
+            for (int a = 0; a < arcCount; a++) {
+                invCapKbps[a] = 1.0 / (capacityGbps[a] * 1e6);
+            }
+            uniqueLinkIds = linkIndex.size() == links.size();
+            working = new boolean[links.size()];
+            int[] degree = new int[nodeCount];
+            for (int i = 0; i < links.size(); i++) {
+                working[i] = links.get(i).capacityGbps() > 0 && arcFrom[2 * i] != arcTo[2 * i];
+                degree[arcFrom[2 * i]]++;
+                degree[arcFrom[2 * i + 1]]++;
+            }
+            allOut = new int[nodeCount][];
+            for (int n = 0; n < nodeCount; n++) {
+                allOut[n] = new int[degree[n]];
+                degree[n] = 0;
+            }
+            for (int a = 0; a < arcCount; a++) {
+                allOut[arcFrom[a]][degree[arcFrom[a]]++] = a;
+            }
         }
         usable = new boolean[arcCount];
-        List<Link> links = fabric.links();
-        for (int i = 0; i < links.size(); i++) {
-            LinkState s = this.states.getOrDefault(links.get(i).id(), LinkState.UP);
-            boolean up = s.usable() && links.get(i).capacityGbps() > 0 && arcFrom[2 * i] != arcTo[2 * i];
-            usable[2 * i] = up;
-            usable[2 * i + 1] = up;
+        boolean[] changed = shared == null ? null : new boolean[nodeCount];
+        if (shared != null && uniqueLinkIds) {
+            // A new snapshot of the same fabric: start from every working link up and take down the
+            // links the states name, instead of looking up every link's state.
+            for (int a = 0; a < arcCount; a += 2) {
+                usable[a] = working[a >> 1];
+                usable[a + 1] = usable[a];
+            }
+            for (Map.Entry<String, LinkState> e : this.states.entrySet()) {
+                Integer i = linkIndex.get(e.getKey());
+                if (i != null && !e.getValue().usable()) {
+                    usable[2 * i] = false;
+                    usable[2 * i + 1] = false;
+                }
+            }
+        } else {
+            List<Link> links = fabric.links();
+            for (int i = 0; i < links.size(); i++) {
+                LinkState s = this.states.getOrDefault(links.get(i).id(), LinkState.UP);
+                boolean up = s.usable() && working[i];
+                usable[2 * i] = up;
+                usable[2 * i + 1] = up;
+            }
         }
-        List<List<Integer>> adj = new ArrayList<>(nodeCount);
-        for (int i = 0; i < nodeCount; i++) {
-            adj.add(new ArrayList<>());
-        }
-        for (int a = 0; a < arcCount; a += 2) {
-            // Interleave by link so each node's list follows fabric file order.
-            for (int d = 0; d < 2; d++) {
-                if (usable[a + d]) {
-                    adj.get(arcFrom[a + d]).add(a + d);
+        if (shared != null) {
+            for (int a = 0; a < arcCount; a++) {
+                if (usable[a] != shared.usable[a]) {
+                    changed[arcFrom[a]] = true;
                 }
             }
         }
+        // Only the nodes with a link whose state changed get new lists; the others share the
+        // snapshot's (never written after construction).
         out = new int[nodeCount][];
-        for (int i = 0; i < nodeCount; i++) {
-            out[i] = adj.get(i).stream().mapToInt(Integer::intValue).toArray();
+        for (int n = 0; n < nodeCount; n++) {
+            out[n] = changed != null && !changed[n] ? shared.out[n] : usableOf(allOut[n]);
         }
-        attach = new int[nodeCount];
-        nicUpArc = new int[nodeCount];
-        nicDownArc = new int[nodeCount];
-        Arrays.fill(attach, -1);
-        Arrays.fill(nicUpArc, -1);
-        Arrays.fill(nicDownArc, -1);
-        nicPorts = new int[nodeCount][];
+        attach = shared == null ? new int[nodeCount] : shared.attach.clone();
+        nicUpArc = shared == null ? new int[nodeCount] : shared.nicUpArc.clone();
+        nicDownArc = shared == null ? new int[nodeCount] : shared.nicDownArc.clone();
+        nicPorts = shared == null ? new int[nodeCount][] : shared.nicPorts.clone();
         int[] none = new int[0];
         for (int n = 0; n < nodeCount; n++) {
+            if (changed != null && !changed[n]) {
+                continue;
+            }
+            attach[n] = -1;
+            nicUpArc[n] = -1;
+            nicDownArc[n] = -1;
             nicPorts[n] = none;
             if (roles[n] != Role.NIC) {
                 continue;
@@ -187,6 +234,27 @@ public final class DenseFabric {
         }
     }
 
+    /** The usable arcs of a node's arcs, in the same (arc index, so fabric file) order. */
+    private int[] usableOf(int[] arcsOut) {
+        int k = 0;
+        for (int a : arcsOut) {
+            if (usable[a]) {
+                k++;
+            }
+        }
+        if (k == arcsOut.length) {
+            return arcsOut;
+        }
+        int[] u = new int[k];
+        k = 0;
+        for (int a : arcsOut) {
+            if (usable[a]) {
+                u[k++] = a;
+            }
+        }
+        return u;
+    }
+
     /** Index of a fabric with every link up. */
     public static DenseFabric of(Fabric fabric) {
         return new DenseFabric(fabric, Map.of(), null);
@@ -197,7 +265,11 @@ public final class DenseFabric {
         return new DenseFabric(fabric, linkStates, null);
     }
 
-    /** The same fabric with new link states; arc numbering is unchanged. */
+    /**
+     * The same fabric with new link states; arc numbering is unchanged. Built from this snapshot: the
+     * tables that do not depend on states are shared, and only the nodes of links whose state changed
+     * get new adjacency (a failed link among 65,536 placed flows re-indexed every node before).
+     */
     public DenseFabric withStates(Map<String, LinkState> linkStates) {
         return new DenseFabric(fabric, linkStates, this);
     }

@@ -193,7 +193,38 @@ final class LocalSearch {
                 }
             }
         }
-        Integer[] boxed = Arrays.stream(victims.toArray()).boxed().toArray(Integer[]::new);
+        return inMoveOrder(victims.toArray(), isFresh);
+    }
+
+    /** Slot numbers and demands that fit {@link #inMoveOrder}'s packed keys (else it sorts boxed). */
+    private static final int SLOT_BITS = 23;
+    private static final long DEMAND_CAP = (1L << 39) - 1;
+
+    /**
+     * Fresh first, then larger demand, then slot. Packed in longs (fresh bit, demand descending, slot) and
+     * sorted as primitives: a Dragonfly add sorts its victims on every pass. Slots past 2^23 or a demand
+     * of 2^39 kbit/s or more take the boxed comparator, so the order is always exactly this one.
+     */
+    int[] inMoveOrder(int[] victims, boolean[] isFresh) {
+        long[] keys = new long[victims.length];
+        for (int i = 0; i < victims.length; i++) {
+            int s = victims[i];
+            long d = ledger.demandKbps(s);
+            if (s >= 1 << SLOT_BITS || d >= DEMAND_CAP) {
+                return inMoveOrderBoxed(victims, isFresh);
+            }
+            keys[i] = (isFresh[s] ? 0 : 1L << 62) | (DEMAND_CAP - d) << SLOT_BITS | s;
+        }
+        Arrays.sort(keys);
+        int[] out = new int[victims.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (int) (keys[i] & ((1 << SLOT_BITS) - 1));
+        }
+        return out;
+    }
+
+    int[] inMoveOrderBoxed(int[] victims, boolean[] isFresh) {
+        Integer[] boxed = Arrays.stream(victims).boxed().toArray(Integer[]::new);
         Arrays.sort(boxed, (x, y) -> {
             if (isFresh[x] != isFresh[y]) {
                 return isFresh[x] ? -1 : 1;

@@ -60,10 +60,7 @@ final class PathChooser {
         this.load = loadKbps;
         this.elephants = elephants;
         this.tolerance = tolerance;
-        invCapKbps = new double[ix.arcCount];
-        for (int a = 0; a < invCapKbps.length; a++) {
-            invCapKbps[a] = 1.0 / (ix.capacityGbps[a] * 1e6);
-        }
+        invCapKbps = ix.invCapKbps;
     }
 
     private double after(int a) {

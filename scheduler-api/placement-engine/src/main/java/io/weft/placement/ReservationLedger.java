@@ -70,11 +70,10 @@ final class ReservationLedger {
         loadKbps = new long[n];
         elephants = new int[n];
         arcFlows = new IntList[n];
-        invCapKbps = new double[n];
+        invCapKbps = index.invCapKbps;
         nicArc = new boolean[n];
         fixed = new boolean[n];
         for (int a = 0; a < n; a++) {
-            invCapKbps[a] = 1.0 / (index.capacityGbps[a] * 1e6);
             nicArc[a] = index.tier[index.arcFrom[a]] == 0 || index.tier[index.arcTo[a]] == 0;
         }
         markFixed();

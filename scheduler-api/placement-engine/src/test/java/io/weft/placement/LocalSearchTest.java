@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -54,5 +55,34 @@ class LocalSearchTest {
         search.improve(fx.chooser(), new int[] {a, b}, before, false);
         assertThat(before).isEmpty();
         assertThat(fx.ledger.maxLoad()).isEqualTo(2.0);
+    }
+
+    @Test
+    void victimsSortedAsPackedKeysComeInTheComparatorsOrder() {
+        LedgerFixture big = new LedgerFixture(4, 2, 8);
+        LocalSearch ls = new LocalSearch(big.ledger, PlacementConfig.DEFAULTS);
+        double[] sizes = {100, 200, 400, 400, 50};
+        Random rnd = new Random(3);
+        int n = 0;
+        for (int leaf = 1; leaf <= 4; leaf++) {
+            for (int nic = 1; nic <= 8; nic++) {
+                big.flow("f" + n++, leaf, leaf % 4 + 1, nic, sizes[rnd.nextInt(sizes.length)]);
+            }
+        }
+        for (int trial = 0; trial < 20; trial++) {
+            boolean[] fresh = new boolean[n];
+            int[] victims = new int[n];
+            for (int s = 0; s < n; s++) {
+                fresh[s] = rnd.nextBoolean();
+                victims[s] = s;
+            }
+            for (int i = n - 1; i > 0; i--) {
+                int j = rnd.nextInt(i + 1);
+                int t = victims[i];
+                victims[i] = victims[j];
+                victims[j] = t;
+            }
+            assertThat(ls.inMoveOrder(victims, fresh)).containsExactly(ls.inMoveOrderBoxed(victims, fresh));
+        }
     }
 }
