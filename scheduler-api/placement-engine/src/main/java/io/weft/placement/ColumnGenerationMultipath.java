@@ -140,7 +140,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
      * coarse stall rule applies, and rerouting its rounding as much again: Dragonfly(4,8,4)
      * permutations need ~450 passes (~5 s of CPU) to come within whole sixteenths of 20/16.
      */
-    static final int PATIENT_SHARE = 4;
+    static final int PATIENT_SHARE = 12;
 
     /** {@link #LP_COMMODITIES}, or another limit: a test's way to run gradient projection alone. */
     int lpCommodities = LP_COMMODITIES;
