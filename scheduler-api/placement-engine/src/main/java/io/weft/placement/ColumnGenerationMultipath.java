@@ -53,9 +53,9 @@ import io.weft.fabric.Arc;
  * c_a), then {@link UnitRepair} moves single units between a group's paths to lower the max load
  * (never raising it, so the bound still holds). {@link MultipathResult#granularBound} says what no
  * routing in units of 1/g can beat ({@link GranularBound}). When gradient projection's answer is
- * handed out and its rounding stays above the granular bound, {@link UnitReroute} moves units onto
- * fresh candidate paths, level by level (never raising the max), for at most 1/{@link #PATIENT_SHARE}
- * of the budget.
+ * handed out and its rounding stays above the lowest level whole units can make at or above its
+ * fractional max, {@link UnitReroute} moves units onto fresh candidate paths, level by level down to
+ * that one (never raising the max), for at most 1/{@link #PATIENT_SHARE} of the budget.
  *
  * <p><b>Budget.</b> Gradient projection and column generation price until three quarters of the
  * time budget are spent (the last quarter is for the re-solve on the kept paths, the rounding and
@@ -229,6 +229,8 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
     private double[] background;
     /** Gradient projection's last arc prices in the current call (what rerouting keeps paths short by). */
     private double[] prices;
+    /** Gradient projection's fractional max load in the current call. */
+    private double fractionalMax;
     /** The current call's deadline ({@link System#nanoTime}). */
     private long deadline;
 
@@ -323,6 +325,7 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         PathGradientProjection.Result gp = gpr.run(pools, fixed, opt.pathLimit(), target, pricingDeadline, 0,
                 !lpWanted, opt.timeBudgetMs() * 1_000_000L / PATIENT_SHARE);
         prices = gpr.prices();
+        fractionalMax = gp.maxLoad();
         int columns = 0;
         for (int ci = 0; ci < comms.size(); ci++) {
             Commodity c = comms.get(ci);
@@ -622,10 +625,12 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         long t0 = System.nanoTime();
         // Chains and sweeps get half of what is left of the budget: the encodings follow.
         UnitRepair.repair(rounding, t0 + Math.max(0, deadline - t0) / 2);
-        double floor = resolve ? Double.POSITIVE_INFINITY
-                : GranularBound.of(lower, movingDemands(comms, flows), g, fixed, ix.capacityGbps, switchArcs);
+        // Rerouting aims at levels the fractional answer reaches (none below it: on the Dragonfly
+        // permutation with failed links, optimum 1.316, trying 21/16 = 1.3125 only cost time).
+        double floor = resolve ? Double.POSITIVE_INFINITY : GranularBound.of(Math.max(lower, fractionalMax),
+                movingDemands(comms, flows), g, fixed, ix.capacityGbps, switchArcs);
         if (rounding.maxLoad() > floor * (1 + TOL)) {
-            // Gradient projection's rounding above what whole units allow: reroute units on fresh paths.
+            // Gradient projection's rounding above that level: reroute units on fresh paths.
             long t1 = System.nanoTime();
             long stop = t1 + Math.min(Math.max(0, deadline - t1) / 2, opt.timeBudgetMs() * 1_000_000L / PATIENT_SHARE);
             UnitReroute.run(rounding, prices, ix, pricer, opt.pathLimit(), floor, stop);

@@ -19,8 +19,10 @@ import java.util.Arrays;
  * that stay over gain history h_a each round (McMurchie and Ebeling 1995, PathFinder's
  * "negotiated congestion"), so units on arcs many flows want leave them for arcs fewer want. No
  * move raises any arc above M; the state with the fewest over units is kept. When no arc is over,
- * M has dropped one level and the next is tried, down to the floor the caller names (the granular
- * bound), until the time limit or {@link #PATIENCE} rounds without progress.
+ * M has dropped one level and the next is tried, down to the floor the caller names (in the planner
+ * the lowest level whole units make at or above the fractional answer's max: a level the fractional
+ * answer does not reach was never reached and only cost time), until the time limit or
+ * {@link #PATIENCE} rounds without progress.
  *
  * <p><b>Why.</b> On a Dragonfly(4,8,4) permutation in sixteenths the splittable optimum is 1.246
  * and 5 % above it needs 20/16 = 1.25, where the 1,056 global arcs have room for only a few dozen
