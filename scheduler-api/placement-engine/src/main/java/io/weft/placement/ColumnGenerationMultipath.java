@@ -91,7 +91,8 @@ import io.weft.fabric.Arc;
  *     answer handed out now judges a stall by 0.01 % until it has used 1/{@link #PATIENT_SHARE} of
  *     the budget in CPU time (~450 passes, ~5 s of CPU: permutation 1.2493, ring 1.2451);</li>
  * <li>the cut to 8 paths per flow at the end took 1.2491 to 1.2733 (12 sweeps after it); it now
- *     comes at the first stall, and at least 30 more passes run within the limit (1.2493);</li>
+ *     comes at the first stall, and at least 30 more passes (while patient) run within the limit
+ *     (1.2493);</li>
  * <li>rounding and {@link UnitRepair} over the kept paths end at 21/16 from any fractional start
  *     (from 1.2497: 80 units over 20/16); {@link UnitReroute} reroutes units onto fresh candidate
  *     paths by negotiated congestion, its costs weighted by gradient projection's final prices,
