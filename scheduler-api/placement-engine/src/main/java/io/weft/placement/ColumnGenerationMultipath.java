@@ -52,7 +52,10 @@ import io.weft.fabric.Arc;
  * max d_f / g per path of a group ({@link MultipathResult#roundingBound} is that sum per arc, over
  * c_a), then {@link UnitRepair} moves single units between a group's paths to lower the max load
  * (never raising it, so the bound still holds). {@link MultipathResult#granularBound} says what no
- * routing in units of 1/g can beat ({@link GranularBound}).
+ * routing in units of 1/g can beat ({@link GranularBound}). When gradient projection's answer is
+ * handed out and its rounding stays above the lowest level whole units can make at or above its
+ * fractional max, {@link UnitReroute} moves units onto fresh candidate paths, level by level down to
+ * that one (never raising the max), for at most 1/{@link #PATIENT_SHARE} of the budget.
  *
  * <p><b>Budget.</b> Gradient projection and column generation price until three quarters of the
  * time budget are spent (the last quarter is for the re-solve on the kept paths, the rounding and
@@ -79,23 +82,29 @@ import io.weft.fabric.Arc;
  * same candidates in a few rounds on a few hundred commodities, with sparse basic solutions: it
  * closes the gap there. GLOP is OR-Tools' simplex; the native library ships inside the ortools jar.
  *
- * <p><b>Where Dragonfly permutations lose their 5 %.</b> On Dragonfly(4,8,4) ring and permutation
- * jobs (~1,000 commodities: gradient projection alone) the answer is 21/16 against optima of 1.241
- * and 1.246; 20/16 would meet 5 %. Measured on the permutation, three steps each cost part of it.
- * Gradient projection is still converging when its stall rule stops it near 1.30: without the
- * rule it reaches 1.2491 after 450 passes (~13 ms of CPU each). The path limit then costs ~2 %:
- * the cut to 8 paths per flow and 12 final sweeps leave 1.275 (200 sweeps: 1.252), and the five
- * commodities of two flows whose 16 paths {@link FlowSplit} cannot deal out within the limit have
- * pieces scaled up (1.252 to 1.288). And rounding: from 1.2483 (0.2 % above the optimum, 5.3 s of
- * CPU) rounding and repair still end at 21/16, while from the LP's sparse basic optimum on
- * Dragonfly(3,6,3) permutations they reach the granular bound 20/16 ({@code DragonflyMultipathTest}).
- * 20/16 leaves little room: at the LP optimum the busiest arcs are within 0.7 % of it.
- * Tried on (4,8,4) without success: one restricted-master solve over gradient projection's pools
- * with GLOP (primal or dual simplex) or PDLP, unfinished after 45–100 s of wall time (~37 s CPU for
- * dual simplex); moving rounded units onto fresh candidate paths one at a time under the max
- * (stuck at once: 1,294 of the 2,904 switch arcs sit at 21/16 and 1,137 at 20/16), and by
- * negotiated congestion (McMurchie and Ebeling's PathFinder: from 1,294 arcs over 20/16 down to
- * ~120 units over, then no progress; from the 1.2483 start no level either).
+ * <p><b>How the Dragonfly permutations reach 20/16.</b> On Dragonfly(4,8,4) ring and permutation
+ * jobs (~1,000 commodities: gradient projection alone) the optima are 1.241 and 1.246, and 5 %
+ * above them needs 20/16 = 1.25 in sixteenths: at the optimum the busiest arcs are within 0.7 % of
+ * it. Three steps each lost part of it, and each now keeps it:
+ * <ul>
+ * <li>gradient projection stalled near 1.30 (< 0.25 % in ten passes) while still converging: an
+ *     answer handed out now judges a stall by 0.01 % until it has used 1/{@link #PATIENT_SHARE} of
+ *     the budget in CPU time (~450 passes, ~5 s of CPU: permutation 1.2493, ring 1.2451);</li>
+ * <li>the cut to 8 paths per flow at the end took 1.2491 to 1.2733 (12 sweeps after it); it now
+ *     comes at the first stall, and at least 30 more passes (while patient) run within the limit
+ *     (1.2493);</li>
+ * <li>rounding and {@link UnitRepair} over the kept paths end at 21/16 from any fractional start
+ *     (from 1.2497: 80 units over 20/16); {@link UnitReroute} reroutes units onto fresh candidate
+ *     paths by negotiated congestion, its costs weighted by gradient projection's final prices,
+ *     and reaches 20/16 in ~1–2 s of CPU (without the prices' term it stopped 16–22 units over,
+ *     its detours spending more global-link capacity than there is).</li>
+ * </ul>
+ * {@link FlowSplit} still scales up pieces of the few two-flow commodities it cannot deal out
+ * (fractional 1.2493 to 1.278 on the permutation); rerouting absorbs it there. Tried and not kept:
+ * one restricted-master solve over gradient projection's pools with GLOP (primal or dual simplex)
+ * or PDLP, unfinished after 45–100 s of wall time; a MILP over every flow's rounded paths plus one
+ * fresh candidate (SCIP, CP-SAT: no better integer point found in 30 / 240 s, though the LP
+ * relaxation has none over 20/16).
  *
  * <p><b>Complexity.</b> Per gradient projection pass: a shortest-path tree per distinct switch
  * (direct networks) or a DAG pass per leg, O(routers) per commodity, and a few sweeps over the
@@ -126,6 +135,13 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
      * flow stalls ~6 % above the optimum).
      */
     static final int LP_COMMODITIES = 600;
+
+    /**
+     * Gradient projection's answer, handed out, may take this share of the budget before its
+     * coarse stall rule applies, and rerouting its rounding as much again: Dragonfly(4,8,4)
+     * permutations need ~450 passes (~5 s of CPU) to come within whole sixteenths of 20/16.
+     */
+    static final int PATIENT_SHARE = 12;
 
     /** {@link #LP_COMMODITIES}, or another limit: a test's way to run gradient projection alone. */
     int lpCommodities = LP_COMMODITIES;
@@ -212,6 +228,10 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
 
     /** Other jobs' load per arc (Gb/s) during one {@link #place} call; zeros when there are none. */
     private double[] background;
+    /** Gradient projection's last arc prices in the current call (what rerouting keeps paths short by). */
+    private double[] prices;
+    /** Gradient projection's fractional max load in the current call. */
+    private double fractionalMax;
     /** The current call's deadline ({@link System#nanoTime}). */
     private long deadline;
 
@@ -302,8 +322,11 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         // The LP when asked for, or when GLOP solves it fast; then gradient projection only warms it up.
         boolean lpWanted = opt.targetGap() == 0 || comms.size() <= lpCommodities;
         double target = lpWanted ? WARM_GAP : opt.targetGap() * CORE_SHARE_OF_GAP;
-        PathGradientProjection.Result gp = new PathGradientProjection(ix, pricer, switchArcs)
-                .run(pools, fixed, opt.pathLimit(), target, pricingDeadline, 0);
+        PathGradientProjection gpr = new PathGradientProjection(ix, pricer, switchArcs);
+        PathGradientProjection.Result gp = gpr.run(pools, fixed, opt.pathLimit(), target, pricingDeadline, 0,
+                !lpWanted, opt.timeBudgetMs() * 1_000_000L / PATIENT_SHARE);
+        prices = gpr.prices();
+        fractionalMax = gp.maxLoad();
         int columns = 0;
         for (int ci = 0; ci < comms.size(); ci++) {
             Commodity c = comms.get(ci);
@@ -603,6 +626,20 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         long t0 = System.nanoTime();
         // Chains and sweeps get half of what is left of the budget: the encodings follow.
         UnitRepair.repair(rounding, t0 + Math.max(0, deadline - t0) / 2);
+        // Rerouting aims at levels the fractional answer reaches (none below it: on the Dragonfly
+        // permutation with failed links, optimum 1.316, trying 21/16 = 1.3125 only cost time).
+        double floor = resolve ? Double.POSITIVE_INFINITY : GranularBound.of(Math.max(lower, fractionalMax),
+                movingDemands(comms, flows), g, fixed, ix.capacityGbps, switchArcs);
+        if (rounding.maxLoad() > floor * (1 + TOL)) {
+            // Gradient projection's rounding above that level: reroute units on fresh paths.
+            long t1 = System.nanoTime();
+            long stop = t1 + Math.min(Math.max(0, deadline - t1) / 2, opt.timeBudgetMs() * 1_000_000L / PATIENT_SHARE);
+            UnitReroute.run(rounding, prices, ix, pricer, opt.pathLimit(), floor, stop);
+            for (int gi = 0; gi < kept.size(); gi++) { // paths and units as rerouting left them
+                kept.set(gi, Arrays.asList(rounding.paths()[gi]));
+                units.set(gi, rounding.units()[gi]);
+            }
+        }
         repairNanos = System.nanoTime() - t0;
         if (keepRounding) {
             roundedAfterRepair = rounding;
@@ -682,15 +719,21 @@ public final class ColumnGenerationMultipath implements MultipathPlanner {
         frac = Math.max(frac, nic);
         double lb = Math.max(nic, lower);
         double opt0 = Math.max(nic, optimum);
+        double granular = Math.max(nic, GranularBound.of(lb, movingDemands(comms, flows), g, fixed, ix.capacityGbps,
+                switchArcs));
+        return new MultipathResult(result, integral.unplaced(), null, integralMaxLoad(integral), opt0, lb, frac,
+                max, slack, lb > 0 ? max / lb - 1 : 0, rounds, columns, granular);
+    }
+
+    /** The demands of the flows that move (those of every commodity), in commodity order. */
+    private static double[] movingDemands(List<Commodity> comms, List<Flow> flows) {
         double[] moving = new double[0];
         for (Commodity c : comms) {
             int at = moving.length;
             moving = Arrays.copyOf(moving, at + c.flows.size());
             System.arraycopy(c.demands(flows), 0, moving, at, c.flows.size());
         }
-        double granular = Math.max(nic, GranularBound.of(lb, moving, g, fixed, ix.capacityGbps, switchArcs));
-        return new MultipathResult(result, integral.unplaced(), null, integralMaxLoad(integral), opt0, lb, frac,
-                max, slack, lb > 0 ? max / lb - 1 : 0, rounds, columns, granular);
+        return moving;
     }
 
     /**

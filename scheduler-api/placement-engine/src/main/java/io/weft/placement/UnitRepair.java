@@ -62,16 +62,18 @@ final class UnitRepair {
             return m;
         }
 
-        /** A deep copy (the units and loads; the paths are shared, never changed). */
+        /** A deep copy (units, loads and path lists; {@link UnitReroute} changes those in place, never a path). */
         Problem copy() {
             int[][][] u = new int[units.length][][];
+            int[][][] ps = new int[paths.length][][];
             for (int c = 0; c < u.length; c++) {
+                ps[c] = paths[c].clone();
                 u[c] = new int[units[c].length][];
                 for (int j = 0; j < u[c].length; j++) {
                     u[c][j] = units[c][j].clone();
                 }
             }
-            return new Problem(paths, unitGbps, u, load.clone(), capacity, counted, g);
+            return new Problem(ps, unitGbps, u, load.clone(), capacity, counted, g);
         }
     }
 
